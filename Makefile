@@ -1,0 +1,116 @@
+# Backtrace demo kernel and tracer library for RISC-V.
+#
+#   make                 build $(BUILD)/kernel.elf
+#   make run             boot it in QEMU (ARGS="scenario=load-fault tracer=fp")
+#   make debug           boot halted, waiting for gdb-multiarch
+#   make test            unit, symgen and end-to-end tests (GDB as the oracle)
+#   make clean
+#
+# Build variables: CROSS_COMPILE or CC, OPT (-O0, -O2, -Os), FP (1: frame
+# pointers, 0: none), EXTRA_SRCS (your own .c files), BUILD (output directory).
+
+CROSS_COMPILE ?= riscv64-unknown-elf-
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+OPT ?= -O2
+FP ?= 1
+ARCH ?= rv64imac_zicsr_zifencei
+ABI ?= lp64
+EXTRA_SRCS ?=
+ARGS ?=
+BUILD ?= build
+HOSTCC ?= gcc
+QEMU ?= qemu-system-riscv64
+GDB_PORT ?= 1234
+PYTHON ?= /usr/bin/python3
+
+HOST_BUILD := build/host
+SYMGEN := $(HOST_BUILD)/symgen
+
+ifeq ($(FP),1)
+FP_FLAGS := -fno-omit-frame-pointer
+else ifeq ($(FP),0)
+FP_FLAGS := -fomit-frame-pointer
+else
+$(error FP must be 0 or 1, not '$(FP)')
+endif
+
+TARGET_CFLAGS := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(FP_FLAGS) \
+	-march=$(ARCH) -mabi=$(ABI) -mcmodel=medany -ffreestanding -fno-builtin \
+	-fno-stack-protector -fno-pic -Itracer -Ikernel
+TARGET_LDFLAGS := -nostdlib -static -T linker/kernel.ld -Llinker \
+	-Wl,--build-id=none -Wl,--no-warn-rwx-segments
+HOST_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g
+
+KERNEL_SRCS := $(wildcard kernel/*.c kernel/*.S kernel/scenarios/*.c) \
+	$(wildcard tracer/*.c) $(EXTRA_SRCS)
+KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS))
+LINKER_SCRIPTS := $(wildcard linker/*.ld)
+
+.PHONY: all run debug test clean deps
+all: $(BUILD)/kernel.elf
+
+# Installs the toolchain, QEMU and GDB on first use (Debian packages).
+deps:
+	@command -v $(CC) >/dev/null && command -v $(QEMU) >/dev/null && \
+	command -v gdb-multiarch >/dev/null && command -v $(HOSTCC) >/dev/null || \
+	scripts/install-deps.sh
+
+# Rebuild everything when the flags change (OPT, FP, CC, ...).
+$(BUILD)/flags: deps
+	@mkdir -p $(@D)
+	@echo '$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(EXTRA_SRCS)' > $@.new
+	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
+
+$(BUILD)/obj/%.o: % $(BUILD)/flags
+	@mkdir -p $(@D)
+	$(CC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(KERNEL_OBJS:.o=.d)
+
+$(SYMGEN): $(wildcard symgen/*.c symgen/*.h) | deps
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(filter %.c,$^) -o $@
+
+# Two links: the first with an empty symbol table, the second with the
+# table of the first. The table sits last in the image (linker/
+# tracer_symtab.ld), so no function moves; symgen on the final image must
+# reproduce the table exactly, or the build fails.
+$(BUILD)/kernel.elf: $(KERNEL_OBJS) $(SYMGEN) $(LINKER_SCRIPTS)
+	$(SYMGEN) --empty -o $(BUILD)/symtab.empty.c
+	$(CC) $(TARGET_CFLAGS) -c $(BUILD)/symtab.empty.c -o $(BUILD)/symtab.empty.o
+	$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(KERNEL_OBJS) $(BUILD)/symtab.empty.o -lgcc -o $(BUILD)/kernel.stage1.elf
+	$(SYMGEN) -o $(BUILD)/symtab.c $(BUILD)/kernel.stage1.elf
+	$(CC) $(TARGET_CFLAGS) -c $(BUILD)/symtab.c -o $(BUILD)/symtab.o
+	$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(KERNEL_OBJS) $(BUILD)/symtab.o -lgcc -o $@.tmp
+	$(SYMGEN) -o $(BUILD)/symtab.check.c $@.tmp
+	@cmp -s $(BUILD)/symtab.c $(BUILD)/symtab.check.c || { \
+		echo "error: function addresses in $@ differ from the embedded symbol table:"; \
+		diff $(BUILD)/symtab.c $(BUILD)/symtab.check.c | head -20; \
+		rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
+
+QEMU_CMD = $(QEMU) -machine virt -nographic -bios default -kernel $(BUILD)/kernel.elf
+
+run: $(BUILD)/kernel.elf
+	$(QEMU_CMD) -append "$(ARGS)"
+
+debug: $(BUILD)/kernel.elf
+	@echo "QEMU is halted at the first instruction. In another terminal:"
+	@echo "  gdb-multiarch -ex 'file $(BUILD)/kernel.elf' -ex 'target remote :$(GDB_PORT)'"
+	$(QEMU_CMD) -append "$(ARGS)" -S -gdb tcp::$(GDB_PORT)
+
+# Host build of the tracer for the unit tests, with sanitizers: a read
+# outside the synthetic memory the tests declare is an error, not luck.
+UNIT_SRCS := $(wildcard tests/unit/*.c) $(wildcard tracer/*.c)
+$(HOST_BUILD)/unit_tests: $(UNIT_SRCS) $(wildcard tests/unit/*.h tracer/*.h) | deps
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-Itracer -Itests/unit $(UNIT_SRCS) -o $@
+
+test: $(HOST_BUILD)/unit_tests $(SYMGEN)
+	$(PYTHON) tests/run_tests.py
+
+clean:
+	rm -rf build

@@ -1,0 +1,113 @@
+/*
+ * console.c - a small printf over the SBI console, enough for boot messages
+ * and panics. No buffering: each character goes straight to the firmware, so
+ * output survives whatever happens next.
+ */
+#include "console.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sbi.h"
+
+void kputs(const char *s)
+{
+	while (*s)
+		sbi_console_putchar(*s++);
+}
+
+static void put_number(unsigned long long value, unsigned base, bool negative,
+                       unsigned width, char pad)
+{
+	char digits[24];
+	unsigned n = 0;
+
+	do {
+		digits[n++] = "0123456789abcdef"[value % base];
+		value /= base;
+	} while (value != 0);
+	if (negative)
+		digits[n++] = '-';
+	while (n < width && n < sizeof(digits))
+		digits[n++] = pad;
+	while (n > 0)
+		sbi_console_putchar(digits[--n]);
+}
+
+void kvprintf(const char *fmt, va_list args)
+{
+	for (; *fmt; fmt++) {
+		unsigned width = 0;
+		char pad = ' ';
+		int size = 0; /* 0 int, 1 long, 2 size_t */
+		unsigned long long value;
+
+		if (*fmt != '%') {
+			sbi_console_putchar(*fmt);
+			continue;
+		}
+		fmt++;
+		if (*fmt == '0')
+			pad = '0';
+		while (*fmt >= '0' && *fmt <= '9')
+			width = width * 10 + (unsigned)(*fmt++ - '0');
+		if (*fmt == 'l') {
+			size = 1;
+			fmt++;
+		} else if (*fmt == 'z') {
+			size = 2;
+			fmt++;
+		}
+		switch (*fmt) {
+		case 'c':
+			sbi_console_putchar((char)va_arg(args, int));
+			break;
+		case 's': {
+			const char *s = va_arg(args, const char *);
+
+			kputs(s ? s : "(null)");
+			break;
+		}
+		case 'd': {
+			long long v = size == 1 ? va_arg(args, long)
+			            : size == 2 ? (long long)va_arg(args, size_t)
+			                        : va_arg(args, int);
+
+			put_number(v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v,
+			           10, v < 0, width, pad);
+			break;
+		}
+		case 'u':
+		case 'x':
+			value = size == 1 ? va_arg(args, unsigned long)
+			      : size == 2 ? va_arg(args, size_t)
+			                  : va_arg(args, unsigned);
+			put_number(value, *fmt == 'u' ? 10 : 16, false, width, pad);
+			break;
+		case 'p':
+			kputs("0x");
+			put_number((uintptr_t)va_arg(args, void *), 16, false,
+			           2 * sizeof(void *), '0');
+			break;
+		case '%':
+			sbi_console_putchar('%');
+			break;
+		default: /* unknown conversion: show it rather than guess */
+			sbi_console_putchar('%');
+			if (*fmt == '\0')
+				return;
+			sbi_console_putchar(*fmt);
+			break;
+		}
+	}
+}
+
+void kprintf(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	kvprintf(fmt, args);
+	va_end(args);
+}

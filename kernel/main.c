@@ -1,0 +1,136 @@
+/*
+ * main.c - kmain: read the command line (QEMU -append, via the device tree),
+ * pick the unwinder and the scenario, run it.
+ *
+ *     scenario=NAME    one of scenarios[] (default: panic)
+ *     scenario=call:F  call function F, found by name in the symbol table
+ *     tracer=NAME      fp (default)
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "console.h"
+#include "fdt.h"
+#include "panic.h"
+#include "sbi.h"
+#include "scenarios/scenarios.h"
+
+#define ARG_MAX 64
+
+extern const struct tracer_symtab tracer_symtab;
+
+static const struct {
+	const char *name;
+	enum tracer_unwinder unwinder;
+} tracers[] = {
+    {"fp", TRACER_FRAME_POINTER},
+};
+
+static bool str_equal(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/*
+ * Copies the value of `key=` from the space-separated args into value
+ * (at most ARG_MAX - 1 characters). False if the key is absent.
+ */
+static bool arg_value(const char *args, const char *key, char value[ARG_MAX])
+{
+	while (*args) {
+		const char *k = key;
+		size_t n = 0;
+
+		while (*args == ' ')
+			args++;
+		while (*k && *args == *k) {
+			args++;
+			k++;
+		}
+		if (*k == '\0' && *args == '=') {
+			for (args++; *args && *args != ' ' && n + 1 < ARG_MAX; args++)
+				value[n++] = *args;
+			value[n] = '\0';
+			return true;
+		}
+		while (*args && *args != ' ')
+			args++;
+	}
+	return false;
+}
+
+static _Noreturn void usage(const char *problem, const char *value)
+{
+	kprintf("error: %s '%s'\nscenarios:\n", problem, value);
+	for (unsigned i = 0; i < scenario_count; i++)
+		kprintf("  scenario=%s: %s\n", scenarios[i].name, scenarios[i].what);
+	kprintf("  scenario=call:NAME: call function NAME (add code with make EXTRA_SRCS=...)\n"
+	        "tracers:\n");
+	for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++)
+		kprintf("  tracer=%s (%s unwinder)\n", tracers[i].name,
+		        tracer_unwinder_name(tracers[i].unwinder));
+	sbi_shutdown(false);
+}
+
+static void choose_tracer(const char *args)
+{
+	char value[ARG_MAX];
+	const char *name = arg_value(args, "tracer", value) ? value : "fp";
+
+	for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++) {
+		if (str_equal(name, tracers[i].name)) {
+			panic_use_unwinder(tracers[i].unwinder);
+			return;
+		}
+	}
+	usage("unknown tracer", name);
+}
+
+/* scenario=call:NAME: the function is found in the embedded symbol table. */
+static void call_by_name(const char *name)
+{
+	const struct tracer_symbol *symbol = tracer_symtab_find(&tracer_symtab, name);
+
+	if (!symbol)
+		usage("no function in the symbol table named", name);
+	kprintf("calling %s at 0x%lx\n", name, (unsigned long)symbol->addr);
+	((void (*)(void))symbol->addr)();
+}
+
+static void run_scenario(const char *args)
+{
+	char value[ARG_MAX];
+	const char *name = arg_value(args, "scenario", value) ? value : "panic";
+
+	if (name[0] == 'c' && name[1] == 'a' && name[2] == 'l' && name[3] == 'l' &&
+	    name[4] == ':') {
+		call_by_name(name + 5);
+		return;
+	}
+	for (unsigned i = 0; i < scenario_count; i++) {
+		if (str_equal(name, scenarios[i].name)) {
+			kprintf("scenario %s: %s\n", name, scenarios[i].what);
+			scenarios[i].run();
+			return;
+		}
+	}
+	usage("unknown scenario", name);
+}
+
+_Noreturn void kmain(unsigned long hartid, const void *fdt);
+
+void kmain(unsigned long hartid, const void *fdt)
+{
+	const char *args = fdt_bootargs(fdt);
+
+	kprintf("\nbacktrace demo kernel on hart %lu, args \"%s\"\n", hartid, args);
+	choose_tracer(args);
+	run_scenario(args);
+	kprintf("the scenario returned without a panic\n");
+	sbi_shutdown(false);
+}

@@ -1,0 +1,89 @@
+/*
+ * panic.c - the panic path: message, backtrace, power off.
+ */
+#include "panic.h"
+
+#include <stdarg.h>
+
+#include "console.h"
+#include "layout.h"
+#include "sbi.h"
+
+/* Provided by the linker script, the boot code and symgen. */
+extern char __text_start[], __text_end[];
+extern char __stacks_start[], __stacks_end[];
+extern char trap_entry[], trap_entry_end[];
+extern const struct tracer_symtab tracer_symtab;
+
+static enum tracer_unwinder panic_unwinder = TRACER_FRAME_POINTER;
+
+void panic_use_unwinder(enum tracer_unwinder unwinder)
+{
+	panic_unwinder = unwinder;
+}
+
+/* What the tracer may read: this hart's boot stack (found from sp), and
+ * where our code, symbols and trap frames are. */
+static void describe_kernel(struct tracer_config *config,
+                            struct tracer_trap_layout *trap, uintptr_t sp)
+{
+	uintptr_t stacks = (uintptr_t)__stacks_start;
+	uintptr_t hart = (sp - stacks - 1) / STACK_SIZE;
+
+	/* An sp outside every boot stack: declare no stack, so the walk
+	 * stops at once instead of reading wherever sp points. */
+	if (sp <= stacks || sp > (uintptr_t)__stacks_end)
+		hart = 0, stacks = 0;
+
+	trap->entry.start = (uintptr_t)trap_entry;
+	trap->entry.end = (uintptr_t)trap_entry_end;
+	trap->epc_offset = TF_SEPC;
+	trap->ra_offset = TF_REG(1);
+	trap->sp_offset = TF_REG(2);
+	trap->fp_offset = TF_REG(8);
+	trap->cause_offset = TF_SCAUSE;
+	trap->tval_offset = TF_STVAL;
+
+	config->text.start = (uintptr_t)__text_start;
+	config->text.end = (uintptr_t)__text_end;
+	config->stack.start = stacks + hart * STACK_SIZE;
+	config->stack.end = stacks ? config->stack.start + STACK_SIZE : 0;
+	config->symtab = &tracer_symtab;
+	config->trap = trap;
+	config->max_depth = 0;
+}
+
+static void print_backtrace(const struct tracer_regs *regs)
+{
+	struct tracer_config config;
+	struct tracer_trap_layout trap;
+	struct tracer_walk walk;
+	struct tracer_frame frame;
+	char line[TRACER_LINE_MAX];
+
+	describe_kernel(&config, &trap, regs->sp);
+	kprintf("%s\n", tracer_format_header(line, sizeof(line), panic_unwinder));
+	tracer_start(&walk, panic_unwinder, &config, regs);
+	while (tracer_next(&walk, &frame)) {
+		if (frame.after_trap)
+			kprintf("%s\n", tracer_format_trap(line, sizeof(line), &frame));
+		kprintf("%s\n", tracer_format_frame(line, sizeof(line), &frame));
+	}
+	kprintf("%s\n", tracer_format_end(line, sizeof(line), walk.stop));
+}
+
+void panic(const char *fmt, ...)
+{
+	struct tracer_regs regs;
+	va_list args;
+
+	/* First, before any call changes sp or ra: the trace starts here. */
+	TRACER_CAPTURE_REGS(&regs);
+	kputs("panic: ");
+	va_start(args, fmt);
+	kvprintf(fmt, args);
+	va_end(args);
+	kputs("\n");
+	print_backtrace(&regs);
+	sbi_shutdown(true);
+}

@@ -1,0 +1,15 @@
+/*
+ * panic.h - stop the kernel with a message and a backtrace.
+ */
+#ifndef KERNEL_PANIC_H
+#define KERNEL_PANIC_H
+
+#include "tracer.h"
+
+/* The unwinder panic() uses (tracer=... on the command line). */
+void panic_use_unwinder(enum tracer_unwinder unwinder);
+
+/* Prints "panic: <message>", the backtrace from the caller, and powers off. */
+_Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* KERNEL_PANIC_H */

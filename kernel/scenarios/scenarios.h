@@ -1,0 +1,33 @@
+/*
+ * scenarios.h - the stacks the demo kernel can panic from (scenario=NAME).
+ */
+#ifndef KERNEL_SCENARIOS_H
+#define KERNEL_SCENARIOS_H
+
+/*
+ * Scenario functions must keep their own frames, as written, so that the
+ * backtrace shows the call chain of the source: never inlined, never cloned
+ * into name.constprop.0 and the like.
+ */
+#if defined(__clang__)
+#define SCENARIO_FN __attribute__((noinline))
+#else
+#define SCENARIO_FN __attribute__((noinline, noclone))
+#endif
+
+struct scenario {
+	const char *name;
+	void (*run)(void);
+	const char *what;
+};
+
+extern const struct scenario scenarios[];
+extern const unsigned scenario_count;
+
+void scenario_panic(void);
+void scenario_recursion(void);
+void scenario_load_fault(void);
+void scenario_illegal(void);
+void scenario_ebreak(void);
+
+#endif /* KERNEL_SCENARIOS_H */

@@ -1,0 +1,78 @@
+/*
+ * elf.h - a small, defensive reader of little-endian RISC-V ELF32/ELF64 files.
+ *
+ * Every offset and size read from the file is checked against the file's
+ * length before use, so a truncated or corrupt file yields an error message,
+ * never a crash. Errors end the program (see die()): symgen is a build step.
+ */
+#ifndef SYMGEN_ELF_H
+#define SYMGEN_ELF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define EM_RISCV 243
+
+struct elf_file {
+	const char *path;
+	unsigned char *data;
+	size_t size;
+	bool is64;      /* ELFCLASS64, else ELFCLASS32 */
+	uint64_t shoff; /* section header table */
+	uint32_t shnum;
+	uint32_t shentsize;
+};
+
+struct elf_section {
+	uint32_t type;
+	uint64_t flags;
+	uint64_t addr;
+	uint64_t offset;
+	uint64_t size;
+	uint32_t link;
+	uint64_t entsize;
+};
+
+#define SHT_SYMTAB 2
+#define SHT_STRTAB 3
+#define SHT_DYNSYM 11
+#define SHF_ALLOC 0x2
+#define SHF_EXECINSTR 0x4
+
+struct elf_symbol {
+	const char *name;
+	uint64_t value;
+	uint64_t size;
+	unsigned char type; /* STT_* */
+	unsigned char bind; /* STB_* */
+	uint16_t shndx;
+};
+
+#define STT_FUNC 2
+#define STB_LOCAL 0
+#define STB_GLOBAL 1
+#define STB_WEAK 2
+#define SHN_UNDEF 0
+#define SHN_LORESERVE 0xff00
+
+/* Prints "symgen: <path>: <message>" and exits with status 1. */
+_Noreturn void die(const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Reads and validates the file header; dies on anything unusable. */
+void elf_open(struct elf_file *elf, const char *path);
+void elf_close(struct elf_file *elf);
+
+/* Section header `index` (< elf->shnum). */
+struct elf_section elf_section(const struct elf_file *elf, uint32_t index);
+
+/* The symbol table (.symtab, else .dynsym): its section index, or dies if
+ * the file has neither. */
+uint32_t elf_symtab_index(const struct elf_file *elf);
+uint64_t elf_symbol_count(const struct elf_file *elf, uint32_t symtab_index);
+/* Symbol `index` of the table; dies on a corrupt entry. */
+struct elf_symbol elf_symbol(const struct elf_file *elf, uint32_t symtab_index,
+                             uint64_t index);
+
+#endif /* SYMGEN_ELF_H */

@@ -1,0 +1,171 @@
+/*
+ * format.c - the output lines, Linux-style so that existing tools (scripts
+ * that run addr2line on " [<addr>] name+off/size" lines) keep working.
+ * No libc: a bounded string builder that truncates instead of overflowing.
+ */
+#include "internal.h"
+
+struct line {
+	char *buf;
+	size_t size;
+	size_t len;
+};
+
+static void put_char(struct line *line, char c)
+{
+	if (line->len + 1 < line->size)
+		line->buf[line->len++] = c;
+	line->buf[line->len] = '\0';
+}
+
+static void put_str(struct line *line, const char *s)
+{
+	while (*s)
+		put_char(line, *s++);
+}
+
+/* 0x-prefixed hex, zero-padded to at least min_digits. */
+static void put_hex(struct line *line, uintptr_t value, unsigned min_digits)
+{
+	char digits[2 * sizeof(uintptr_t)];
+	unsigned n = 0;
+
+	do {
+		digits[n++] = "0123456789abcdef"[value & 0xf];
+		value >>= 4;
+	} while (value != 0);
+	while (n < min_digits && n < sizeof(digits))
+		digits[n++] = '0';
+	put_str(line, "0x");
+	while (n > 0)
+		put_char(line, digits[--n]);
+}
+
+static struct line line_begin(char *buf, size_t size)
+{
+	struct line line = {buf, size, 0};
+
+	if (size > 0)
+		buf[0] = '\0';
+	return line;
+}
+
+/* Addresses print at full width: 16 digits on rv64, 8 on rv32. */
+#define ADDR_DIGITS (2 * sizeof(uintptr_t))
+
+char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *frame)
+{
+	struct line line = line_begin(buf, size);
+
+	put_str(&line, " [<");
+	put_hex(&line, frame->pc, ADDR_DIGITS);
+	put_str(&line, ">]");
+	if (frame->name) {
+		put_char(&line, ' ');
+		put_str(&line, frame->name);
+		put_char(&line, '+');
+		put_hex(&line, frame->offset, 1);
+		put_char(&line, '/');
+		put_hex(&line, frame->size, 1);
+	}
+	return buf;
+}
+
+char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *frame)
+{
+	struct line line = line_begin(buf, size);
+
+	put_str(&line, "--- trap: ");
+	put_str(&line, tracer_trap_cause_name(frame->trap_cause));
+	put_str(&line, " sepc=");
+	put_hex(&line, frame->pc, ADDR_DIGITS);
+	put_str(&line, " stval=");
+	put_hex(&line, frame->trap_tval, ADDR_DIGITS);
+	put_str(&line, " ---");
+	return buf;
+}
+
+char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder)
+{
+	struct line line = line_begin(buf, size);
+
+	put_str(&line, "Call Trace (");
+	put_str(&line, tracer_unwinder_name(unwinder));
+	put_str(&line, " unwinder):");
+	return buf;
+}
+
+char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop)
+{
+	struct line line = line_begin(buf, size);
+
+	put_str(&line, "End of trace: ");
+	put_str(&line, tracer_stop_text(stop));
+	return buf;
+}
+
+const char *tracer_stop_text(enum tracer_stop stop)
+{
+	static const char *const texts[TRACER_STOP_COUNT] = {
+	    [TRACER_RUNNING] = "walk still running",
+	    [TRACER_STOP_OUTERMOST] = "reached the outermost frame",
+	    [TRACER_STOP_OUTSIDE_STACK] = "frame outside the stack",
+	    [TRACER_STOP_MISALIGNED] = "misaligned frame pointer",
+	    [TRACER_STOP_NOT_ASCENDING] = "frame not above the previous one (loop or corrupt stack)",
+	    [TRACER_STOP_PC_OUTSIDE_TEXT] = "return address outside kernel text",
+	    [TRACER_STOP_DEPTH_LIMIT] = "depth limit reached",
+	    [TRACER_STOP_BAD_UNWINDER] = "unknown unwinder",
+	};
+
+	return (unsigned)stop < TRACER_STOP_COUNT ? texts[stop] : "unknown stop reason";
+}
+
+const char *tracer_unwinder_name(enum tracer_unwinder unwinder)
+{
+	static const char *const names[TRACER_UNWINDER_COUNT] = {
+	    [TRACER_FRAME_POINTER] = "frame-pointer",
+	};
+
+	return (unsigned)unwinder < TRACER_UNWINDER_COUNT ? names[unwinder] : "unknown";
+}
+
+/* scause values from the RISC-V privileged specification (table "Supervisor
+ * cause register values after trap"). The top bit marks interrupts. */
+const char *tracer_trap_cause_name(uintptr_t scause)
+{
+	static const char *const exceptions[] = {
+	    "instruction address misaligned",
+	    "instruction access fault",
+	    "illegal instruction",
+	    "breakpoint",
+	    "load address misaligned",
+	    "load access fault",
+	    "store/AMO address misaligned",
+	    "store/AMO access fault",
+	    "environment call from U-mode",
+	    "environment call from S-mode",
+	    "reserved exception 10",
+	    "environment call from M-mode",
+	    "instruction page fault",
+	    "load page fault",
+	    "reserved exception 14",
+	    "store/AMO page fault",
+	};
+	const uintptr_t interrupt_bit = (uintptr_t)1 << (8 * sizeof(uintptr_t) - 1);
+	uintptr_t code = scause & ~interrupt_bit;
+
+	if (scause & interrupt_bit) {
+		switch (code) {
+		case 1:
+			return "supervisor software interrupt";
+		case 5:
+			return "supervisor timer interrupt";
+		case 9:
+			return "supervisor external interrupt";
+		default:
+			return "unknown interrupt";
+		}
+	}
+	return code < sizeof(exceptions) / sizeof(exceptions[0]) ? exceptions[code]
+	                                                          : "unknown exception";
+}

@@ -1,0 +1,72 @@
+/*
+ * frame_pointer.c - FramePointTracer: follow the records that functions
+ * built with -fno-omit-frame-pointer keep below s0.
+ *
+ * With frame pointers, s0 holds the frame's CFA (the sp its caller had), and
+ * the prologue stores, just below it:
+ *
+ *     s0 - 8:   return address (ra)       GCC and clang, non-leaf functions
+ *     s0 - 16:  the caller's s0
+ *
+ * GCC's leaf functions (they call nothing, so ra never leaves its register)
+ * store only the caller's s0, at s0 - 8. That layout can be told apart only in
+ * a frame whose live ra we know, i.e. the first frame of a register set.
+ */
+#include "internal.h"
+
+#define WORD sizeof(uintptr_t)
+
+/* A caller's frame address lies inside the stack or at its very top (the
+ * outermost function's CFA is the initial sp); a return address never does. */
+static bool is_frame_address(const struct tracer_config *config, uintptr_t value)
+{
+	return value > config->stack.start && value <= config->stack.end;
+}
+
+void frame_pointer_step(struct tracer_walk *walk)
+{
+	const struct tracer_config *config = walk->config;
+	struct tracer_regs *frame = &walk->next;
+	uintptr_t fp = frame->fp;
+	uintptr_t word_below_fp;
+	uintptr_t caller_fp;
+	uintptr_t caller_pc;
+
+	/* The boot code clears s0: there is no caller. */
+	if (fp == 0) {
+		walk->stop = TRACER_STOP_OUTERMOST;
+		return;
+	}
+	if (fp % TRACER_STACK_ALIGN != 0) {
+		walk->stop = TRACER_STOP_MISALIGNED;
+		return;
+	}
+	/* The stack grows down: this frame's CFA is above its sp, and above
+	 * the CFA of the frame before it (which is this frame's sp). */
+	if (fp <= frame->sp) {
+		walk->stop = TRACER_STOP_NOT_ASCENDING;
+		return;
+	}
+	/* fp >= 16 here (aligned, non-zero), so fp - 2 * WORD cannot wrap. */
+	if (fp - 2 * WORD < config->stack.start || fp > config->stack.end ||
+	    !memory_read_word(config, fp - WORD, &word_below_fp)) {
+		walk->stop = TRACER_STOP_OUTSIDE_STACK;
+		return;
+	}
+	if (walk->next_is_exact && is_frame_address(config, word_below_fp)) {
+		/* GCC leaf: only s0 saved; ra is still live. */
+		caller_fp = word_below_fp;
+		caller_pc = frame->ra;
+	} else {
+		caller_pc = word_below_fp;
+		if (!memory_read_word(config, fp - 2 * WORD, &caller_fp)) {
+			walk->stop = TRACER_STOP_OUTSIDE_STACK;
+			return;
+		}
+	}
+	frame->pc = caller_pc;
+	frame->sp = fp;
+	frame->fp = caller_fp;
+	frame->ra = 0; /* unknown in callers' frames */
+	walk->next_is_exact = false;
+}

@@ -1,0 +1,135 @@
+/*
+ * walk.c - the iterator shared by all unwinders.
+ *
+ * A walk holds the frame it will return next. tracer_next() returns it,
+ * symbolized, and then computes its caller: by crossing a trap frame when the
+ * return address lies in the trap entry, otherwise by the chosen unwinder's
+ * step. Checks common to every unwinder (depth, pc inside text) live here.
+ */
+#include "internal.h"
+
+void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
+                  const struct tracer_config *config,
+                  const struct tracer_regs *regs)
+{
+	walk->stop = unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING
+	                                               : TRACER_STOP_BAD_UNWINDER;
+	walk->unwinder = unwinder;
+	walk->config = config;
+	walk->next = *regs;
+	walk->next_is_exact = true;
+	walk->next_after_trap = false;
+	walk->trap_cause = 0;
+	walk->trap_tval = 0;
+	walk->depth = 0;
+}
+
+static void symbolize(const struct tracer_symtab *symtab,
+                      struct tracer_frame *frame)
+{
+	/* A return address may point just past the function that made the
+	 * call (a call to a noreturn function ends it): look up the call
+	 * instruction itself, as GDB and Linux do. */
+	uintptr_t addr = frame->pc - (frame->is_return_address ? 1 : 0);
+	const struct tracer_symbol *symbol =
+	    symtab ? tracer_symtab_lookup(symtab, addr) : NULL;
+
+	frame->name = symbol ? tracer_symbol_name(symtab, symbol) : NULL;
+	frame->offset = symbol ? frame->pc - symbol->addr : 0;
+	frame->size = symbol ? symbol->size : 0;
+}
+
+static void describe_next(const struct tracer_walk *walk,
+                          struct tracer_frame *frame)
+{
+	frame->pc = walk->next.pc;
+	frame->sp = walk->next.sp;
+	frame->fp = walk->next.fp;
+	frame->is_return_address = !walk->next_is_exact;
+	frame->after_trap = walk->next_after_trap;
+	frame->trap_cause = walk->next_after_trap ? walk->trap_cause : 0;
+	frame->trap_tval = walk->next_after_trap ? walk->trap_tval : 0;
+	symbolize(walk->config->symtab, frame);
+}
+
+/*
+ * The frame at walk->next returns into the trap entry, which called its
+ * handler with sp pointing at the trap frame: continue from the registers
+ * saved there. The interrupted pc is exact (not a return address).
+ */
+static void cross_trap(struct tracer_walk *walk)
+{
+	const struct tracer_config *config = walk->config;
+	const struct tracer_trap_layout *trap = config->trap;
+	uintptr_t trap_frame = walk->next.sp;
+	struct tracer_regs regs;
+	uintptr_t cause;
+	uintptr_t tval;
+
+	if (!memory_read_word(config, trap_frame + trap->epc_offset, &regs.pc) ||
+	    !memory_read_word(config, trap_frame + trap->ra_offset, &regs.ra) ||
+	    !memory_read_word(config, trap_frame + trap->sp_offset, &regs.sp) ||
+	    !memory_read_word(config, trap_frame + trap->fp_offset, &regs.fp) ||
+	    !memory_read_word(config, trap_frame + trap->cause_offset, &cause) ||
+	    !memory_read_word(config, trap_frame + trap->tval_offset, &tval)) {
+		walk->stop = TRACER_STOP_OUTSIDE_STACK;
+		return;
+	}
+	/* The entry pushed the trap frame below the interrupted sp. */
+	if (regs.sp <= trap_frame) {
+		walk->stop = TRACER_STOP_NOT_ASCENDING;
+		return;
+	}
+	walk->next = regs;
+	walk->next_is_exact = true;
+	walk->next_after_trap = true;
+	walk->trap_cause = cause;
+	walk->trap_tval = tval;
+}
+
+static void advance(struct tracer_walk *walk)
+{
+	const struct tracer_config *config = walk->config;
+	unsigned max_depth =
+	    config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
+
+	if (walk->depth >= max_depth) {
+		walk->stop = TRACER_STOP_DEPTH_LIMIT;
+		return;
+	}
+	/* Nothing about a frame is trustworthy once its pc is not code. */
+	if (!range_contains(config->text, walk->next.pc)) {
+		walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
+		return;
+	}
+	/* pc - 1: the call into the handler may be the entry's last
+	 * instruction, so its return address is the entry's end. */
+	if (!walk->next_is_exact && config->trap &&
+	    range_contains(config->trap->entry, walk->next.pc - 1)) {
+		cross_trap(walk);
+		return;
+	}
+	switch (walk->unwinder) {
+	case TRACER_FRAME_POINTER:
+		frame_pointer_step(walk);
+		break;
+	default:
+		walk->stop = TRACER_STOP_BAD_UNWINDER;
+		return;
+	}
+	walk->next_after_trap = false;
+	/* An unwound return address is printed only if it is code. */
+	if (walk->stop == TRACER_RUNNING &&
+	    !range_contains(config->text, walk->next.pc))
+		walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
+}
+
+bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
+{
+	if (walk->stop != TRACER_RUNNING)
+		return false;
+	describe_next(walk, frame);
+	walk->depth++;
+	advance(walk);
+	return true;
+}
