@@ -90,13 +90,7 @@ static void cross_trap(struct tracer_walk *walk)
 static void advance(struct tracer_walk *walk)
 {
 	const struct tracer_config *config = walk->config;
-	unsigned max_depth =
-	    config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
 
-	if (walk->depth >= max_depth) {
-		walk->stop = TRACER_STOP_DEPTH_LIMIT;
-		return;
-	}
 	/* Nothing about a frame is trustworthy once its pc is not code. */
 	if (!range_contains(config->text, walk->next.pc)) {
 		walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
@@ -126,6 +120,11 @@ static void advance(struct tracer_walk *walk)
 
 bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
 {
+	unsigned max_depth = walk->config->max_depth ? walk->config->max_depth
+	                                             : TRACER_DEFAULT_DEPTH;
+
+	if (walk->stop == TRACER_RUNNING && walk->depth >= max_depth)
+		walk->stop = TRACER_STOP_DEPTH_LIMIT;
 	if (walk->stop != TRACER_RUNNING)
 		return false;
 	describe_next(walk, frame);

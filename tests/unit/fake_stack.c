@@ -1,0 +1,72 @@
+/*
+ * fake_stack.c - see fake_stack.h.
+ */
+#include "fake_stack.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void fake_stack_init(struct fake_stack *stack)
+{
+	size_t bytes = FAKE_STACK_WORDS * WORD;
+
+	memset(stack, 0, sizeof(*stack));
+	stack->words = aligned_alloc(16, bytes);
+	memset(stack->words, 0, bytes);
+	stack->config.text.start = FAKE_TEXT_START;
+	stack->config.text.end = FAKE_TEXT_END;
+	stack->config.stack.start = (uintptr_t)stack->words;
+	stack->config.stack.end = (uintptr_t)stack->words + bytes;
+}
+
+void fake_stack_free(struct fake_stack *stack)
+{
+	free(stack->words);
+}
+
+uintptr_t fake_addr(const struct fake_stack *stack, size_t index)
+{
+	return (uintptr_t)stack->words + index * WORD;
+}
+
+void fake_put(struct fake_stack *stack, uintptr_t addr, uintptr_t value)
+{
+	stack->words[(addr - (uintptr_t)stack->words) / WORD] = value;
+}
+
+void fake_record(struct fake_stack *stack, uintptr_t fp, uintptr_t caller_fp,
+                 uintptr_t ra)
+{
+	fake_put(stack, fp - 2 * WORD, caller_fp);
+	fake_put(stack, fp - WORD, ra);
+}
+
+void fake_enable_traps(struct fake_stack *stack)
+{
+	stack->trap.entry.start = FAKE_ENTRY_START;
+	stack->trap.entry.end = FAKE_ENTRY_END;
+	stack->trap.epc_offset = TF_EPC * WORD;
+	stack->trap.ra_offset = TF_RA * WORD;
+	stack->trap.sp_offset = TF_SP * WORD;
+	stack->trap.fp_offset = TF_FP * WORD;
+	stack->trap.cause_offset = TF_CAUSE * WORD;
+	stack->trap.tval_offset = TF_TVAL * WORD;
+	stack->config.trap = &stack->trap;
+}
+
+size_t walk_all(const struct tracer_config *config, const struct tracer_regs *regs,
+                struct tracer_frame *frames, size_t max, enum tracer_stop *stop)
+{
+	struct tracer_walk walk;
+	struct tracer_frame frame;
+	size_t n = 0;
+
+	tracer_start(&walk, TRACER_FRAME_POINTER, config, regs);
+	while (tracer_next(&walk, &frame)) {
+		if (n < max)
+			frames[n] = frame;
+		n++;
+	}
+	*stop = walk.stop;
+	return n;
+}
