@@ -101,6 +101,12 @@ debug: $(BUILD)/kernel.elf
 	@echo "  gdb-multiarch -ex 'file $(BUILD)/kernel.elf' -ex 'target remote :$(GDB_PORT)'"
 	$(QEMU_CMD) -append "$(ARGS)" -S -gdb tcp::$(GDB_PORT)
 
+# symgen with sanitizers, for the corrupt-ELF tests.
+$(HOST_BUILD)/symgen-asan: $(wildcard symgen/*.c symgen/*.h) | deps
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
+		$(filter %.c,$^) -o $@
+
 # Host build of the tracer for the unit tests, with sanitizers: a read
 # outside the synthetic memory the tests declare is an error, not luck.
 UNIT_SRCS := $(wildcard tests/unit/*.c) $(wildcard tracer/*.c)
@@ -109,7 +115,7 @@ $(HOST_BUILD)/unit_tests: $(UNIT_SRCS) $(wildcard tests/unit/*.h tracer/*.h) | d
 	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-Itracer -Itests/unit $(UNIT_SRCS) -o $@
 
-test: $(HOST_BUILD)/unit_tests $(SYMGEN)
+test: $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan
 	$(PYTHON) tests/run_tests.py
 
 clean:

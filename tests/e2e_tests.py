@@ -1,0 +1,235 @@
+"""End to end: build the demo kernel, boot every scenario in QEMU with GDB
+attached to its gdbstub, and compare the tracer's printed frames with GDB's
+backtrace at the same point.
+
+What is compared, per scenario:
+  * panic side: GDB's `bt` at the entry of panic() against the frames the
+    tracer printed before any trap separator. Frame 0 is panic() in both,
+    but at different pcs (GDB stops at its first instruction, the tracer
+    captured its registers a few instructions later), so frame 0 compares
+    names only; every other frame compares return address and function.
+    GDB ends this side at the trap entry ("frame did not save the PC"), as
+    the tracer's first part does.
+  * trap side (traps only): GDB's `bt` with the faulting instruction as pc,
+    against the frames after the separator; and sepc/scause/stval read by
+    GDB against the separator line.
+Function names compare after removing GCC's clone suffixes (.constprop.0,
+.isra.0, .part.0): the ELF symbol has them, GDB prints the source name.
+GDB's inline frames are skipped by gdb_oracle.py (the tracer sees machine
+frames only).
+"""
+import os
+import re
+import socket
+import subprocess
+import time
+
+from testlib import ROOT, TEST_BUILD, Results, run
+
+CONFIGS = [
+    ("gcc-O0-fp1", ["OPT=-O0", "FP=1"]),
+    ("gcc-O2-fp1", ["OPT=-O2", "FP=1"]),
+]
+USER_CODE = "tests/fixtures/user_stack.c"
+SCENARIOS = [
+    ("panic", "panic"),
+    ("recursion", "panic"),
+    ("load-fault", "trap"),
+    ("illegal", "trap"),
+    ("ebreak", "trap"),
+    ("call:user_stack_entry", "panic"),
+]
+QEMU_TIMEOUT = 30
+# The privileged spec's scause codes, for checking the separator line.
+CAUSE_NAMES = {2: "illegal instruction", 3: "breakpoint", 5: "load access fault"}
+
+FRAME_RE = re.compile(r"^ \[<0x([0-9a-f]+)>\](?: (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+))?$")
+TRAP_RE = re.compile(r"^--- trap: (.+) sepc=0x([0-9a-f]+) stval=0x([0-9a-f]+) ---$")
+CLONE_SUFFIX = re.compile(r"\.(constprop|isra|part|cold)\.\d+$")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_listener(port, deadline):
+    """True once something listens on 127.0.0.1:port (read from /proc, so
+    that no probe connection takes the gdbstub's only slot)."""
+    needle = ":%04X" % port
+    while time.time() < deadline:
+        with open("/proc/net/tcp") as f:
+            for line in f.readlines()[1:]:
+                fields = line.split()
+                if fields[1].endswith(needle) and fields[3] == "0A":
+                    return True
+        time.sleep(0.05)
+    return False
+
+
+def qemu_argv(elf, args):
+    return ["qemu-system-riscv64", "-machine", "virt", "-nographic", "-bios", "default",
+            "-kernel", elf, "-append", args]
+
+
+def boot(elf, args, gdb_function=None):
+    """Boots the kernel; with gdb_function, under GDB running that function
+    of gdb_oracle.py. Returns (console text, GDB output, problem or None)."""
+    console_path = os.path.join(os.path.dirname(elf), "console-%s.txt" % re.sub(r"\W", "_", args))
+    port = free_port()
+    argv = qemu_argv(elf, args) + (["-S", "-gdb", "tcp:127.0.0.1:%d" % port] if gdb_function else [])
+    gdb_out = ""
+    problem = None
+    with open(console_path, "w") as console:
+        qemu = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=console,
+                                stderr=subprocess.STDOUT)
+        try:
+            if gdb_function:
+                if not wait_for_listener(port, time.time() + 10):
+                    problem = "QEMU's gdbstub did not start"
+                else:
+                    gdb = run(["gdb-multiarch", "-batch", "-nx", "-ex", "set pagination off",
+                               "-ex", "file " + elf, "-ex", "target remote 127.0.0.1:%d" % port,
+                               "-x", os.path.join(ROOT, "tests", "gdb_oracle.py"),
+                               "-ex", "python %s()" % gdb_function, "-ex", "detach"],
+                              timeout=QEMU_TIMEOUT)
+                    gdb_out = gdb.stdout + gdb.stderr
+            qemu.wait(timeout=QEMU_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            problem = "timed out after %d s" % QEMU_TIMEOUT
+        finally:
+            if qemu.poll() is None:
+                qemu.kill()
+                qemu.wait()
+    return open(console_path, errors="replace").read(), gdb_out, problem
+
+
+def parse_trace(console):
+    """The tracer's output: frames before and after the trap separator."""
+    trace = {"header": None, "before": [], "trap": None, "after": [], "end": None, "bad": []}
+    side = "before"
+    for line in console.splitlines():
+        line = line.rstrip("\r")
+        if line.startswith("Call Trace ("):
+            trace["header"] = line
+        elif trace["header"] is None or trace["end"] is not None:
+            continue
+        elif line.startswith("End of trace: "):
+            trace["end"] = line[len("End of trace: "):]
+        elif TRAP_RE.match(line):
+            m = TRAP_RE.match(line)
+            trace["trap"] = (m.group(1), int(m.group(2), 16), int(m.group(3), 16))
+            side = "after"
+        elif FRAME_RE.match(line):
+            m = FRAME_RE.match(line)
+            trace[side].append((int(m.group(1), 16), m.group(2) or "??"))
+        else:
+            trace["bad"].append(line)
+    return trace
+
+
+def parse_gdb(output):
+    """gdb_oracle.py's lines: {label: [(pc, name)]} and the trap CSRs."""
+    frames, trap, label = {}, None, None
+    for line in output.splitlines():
+        parts = line.split()
+        if line.startswith("FRAMES "):
+            label = parts[1]
+            frames[label] = []
+        elif line.startswith("FRAME ") and label:
+            frames[label].append((int(parts[1], 16), parts[2]))
+        elif line.startswith("TRAP "):
+            trap = tuple(int(p, 16) for p in parts[1:4])
+    return frames, trap
+
+
+def source_name(name):
+    return CLONE_SUFFIX.sub("", name)
+
+
+def compare_frames(tracer, gdb, exact_first_pc):
+    """Differences between two [(pc, name)] lists, as text lines."""
+    problems = []
+    if len(tracer) != len(gdb):
+        problems.append("%d frames printed, GDB shows %d" % (len(tracer), len(gdb)))
+    for i, (t, g) in enumerate(zip(tracer, gdb)):
+        if source_name(t[1]) != g[1]:
+            problems.append("frame %d: function %s, GDB %s" % (i, t[1], g[1]))
+        if (i > 0 or exact_first_pc) and t[0] != g[0]:
+            problems.append("frame %d: pc 0x%x, GDB 0x%x" % (i, t[0], g[0]))
+    if problems:
+        width = max(len(tracer), len(gdb))
+        pad = lambda l, i: "0x%x %s" % l[i] if i < len(l) else "-"
+        problems.append("tracer | GDB:")
+        problems += ["  %-40s | %s" % (pad(tracer, i), pad(gdb, i)) for i in range(width)]
+    return problems
+
+
+def check_scenario(results, label, elf, scenario, kind):
+    name = "%s %s" % (label, scenario)
+    console, gdb_out, problem = boot(elf, "scenario=%s tracer=fp" % scenario,
+                                     "stop_at_trap" if kind == "trap" else "stop_at_panic")
+    trace = parse_trace(console)
+    gdb_frames, gdb_trap = parse_gdb(gdb_out)
+    complete = (problem is None and trace["header"] == "Call Trace (frame-pointer unwinder):"
+                and trace["end"] is not None and not trace["bad"] and "panic" in gdb_frames)
+    if not results.check(name + ": QEMU and GDB ran, a complete trace was printed", complete,
+                         "problem: %s\nconsole tail:\n%s\nGDB:\n%s"
+                         % (problem, console[-1500:], gdb_out[-1500:])):
+        return
+    results.check(name + ": walk ended at the outermost frame",
+                  trace["end"] == "reached the outermost frame", trace["end"])
+    results.check(name + ": frames up to the trap entry equal GDB's bt at panic()",
+                  not compare_frames(trace["before"], gdb_frames["panic"], False),
+                  "\n".join(compare_frames(trace["before"], gdb_frames["panic"], False)))
+    if kind != "trap":
+        results.check(name + ": no trap separator", trace["trap"] is None, trace["trap"])
+        return
+    if not results.check(name + ": trap separator printed and GDB saw the trap",
+                         trace["trap"] is not None and gdb_trap is not None and "trap" in gdb_frames,
+                         "tracer %s, GDB %s" % (trace["trap"], gdb_trap)):
+        return
+    sepc, scause, stval = gdb_trap
+    results.check(name + ": separator cause/sepc/stval equal GDB's CSRs",
+                  trace["trap"] == (CAUSE_NAMES.get(scause), sepc, stval),
+                  "tracer %s, GDB scause=%d sepc=0x%x stval=0x%x" % (trace["trap"], scause, sepc, stval))
+    results.check(name + ": interrupted frames equal GDB's bt at the faulting pc",
+                  not compare_frames(trace["after"], gdb_frames["trap"], True),
+                  "\n".join(compare_frames(trace["after"], gdb_frames["trap"], True)))
+
+
+def check_bad_arguments(results, label, elf):
+    """Unknown names print the valid choices, and the kernel powers off."""
+    for args, message in [("scenario=nonsense", "error: unknown scenario 'nonsense'"),
+                          ("tracer=nonsense", "error: unknown tracer 'nonsense'"),
+                          ("scenario=call:no_such_function",
+                           "error: no function in the symbol table named 'no_such_function'")]:
+        console, _, problem = boot(elf, args)
+        results.check("%s %s: explained, lists choices, shuts down" % (label, args),
+                      problem is None and message in console and "scenario=load-fault" in console
+                      and "tracer=fp" in console and "Call Trace" not in console,
+                      "problem: %s\n%s" % (problem, console[-800:]))
+
+
+def build(results, label, variables):
+    build_dir = os.path.join(TEST_BUILD, label)
+    result = run(["make", "-s", "BUILD=" + build_dir, "EXTRA_SRCS=" + USER_CODE] + variables,
+                 timeout=600)
+    ok = results.check("build %s (%s)" % (label, " ".join(variables)), result.returncode == 0,
+                       result.stdout[-2000:] + result.stderr[-2000:])
+    return os.path.join(build_dir, "kernel.elf") if ok else None
+
+
+def run_all(results: Results):
+    """Returns [(label, kernel.elf)] of the builds, for the symgen tests."""
+    kernels = []
+    for label, variables in CONFIGS:
+        elf = build(results, label, variables)
+        if not elf:
+            continue
+        kernels.append(("kernel-" + label, elf))
+        for scenario, kind in SCENARIOS:
+            check_scenario(results, label, elf, scenario, kind)
+        check_bad_arguments(results, label, elf)
+    return kernels

@@ -1,0 +1,33 @@
+"""Shared helpers of the Python tests: result counting and running tools."""
+import os
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HOST_BUILD = os.path.join(ROOT, "build", "host")
+TEST_BUILD = os.path.join(ROOT, "build", "test")
+CROSS = "riscv64-unknown-elf-"
+
+
+class Results:
+    """Counts checks and prints one line per check, details under failures."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print("PASS %s" % name, flush=True)
+        else:
+            self.failed += 1
+            print("FAIL %s" % name, flush=True)
+            for line in str(detail).splitlines():
+                print("    " + line, flush=True)
+        return ok
+
+
+def run(argv, timeout=60, **kwargs):
+    """Runs a command, capturing text output; never raises on exit status."""
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
+                          cwd=kwargs.pop("cwd", ROOT), **kwargs)
