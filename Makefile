@@ -24,6 +24,7 @@ HOSTCC ?= gcc
 QEMU ?= qemu-system-riscv64
 GDB_PORT ?= 1234
 PYTHON ?= /usr/bin/python3
+OPENSBI_ELF := /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.elf
 
 HOST_BUILD := build/host
 SYMGEN := $(HOST_BUILD)/symgen
@@ -54,7 +55,8 @@ all: $(BUILD)/kernel.elf
 # Installs the toolchain, QEMU and GDB on first use (Debian packages).
 deps:
 	@command -v $(CC) >/dev/null && command -v $(QEMU) >/dev/null && \
-	command -v gdb-multiarch >/dev/null && command -v $(HOSTCC) >/dev/null || \
+	command -v gdb-multiarch >/dev/null && command -v $(HOSTCC) >/dev/null && \
+	command -v $(PYTHON) >/dev/null && test -f $(OPENSBI_ELF) || \
 	scripts/install-deps.sh
 
 # Rebuild everything when the flags change (OPT, FP, CC, ...).

@@ -18,7 +18,7 @@ void kputs(const char *s)
 }
 
 static void put_number(unsigned long long value, unsigned base, bool negative,
-                       unsigned width, char pad)
+		       unsigned width, char pad)
 {
 	char digits[24];
 	unsigned n = 0;
@@ -70,25 +70,26 @@ void kvprintf(const char *fmt, va_list args)
 			break;
 		}
 		case 'd': {
-			long long v = size == 1 ? va_arg(args, long)
-			            : size == 2 ? (long long)va_arg(args, size_t)
-			                        : va_arg(args, int);
+			long long v = size == 1	  ? va_arg(args, long)
+				      : size == 2 ? (long long)va_arg(args, size_t)
+						  : va_arg(args, int);
 
-			put_number(v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v,
-			           10, v < 0, width, pad);
+			put_number(v < 0 ? 0ull - (unsigned long long)v
+					 : (unsigned long long)v,
+				   10, v < 0, width, pad);
 			break;
 		}
 		case 'u':
 		case 'x':
-			value = size == 1 ? va_arg(args, unsigned long)
-			      : size == 2 ? va_arg(args, size_t)
-			                  : va_arg(args, unsigned);
+			value = size == 1   ? va_arg(args, unsigned long)
+				: size == 2 ? va_arg(args, size_t)
+					    : va_arg(args, unsigned);
 			put_number(value, *fmt == 'u' ? 10 : 16, false, width, pad);
 			break;
 		case 'p':
 			kputs("0x");
 			put_number((uintptr_t)va_arg(args, void *), 16, false,
-			           2 * sizeof(void *), '0');
+				   2 * sizeof(void *), '0');
 			break;
 		case '%':
 			sbi_console_putchar('%');

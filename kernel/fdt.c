@@ -9,13 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FDT_MAGIC 0xd00dfeed
+#define FDT_MAGIC      0xd00dfeed
 #define FDT_BEGIN_NODE 1
-#define FDT_END_NODE 2
-#define FDT_PROP 3
-#define FDT_NOP 4
-#define FDT_END 9
-#define FDT_MAX_SIZE 0x100000 /* refuse headers claiming more than 1 MiB */
+#define FDT_END_NODE   2
+#define FDT_PROP       3
+#define FDT_NOP	       4
+#define FDT_END	       9
+#define FDT_MAX_SIZE   0x100000 /* refuse headers claiming more than 1 MiB */
 
 static uint32_t be32(const uint8_t *p)
 {
@@ -55,8 +55,8 @@ const char *fdt_bootargs(const void *fdt)
 	strings = be32(base + 12);
 	strings_size = be32(base + 32);
 	end = off + be32(base + 36);
-	if (total > FDT_MAX_SIZE || end > total || end < off ||
-	    strings > total || strings_size > total - strings)
+	if (total > FDT_MAX_SIZE || end > total || end < off || strings > total ||
+	    strings_size > total - strings)
 		return "";
 
 	while (off + 4 <= end) {
@@ -84,7 +84,8 @@ const char *fdt_bootargs(const void *fdt)
 			if (len > end - off)
 				return "";
 			if (in_chosen && depth == 2 && name_off < strings_size &&
-			    str_equal((const char *)base + strings + name_off, "bootargs") &&
+			    str_equal((const char *)base + strings + name_off,
+				      "bootargs") &&
 			    len > 0 && value[len - 1] == '\0')
 				return value;
 			off += (len + 3) & ~3u;

@@ -69,11 +69,12 @@ static _Noreturn void usage(const char *problem, const char *value)
 	kprintf("error: %s '%s'\nscenarios:\n", problem, value);
 	for (unsigned i = 0; i < scenario_count; i++)
 		kprintf("  scenario=%s: %s\n", scenarios[i].name, scenarios[i].what);
-	kprintf("  scenario=call:NAME: call function NAME (add code with make EXTRA_SRCS=...)\n"
-	        "tracers:\n");
+	kprintf("  scenario=call:NAME: call function NAME (add code with make "
+		"EXTRA_SRCS=...)\n"
+		"tracers:\n");
 	for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++)
 		kprintf("  tracer=%s (%s unwinder)\n", tracers[i].name,
-		        tracer_unwinder_name(tracers[i].unwinder));
+			tracer_unwinder_name(tracers[i].unwinder));
 	sbi_shutdown(false);
 }
 

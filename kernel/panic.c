@@ -24,8 +24,8 @@ void panic_use_unwinder(enum tracer_unwinder unwinder)
 
 /* What the tracer may read: this hart's boot stack (found from sp), and
  * where our code, symbols and trap frames are. */
-static void describe_kernel(struct tracer_config *config,
-                            struct tracer_trap_layout *trap, uintptr_t sp)
+static void describe_kernel(struct tracer_config *config, struct tracer_trap_layout *trap,
+			    uintptr_t sp)
 {
 	uintptr_t stacks = (uintptr_t)__stacks_start;
 	uintptr_t hart = (sp - stacks - 1) / STACK_SIZE;

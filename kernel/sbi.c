@@ -6,24 +6,21 @@
 
 #include <stdint.h>
 
-#define SBI_EXT_LEGACY_PUTCHAR 0x01
-#define SBI_EXT_SRST 0x53525354 /* "SRST": system reset */
-#define SBI_SRST_SHUTDOWN 0
-#define SBI_SRST_REASON_NONE 0
+#define SBI_EXT_LEGACY_PUTCHAR	0x01
+#define SBI_EXT_SRST		0x53525354 /* "SRST": system reset */
+#define SBI_SRST_SHUTDOWN	0
+#define SBI_SRST_REASON_NONE	0
 #define SBI_SRST_REASON_FAILURE 1
 
 static long sbi_call(unsigned long ext, unsigned long fid, unsigned long arg0,
-                     unsigned long arg1)
+		     unsigned long arg1)
 {
 	register unsigned long a0 __asm__("a0") = arg0;
 	register unsigned long a1 __asm__("a1") = arg1;
 	register unsigned long a6 __asm__("a6") = fid;
 	register unsigned long a7 __asm__("a7") = ext;
 
-	__asm__ volatile("ecall"
-	                 : "+r"(a0), "+r"(a1)
-	                 : "r"(a6), "r"(a7)
-	                 : "memory");
+	__asm__ volatile("ecall" : "+r"(a0), "+r"(a1) : "r"(a6), "r"(a7) : "memory");
 	return (long)a0;
 }
 
@@ -35,7 +32,7 @@ void sbi_console_putchar(char c)
 void sbi_shutdown(bool failure)
 {
 	sbi_call(SBI_EXT_SRST, 0, SBI_SRST_SHUTDOWN,
-	         failure ? SBI_SRST_REASON_FAILURE : SBI_SRST_REASON_NONE);
+		 failure ? SBI_SRST_REASON_FAILURE : SBI_SRST_REASON_NONE);
 	/* Only reached if the firmware lacks SRST. */
 	for (;;)
 		__asm__ volatile("wfi");

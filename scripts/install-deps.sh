@@ -12,7 +12,6 @@ packages=(
   opensbi
   gdb-multiarch
   python3
-  device-tree-compiler
 )
 
 missing=()

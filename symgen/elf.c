@@ -99,7 +99,7 @@ void elf_open(struct elf_file *elf, const char *path)
 		if (!in_file(elf, elf->shoff, elf->shentsize))
 			die(path, "truncated: section headers past end of file");
 		elf->shnum = (uint32_t)field(elf, elf->shoff + (elf->is64 ? 32 : 20),
-		                             word_bytes(elf));
+					     word_bytes(elf));
 	}
 	if (!in_file(elf, elf->shoff, (uint64_t)elf->shnum * elf->shentsize))
 		die(path, "truncated: section headers past end of file");
@@ -172,7 +172,7 @@ uint64_t elf_symbol_count(const struct elf_file *elf, uint32_t symtab_index)
 }
 
 struct elf_symbol elf_symbol(const struct elf_file *elf, uint32_t symtab_index,
-                             uint64_t index)
+			     uint64_t index)
 {
 	struct elf_section symtab = elf_section(elf, symtab_index);
 	struct elf_section strtab = elf_section(elf, symtab.link);

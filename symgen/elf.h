@@ -18,7 +18,7 @@ struct elf_file {
 	const char *path;
 	unsigned char *data;
 	size_t size;
-	bool is64;      /* ELFCLASS64, else ELFCLASS32 */
+	bool is64;	/* ELFCLASS64, else ELFCLASS32 */
 	uint64_t shoff; /* section header table */
 	uint32_t shnum;
 	uint32_t shentsize;
@@ -34,10 +34,10 @@ struct elf_section {
 	uint64_t entsize;
 };
 
-#define SHT_SYMTAB 2
-#define SHT_STRTAB 3
-#define SHT_DYNSYM 11
-#define SHF_ALLOC 0x2
+#define SHT_SYMTAB    2
+#define SHT_STRTAB    3
+#define SHT_DYNSYM    11
+#define SHF_ALLOC     0x2
 #define SHF_EXECINSTR 0x4
 
 struct elf_symbol {
@@ -49,11 +49,11 @@ struct elf_symbol {
 	uint16_t shndx;
 };
 
-#define STT_FUNC 2
-#define STB_LOCAL 0
-#define STB_GLOBAL 1
-#define STB_WEAK 2
-#define SHN_UNDEF 0
+#define STT_FUNC      2
+#define STB_LOCAL     0
+#define STB_GLOBAL    1
+#define STB_WEAK      2
+#define SHN_UNDEF     0
 #define SHN_LORESERVE 0xff00
 
 /* Prints "symgen: <path>: <message>" and exits with status 1. */
@@ -73,6 +73,6 @@ uint32_t elf_symtab_index(const struct elf_file *elf);
 uint64_t elf_symbol_count(const struct elf_file *elf, uint32_t symtab_index);
 /* Symbol `index` of the table; dies on a corrupt entry. */
 struct elf_symbol elf_symbol(const struct elf_file *elf, uint32_t symtab_index,
-                             uint64_t index);
+			     uint64_t index);
 
 #endif /* SYMGEN_ELF_H */

@@ -20,7 +20,7 @@
 struct function {
 	const char *name;
 	uint64_t addr;
-	uint64_t size;       /* st_size; 0 if the ELF gives none */
+	uint64_t size;	      /* st_size; 0 if the ELF gives none */
 	uint64_t section_end; /* end address of the containing section */
 	unsigned char bind;
 };
@@ -90,8 +90,8 @@ static struct function *collect_functions(const struct elf_file *elf, size_t *co
  * gives every function a size: its own, an alias's, or, if none has one, the
  * distance to the next function or to the end of its section.
  */
-static size_t normalize_functions(const struct elf_file *elf,
-                                  struct function *functions, size_t count)
+static size_t normalize_functions(const struct elf_file *elf, struct function *functions,
+				  size_t count)
 {
 	size_t kept = 0;
 
@@ -116,7 +116,8 @@ static size_t normalize_functions(const struct elf_file *elf,
 	}
 	for (size_t i = 0; i < kept; i++) {
 		if (functions[i].size > UINT32_MAX)
-			die(elf->path, "function %s is larger than 4 GiB", functions[i].name);
+			die(elf->path, "function %s is larger than 4 GiB",
+			    functions[i].name);
 	}
 	return kept;
 }
@@ -136,7 +137,7 @@ static void write_c_string(FILE *out, const char *name)
 }
 
 static void write_table(FILE *out, const struct function *functions, size_t count,
-                        bool is64)
+			bool is64)
 {
 	uint64_t name_offset = 0;
 
@@ -144,31 +145,35 @@ static void write_table(FILE *out, const struct function *functions, size_t coun
 	fprintf(out, "#include \"tracer.h\"\n\n");
 	if (count == 0) {
 		fprintf(out, "__attribute__((section(\".tracer_symtab\")))\n"
-		             "const struct tracer_symtab tracer_symtab = {0, 0, 0};\n");
+			     "const struct tracer_symtab tracer_symtab = {0, 0, 0};\n");
 		return;
 	}
 	/* The descriptor goes first in the table's output section, the
 	 * arrays after it: see linker/tracer_symtab.ld. */
 	fprintf(out, "__attribute__((section(\".tracer_symtab.names\")))\n"
-	             "static const char names[] =\n");
+		     "static const char names[] =\n");
 	for (size_t i = 0; i < count; i++) {
 		fprintf(out, "    \"");
 		write_c_string(out, functions[i].name);
 		fprintf(out, "\\0\"%s\n", i + 1 == count ? ";" : "");
 	}
-	fprintf(out, "\n__attribute__((section(\".tracer_symtab.symbols\")))\n"
-	             "static const struct tracer_symbol symbols[%zu] = {\n", count);
+	fprintf(out,
+		"\n__attribute__((section(\".tracer_symtab.symbols\")))\n"
+		"static const struct tracer_symbol symbols[%zu] = {\n",
+		count);
 	for (size_t i = 0; i < count; i++) {
-		fprintf(out, is64 ? "    {0x%016llxu, 0x%llxu, %lluu},\n"
-		                  : "    {0x%08llxu, 0x%llxu, %lluu},\n",
-		        (unsigned long long)functions[i].addr,
-		        (unsigned long long)functions[i].size,
-		        (unsigned long long)name_offset);
+		fprintf(out,
+			is64 ? "    {0x%016llxu, 0x%llxu, %lluu},\n"
+			     : "    {0x%08llxu, 0x%llxu, %lluu},\n",
+			(unsigned long long)functions[i].addr,
+			(unsigned long long)functions[i].size,
+			(unsigned long long)name_offset);
 		name_offset += strlen(functions[i].name) + 1;
 	}
-	fprintf(out, "};\n\n__attribute__((section(\".tracer_symtab\")))\n"
-	             "const struct tracer_symtab tracer_symtab = {symbols, %zu, names};\n",
-	        count);
+	fprintf(out,
+		"};\n\n__attribute__((section(\".tracer_symtab\")))\n"
+		"const struct tracer_symtab tracer_symtab = {symbols, %zu, names};\n",
+		count);
 	if (name_offset > UINT32_MAX) {
 		fprintf(stderr, "symgen: names exceed 4 GiB\n");
 		exit(1);
@@ -176,8 +181,8 @@ static void write_table(FILE *out, const struct function *functions, size_t coun
 }
 
 /* Writes the table to `path` through a temporary file in the same directory. */
-static void write_output(const char *path, const struct function *functions,
-                         size_t count, bool is64)
+static void write_output(const char *path, const struct function *functions, size_t count,
+			 bool is64)
 {
 	size_t length = strlen(path);
 	char *temp = malloc(length + sizeof(".XXXXXX"));
@@ -209,7 +214,7 @@ static void write_output(const char *path, const struct function *functions,
 static _Noreturn void usage(void)
 {
 	fprintf(stderr, "usage: symgen -o OUTPUT.c KERNEL.elf\n"
-	                "       symgen --empty -o OUTPUT.c\n");
+			"       symgen --empty -o OUTPUT.c\n");
 	exit(2);
 }
 

@@ -29,5 +29,5 @@ class Results:
 
 def run(argv, timeout=60, **kwargs):
     """Runs a command, capturing text output; never raises on exit status."""
-    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
+    return subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout,
                           cwd=kwargs.pop("cwd", ROOT), **kwargs)

@@ -111,7 +111,8 @@ const char *tracer_stop_text(enum tracer_stop stop)
 	    [TRACER_STOP_OUTERMOST] = "reached the outermost frame",
 	    [TRACER_STOP_OUTSIDE_STACK] = "frame outside the stack",
 	    [TRACER_STOP_MISALIGNED] = "misaligned frame pointer",
-	    [TRACER_STOP_NOT_ASCENDING] = "frame not above the previous one (loop or corrupt stack)",
+	    [TRACER_STOP_NOT_ASCENDING] =
+		"frame not above the previous one (loop or corrupt stack)",
 	    [TRACER_STOP_PC_OUTSIDE_TEXT] = "return address outside kernel text",
 	    [TRACER_STOP_DEPTH_LIMIT] = "depth limit reached",
 	    [TRACER_STOP_BAD_UNWINDER] = "unknown unwinder",
@@ -167,5 +168,5 @@ const char *tracer_trap_cause_name(uintptr_t scause)
 		}
 	}
 	return code < sizeof(exceptions) / sizeof(exceptions[0]) ? exceptions[code]
-	                                                          : "unknown exception";
+								 : "unknown exception";
 }

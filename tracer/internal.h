@@ -20,7 +20,7 @@ static inline bool range_contains(struct tracer_range range, uintptr_t addr)
  * faulting.
  */
 bool memory_read_word(const struct tracer_config *config, uintptr_t addr,
-                      uintptr_t *value);
+		      uintptr_t *value);
 
 /*
  * One unwinding step: from the frame in walk->next (already returned to the

@@ -9,7 +9,7 @@
 #include "internal.h"
 
 bool memory_read_word(const struct tracer_config *config, uintptr_t addr,
-                      uintptr_t *value)
+		      uintptr_t *value)
 {
 	const struct tracer_range stack = config->stack;
 

@@ -4,7 +4,7 @@
 #include "internal.h"
 
 const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *symtab,
-                                                 uintptr_t addr)
+						 uintptr_t addr)
 {
 	uint32_t low = 0;
 	uint32_t high = symtab->count;
@@ -38,7 +38,7 @@ static bool names_equal(const char *a, const char *b)
 }
 
 const struct tracer_symbol *tracer_symtab_find(const struct tracer_symtab *symtab,
-                                               const char *name)
+					       const char *name)
 {
 	for (uint32_t i = 0; i < symtab->count; i++) {
 		if (names_equal(tracer_symbol_name(symtab, &symtab->symbols[i]), name))

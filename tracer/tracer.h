@@ -38,9 +38,9 @@ struct tracer_range {
 
 /* One function of the symbol table that symgen embeds into the image. */
 struct tracer_symbol {
-	uintptr_t addr;   /* first instruction */
-	uint32_t size;    /* bytes of code */
-	uint32_t name;    /* offset of the NUL-terminated name in names[] */
+	uintptr_t addr; /* first instruction */
+	uint32_t size;	/* bytes of code */
+	uint32_t name;	/* offset of the NUL-terminated name in names[] */
 };
 
 /* The embedded table: symbols sorted by addr, one entry per address. */
@@ -60,12 +60,12 @@ struct tracer_symtab {
  */
 struct tracer_trap_layout {
 	struct tracer_range entry; /* code of the trap entry */
-	uint16_t epc_offset;       /* sepc: the interrupted pc */
-	uint16_t ra_offset;        /* x1 */
-	uint16_t sp_offset;        /* x2, the interrupted sp */
-	uint16_t fp_offset;        /* x8 (s0) */
-	uint16_t cause_offset;     /* scause */
-	uint16_t tval_offset;      /* stval */
+	uint16_t epc_offset;	   /* sepc: the interrupted pc */
+	uint16_t ra_offset;	   /* x1 */
+	uint16_t sp_offset;	   /* x2, the interrupted sp */
+	uint16_t fp_offset;	   /* x8 (s0) */
+	uint16_t cause_offset;	   /* scause */
+	uint16_t tval_offset;	   /* stval */
 };
 
 /* What the walk may read and believe. Filled in by the kernel. */
@@ -91,13 +91,13 @@ struct tracer_regs {
  * Captures the registers at the point of use into *regs. A macro, so that
  * the captured pc, sp and s0 belong to the calling function itself.
  */
-#define TRACER_CAPTURE_REGS(regs)                                              \
-	__asm__ volatile("auipc %0, 0\n\t"                                     \
-	                 "mv %1, ra\n\t"                                       \
-	                 "mv %2, sp\n\t"                                       \
-	                 "mv %3, s0"                                           \
-	                 : "=&r"((regs)->pc), "=&r"((regs)->ra),               \
-	                   "=&r"((regs)->sp), "=&r"((regs)->fp))
+#define TRACER_CAPTURE_REGS(regs)                                                        \
+	__asm__ volatile("auipc %0, 0\n\t"                                               \
+			 "mv %1, ra\n\t"                                                 \
+			 "mv %2, sp\n\t"                                                 \
+			 "mv %3, s0"                                                     \
+			 : "=&r"((regs)->pc), "=&r"((regs)->ra), "=&r"((regs)->sp),      \
+			   "=&r"((regs)->fp))
 
 enum tracer_unwinder {
 	TRACER_FRAME_POINTER, /* saved {fp, ra} records below s0 */
@@ -107,13 +107,14 @@ enum tracer_unwinder {
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {
 	TRACER_RUNNING,
-	TRACER_STOP_OUTERMOST,      /* frame pointer 0: the first frame of the stack */
-	TRACER_STOP_OUTSIDE_STACK,  /* frame record not inside the declared stack */
-	TRACER_STOP_MISALIGNED,     /* frame pointer not 16-byte aligned (psABI) */
-	TRACER_STOP_NOT_ASCENDING,  /* next frame not above the current one: loop or corruption */
-	TRACER_STOP_PC_OUTSIDE_TEXT,/* return address not inside the declared text */
-	TRACER_STOP_DEPTH_LIMIT,    /* max_depth frames printed */
-	TRACER_STOP_BAD_UNWINDER,   /* unknown enum tracer_unwinder */
+	TRACER_STOP_OUTERMOST,	     /* frame pointer 0: the first frame of the stack */
+	TRACER_STOP_OUTSIDE_STACK,   /* frame record not inside the declared stack */
+	TRACER_STOP_MISALIGNED,	     /* frame pointer not 16-byte aligned (psABI) */
+	TRACER_STOP_NOT_ASCENDING,   /* next frame not above the current one: loop or
+					corruption */
+	TRACER_STOP_PC_OUTSIDE_TEXT, /* return address not inside the declared text */
+	TRACER_STOP_DEPTH_LIMIT,     /* max_depth frames printed */
+	TRACER_STOP_BAD_UNWINDER,    /* unknown enum tracer_unwinder */
 	TRACER_STOP_COUNT
 };
 
@@ -123,12 +124,12 @@ struct tracer_frame {
 	uintptr_t sp; /* stack pointer in this frame */
 	uintptr_t fp; /* frame address: s0 as this frame holds it */
 	bool is_return_address; /* pc was read from memory: symbolized at pc - 1 */
-	bool after_trap;        /* first frame of code a trap interrupted */
-	uintptr_t trap_cause;   /* scause, when after_trap */
-	uintptr_t trap_tval;    /* stval, when after_trap */
-	const char *name;       /* function containing the pc, NULL if unknown */
-	uintptr_t offset;       /* pc - function start */
-	uintptr_t size;         /* function size */
+	bool after_trap;	/* first frame of code a trap interrupted */
+	uintptr_t trap_cause;	/* scause, when after_trap */
+	uintptr_t trap_tval;	/* stval, when after_trap */
+	const char *name;	/* function containing the pc, NULL if unknown */
+	uintptr_t offset;	/* pc - function start */
+	uintptr_t size;		/* function size */
 };
 
 /* Walk state. Fields are private to the library except `stop`. */
@@ -136,8 +137,8 @@ struct tracer_walk {
 	enum tracer_stop stop;
 	enum tracer_unwinder unwinder;
 	const struct tracer_config *config;
-	struct tracer_regs next;  /* the frame tracer_next() returns next */
-	bool next_is_exact;       /* registers came from a register set, not from memory */
+	struct tracer_regs next; /* the frame tracer_next() returns next */
+	bool next_is_exact;	 /* registers came from a register set, not from memory */
 	bool next_after_trap;
 	uintptr_t trap_cause;
 	uintptr_t trap_tval;
@@ -146,8 +147,7 @@ struct tracer_walk {
 
 /* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config. */
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
-                  const struct tracer_config *config,
-                  const struct tracer_regs *regs);
+		  const struct tracer_config *config, const struct tracer_regs *regs);
 
 /* Fills *frame with the next frame and returns true, or returns false once
  * the walk has stopped; walk->stop then says why. */
@@ -171,12 +171,12 @@ char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop);
 
 /* Function containing addr, or NULL if addr is in a gap or outside the table. */
 const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *symtab,
-                                                 uintptr_t addr);
+						 uintptr_t addr);
 /* Function named `name`, or NULL. Linear: for commands, not for unwinding. */
 const struct tracer_symbol *tracer_symtab_find(const struct tracer_symtab *symtab,
-                                               const char *name);
+					       const char *name);
 static inline const char *tracer_symbol_name(const struct tracer_symtab *symtab,
-                                             const struct tracer_symbol *symbol)
+					     const struct tracer_symbol *symbol)
 {
 	return symtab->names + symbol->name;
 }

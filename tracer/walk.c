@@ -9,11 +9,10 @@
 #include "internal.h"
 
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
-                  const struct tracer_config *config,
-                  const struct tracer_regs *regs)
+		  const struct tracer_config *config, const struct tracer_regs *regs)
 {
-	walk->stop = unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING
-	                                               : TRACER_STOP_BAD_UNWINDER;
+	walk->stop =
+	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
 	walk->unwinder = unwinder;
 	walk->config = config;
 	walk->next = *regs;
@@ -24,13 +23,20 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 	walk->depth = 0;
 }
 
-static void symbolize(const struct tracer_symtab *symtab,
-                      struct tracer_frame *frame)
+/*
+ * The address that says which code a frame is in. A return address may point
+ * just past the function that made the call (a call to a noreturn function
+ * can end it, even at the very end of text): use the call instruction itself,
+ * as GDB and Linux do.
+ */
+static uintptr_t code_address(uintptr_t pc, bool is_return_address)
 {
-	/* A return address may point just past the function that made the
-	 * call (a call to a noreturn function ends it): look up the call
-	 * instruction itself, as GDB and Linux do. */
-	uintptr_t addr = frame->pc - (frame->is_return_address ? 1 : 0);
+	return is_return_address ? pc - 1 : pc;
+}
+
+static void symbolize(const struct tracer_symtab *symtab, struct tracer_frame *frame)
+{
+	uintptr_t addr = code_address(frame->pc, frame->is_return_address);
 	const struct tracer_symbol *symbol =
 	    symtab ? tracer_symtab_lookup(symtab, addr) : NULL;
 
@@ -39,8 +45,7 @@ static void symbolize(const struct tracer_symtab *symtab,
 	frame->size = symbol ? symbol->size : 0;
 }
 
-static void describe_next(const struct tracer_walk *walk,
-                          struct tracer_frame *frame)
+static void describe_next(const struct tracer_walk *walk, struct tracer_frame *frame)
 {
 	frame->pc = walk->next.pc;
 	frame->sp = walk->next.sp;
@@ -90,16 +95,15 @@ static void cross_trap(struct tracer_walk *walk)
 static void advance(struct tracer_walk *walk)
 {
 	const struct tracer_config *config = walk->config;
+	uintptr_t code = code_address(walk->next.pc, !walk->next_is_exact);
 
 	/* Nothing about a frame is trustworthy once its pc is not code. */
-	if (!range_contains(config->text, walk->next.pc)) {
+	if (!range_contains(config->text, code)) {
 		walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
 		return;
 	}
-	/* pc - 1: the call into the handler may be the entry's last
-	 * instruction, so its return address is the entry's end. */
 	if (!walk->next_is_exact && config->trap &&
-	    range_contains(config->trap->entry, walk->next.pc - 1)) {
+	    range_contains(config->trap->entry, code)) {
 		cross_trap(walk);
 		return;
 	}
@@ -114,14 +118,14 @@ static void advance(struct tracer_walk *walk)
 	walk->next_after_trap = false;
 	/* An unwound return address is printed only if it is code. */
 	if (walk->stop == TRACER_RUNNING &&
-	    !range_contains(config->text, walk->next.pc))
+	    !range_contains(config->text, code_address(walk->next.pc, true)))
 		walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
 }
 
 bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
 {
-	unsigned max_depth = walk->config->max_depth ? walk->config->max_depth
-	                                             : TRACER_DEFAULT_DEPTH;
+	unsigned max_depth =
+	    walk->config->max_depth ? walk->config->max_depth : TRACER_DEFAULT_DEPTH;
 
 	if (walk->stop == TRACER_RUNNING && walk->depth >= max_depth)
 		walk->stop = TRACER_STOP_DEPTH_LIMIT;

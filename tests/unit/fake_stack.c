@@ -35,7 +35,7 @@ void fake_put(struct fake_stack *stack, uintptr_t addr, uintptr_t value)
 }
 
 void fake_record(struct fake_stack *stack, uintptr_t fp, uintptr_t caller_fp,
-                 uintptr_t ra)
+		 uintptr_t ra)
 {
 	fake_put(stack, fp - 2 * WORD, caller_fp);
 	fake_put(stack, fp - WORD, ra);
@@ -55,7 +55,7 @@ void fake_enable_traps(struct fake_stack *stack)
 }
 
 size_t walk_all(const struct tracer_config *config, const struct tracer_regs *regs,
-                struct tracer_frame *frames, size_t max, enum tracer_stop *stop)
+		struct tracer_frame *frames, size_t max, enum tracer_stop *stop)
 {
 	struct tracer_walk walk;
 	struct tracer_frame frame;

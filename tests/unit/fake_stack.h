@@ -14,10 +14,10 @@
 
 #include "tracer.h"
 
-#define FAKE_TEXT_START ((uintptr_t)0x80200000)
-#define FAKE_TEXT_END ((uintptr_t)0x80210000)
+#define FAKE_TEXT_START	 ((uintptr_t)0x80200000)
+#define FAKE_TEXT_END	 ((uintptr_t)0x80210000)
 #define FAKE_STACK_WORDS 512
-#define WORD sizeof(uintptr_t)
+#define WORD		 sizeof(uintptr_t)
 
 struct fake_stack {
 	uintptr_t *words;
@@ -35,17 +35,17 @@ void fake_put(struct fake_stack *stack, uintptr_t addr, uintptr_t value);
 
 /* The record a non-leaf prologue leaves below fp: {caller's fp, ra}. */
 void fake_record(struct fake_stack *stack, uintptr_t fp, uintptr_t caller_fp,
-                 uintptr_t ra);
+		 uintptr_t ra);
 
 /* Trap frame layout used by the tests: six words in this order. */
 enum { TF_EPC, TF_RA, TF_SP, TF_FP, TF_CAUSE, TF_TVAL, TF_WORDS };
 #define FAKE_ENTRY_START ((uintptr_t)0x80200800)
-#define FAKE_ENTRY_END ((uintptr_t)0x80200880)
+#define FAKE_ENTRY_END	 ((uintptr_t)0x80200880)
 /* Enables trap crossing in stack->config with the layout above. */
 void fake_enable_traps(struct fake_stack *stack);
 
 /* Runs a walk to its end; returns the number of frames (at most max). */
 size_t walk_all(const struct tracer_config *config, const struct tracer_regs *regs,
-                struct tracer_frame *frames, size_t max, enum tracer_stop *stop);
+		struct tracer_frame *frames, size_t max, enum tracer_stop *stop);
 
 #endif /* TEST_FAKE_STACK_H */

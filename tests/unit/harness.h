@@ -11,12 +11,12 @@
 extern bool test_failed;
 void test_fail(const char *file, int line, const char *condition);
 
-#define CHECK(condition)                                                       \
-	do {                                                                   \
-		if (!(condition)) {                                            \
-			test_fail(__FILE__, __LINE__, #condition);             \
-			return;                                                \
-		}                                                              \
+#define CHECK(condition)                                                                 \
+	do {                                                                             \
+		if (!(condition)) {                                                      \
+			test_fail(__FILE__, __LINE__, #condition);                       \
+			return;                                                          \
+		}                                                                        \
 	} while (0)
 
 struct unit_test {

@@ -25,10 +25,10 @@ void format_symbolized_frame(void)
 	frame.offset = 0x1c;
 	frame.size = 0x60;
 	CHECK(strcmp(tracer_format_frame(line, sizeof(line), &frame),
-	             " [<0x0000000080201234>] do_work+0x1c/0x60") == 0);
+		     " [<0x0000000080201234>] do_work+0x1c/0x60") == 0);
 	frame.offset = 0;
 	CHECK(strcmp(tracer_format_frame(line, sizeof(line), &frame),
-	             " [<0x0000000080201234>] do_work+0x0/0x60") == 0);
+		     " [<0x0000000080201234>] do_work+0x0/0x60") == 0);
 }
 
 void format_raw_frame(void)
@@ -37,10 +37,10 @@ void format_raw_frame(void)
 	char line[TRACER_LINE_MAX];
 
 	CHECK(strcmp(tracer_format_frame(line, sizeof(line), &frame),
-	             " [<0xffffffffffffff00>]") == 0);
+		     " [<0xffffffffffffff00>]") == 0);
 	frame.pc = 0;
 	CHECK(strcmp(tracer_format_frame(line, sizeof(line), &frame),
-	             " [<0x0000000000000000>]") == 0);
+		     " [<0x0000000000000000>]") == 0);
 }
 
 void format_trap_line(void)
@@ -52,8 +52,8 @@ void format_trap_line(void)
 	frame.trap_cause = 5;
 	frame.trap_tval = 0;
 	CHECK(strcmp(tracer_format_trap(line, sizeof(line), &frame),
-	             "--- trap: load access fault sepc=0x0000000080200c96 "
-	             "stval=0x0000000000000000 ---") == 0);
+		     "--- trap: load access fault sepc=0x0000000080200c96 "
+		     "stval=0x0000000000000000 ---") == 0);
 }
 
 void format_header_and_end(void)
@@ -61,9 +61,9 @@ void format_header_and_end(void)
 	char line[TRACER_LINE_MAX];
 
 	CHECK(strcmp(tracer_format_header(line, sizeof(line), TRACER_FRAME_POINTER),
-	             "Call Trace (frame-pointer unwinder):") == 0);
+		     "Call Trace (frame-pointer unwinder):") == 0);
 	CHECK(strcmp(tracer_format_end(line, sizeof(line), TRACER_STOP_OUTERMOST),
-	             "End of trace: reached the outermost frame") == 0);
+		     "End of trace: reached the outermost frame") == 0);
 	CHECK(strcmp(tracer_stop_text(TRACER_STOP_COUNT), "unknown stop reason") == 0);
 	for (int stop = 0; stop < TRACER_STOP_COUNT; stop++)
 		CHECK(tracer_stop_text((enum tracer_stop)stop) != NULL);
@@ -81,7 +81,8 @@ void format_trap_cause_names(void)
 	CHECK(strcmp(tracer_trap_cause_name(13), "load page fault") == 0);
 	CHECK(strcmp(tracer_trap_cause_name(15), "store/AMO page fault") == 0);
 	CHECK(strcmp(tracer_trap_cause_name(16), "unknown exception") == 0);
-	CHECK(strcmp(tracer_trap_cause_name(interrupt | 5), "supervisor timer interrupt") == 0);
+	CHECK(strcmp(tracer_trap_cause_name(interrupt | 5),
+		     "supervisor timer interrupt") == 0);
 	CHECK(strcmp(tracer_trap_cause_name(interrupt | 2), "unknown interrupt") == 0);
 }
 

@@ -188,8 +188,30 @@ void fp_ra_outside_text(void)
 
 	fake_stack_init(&s);
 	build_chain(&s, &regs);
-	fake_record(&s, fake_addr(&s, 200), fake_addr(&s, 300), FAKE_TEXT_END);
+	fake_record(&s, fake_addr(&s, 200), fake_addr(&s, 300), FAKE_TEXT_END + 1);
 	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 2);
+	CHECK(stop == TRACER_STOP_PC_OUTSIDE_TEXT);
+	fake_stack_free(&s);
+}
+
+/* A call to a noreturn function can be the last instruction of the text:
+ * its return address is the end of text, and still valid. */
+void fp_return_address_at_text_end(void)
+{
+	struct fake_stack s;
+	struct tracer_regs regs;
+	struct tracer_frame f[MAX_FRAMES];
+	enum tracer_stop stop;
+
+	fake_stack_init(&s);
+	build_chain(&s, &regs);
+	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), FAKE_TEXT_END);
+	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 4);
+	CHECK(f[1].pc == FAKE_TEXT_END);
+	CHECK(stop == TRACER_STOP_OUTERMOST);
+	/* One past it is not code any more. */
+	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), FAKE_TEXT_END + 1);
+	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 1);
 	CHECK(stop == TRACER_STOP_PC_OUTSIDE_TEXT);
 	fake_stack_free(&s);
 }
@@ -223,7 +245,7 @@ void fp_depth_limit(void)
 	/* 100 frames, 4 words apart, each returning to a distinct address. */
 	for (size_t i = 0; i < 100; i++)
 		fake_record(&s, fake_addr(&s, 8 + 4 * i),
-		            i == 99 ? 0 : fake_addr(&s, 12 + 4 * i), 0x80200000 + 4 * i);
+			    i == 99 ? 0 : fake_addr(&s, 12 + 4 * i), 0x80200004 + 4 * i);
 	regs.pc = 0x80200100;
 	regs.ra = 0;
 	regs.sp = fake_addr(&s, 2);
@@ -245,7 +267,7 @@ void fp_depth_limit(void)
  * saved) <- its caller (fp 400) <- outermost.
  */
 static void build_trap(struct fake_stack *s, struct tracer_regs *regs,
-                       uintptr_t entry_return)
+		       uintptr_t entry_return)
 {
 	uintptr_t tf = fake_addr(s, 140);
 
@@ -273,7 +295,7 @@ void fp_trap_crossing(void)
 	struct tracer_frame f[MAX_FRAMES];
 	enum tracer_stop stop;
 	const uintptr_t expected[] = {0x80200100, 0x80200500, FAKE_ENTRY_START + 0x40,
-	                              0x80200600, 0x80200704, 0x80200908};
+				      0x80200600, 0x80200704, 0x80200908};
 
 	fake_stack_init(&s);
 	build_trap(&s, &regs, FAKE_ENTRY_START + 0x40);
@@ -376,15 +398,16 @@ void fp_random_stacks_terminate(void)
 			int kind = rand() % 3;
 			uintptr_t r = (uintptr_t)rand();
 
-			s.words[i] = kind == 0   ? fake_addr(&s, r % (FAKE_STACK_WORDS + 8))
-			             : kind == 1 ? FAKE_TEXT_START + r % 0x1000
-			                         : r * 2654435761u;
+			s.words[i] = kind == 0 ? fake_addr(&s, r % (FAKE_STACK_WORDS + 8))
+				     : kind == 1 ? FAKE_TEXT_START + r % 0x1000
+						 : r * 2654435761u;
 		}
 		regs.pc = FAKE_TEXT_START + (uintptr_t)rand() % 0x1000;
 		regs.ra = FAKE_ENTRY_START + (uintptr_t)rand() % 0x100;
 		regs.sp = fake_addr(&s, (size_t)rand() % FAKE_STACK_WORDS);
 		regs.fp = fake_addr(&s, (size_t)rand() % (FAKE_STACK_WORDS + 4));
-		CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) <= TRACER_DEFAULT_DEPTH);
+		CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) <=
+		      TRACER_DEFAULT_DEPTH);
 		CHECK(stop != TRACER_RUNNING && stop < TRACER_STOP_COUNT);
 	}
 	fake_stack_free(&s);

@@ -30,9 +30,9 @@ static bool is(const char *actual, const char *expected)
 
 void symtab_lookup_bounds(void)
 {
-	CHECK(is(name_at(0x1000), "alpha"));  /* first byte of the first */
+	CHECK(is(name_at(0x1000), "alpha")); /* first byte of the first */
 	CHECK(is(name_at(0x100f), "alpha"));
-	CHECK(is(name_at(0x1010), "beta"));   /* adjacent functions */
+	CHECK(is(name_at(0x1010), "beta")); /* adjacent functions */
 	CHECK(is(name_at(0x102f), "beta"));
 	CHECK(is(name_at(0x1040), "gamma"));
 	CHECK(is(name_at(0x1047), "gamma")); /* last byte of the last */
@@ -41,10 +41,10 @@ void symtab_lookup_bounds(void)
 void symtab_lookup_not_found(void)
 {
 	CHECK(name_at(0) == NULL);
-	CHECK(name_at(0xfff) == NULL);     /* before the first */
-	CHECK(name_at(0x1030) == NULL);    /* gap */
+	CHECK(name_at(0xfff) == NULL);	/* before the first */
+	CHECK(name_at(0x1030) == NULL); /* gap */
 	CHECK(name_at(0x103f) == NULL);
-	CHECK(name_at(0x1048) == NULL);    /* past the last */
+	CHECK(name_at(0x1048) == NULL); /* past the last */
 	CHECK(name_at(UINTPTR_MAX) == NULL);
 }
 
