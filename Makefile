@@ -7,7 +7,8 @@
 #   make clean
 #
 # Build variables: CROSS_COMPILE or CC, OPT (-O0, -O2, -Os), FP (1: frame
-# pointers, 0: none), EXTRA_SRCS (your own .c files), BUILD (output directory).
+# pointers, 0: none), EXTRA_SRCS (your own .c files), BUILD (output directory),
+# LDSCRIPT (linker script).
 
 CROSS_COMPILE ?= riscv64-unknown-elf-
 ifeq ($(origin CC),default)
@@ -20,6 +21,7 @@ ABI ?= lp64
 EXTRA_SRCS ?=
 ARGS ?=
 BUILD ?= build
+LDSCRIPT ?= linker/kernel.ld
 HOSTCC ?= gcc
 QEMU ?= qemu-system-riscv64
 GDB_PORT ?= 1234
@@ -40,14 +42,14 @@ endif
 TARGET_CFLAGS := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(FP_FLAGS) \
 	-march=$(ARCH) -mabi=$(ABI) -mcmodel=medany -ffreestanding -fno-builtin \
 	-fno-stack-protector -fno-pic -Itracer -Ikernel
-TARGET_LDFLAGS := -nostdlib -static -T linker/kernel.ld -Llinker \
+TARGET_LDFLAGS := -nostdlib -static -T $(LDSCRIPT) -Llinker \
 	-Wl,--build-id=none -Wl,--no-warn-rwx-segments
 HOST_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g
 
 KERNEL_SRCS := $(wildcard kernel/*.c kernel/*.S kernel/scenarios/*.c) \
 	$(wildcard tracer/*.c) $(EXTRA_SRCS)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS))
-LINKER_SCRIPTS := $(wildcard linker/*.ld)
+LINKER_SCRIPTS := $(wildcard linker/*.ld) $(LDSCRIPT)
 
 .PHONY: all run debug test clean deps
 all: $(BUILD)/kernel.elf

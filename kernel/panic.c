@@ -4,6 +4,7 @@
 #include "panic.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 #include "console.h"
 #include "layout.h"
@@ -74,11 +75,18 @@ static void print_backtrace(const struct tracer_regs *regs)
 
 void panic(const char *fmt, ...)
 {
+	static bool panicking;
 	struct tracer_regs regs;
 	va_list args;
 
 	/* First, before any call changes sp or ra: the trace starts here. */
 	TRACER_CAPTURE_REGS(&regs);
+	/* A trap while printing a panic would panic again, and again. */
+	if (panicking) {
+		kputs("panic: nested panic, giving up\n");
+		sbi_shutdown(true);
+	}
+	panicking = true;
 	kputs("panic: ");
 	va_start(args, fmt);
 	kvprintf(fmt, args);

@@ -221,6 +221,19 @@ def build(results, label, variables):
     return os.path.join(build_dir, "kernel.elf") if ok else None
 
 
+def check_moved_code_fails_build(results):
+    """The table must sit after the code; a linker script that puts it before
+    must make the build fail loudly and leave no kernel.elf behind."""
+    build_dir = os.path.join(TEST_BUILD, "table-before-text")
+    result = run(["make", "-s", "BUILD=" + build_dir,
+                  "LDSCRIPT=tests/fixtures/table_before_text.ld"], timeout=600)
+    results.check("build fails when the symbol table moves code",
+                  result.returncode != 0 and
+                  "error: function addresses in" in result.stdout + result.stderr and
+                  not os.path.exists(os.path.join(build_dir, "kernel.elf")),
+                  "exit %d\n%s" % (result.returncode, (result.stdout + result.stderr)[-1500:]))
+
+
 def run_all(results: Results):
     """Returns [(label, kernel.elf)] of the builds, for the symgen tests."""
     kernels = []
@@ -232,4 +245,5 @@ def run_all(results: Results):
         for scenario, kind in SCENARIOS:
             check_scenario(results, label, elf, scenario, kind)
         check_bad_arguments(results, label, elf)
+    check_moved_code_fails_build(results)
     return kernels

@@ -10,8 +10,9 @@
 
 #define MAX_FRAMES 128
 
-/* A three-deep chain: frame fps at words 100, 200, 300; the last caller's
- * saved fp is 0, as the boot code leaves it. */
+/* A three-deep chain of standard records (GCC non-leaf functions, every clang
+ * function): fps at words 100, 200, 300; the last caller's saved fp is 0, as
+ * the boot code leaves it. */
 static void build_chain(struct fake_stack *s, struct tracer_regs *regs)
 {
 	fake_record(s, fake_addr(s, 100), fake_addr(s, 200), 0x80200204);
@@ -67,6 +68,27 @@ void fp_gcc_leaf_first_frame(void)
 	CHECK(stop == TRACER_STOP_OUTERMOST);
 	CHECK(f[1].pc == 0x80200204 && f[1].fp == fake_addr(&s, 200));
 	CHECK(f[2].pc == 0x80200308 && f[3].pc == 0x8020040c);
+	fake_stack_free(&s);
+}
+
+/* clang saves ra and s0 even in leaf functions: the standard record. The
+ * live ra is then ignored, because the word at fp - 8 is code, not stack. */
+void fp_clang_leaf_first_frame(void)
+{
+	struct fake_stack s;
+	struct tracer_regs regs;
+	struct tracer_frame f[MAX_FRAMES];
+	enum tracer_stop stop;
+
+	fake_stack_init(&s);
+	build_chain(&s, &regs);
+	regs.ra = 0x80200204;
+	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 4);
+	CHECK(f[1].pc == 0x80200204 && f[1].fp == fake_addr(&s, 200));
+	/* A live ra that disagrees with the record loses: the record wins. */
+	regs.ra = 0x80200777;
+	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 4);
+	CHECK(f[1].pc == 0x80200204 && stop == TRACER_STOP_OUTERMOST);
 	fake_stack_free(&s);
 }
 

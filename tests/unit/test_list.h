@@ -1,6 +1,7 @@
 /* test_list.h - every unit test, in the order they run (see main.c). */
 TEST(fp_normal_chain)
 TEST(fp_gcc_leaf_first_frame)
+TEST(fp_clang_leaf_first_frame)
 TEST(fp_leaf_rule_only_first_frame)
 TEST(fp_cycle)
 TEST(fp_descending)
