@@ -29,6 +29,7 @@ from testlib import ROOT, TEST_BUILD, Results, run
 CONFIGS = [
     ("gcc-O0-fp1", ["OPT=-O0", "FP=1"]),
     ("gcc-O2-fp1", ["OPT=-O2", "FP=1"]),
+    ("gcc-Os-fp1", ["OPT=-Os", "FP=1"]),
 ]
 USER_CODE = "tests/fixtures/user_stack.c"
 SCENARIOS = [

@@ -8,6 +8,16 @@
  */
 #include "internal.h"
 
+/* Field by field: a struct assignment may become a call to memcpy, which a
+ * freestanding kernel need not have. */
+static void set_next_regs(struct tracer_walk *walk, const struct tracer_regs *regs)
+{
+	walk->next.pc = regs->pc;
+	walk->next.ra = regs->ra;
+	walk->next.sp = regs->sp;
+	walk->next.fp = regs->fp;
+}
+
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs)
 {
@@ -15,7 +25,7 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
 	walk->unwinder = unwinder;
 	walk->config = config;
-	walk->next = *regs;
+	set_next_regs(walk, regs);
 	walk->next_is_exact = true;
 	walk->next_after_trap = false;
 	walk->trap_cause = 0;
@@ -85,7 +95,7 @@ static void cross_trap(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_NOT_ASCENDING;
 		return;
 	}
-	walk->next = regs;
+	set_next_regs(walk, &regs);
 	walk->next_is_exact = true;
 	walk->next_after_trap = true;
 	walk->trap_cause = cause;
