@@ -54,19 +54,18 @@ void fake_enable_traps(struct fake_stack *stack)
 	stack->config.trap = &stack->trap;
 }
 
-size_t walk_all(const struct tracer_config *config, const struct tracer_regs *regs,
-		struct tracer_frame *frames, size_t max, enum tracer_stop *stop)
+size_t fake_walk(struct fake_stack *stack)
 {
 	struct tracer_walk walk;
 	struct tracer_frame frame;
 	size_t n = 0;
 
-	tracer_start(&walk, TRACER_FRAME_POINTER, config, regs);
+	tracer_start(&walk, TRACER_FRAME_POINTER, &stack->config, &stack->regs);
 	while (tracer_next(&walk, &frame)) {
-		if (n < max)
-			frames[n] = frame;
+		if (n < FAKE_MAX_FRAMES)
+			stack->frames[n] = frame;
 		n++;
 	}
-	*stop = walk.stop;
+	stack->stop = walk.stop;
 	return n;
 }

@@ -19,10 +19,16 @@
 #define FAKE_STACK_WORDS 512
 #define WORD		 sizeof(uintptr_t)
 
+#define FAKE_MAX_FRAMES 128
+
+/* The memory, the configuration, and one walk's start and results. */
 struct fake_stack {
 	uintptr_t *words;
 	struct tracer_config config;
 	struct tracer_trap_layout trap;
+	struct tracer_regs regs;
+	struct tracer_frame frames[FAKE_MAX_FRAMES];
+	enum tracer_stop stop;
 };
 
 /* Stack of FAKE_STACK_WORDS zeroed words; config declares it and the text. */
@@ -44,8 +50,8 @@ enum { TF_EPC, TF_RA, TF_SP, TF_FP, TF_CAUSE, TF_TVAL, TF_WORDS };
 /* Enables trap crossing in stack->config with the layout above. */
 void fake_enable_traps(struct fake_stack *stack);
 
-/* Runs a walk to its end; returns the number of frames (at most max). */
-size_t walk_all(const struct tracer_config *config, const struct tracer_regs *regs,
-		struct tracer_frame *frames, size_t max, enum tracer_stop *stop);
+/* Walks from stack->regs to the end; keeps the first FAKE_MAX_FRAMES frames
+ * and the stop reason in *stack, returns the number of frames. */
+size_t fake_walk(struct fake_stack *stack);
 
 #endif /* TEST_FAKE_STACK_H */

@@ -8,43 +8,40 @@
 #include "fake_stack.h"
 #include "harness.h"
 
-#define MAX_FRAMES 128
-
 /* A three-deep chain of standard records (GCC non-leaf functions, every clang
  * function): fps at words 100, 200, 300; the last caller's saved fp is 0, as
  * the boot code leaves it. */
-static void build_chain(struct fake_stack *s, struct tracer_regs *regs)
+static void build_chain(struct fake_stack *s)
 {
 	fake_record(s, fake_addr(s, 100), fake_addr(s, 200), 0x80200204);
 	fake_record(s, fake_addr(s, 200), fake_addr(s, 300), 0x80200308);
 	fake_record(s, fake_addr(s, 300), 0, 0x8020040c);
-	regs->pc = 0x80200100;
-	regs->ra = 0x80200abc; /* stale: a non-leaf's ra is not used */
-	regs->sp = fake_addr(s, 90);
-	regs->fp = fake_addr(s, 100);
+	s->regs.pc = 0x80200100;
+	s->regs.ra = 0x80200abc; /* stale: a non-leaf's ra is not used */
+	s->regs.sp = fake_addr(s, 90);
+	s->regs.fp = fake_addr(s, 100);
 }
 
 void fp_normal_chain(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 	size_t n;
 
 	fake_stack_init(&s);
-	build_chain(&s, &regs);
-	n = walk_all(&s.config, &regs, f, MAX_FRAMES, &stop);
+	build_chain(&s);
+	n = fake_walk(&s);
 	CHECK(n == 4);
-	CHECK(stop == TRACER_STOP_OUTERMOST);
-	CHECK(f[0].pc == 0x80200100 && !f[0].is_return_address);
-	CHECK(f[0].sp == fake_addr(&s, 90) && f[0].fp == fake_addr(&s, 100));
-	CHECK(f[1].pc == 0x80200204 && f[1].is_return_address);
-	CHECK(f[1].sp == fake_addr(&s, 100) && f[1].fp == fake_addr(&s, 200));
-	CHECK(f[2].pc == 0x80200308 && f[2].fp == fake_addr(&s, 300));
-	CHECK(f[3].pc == 0x8020040c && f[3].fp == 0);
+	CHECK(s.stop == TRACER_STOP_OUTERMOST);
+	CHECK(s.frames[0].pc == 0x80200100 && !s.frames[0].is_return_address);
+	CHECK(s.frames[0].sp == fake_addr(&s, 90) &&
+	      s.frames[0].fp == fake_addr(&s, 100));
+	CHECK(s.frames[1].pc == 0x80200204 && s.frames[1].is_return_address);
+	CHECK(s.frames[1].sp == fake_addr(&s, 100) &&
+	      s.frames[1].fp == fake_addr(&s, 200));
+	CHECK(s.frames[2].pc == 0x80200308 && s.frames[2].fp == fake_addr(&s, 300));
+	CHECK(s.frames[3].pc == 0x8020040c && s.frames[3].fp == 0);
 	for (size_t i = 0; i < n; i++)
-		CHECK(!f[i].after_trap && f[i].name == NULL);
+		CHECK(!s.frames[i].after_trap && s.frames[i].name == NULL);
 	fake_stack_free(&s);
 }
 
@@ -52,22 +49,19 @@ void fp_normal_chain(void)
 void fp_gcc_leaf_first_frame(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 	size_t n;
 
 	fake_stack_init(&s);
-	build_chain(&s, &regs);
+	build_chain(&s);
 	fake_put(&s, fake_addr(&s, 99), fake_addr(&s, 200));
 	fake_put(&s, fake_addr(&s, 98), 0x1234); /* caller's data, not a record */
-	regs.ra = 0x80200204;
-	regs.sp = fake_addr(&s, 98);
-	n = walk_all(&s.config, &regs, f, MAX_FRAMES, &stop);
+	s.regs.ra = 0x80200204;
+	s.regs.sp = fake_addr(&s, 98);
+	n = fake_walk(&s);
 	CHECK(n == 4);
-	CHECK(stop == TRACER_STOP_OUTERMOST);
-	CHECK(f[1].pc == 0x80200204 && f[1].fp == fake_addr(&s, 200));
-	CHECK(f[2].pc == 0x80200308 && f[3].pc == 0x8020040c);
+	CHECK(s.stop == TRACER_STOP_OUTERMOST);
+	CHECK(s.frames[1].pc == 0x80200204 && s.frames[1].fp == fake_addr(&s, 200));
+	CHECK(s.frames[2].pc == 0x80200308 && s.frames[3].pc == 0x8020040c);
 	fake_stack_free(&s);
 }
 
@@ -76,19 +70,16 @@ void fp_gcc_leaf_first_frame(void)
 void fp_clang_leaf_first_frame(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 
 	fake_stack_init(&s);
-	build_chain(&s, &regs);
-	regs.ra = 0x80200204;
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 4);
-	CHECK(f[1].pc == 0x80200204 && f[1].fp == fake_addr(&s, 200));
+	build_chain(&s);
+	s.regs.ra = 0x80200204;
+	CHECK(fake_walk(&s) == 4);
+	CHECK(s.frames[1].pc == 0x80200204 && s.frames[1].fp == fake_addr(&s, 200));
 	/* A live ra that disagrees with the record loses: the record wins. */
-	regs.ra = 0x80200777;
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 4);
-	CHECK(f[1].pc == 0x80200204 && stop == TRACER_STOP_OUTERMOST);
+	s.regs.ra = 0x80200777;
+	CHECK(fake_walk(&s) == 4);
+	CHECK(s.frames[1].pc == 0x80200204 && s.stop == TRACER_STOP_OUTERMOST);
 	fake_stack_free(&s);
 }
 
@@ -97,89 +88,74 @@ void fp_clang_leaf_first_frame(void)
 void fp_leaf_rule_only_first_frame(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 	size_t n;
 
 	fake_stack_init(&s);
-	build_chain(&s, &regs);
+	build_chain(&s);
 	fake_put(&s, fake_addr(&s, 199), fake_addr(&s, 300));
-	n = walk_all(&s.config, &regs, f, MAX_FRAMES, &stop);
+	n = fake_walk(&s);
 	CHECK(n == 2);
-	CHECK(stop == TRACER_STOP_PC_OUTSIDE_TEXT);
+	CHECK(s.stop == TRACER_STOP_PC_OUTSIDE_TEXT);
 	fake_stack_free(&s);
 }
 
 void fp_cycle(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 
 	fake_stack_init(&s);
-	build_chain(&s, &regs);
+	build_chain(&s);
 	fake_record(&s, fake_addr(&s, 200), fake_addr(&s, 200), 0x80200308);
 	/* The record's return address is shown; its saved fp then fails. */
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 3);
-	CHECK(stop == TRACER_STOP_NOT_ASCENDING);
+	CHECK(fake_walk(&s) == 3);
+	CHECK(s.stop == TRACER_STOP_NOT_ASCENDING);
 	fake_stack_free(&s);
 }
 
 void fp_descending(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 
 	fake_stack_init(&s);
-	build_chain(&s, &regs);
+	build_chain(&s);
 	fake_record(&s, fake_addr(&s, 200), fake_addr(&s, 50), 0x80200308);
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 3);
-	CHECK(stop == TRACER_STOP_NOT_ASCENDING);
+	CHECK(fake_walk(&s) == 3);
+	CHECK(s.stop == TRACER_STOP_NOT_ASCENDING);
 	fake_stack_free(&s);
 }
 
 void fp_misaligned(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 
 	fake_stack_init(&s);
-	build_chain(&s, &regs);
-	regs.fp += 4;
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 1);
-	CHECK(stop == TRACER_STOP_MISALIGNED);
+	build_chain(&s);
+	s.regs.fp += 4;
+	CHECK(fake_walk(&s) == 1);
+	CHECK(s.stop == TRACER_STOP_MISALIGNED);
 	/* Word-aligned but not 16-byte aligned, deeper in the chain. */
-	build_chain(&s, &regs);
+	build_chain(&s);
 	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 201), 0x80200204);
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 2);
-	CHECK(stop == TRACER_STOP_MISALIGNED);
+	CHECK(fake_walk(&s) == 2);
+	CHECK(s.stop == TRACER_STOP_MISALIGNED);
 	fake_stack_free(&s);
 }
 
 void fp_outside_stack(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 
 	fake_stack_init(&s);
-	build_chain(&s, &regs);
+	build_chain(&s);
 	/* Above the stack. */
 	fake_record(&s, fake_addr(&s, 200), s.config.stack.end + 0x1000, 0x80200308);
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 3);
-	CHECK(stop == TRACER_STOP_OUTSIDE_STACK);
+	CHECK(fake_walk(&s) == 3);
+	CHECK(s.stop == TRACER_STOP_OUTSIDE_STACK);
 	/* Record straddling the bottom of the stack. */
-	regs.sp = fake_addr(&s, 0) - 64;
-	regs.fp = fake_addr(&s, 0);
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 1);
-	CHECK(stop == TRACER_STOP_OUTSIDE_STACK);
+	s.regs.sp = fake_addr(&s, 0) - 64;
+	s.regs.fp = fake_addr(&s, 0);
+	CHECK(fake_walk(&s) == 1);
+	CHECK(s.stop == TRACER_STOP_OUTSIDE_STACK);
 	fake_stack_free(&s);
 }
 
@@ -187,32 +163,26 @@ void fp_outside_stack(void)
 void fp_record_at_stack_top(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 
 	fake_stack_init(&s);
-	build_chain(&s, &regs);
+	build_chain(&s);
 	fake_record(&s, fake_addr(&s, 300), fake_addr(&s, FAKE_STACK_WORDS), 0x8020040c);
 	fake_record(&s, fake_addr(&s, FAKE_STACK_WORDS), 0, 0x80200510);
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 5);
-	CHECK(stop == TRACER_STOP_OUTERMOST);
-	CHECK(f[4].pc == 0x80200510);
+	CHECK(fake_walk(&s) == 5);
+	CHECK(s.stop == TRACER_STOP_OUTERMOST);
+	CHECK(s.frames[4].pc == 0x80200510);
 	fake_stack_free(&s);
 }
 
 void fp_ra_outside_text(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 
 	fake_stack_init(&s);
-	build_chain(&s, &regs);
+	build_chain(&s);
 	fake_record(&s, fake_addr(&s, 200), fake_addr(&s, 300), FAKE_TEXT_END + 1);
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 2);
-	CHECK(stop == TRACER_STOP_PC_OUTSIDE_TEXT);
+	CHECK(fake_walk(&s) == 2);
+	CHECK(s.stop == TRACER_STOP_PC_OUTSIDE_TEXT);
 	fake_stack_free(&s);
 }
 
@@ -221,20 +191,17 @@ void fp_ra_outside_text(void)
 void fp_return_address_at_text_end(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 
 	fake_stack_init(&s);
-	build_chain(&s, &regs);
+	build_chain(&s);
 	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), FAKE_TEXT_END);
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 4);
-	CHECK(f[1].pc == FAKE_TEXT_END);
-	CHECK(stop == TRACER_STOP_OUTERMOST);
+	CHECK(fake_walk(&s) == 4);
+	CHECK(s.frames[1].pc == FAKE_TEXT_END);
+	CHECK(s.stop == TRACER_STOP_OUTERMOST);
 	/* One past it is not code any more. */
 	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), FAKE_TEXT_END + 1);
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 1);
-	CHECK(stop == TRACER_STOP_PC_OUTSIDE_TEXT);
+	CHECK(fake_walk(&s) == 1);
+	CHECK(s.stop == TRACER_STOP_PC_OUTSIDE_TEXT);
 	fake_stack_free(&s);
 }
 
@@ -243,43 +210,37 @@ void fp_return_address_at_text_end(void)
 void fp_first_pc_outside_text(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 
 	fake_stack_init(&s);
-	build_chain(&s, &regs);
-	regs.pc = 0;
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 1);
-	CHECK(f[0].pc == 0 && !f[0].is_return_address);
-	CHECK(stop == TRACER_STOP_PC_OUTSIDE_TEXT);
+	build_chain(&s);
+	s.regs.pc = 0;
+	CHECK(fake_walk(&s) == 1);
+	CHECK(s.frames[0].pc == 0 && !s.frames[0].is_return_address);
+	CHECK(s.stop == TRACER_STOP_PC_OUTSIDE_TEXT);
 	fake_stack_free(&s);
 }
 
 void fp_depth_limit(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 
 	fake_stack_init(&s);
 	/* 100 frames, 4 words apart, each returning to a distinct address. */
 	for (size_t i = 0; i < 100; i++)
 		fake_record(&s, fake_addr(&s, 8 + 4 * i),
 			    i == 99 ? 0 : fake_addr(&s, 12 + 4 * i), 0x80200004 + 4 * i);
-	regs.pc = 0x80200100;
-	regs.ra = 0;
-	regs.sp = fake_addr(&s, 2);
-	regs.fp = fake_addr(&s, 8);
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == TRACER_DEFAULT_DEPTH);
-	CHECK(stop == TRACER_STOP_DEPTH_LIMIT);
+	s.regs.pc = 0x80200100;
+	s.regs.ra = 0;
+	s.regs.sp = fake_addr(&s, 2);
+	s.regs.fp = fake_addr(&s, 8);
+	CHECK(fake_walk(&s) == TRACER_DEFAULT_DEPTH);
+	CHECK(s.stop == TRACER_STOP_DEPTH_LIMIT);
 	s.config.max_depth = 4;
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 4);
-	CHECK(stop == TRACER_STOP_DEPTH_LIMIT);
+	CHECK(fake_walk(&s) == 4);
+	CHECK(s.stop == TRACER_STOP_DEPTH_LIMIT);
 	s.config.max_depth = 101;
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 101);
-	CHECK(stop == TRACER_STOP_OUTERMOST);
+	CHECK(fake_walk(&s) == 101);
+	CHECK(s.stop == TRACER_STOP_OUTERMOST);
 	fake_stack_free(&s);
 }
 
@@ -288,8 +249,7 @@ void fp_depth_limit(void)
  * the handler's CFA (word 140) <- interrupted leaf (s0 = word 300, only s0
  * saved) <- its caller (fp 400) <- outermost.
  */
-static void build_trap(struct fake_stack *s, struct tracer_regs *regs,
-		       uintptr_t entry_return)
+static void build_trap(struct fake_stack *s, uintptr_t entry_return)
 {
 	uintptr_t tf = fake_addr(s, 140);
 
@@ -304,32 +264,30 @@ static void build_trap(struct fake_stack *s, struct tracer_regs *regs,
 	fake_put(s, tf + TF_TVAL * WORD, 0x10);
 	fake_put(s, fake_addr(s, 299), fake_addr(s, 400));
 	fake_record(s, fake_addr(s, 400), 0, 0x80200908);
-	regs->pc = 0x80200100;
-	regs->ra = 0;
-	regs->sp = fake_addr(s, 90);
-	regs->fp = fake_addr(s, 100);
+	s->regs.pc = 0x80200100;
+	s->regs.ra = 0;
+	s->regs.sp = fake_addr(s, 90);
+	s->regs.fp = fake_addr(s, 100);
 }
 
 void fp_trap_crossing(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 	const uintptr_t expected[] = {0x80200100, 0x80200500, FAKE_ENTRY_START + 0x40,
 				      0x80200600, 0x80200704, 0x80200908};
 
 	fake_stack_init(&s);
-	build_trap(&s, &regs, FAKE_ENTRY_START + 0x40);
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 6);
-	CHECK(stop == TRACER_STOP_OUTERMOST);
+	build_trap(&s, FAKE_ENTRY_START + 0x40);
+	CHECK(fake_walk(&s) == 6);
+	CHECK(s.stop == TRACER_STOP_OUTERMOST);
 	for (size_t i = 0; i < 6; i++) {
-		CHECK(f[i].pc == expected[i]);
-		CHECK(f[i].after_trap == (i == 3));
-		CHECK(f[i].is_return_address == (i != 0 && i != 3));
+		CHECK(s.frames[i].pc == expected[i]);
+		CHECK(s.frames[i].after_trap == (i == 3));
+		CHECK(s.frames[i].is_return_address == (i != 0 && i != 3));
 	}
-	CHECK(f[3].trap_cause == 5 && f[3].trap_tval == 0x10);
-	CHECK(f[3].sp == fake_addr(&s, 296) && f[3].fp == fake_addr(&s, 300));
+	CHECK(s.frames[3].trap_cause == 5 && s.frames[3].trap_tval == 0x10);
+	CHECK(s.frames[3].sp == fake_addr(&s, 296) &&
+	      s.frames[3].fp == fake_addr(&s, 300));
 	fake_stack_free(&s);
 }
 
@@ -338,62 +296,52 @@ void fp_trap_crossing(void)
 void fp_trap_return_at_entry_end(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 
 	fake_stack_init(&s);
-	build_trap(&s, &regs, FAKE_ENTRY_END);
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 6);
-	CHECK(f[3].after_trap && f[3].pc == 0x80200600);
+	build_trap(&s, FAKE_ENTRY_END);
+	CHECK(fake_walk(&s) == 6);
+	CHECK(s.frames[3].after_trap && s.frames[3].pc == 0x80200600);
 	fake_stack_free(&s);
 }
 
 void fp_trap_frame_not_ascending(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 
 	fake_stack_init(&s);
-	build_trap(&s, &regs, FAKE_ENTRY_START + 0x40);
+	build_trap(&s, FAKE_ENTRY_START + 0x40);
 	fake_put(&s, fake_addr(&s, 140) + TF_SP * WORD, fake_addr(&s, 120));
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 3);
-	CHECK(stop == TRACER_STOP_NOT_ASCENDING);
+	CHECK(fake_walk(&s) == 3);
+	CHECK(s.stop == TRACER_STOP_NOT_ASCENDING);
 	fake_stack_free(&s);
 }
 
 void fp_trap_frame_outside_stack(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 	uintptr_t handler_fp;
 
 	fake_stack_init(&s);
-	build_trap(&s, &regs, FAKE_ENTRY_START + 0x40);
+	build_trap(&s, FAKE_ENTRY_START + 0x40);
 	/* The handler's CFA is 4 words below the end: the 6-word trap frame
 	 * there would run past the stack. */
 	handler_fp = fake_addr(&s, FAKE_STACK_WORDS - 4);
 	fake_record(&s, fake_addr(&s, 100), handler_fp, 0x80200500);
 	fake_record(&s, handler_fp, fake_addr(&s, 300), FAKE_ENTRY_START + 0x40);
-	CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) == 3);
-	CHECK(stop == TRACER_STOP_OUTSIDE_STACK);
+	CHECK(fake_walk(&s) == 3);
+	CHECK(s.stop == TRACER_STOP_OUTSIDE_STACK);
 	fake_stack_free(&s);
 }
 
 void fp_bad_unwinder(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
 	struct tracer_walk walk;
 	struct tracer_frame frame;
 
 	fake_stack_init(&s);
-	build_chain(&s, &regs);
-	tracer_start(&walk, TRACER_UNWINDER_COUNT, &s.config, &regs);
+	build_chain(&s);
+	tracer_start(&walk, TRACER_UNWINDER_COUNT, &s.config, &s.regs);
 	CHECK(!tracer_next(&walk, &frame));
 	CHECK(walk.stop == TRACER_STOP_BAD_UNWINDER);
 	fake_stack_free(&s);
@@ -408,9 +356,6 @@ void fp_bad_unwinder(void)
 void fp_random_stacks_terminate(void)
 {
 	struct fake_stack s;
-	struct tracer_regs regs;
-	struct tracer_frame f[MAX_FRAMES];
-	enum tracer_stop stop;
 
 	srand(12345);
 	fake_stack_init(&s);
@@ -424,13 +369,12 @@ void fp_random_stacks_terminate(void)
 				     : kind == 1 ? FAKE_TEXT_START + r % 0x1000
 						 : r * 2654435761u;
 		}
-		regs.pc = FAKE_TEXT_START + (uintptr_t)rand() % 0x1000;
-		regs.ra = FAKE_ENTRY_START + (uintptr_t)rand() % 0x100;
-		regs.sp = fake_addr(&s, (size_t)rand() % FAKE_STACK_WORDS);
-		regs.fp = fake_addr(&s, (size_t)rand() % (FAKE_STACK_WORDS + 4));
-		CHECK(walk_all(&s.config, &regs, f, MAX_FRAMES, &stop) <=
-		      TRACER_DEFAULT_DEPTH);
-		CHECK(stop != TRACER_RUNNING && stop < TRACER_STOP_COUNT);
+		s.regs.pc = FAKE_TEXT_START + (uintptr_t)rand() % 0x1000;
+		s.regs.ra = FAKE_ENTRY_START + (uintptr_t)rand() % 0x100;
+		s.regs.sp = fake_addr(&s, (size_t)rand() % FAKE_STACK_WORDS);
+		s.regs.fp = fake_addr(&s, (size_t)rand() % (FAKE_STACK_WORDS + 4));
+		CHECK(fake_walk(&s) <= TRACER_DEFAULT_DEPTH);
+		CHECK(s.stop != TRACER_RUNNING && s.stop < TRACER_STOP_COUNT);
 	}
 	fake_stack_free(&s);
 }

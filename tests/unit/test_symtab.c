@@ -79,21 +79,21 @@ void symtab_walk_symbolizes(void)
 	};
 	const struct tracer_symtab text_table = {text_symbols, 2, text_names};
 	struct fake_stack s;
-	struct tracer_regs regs = {0};
-	struct tracer_frame f[4];
-	enum tracer_stop stop;
 
 	fake_stack_init(&s);
 	s.config.symtab = &text_table;
 	/* callee (pc at its start) <- caller, whose call ends it <- unknown */
 	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), 0x80200160);
 	fake_record(&s, fake_addr(&s, 200), 0, 0x80200300);
-	regs.pc = 0x80200100;
-	regs.sp = fake_addr(&s, 90);
-	regs.fp = fake_addr(&s, 100);
-	CHECK(walk_all(&s.config, &regs, f, 4, &stop) == 3);
-	CHECK(is(f[0].name, "callee") && f[0].offset == 0 && f[0].size == 0x40);
-	CHECK(is(f[1].name, "caller") && f[1].offset == 0x20 && f[1].size == 0x20);
-	CHECK(f[2].name == NULL && f[2].offset == 0 && f[2].size == 0);
+	s.regs.pc = 0x80200100;
+	s.regs.sp = fake_addr(&s, 90);
+	s.regs.fp = fake_addr(&s, 100);
+	CHECK(fake_walk(&s) == 3);
+	CHECK(is(s.frames[0].name, "callee") && s.frames[0].offset == 0 &&
+	      s.frames[0].size == 0x40);
+	CHECK(is(s.frames[1].name, "caller") && s.frames[1].offset == 0x20 &&
+	      s.frames[1].size == 0x20);
+	CHECK(s.frames[2].name == NULL && s.frames[2].offset == 0 &&
+	      s.frames[2].size == 0);
 	fake_stack_free(&s);
 }
