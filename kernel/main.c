@@ -36,6 +36,15 @@ static bool str_equal(const char *a, const char *b)
 	return *a == *b;
 }
 
+static bool starts_with(const char *s, const char *prefix)
+{
+	while (*prefix && *s == *prefix) {
+		s++;
+		prefix++;
+	}
+	return *prefix == '\0';
+}
+
 /*
  * Copies the value of `key=` from the space-separated args into value
  * (at most ARG_MAX - 1 characters). False if the key is absent.
@@ -108,9 +117,8 @@ static void run_scenario(const char *args)
 	char value[ARG_MAX];
 	const char *name = arg_value(args, "scenario", value) ? value : "panic";
 
-	if (name[0] == 'c' && name[1] == 'a' && name[2] == 'l' && name[3] == 'l' &&
-	    name[4] == ':') {
-		call_by_name(name + 5);
+	if (starts_with(name, "call:")) {
+		call_by_name(name + sizeof("call:") - 1);
 		return;
 	}
 	for (unsigned i = 0; i < scenario_count; i++) {

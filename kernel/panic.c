@@ -29,12 +29,6 @@ static void describe_kernel(struct tracer_config *config, struct tracer_trap_lay
 			    uintptr_t sp)
 {
 	uintptr_t stacks = (uintptr_t)__stacks_start;
-	uintptr_t hart = (sp - stacks - 1) / STACK_SIZE;
-
-	/* An sp outside every boot stack: declare no stack, so the walk
-	 * stops at once instead of reading wherever sp points. */
-	if (sp <= stacks || sp > (uintptr_t)__stacks_end)
-		hart = 0, stacks = 0;
 
 	trap->entry.start = (uintptr_t)trap_entry;
 	trap->entry.end = (uintptr_t)trap_entry_end;
@@ -47,8 +41,18 @@ static void describe_kernel(struct tracer_config *config, struct tracer_trap_lay
 
 	config->text.start = (uintptr_t)__text_start;
 	config->text.end = (uintptr_t)__text_end;
-	config->stack.start = stacks + hart * STACK_SIZE;
-	config->stack.end = stacks ? config->stack.start + STACK_SIZE : 0;
+	if (sp > stacks && sp <= (uintptr_t)__stacks_end) {
+		/* sp == a stack's top still belongs to that stack. */
+		uintptr_t hart = (sp - stacks - 1) / STACK_SIZE;
+
+		config->stack.start = stacks + hart * STACK_SIZE;
+		config->stack.end = config->stack.start + STACK_SIZE;
+	} else {
+		/* sp is on no boot stack: declare none, so that the walk stops
+		 * at once instead of reading wherever sp points. */
+		config->stack.start = 0;
+		config->stack.end = 0;
+	}
 	config->symtab = &tracer_symtab;
 	config->trap = trap;
 	config->max_depth = 0;

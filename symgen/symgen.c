@@ -94,6 +94,7 @@ static size_t normalize_functions(const struct elf_file *elf, struct function *f
 				  size_t count)
 {
 	size_t kept = 0;
+	uint64_t names_size = 0;
 
 	qsort(functions, count, sizeof(*functions), compare_functions);
 	for (size_t i = 0; i < count; i++) {
@@ -114,11 +115,15 @@ static size_t normalize_functions(const struct elf_file *elf, struct function *f
 			limit = functions[i + 1].addr;
 		f->size = limit > f->addr ? limit - f->addr : 0;
 	}
+	/* The table stores sizes and name offsets in 32 bits. */
 	for (size_t i = 0; i < kept; i++) {
 		if (functions[i].size > UINT32_MAX)
 			die(elf->path, "function %s is larger than 4 GiB",
 			    functions[i].name);
+		names_size += strlen(functions[i].name) + 1;
 	}
+	if (names_size > UINT32_MAX)
+		die(elf->path, "function names exceed 4 GiB");
 	return kept;
 }
 
@@ -174,10 +179,6 @@ static void write_table(FILE *out, const struct function *functions, size_t coun
 		"};\n\n__attribute__((section(\".tracer_symtab\")))\n"
 		"const struct tracer_symtab tracer_symtab = {symbols, %zu, names};\n",
 		count);
-	if (name_offset > UINT32_MAX) {
-		fprintf(stderr, "symgen: names exceed 4 GiB\n");
-		exit(1);
-	}
 }
 
 /* Writes the table to `path` through a temporary file in the same directory. */

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """make test: the tracer's host unit tests, symgen against binutils, and the
 demo kernel in QEMU against GDB. Ends with the line 'N passed, M failed'."""
+import glob
 import os
 import sys
 
@@ -8,7 +9,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import e2e_tests  # noqa: E402
 import symgen_tests  # noqa: E402
-from testlib import HOST_BUILD, Results, run  # noqa: E402
+from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, run  # noqa: E402
+
+TRACER_SOURCES = sorted(glob.glob(os.path.join(ROOT, "tracer", "*.c")))
 
 
 def run_unit_tests(results):
@@ -25,9 +28,34 @@ def run_unit_tests(results):
                   "exit %d\n%s" % (result.returncode, result.stderr[-2000:]))
 
 
+def check_library_builds(results):
+    """tracer/ alone, as an adopter copies it: it must compile for rv32 and
+    rv64 at every -O level with -Werror, and need nothing from outside (no
+    memcpy or memset from struct copies: a kernel need not have them)."""
+    for arch, abi, emulation in [("rv32imac_zicsr_zifencei", "ilp32", "elf32lriscv"),
+                                 ("rv64imac_zicsr_zifencei", "lp64", "elf64lriscv")]:
+        for opt in ["-O0", "-O2", "-Os"]:
+            out = os.path.join(TEST_BUILD, "library", "%s%s.o" % (abi, opt))
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            objects, problems = [], []
+            for source in TRACER_SOURCES:
+                obj = out + "." + os.path.basename(source) + ".o"
+                result = run([CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", opt,
+                              "-march=" + arch, "-mabi=" + abi, "-mcmodel=medany",
+                              "-ffreestanding", "-c", source, "-o", obj])
+                problems.append(result.stderr)
+                objects.append(obj)
+            linked = run([CROSS + "ld", "-m", emulation, "-r", "-o", out] + objects)
+            undefined = run([CROSS + "nm", "-u", out]).stdout.split()
+            results.check("tracer/ builds alone for %s %s, needing no outside symbol" % (abi, opt),
+                          not "".join(problems) and linked.returncode == 0 and not undefined,
+                          "".join(problems) + linked.stderr + " ".join(undefined))
+
+
 def main():
     results = Results()
     run_unit_tests(results)
+    check_library_builds(results)
     kernels = e2e_tests.run_all(results)
     symgen_tests.run_all(results, kernels)
     print("%d passed, %d failed" % (results.passed, results.failed))
