@@ -105,15 +105,16 @@ static void cross_trap(struct tracer_walk *walk)
 static void advance(struct tracer_walk *walk)
 {
 	const struct tracer_config *config = walk->config;
-	uintptr_t code = code_address(walk->next.pc, !walk->next_is_exact);
 
-	/* Nothing about a frame is trustworthy once its pc is not code. */
-	if (!range_contains(config->text, code)) {
+	/* A pc from a register set is shown even when it is not code (a jump
+	 * to a bad address), but nothing can be unwound from it. Unwound
+	 * return addresses were checked before they were returned. */
+	if (walk->next_is_exact && !range_contains(config->text, walk->next.pc)) {
 		walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
 		return;
 	}
 	if (!walk->next_is_exact && config->trap &&
-	    range_contains(config->trap->entry, code)) {
+	    range_contains(config->trap->entry, code_address(walk->next.pc, true))) {
 		cross_trap(walk);
 		return;
 	}
