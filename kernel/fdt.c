@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kstring.h"
+
 #define FDT_MAGIC      0xd00dfeed
 #define FDT_BEGIN_NODE 1
 #define FDT_END_NODE   2
@@ -20,15 +22,6 @@
 static uint32_t be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static bool str_equal(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
 }
 
 /* Length of the NUL-terminated string at s, or `limit` if none ends before. */

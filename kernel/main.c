@@ -15,6 +15,7 @@
 #include "panic.h"
 #include "sbi.h"
 #include "scenarios/scenarios.h"
+#include "kstring.h"
 
 #define ARG_MAX 64
 
@@ -26,24 +27,6 @@ static const struct {
 } tracers[] = {
     {"fp", TRACER_FRAME_POINTER},
 };
-
-static bool str_equal(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
-static bool starts_with(const char *s, const char *prefix)
-{
-	while (*prefix && *s == *prefix) {
-		s++;
-		prefix++;
-	}
-	return *prefix == '\0';
-}
 
 /*
  * Copies the value of `key=` from the space-separated args into value
@@ -117,7 +100,7 @@ static void run_scenario(const char *args)
 	char value[ARG_MAX];
 	const char *name = arg_value(args, "scenario", value) ? value : "panic";
 
-	if (starts_with(name, "call:")) {
+	if (str_starts_with(name, "call:")) {
 		call_by_name(name + sizeof("call:") - 1);
 		return;
 	}
