@@ -16,7 +16,6 @@ CC := $(CROSS_COMPILE)gcc
 endif
 OPT ?= -O2
 FP ?= 1
-ARCH ?= rv64imac_zicsr_zifencei
 ABI ?= lp64
 EXTRA_SRCS ?=
 ARGS ?=
@@ -39,11 +38,25 @@ else
 $(error FP must be 0 or 1, not '$(FP)')
 endif
 
-TARGET_CFLAGS := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(FP_FLAGS) \
+# GCC 12 wants the CSR extension spelled out; clang 14 has it in rv64imac.
+# clang links with lld, which (version 14) cannot relax: -mno-relax. No libgcc.
+ifneq ($(findstring clang,$(CC)),)
+ARCH ?= rv64imac
+COMPILER_FLAGS := --target=riscv64-unknown-elf -mno-relax
+LINKER_FLAGS := -fuse-ld=lld
+LIBGCC :=
+else
+ARCH ?= rv64imac_zicsr_zifencei
+COMPILER_FLAGS :=
+LINKER_FLAGS := -Wl,--no-warn-rwx-segments
+LIBGCC := -lgcc
+endif
+
+TARGET_CFLAGS := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(FP_FLAGS) $(COMPILER_FLAGS) \
 	-march=$(ARCH) -mabi=$(ABI) -mcmodel=medany -ffreestanding -fno-builtin \
 	-fno-stack-protector -fno-pic -Itracer -Ikernel
 TARGET_LDFLAGS := -nostdlib -static -T $(LDSCRIPT) -Llinker \
-	-Wl,--build-id=none -Wl,--no-warn-rwx-segments
+	-Wl,--build-id=none $(LINKER_FLAGS)
 HOST_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g
 
 KERNEL_SRCS := $(wildcard kernel/*.c kernel/*.S kernel/scenarios/*.c) \
@@ -84,10 +97,10 @@ $(SYMGEN): $(wildcard symgen/*.c symgen/*.h) | deps
 $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(SYMGEN) $(LINKER_SCRIPTS)
 	$(SYMGEN) --empty -o $(BUILD)/symtab.empty.c
 	$(CC) $(TARGET_CFLAGS) -c $(BUILD)/symtab.empty.c -o $(BUILD)/symtab.empty.o
-	$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(KERNEL_OBJS) $(BUILD)/symtab.empty.o -lgcc -o $(BUILD)/kernel.stage1.elf
+	$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(KERNEL_OBJS) $(BUILD)/symtab.empty.o $(LIBGCC) -o $(BUILD)/kernel.stage1.elf
 	$(SYMGEN) -o $(BUILD)/symtab.c $(BUILD)/kernel.stage1.elf
 	$(CC) $(TARGET_CFLAGS) -c $(BUILD)/symtab.c -o $(BUILD)/symtab.o
-	$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(KERNEL_OBJS) $(BUILD)/symtab.o -lgcc -o $@.tmp
+	$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(KERNEL_OBJS) $(BUILD)/symtab.o $(LIBGCC) -o $@.tmp
 	$(SYMGEN) -o $(BUILD)/symtab.check.c $@.tmp
 	@cmp -s $(BUILD)/symtab.c $(BUILD)/symtab.check.c || { \
 		echo "error: function addresses in $@ differ from the embedded symbol table:"; \

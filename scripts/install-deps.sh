@@ -7,6 +7,8 @@ packages=(
   make
   gcc
   gcc-riscv64-unknown-elf
+  clang
+  lld
   binutils-riscv64-unknown-elf
   qemu-system-misc
   opensbi

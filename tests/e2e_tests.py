@@ -30,6 +30,7 @@ CONFIGS = [
     ("gcc-O0-fp1", ["OPT=-O0", "FP=1"]),
     ("gcc-O2-fp1", ["OPT=-O2", "FP=1"]),
     ("gcc-Os-fp1", ["OPT=-Os", "FP=1"]),
+    ("clang-O2-fp1", ["CC=clang", "OPT=-O2", "FP=1"]),
 ]
 USER_CODE = "tests/fixtures/user_stack.c"
 SCENARIOS = [
