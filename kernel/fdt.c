@@ -16,7 +16,6 @@
 #define FDT_END_NODE   2
 #define FDT_PROP       3
 #define FDT_NOP	       4
-#define FDT_END	       9
 #define FDT_MAX_SIZE   0x100000 /* refuse headers claiming more than 1 MiB */
 
 static uint32_t be32(const uint8_t *p)
@@ -83,7 +82,7 @@ const char *fdt_bootargs(const void *fdt)
 				return value;
 			off += (len + 3) & ~3u;
 		} else if (token != FDT_NOP) {
-			break; /* FDT_END, or something we do not understand */
+			break; /* FDT_END (9), or something we do not understand */
 		}
 	}
 	return "";

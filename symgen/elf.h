@@ -38,7 +38,6 @@ struct elf_section {
 #define SHT_STRTAB    3
 #define SHT_DYNSYM    11
 #define SHF_ALLOC     0x2
-#define SHF_EXECINSTR 0x4
 
 struct elf_symbol {
 	const char *name;

@@ -18,7 +18,7 @@
  *             print(tracer_format_trap(line, sizeof line, &frame));
  *         print(tracer_format_frame(line, sizeof line, &frame));
  *     }
- *     print(tracer_stop_text(walk.stop));
+ *     print(tracer_format_end(line, sizeof line, walk.stop));
  *
  * The walk reads memory only inside the regions the caller declares in
  * struct tracer_config; anything else ends it with a stop reason.
