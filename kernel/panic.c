@@ -35,7 +35,9 @@ static void describe_kernel(struct tracer_config *config, struct tracer_trap_lay
 	trap->epc_offset = TF_SEPC;
 	trap->ra_offset = TF_REG(1);
 	trap->sp_offset = TF_REG(2);
-	trap->fp_offset = TF_REG(8);
+	/* s0, s1 are x8, x9; s2-s11 are x18-x27. */
+	for (unsigned i = 0; i < 12; i++)
+		trap->s_offset[i] = TF_REG(i < 2 ? 8 + i : 16 + i);
 	trap->cause_offset = TF_SCAUSE;
 	trap->tval_offset = TF_STVAL;
 

@@ -116,6 +116,9 @@ const char *tracer_stop_text(enum tracer_stop stop)
 	    [TRACER_STOP_PC_OUTSIDE_TEXT] = "return address outside kernel text",
 	    [TRACER_STOP_DEPTH_LIMIT] = "depth limit reached",
 	    [TRACER_STOP_BAD_UNWINDER] = "unknown unwinder",
+	    [TRACER_STOP_NO_CFI] = "no call-frame information for the pc",
+	    [TRACER_STOP_BAD_CFI] = "malformed call-frame information",
+	    [TRACER_STOP_UNSUPPORTED_CFI] = "unsupported call-frame information",
 	};
 
 	return (unsigned)stop < TRACER_STOP_COUNT ? texts[stop] : "unknown stop reason";
@@ -125,6 +128,7 @@ const char *tracer_unwinder_name(enum tracer_unwinder unwinder)
 {
 	static const char *const names[TRACER_UNWINDER_COUNT] = {
 	    [TRACER_FRAME_POINTER] = "frame-pointer",
+	    [TRACER_DWARF] = "dwarf",
 	};
 
 	return (unsigned)unwinder < TRACER_UNWINDER_COUNT ? names[unwinder] : "unknown";

@@ -27,7 +27,7 @@ void frame_pointer_step(struct tracer_walk *walk)
 {
 	const struct tracer_config *config = walk->config;
 	struct tracer_regs *frame = &walk->next;
-	uintptr_t fp = frame->fp;
+	uintptr_t fp = frame->s[0]; /* s0 is the frame pointer */
 	uintptr_t word_below_fp;
 	uintptr_t caller_fp;
 	uintptr_t caller_pc;
@@ -66,7 +66,7 @@ void frame_pointer_step(struct tracer_walk *walk)
 	}
 	frame->pc = caller_pc;
 	frame->sp = fp;
-	frame->fp = caller_fp;
-	frame->ra = 0; /* unknown in callers' frames */
+	frame->s[0] = caller_fp;
+	frame->ra = 0; /* unknown in callers' frames, as are s1-s11 */
 	walk->next_is_exact = false;
 }

@@ -9,6 +9,9 @@
 /* The psABI keeps sp 16-byte aligned at calls, so every frame address is too. */
 #define TRACER_STACK_ALIGN 16u
 
+/* Entries of tracer_regs.s[]: s0-s11. */
+#define TRACER_SAVED_REGS (sizeof(((struct tracer_regs *)0)->s) / sizeof(uintptr_t))
+
 static inline bool range_contains(struct tracer_range range, uintptr_t addr)
 {
 	return addr >= range.start && addr < range.end;
@@ -23,9 +26,43 @@ bool memory_read_word(const struct tracer_config *config, uintptr_t addr,
 		      uintptr_t *value);
 
 /*
+ * A cursor over [pos, end), a part of the declared .eh_frame, for the DWARF
+ * unwinder's byte-oriented parsing. A read past end yields 0 and sets
+ * `failed`, so a parser checks once per record instead of once per field.
+ */
+struct memory_cursor {
+	uintptr_t pos;
+	uintptr_t end;
+	bool failed;
+};
+
+/* Opens a cursor on [start, end) if that lies inside config->eh_frame. */
+bool memory_cursor_open(const struct tracer_config *config, uintptr_t start,
+			uintptr_t end, struct memory_cursor *cursor);
+
+static inline uint8_t cursor_u8(struct memory_cursor *cursor)
+{
+	if (cursor->pos >= cursor->end) {
+		cursor->failed = true;
+		return 0;
+	}
+	return *(const volatile uint8_t *)cursor->pos++;
+}
+
+/* Little-endian integers of `size` bytes (1 to 8). A value that does not fit
+ * in a uintptr_t/intptr_t (rv32) fails the cursor. */
+uintptr_t cursor_unsigned(struct memory_cursor *cursor, unsigned size);
+intptr_t cursor_signed(struct memory_cursor *cursor, unsigned size);
+uintptr_t cursor_uleb128(struct memory_cursor *cursor);
+intptr_t cursor_sleb128(struct memory_cursor *cursor);
+/* Moves forward `count` bytes, failing if that passes end. */
+void cursor_skip(struct memory_cursor *cursor, uintptr_t count);
+
+/*
  * One unwinding step: from the frame in walk->next (already returned to the
  * caller), computes its caller into walk->next, or sets walk->stop.
  */
 void frame_pointer_step(struct tracer_walk *walk);
+void dwarf_step(struct tracer_walk *walk);
 
 #endif /* TRACER_INTERNAL_H */

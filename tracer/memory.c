@@ -4,7 +4,8 @@
  * A panic handler must not fault: a corrupt frame pointer could point at an
  * unmapped device hole, and faulting there would recurse into the trap
  * handler. So no unwinder dereferences memory directly; every read comes here
- * and is checked against the regions the caller declared.
+ * and is checked against the regions the caller declared: the stack for
+ * words, .eh_frame for the bytes of call-frame information.
  */
 #include "internal.h"
 
@@ -21,4 +22,104 @@ bool memory_read_word(const struct tracer_config *config, uintptr_t addr,
 		return false;
 	*value = *(const volatile uintptr_t *)addr;
 	return true;
+}
+
+bool memory_cursor_open(const struct tracer_config *config, uintptr_t start,
+			uintptr_t end, struct memory_cursor *cursor)
+{
+	const struct tracer_range eh_frame = config->eh_frame;
+
+	if (start > end || start < eh_frame.start || end > eh_frame.end)
+		return false;
+	cursor->pos = start;
+	cursor->end = end;
+	cursor->failed = false;
+	return true;
+}
+
+uintptr_t cursor_unsigned(struct memory_cursor *cursor, unsigned size)
+{
+	uintptr_t value = 0;
+
+	for (unsigned i = 0; i < size; i++) {
+		uintptr_t byte = cursor_u8(cursor);
+
+		if (i < sizeof(uintptr_t))
+			value |= byte << (8 * i);
+		else if (byte != 0)
+			cursor->failed = true; /* does not fit (rv32) */
+	}
+	return value;
+}
+
+intptr_t cursor_signed(struct memory_cursor *cursor, unsigned size)
+{
+	uintptr_t value = 0;
+	uint8_t byte = 0;
+
+	for (unsigned i = 0; i < size; i++) {
+		byte = cursor_u8(cursor);
+		if (i < sizeof(uintptr_t))
+			value |= (uintptr_t)byte << (8 * i);
+		else if (byte != ((value >> (8 * sizeof(uintptr_t) - 1)) ? 0xff : 0))
+			cursor->failed = true; /* does not fit (rv32) */
+	}
+	/* Sign-extend from the top bit read. */
+	if (size < sizeof(uintptr_t) && (byte & 0x80))
+		value |= ~(uintptr_t)0 << (8 * size);
+	return (intptr_t)value;
+}
+
+/* LEB128: 7 bits a byte, low group first, high bit set on all but the last. */
+uintptr_t cursor_uleb128(struct memory_cursor *cursor)
+{
+	uintptr_t value = 0;
+	unsigned shift = 0;
+	uint8_t byte;
+
+	do {
+		byte = cursor_u8(cursor);
+		if (shift < 8 * sizeof(uintptr_t)) {
+			uintptr_t bits = (uintptr_t)(byte & 0x7f);
+
+			/* Bits shifted out past the top would be lost. */
+			if (shift > 0 && (bits >> (8 * sizeof(uintptr_t) - shift)) != 0)
+				cursor->failed = true;
+			value |= bits << shift;
+		} else if ((byte & 0x7f) != 0) {
+			cursor->failed = true;
+		}
+		shift += 7;
+	} while ((byte & 0x80) && !cursor->failed);
+	return value;
+}
+
+intptr_t cursor_sleb128(struct memory_cursor *cursor)
+{
+	const unsigned bits = 8 * sizeof(uintptr_t);
+	uintptr_t value = 0;
+	unsigned shift = 0;
+	uint8_t byte;
+
+	do {
+		byte = cursor_u8(cursor);
+		if (shift < bits)
+			value |= (uintptr_t)(byte & 0x7f) << shift;
+		else if ((byte & 0x7f) != ((value >> (bits - 1)) ? 0x7f : 0))
+			cursor->failed = true; /* more than a word of significance */
+		shift += 7;
+	} while ((byte & 0x80) && !cursor->failed);
+	if (shift < bits && (byte & 0x40))
+		value |= ~(uintptr_t)0 << shift;
+	return (intptr_t)value;
+}
+
+void cursor_skip(struct memory_cursor *cursor, uintptr_t count)
+{
+	if (count > cursor->end - cursor->pos) {
+		cursor->pos = cursor->end;
+		cursor->failed = true;
+		return;
+	}
+	cursor->pos += count;
 }

@@ -63,9 +63,25 @@ struct tracer_trap_layout {
 	uint16_t epc_offset;	   /* sepc: the interrupted pc */
 	uint16_t ra_offset;	   /* x1 */
 	uint16_t sp_offset;	   /* x2, the interrupted sp */
-	uint16_t fp_offset;	   /* x8 (s0) */
+	uint16_t s_offset[12];	   /* s0 (x8), s1 (x9), s2-s11 (x18-x27) */
 	uint16_t cause_offset;	   /* scause */
 	uint16_t tval_offset;	   /* stval */
+};
+
+/*
+ * The FDE index symgen embeds (symgen --cfi): for each FDE of .eh_frame, the
+ * first address it covers and where it is, sorted by pc_start, so that the
+ * DWARF unwinder finds a function's CFI by binary search instead of scanning
+ * .eh_frame (the GNU linker makes no .eh_frame_hdr for RISC-V).
+ */
+struct tracer_fde_entry {
+	uintptr_t pc_start; /* the FDE's initial location */
+	uintptr_t fde;	    /* address of the FDE's length field, inside .eh_frame */
+};
+
+struct tracer_fde_index {
+	const struct tracer_fde_entry *entries;
+	uint32_t count;
 };
 
 /* What the walk may read and believe. Filled in by the kernel. */
@@ -74,33 +90,55 @@ struct tracer_config {
 	struct tracer_range stack; /* the stack being walked: all reads stay inside */
 	const struct tracer_symtab *symtab;    /* NULL: frames print raw */
 	const struct tracer_trap_layout *trap; /* NULL: never cross a trap */
+	struct tracer_range eh_frame; /* .eh_frame: the CFI the DWARF unwinder reads */
+	const struct tracer_fde_index *fde_index; /* NULL: no DWARF unwinding */
 	unsigned max_depth; /* frames to print at most; 0 means TRACER_DEFAULT_DEPTH */
 };
 
 #define TRACER_DEFAULT_DEPTH 64u
 
-/* A register state to start from: the call site, or a saved trap frame. */
+/*
+ * A register state to start from (the call site, or a saved trap frame): the
+ * pc and the registers a function must give back to its caller unchanged,
+ * which is all an unwinder can recover in the frames above.
+ */
 struct tracer_regs {
 	uintptr_t pc;
-	uintptr_t ra;
-	uintptr_t sp;
-	uintptr_t fp; /* s0 */
+	uintptr_t ra;	 /* x1 */
+	uintptr_t sp;	 /* x2 */
+	uintptr_t s[12]; /* s0 (x8, the frame pointer), s1 (x9), s2-s11 (x18-x27) */
 };
+
+#if __riscv_xlen == 32
+#define TRACER_STORE_WORD "sw"
+#else
+#define TRACER_STORE_WORD "sd"
+#endif
 
 /*
  * Captures the registers at the point of use into *regs. A macro, so that
- * the captured pc, sp and s0 belong to the calling function itself.
+ * the captured pc, sp and s-registers belong to the calling function itself.
  */
 #define TRACER_CAPTURE_REGS(regs)                                                        \
-	__asm__ volatile("auipc %0, 0\n\t"                                               \
-			 "mv %1, ra\n\t"                                                 \
-			 "mv %2, sp\n\t"                                                 \
-			 "mv %3, s0"                                                     \
-			 : "=&r"((regs)->pc), "=&r"((regs)->ra), "=&r"((regs)->sp),      \
-			   "=&r"((regs)->fp))
+	__asm__ volatile(                                                                \
+	    "auipc %0, 0\n\t"                                                            \
+	    "mv %1, ra\n\t"                                                              \
+	    "mv %2, sp\n\t" TRACER_STORE_WORD " s0, %3\n\t" TRACER_STORE_WORD            \
+	    " s1, %4\n\t" TRACER_STORE_WORD " s2, %5\n\t" TRACER_STORE_WORD              \
+	    " s3, %6\n\t" TRACER_STORE_WORD " s4, %7\n\t" TRACER_STORE_WORD              \
+	    " s5, %8\n\t" TRACER_STORE_WORD " s6, %9\n\t" TRACER_STORE_WORD              \
+	    " s7, %10\n\t" TRACER_STORE_WORD " s8, %11\n\t" TRACER_STORE_WORD            \
+	    " s9, %12\n\t" TRACER_STORE_WORD " s10, %13\n\t" TRACER_STORE_WORD           \
+	    " s11, %14"                                                                  \
+	    : "=&r"((regs)->pc), "=&r"((regs)->ra), "=&r"((regs)->sp),                   \
+	      "=m"((regs)->s[0]), "=m"((regs)->s[1]), "=m"((regs)->s[2]),                \
+	      "=m"((regs)->s[3]), "=m"((regs)->s[4]), "=m"((regs)->s[5]),                \
+	      "=m"((regs)->s[6]), "=m"((regs)->s[7]), "=m"((regs)->s[8]),                \
+	      "=m"((regs)->s[9]), "=m"((regs)->s[10]), "=m"((regs)->s[11]))
 
 enum tracer_unwinder {
 	TRACER_FRAME_POINTER, /* saved {fp, ra} records below s0 */
+	TRACER_DWARF,	      /* .eh_frame call-frame information, via the FDE index */
 	TRACER_UNWINDER_COUNT
 };
 
@@ -115,6 +153,9 @@ enum tracer_stop {
 	TRACER_STOP_PC_OUTSIDE_TEXT, /* return address not inside the declared text */
 	TRACER_STOP_DEPTH_LIMIT,     /* max_depth frames printed */
 	TRACER_STOP_BAD_UNWINDER,    /* unknown enum tracer_unwinder */
+	TRACER_STOP_NO_CFI,	     /* no FDE covers the pc */
+	TRACER_STOP_BAD_CFI,	     /* CFI malformed: past its end, bad index, ... */
+	TRACER_STOP_UNSUPPORTED_CFI, /* valid CFI this unwinder does not evaluate */
 	TRACER_STOP_COUNT
 };
 

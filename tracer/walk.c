@@ -15,7 +15,8 @@ static void set_next_regs(struct tracer_walk *walk, const struct tracer_regs *re
 	walk->next.pc = regs->pc;
 	walk->next.ra = regs->ra;
 	walk->next.sp = regs->sp;
-	walk->next.fp = regs->fp;
+	for (unsigned i = 0; i < TRACER_SAVED_REGS; i++)
+		walk->next.s[i] = regs->s[i];
 }
 
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
@@ -59,7 +60,7 @@ static void describe_next(const struct tracer_walk *walk, struct tracer_frame *f
 {
 	frame->pc = walk->next.pc;
 	frame->sp = walk->next.sp;
-	frame->fp = walk->next.fp;
+	frame->fp = walk->next.s[0];
 	frame->is_return_address = !walk->next_is_exact;
 	frame->after_trap = walk->next_after_trap;
 	frame->trap_cause = walk->next_after_trap ? walk->trap_cause : 0;
@@ -81,12 +82,17 @@ static void cross_trap(struct tracer_walk *walk)
 	uintptr_t cause;
 	uintptr_t tval;
 
-	if (!memory_read_word(config, trap_frame + trap->epc_offset, &regs.pc) ||
-	    !memory_read_word(config, trap_frame + trap->ra_offset, &regs.ra) ||
-	    !memory_read_word(config, trap_frame + trap->sp_offset, &regs.sp) ||
-	    !memory_read_word(config, trap_frame + trap->fp_offset, &regs.fp) ||
-	    !memory_read_word(config, trap_frame + trap->cause_offset, &cause) ||
-	    !memory_read_word(config, trap_frame + trap->tval_offset, &tval)) {
+	bool readable =
+	    memory_read_word(config, trap_frame + trap->epc_offset, &regs.pc) &&
+	    memory_read_word(config, trap_frame + trap->ra_offset, &regs.ra) &&
+	    memory_read_word(config, trap_frame + trap->sp_offset, &regs.sp) &&
+	    memory_read_word(config, trap_frame + trap->cause_offset, &cause) &&
+	    memory_read_word(config, trap_frame + trap->tval_offset, &tval);
+
+	for (unsigned i = 0; i < TRACER_SAVED_REGS && readable; i++)
+		readable =
+		    memory_read_word(config, trap_frame + trap->s_offset[i], &regs.s[i]);
+	if (!readable) {
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;
 		return;
 	}

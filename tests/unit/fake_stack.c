@@ -48,7 +48,8 @@ void fake_enable_traps(struct fake_stack *stack)
 	stack->trap.epc_offset = TF_EPC * WORD;
 	stack->trap.ra_offset = TF_RA * WORD;
 	stack->trap.sp_offset = TF_SP * WORD;
-	stack->trap.fp_offset = TF_FP * WORD;
+	for (unsigned i = 0; i < 12; i++)
+		stack->trap.s_offset[i] = (TF_S0 + i) * WORD;
 	stack->trap.cause_offset = TF_CAUSE * WORD;
 	stack->trap.tval_offset = TF_TVAL * WORD;
 	stack->config.trap = &stack->trap;

@@ -43,8 +43,8 @@ void fake_put(struct fake_stack *stack, uintptr_t addr, uintptr_t value);
 void fake_record(struct fake_stack *stack, uintptr_t fp, uintptr_t caller_fp,
 		 uintptr_t ra);
 
-/* Trap frame layout used by the tests: six words in this order. */
-enum { TF_EPC, TF_RA, TF_SP, TF_FP, TF_CAUSE, TF_TVAL, TF_WORDS };
+/* Trap frame layout used by the tests: these words in this order. */
+enum { TF_EPC, TF_RA, TF_SP, TF_CAUSE, TF_TVAL, TF_S0, TF_WORDS = TF_S0 + 12 };
 #define FAKE_ENTRY_START ((uintptr_t)0x80200800)
 #define FAKE_ENTRY_END	 ((uintptr_t)0x80200880)
 /* Enables trap crossing in stack->config with the layout above. */

@@ -19,7 +19,7 @@ static void build_chain(struct fake_stack *s)
 	s->regs.pc = 0x80200100;
 	s->regs.ra = 0x80200abc; /* stale: a non-leaf's ra is not used */
 	s->regs.sp = fake_addr(s, 90);
-	s->regs.fp = fake_addr(s, 100);
+	s->regs.s[0] = fake_addr(s, 100);
 }
 
 void fp_normal_chain(void)
@@ -130,7 +130,7 @@ void fp_misaligned(void)
 
 	fake_stack_init(&s);
 	build_chain(&s);
-	s.regs.fp += 4;
+	s.regs.s[0] += 4;
 	CHECK(fake_walk(&s) == 1);
 	CHECK(s.stop == TRACER_STOP_MISALIGNED);
 	/* Word-aligned but not 16-byte aligned, deeper in the chain. */
@@ -153,7 +153,7 @@ void fp_outside_stack(void)
 	CHECK(s.stop == TRACER_STOP_OUTSIDE_STACK);
 	/* Record straddling the bottom of the stack. */
 	s.regs.sp = fake_addr(&s, 0) - 64;
-	s.regs.fp = fake_addr(&s, 0);
+	s.regs.s[0] = fake_addr(&s, 0);
 	CHECK(fake_walk(&s) == 1);
 	CHECK(s.stop == TRACER_STOP_OUTSIDE_STACK);
 	fake_stack_free(&s);
@@ -232,7 +232,7 @@ void fp_depth_limit(void)
 	s.regs.pc = 0x80200100;
 	s.regs.ra = 0;
 	s.regs.sp = fake_addr(&s, 2);
-	s.regs.fp = fake_addr(&s, 8);
+	s.regs.s[0] = fake_addr(&s, 8);
 	CHECK(fake_walk(&s) == TRACER_DEFAULT_DEPTH);
 	CHECK(s.stop == TRACER_STOP_DEPTH_LIMIT);
 	s.config.max_depth = 4;
@@ -259,7 +259,7 @@ static void build_trap(struct fake_stack *s, uintptr_t entry_return)
 	fake_put(s, tf + TF_EPC * WORD, 0x80200600);
 	fake_put(s, tf + TF_RA * WORD, 0x80200704);
 	fake_put(s, tf + TF_SP * WORD, fake_addr(s, 296));
-	fake_put(s, tf + TF_FP * WORD, fake_addr(s, 300));
+	fake_put(s, tf + TF_S0 * WORD, fake_addr(s, 300));
 	fake_put(s, tf + TF_CAUSE * WORD, 5);
 	fake_put(s, tf + TF_TVAL * WORD, 0x10);
 	fake_put(s, fake_addr(s, 299), fake_addr(s, 400));
@@ -267,7 +267,7 @@ static void build_trap(struct fake_stack *s, uintptr_t entry_return)
 	s->regs.pc = 0x80200100;
 	s->regs.ra = 0;
 	s->regs.sp = fake_addr(s, 90);
-	s->regs.fp = fake_addr(s, 100);
+	s->regs.s[0] = fake_addr(s, 100);
 }
 
 void fp_trap_crossing(void)
@@ -372,7 +372,7 @@ void fp_random_stacks_terminate(void)
 		s.regs.pc = FAKE_TEXT_START + (uintptr_t)rand() % 0x1000;
 		s.regs.ra = FAKE_ENTRY_START + (uintptr_t)rand() % 0x100;
 		s.regs.sp = fake_addr(&s, (size_t)rand() % FAKE_STACK_WORDS);
-		s.regs.fp = fake_addr(&s, (size_t)rand() % (FAKE_STACK_WORDS + 4));
+		s.regs.s[0] = fake_addr(&s, (size_t)rand() % (FAKE_STACK_WORDS + 4));
 		CHECK(fake_walk(&s) <= TRACER_DEFAULT_DEPTH);
 		CHECK(s.stop != TRACER_RUNNING && s.stop < TRACER_STOP_COUNT);
 	}

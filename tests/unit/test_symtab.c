@@ -87,7 +87,7 @@ void symtab_walk_symbolizes(void)
 	fake_record(&s, fake_addr(&s, 200), 0, 0x80200300);
 	s.regs.pc = 0x80200100;
 	s.regs.sp = fake_addr(&s, 90);
-	s.regs.fp = fake_addr(&s, 100);
+	s.regs.s[0] = fake_addr(&s, 100);
 	CHECK(fake_walk(&s) == 3);
 	CHECK(is(s.frames[0].name, "callee") && s.frames[0].offset == 0 &&
 	      s.frames[0].size == 0x40);

@@ -1,0 +1,150 @@
+/*
+ * cfi.h - the DWARF unwinder's two steps, private to the tracer:
+ *
+ *   1. parse: find the FDE covering a pc (through the FDE index) and read it
+ *      and its CIE (cfi_parse.c);
+ *   2. run:   execute the CIE's and FDE's call-frame instructions up to the
+ *      pc, giving one row of the rule table (cfi_row.c).
+ *
+ * dwarf.c then applies the row to a register set. All bytes are read through
+ * a memory_cursor (memory.c), bounded by the declared .eh_frame.
+ *
+ * References: DWARF 5 section 6.4 (call frame information), the LSB's
+ * description of .eh_frame (augmentations, DW_EH_PE_* pointer encodings).
+ */
+#ifndef TRACER_CFI_H
+#define TRACER_CFI_H
+
+#include "internal.h"
+
+enum cfi_status {
+	CFI_OK,
+	CFI_NOT_FOUND,	 /* no FDE covers the pc */
+	CFI_MALFORMED,	 /* lengths past their ends, bad index, ... */
+	CFI_UNSUPPORTED, /* valid, but beyond what this unwinder evaluates */
+};
+
+/* DW_EH_PE_*: how .eh_frame encodes a pointer. Low nibble: format; bits
+ * 4-6: what it is relative to; bit 7: the value is an address to load. */
+enum {
+	DW_EH_PE_absptr = 0x00,
+	DW_EH_PE_uleb128 = 0x01,
+	DW_EH_PE_udata2 = 0x02,
+	DW_EH_PE_udata4 = 0x03,
+	DW_EH_PE_udata8 = 0x04,
+	DW_EH_PE_sleb128 = 0x09,
+	DW_EH_PE_sdata2 = 0x0a,
+	DW_EH_PE_sdata4 = 0x0b,
+	DW_EH_PE_sdata8 = 0x0c,
+	DW_EH_PE_pcrel = 0x10,
+	DW_EH_PE_textrel = 0x20,
+	DW_EH_PE_datarel = 0x30,
+	DW_EH_PE_funcrel = 0x40,
+	DW_EH_PE_aligned = 0x50,
+	DW_EH_PE_indirect = 0x80,
+	DW_EH_PE_omit = 0xff,
+};
+
+/* What a CIE says about all FDEs that use it. */
+struct cfi_cie {
+	uintptr_t instructions; /* initial instructions: [instructions, end) */
+	uintptr_t end;
+	uintptr_t code_align;	    /* factor of advance_loc deltas */
+	intptr_t data_align;	    /* factor of offsets */
+	uintptr_t ra_column;	    /* the column that holds the return address */
+	uint8_t fde_encoding;	    /* 'R' augmentation; DW_EH_PE_absptr without */
+	bool has_augmentation_data; /* 'z': FDEs carry an augmentation length */
+	bool is_signal_frame;	    /* 'S' */
+};
+
+/* One FDE: the code it covers and its instructions. */
+struct cfi_fde {
+	struct cfi_cie cie;
+	uintptr_t pc_start; /* covers [pc_start, pc_end) */
+	uintptr_t pc_end;
+	uintptr_t instructions; /* [instructions, end) */
+	uintptr_t end;
+};
+
+/*
+ * Reads a pointer encoded as `encoding` at the cursor. pcrel is relative to
+ * the address of the encoded field, textrel to config->text.start, datarel to
+ * config->eh_frame.start. Indirect, funcrel, aligned and omit are
+ * CFI_UNSUPPORTED here; a bad format nibble is CFI_MALFORMED.
+ */
+enum cfi_status cfi_read_pointer(const struct tracer_config *config,
+				 struct memory_cursor *cursor, uint8_t encoding,
+				 uintptr_t *value);
+
+/* Parses the FDE whose length field is at fde_addr, and its CIE. */
+enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
+			      struct cfi_fde *fde);
+
+/* Finds, through config->fde_index, the FDE covering pc and parses it.
+ * The FDE must agree with its index entry and lie inside config->text. */
+enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
+			     struct cfi_fde *fde);
+
+/*
+ * A row of the rule table. A column without an entry in rules[] is
+ * unspecified: its caller's value is the callee's ("same value", GCC's
+ * convention for callee-saved registers).
+ */
+enum cfi_rule_kind {
+	CFI_RULE_UNDEFINED = 1,	 /* not recoverable; for ra: outermost frame */
+	CFI_RULE_SAME_VALUE,	 /* unchanged, said explicitly */
+	CFI_RULE_OFFSET,	 /* saved at CFA + value */
+	CFI_RULE_VAL_OFFSET,	 /* is CFA + value */
+	CFI_RULE_REGISTER,	 /* is in register `value` */
+	CFI_RULE_EXPRESSION,	 /* saved at the address the expression gives */
+	CFI_RULE_VAL_EXPRESSION, /* is the value the expression gives */
+};
+
+/* For the expression kinds, value is the offset from config->eh_frame.start
+ * of the expression's ULEB128 length, followed by its DW_OP bytes. */
+struct cfi_rule {
+	int32_t value;
+	uint16_t column;
+	uint8_t kind; /* enum cfi_rule_kind */
+};
+
+enum cfi_cfa_kind {
+	CFI_CFA_REGISTER_OFFSET = 1, /* CFA = register cfa_register + cfa_offset */
+	CFI_CFA_EXPRESSION,	     /* CFA = value of the expression at cfa_offset */
+};
+
+/* Enough columns for ra, s0-s11 and fs0-fs11, with room to spare. */
+#define CFI_MAX_RULES 32
+/* DW_CFA_remember_state nesting; deeper is CFI_UNSUPPORTED. */
+#define CFI_STATE_DEPTH 4
+
+struct cfi_row {
+	uint8_t cfa_kind; /* enum cfi_cfa_kind; 0 until the CFI defines the CFA */
+	uint16_t cfa_register;
+	int32_t cfa_offset;
+	uint8_t rule_count;
+	struct cfi_rule rules[CFI_MAX_RULES];
+};
+
+/* The rule for `column`, or NULL if it is unspecified. */
+const struct cfi_rule *cfi_row_rule(const struct cfi_row *row, unsigned column);
+
+/*
+ * The row in effect at `pc` (which must lie in [fde->pc_start, fde->pc_end)):
+ * runs the CIE's initial instructions, then the FDE's up to the first advance
+ * past pc.
+ */
+enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
+			   uintptr_t pc, struct cfi_row *row);
+
+/* DWARF register numbers (psABI): x0-x31 are 0-31, f0-f31 are 32-63. */
+enum {
+	DWARF_REG_RA = 1,
+	DWARF_REG_SP = 2,
+	DWARF_REG_S0 = 8,
+	DWARF_REG_S1 = 9,
+	DWARF_REG_S2 = 18,
+	DWARF_REG_S11 = 27,
+};
+
+#endif /* TRACER_CFI_H */
