@@ -137,6 +137,28 @@ const struct cfi_rule *cfi_row_rule(const struct cfi_row *row, unsigned column);
 enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
 			   uintptr_t pc, struct cfi_row *row);
 
+/* Max depth of the DW_OP evaluation stack; deeper is CFI_UNSUPPORTED. */
+#define CFI_EXPRESSION_STACK 8
+
+/*
+ * Evaluates the DWARF expression at `expression` (its ULEB128 length, then
+ * the DW_OP bytes; inside config->eh_frame), with `initial` pushed first when
+ * push_initial (the CFA, for DW_CFA_expression and val_expression). The
+ * subset: DW_OP_lit0-31, const1u-8s, constu, consts, dup, drop, over, swap,
+ * plus, plus_uconst, minus, mul, and, or, xor, neg, not, shl, shr, shra,
+ * breg0-31 and bregx of registers in tracer_regs (ra, sp, s0-s11), deref
+ * (a word of the declared stack) and nop. Any other op is CFI_UNSUPPORTED,
+ * as is a stack deeper than CFI_EXPRESSION_STACK; popping an empty stack,
+ * or an empty stack at the end, is CFI_MALFORMED.
+ */
+enum cfi_status cfi_evaluate(const struct tracer_config *config, uintptr_t expression,
+			     const struct tracer_regs *regs, bool push_initial,
+			     uintptr_t initial, uintptr_t *result);
+
+/* The tracer_regs slot holding DWARF register `column` (ra, sp, s0-s11),
+ * or NULL for a register the unwinder does not track. */
+uintptr_t *cfi_register_slot(struct tracer_regs *regs, unsigned column);
+
 /* DWARF register numbers (psABI): x0-x31 are 0-31, f0-f31 are 32-63. */
 enum {
 	DWARF_REG_RA = 1,
