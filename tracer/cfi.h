@@ -22,6 +22,7 @@ enum cfi_status {
 	CFI_NOT_FOUND,	 /* no FDE covers the pc */
 	CFI_MALFORMED,	 /* lengths past their ends, bad index, ... */
 	CFI_UNSUPPORTED, /* valid, but beyond what this unwinder evaluates */
+	CFI_UNREADABLE,	 /* a saved register or DW_OP_deref outside the stack */
 };
 
 /* DW_EH_PE_*: how .eh_frame encodes a pointer. Low nibble: format; bits
@@ -155,9 +156,10 @@ enum cfi_status cfi_evaluate(const struct tracer_config *config, uintptr_t expre
 			     const struct tracer_regs *regs, bool push_initial,
 			     uintptr_t initial, uintptr_t *result);
 
-/* The tracer_regs slot holding DWARF register `column` (ra, sp, s0-s11),
- * or NULL for a register the unwinder does not track. */
-uintptr_t *cfi_register_slot(struct tracer_regs *regs, unsigned column);
+/* The value of DWARF register `column` in regs, if tracer_regs has it (ra,
+ * sp, s0-s11); false for any other register. */
+bool cfi_register_value(const struct tracer_regs *regs, unsigned column,
+			uintptr_t *value);
 
 /* DWARF register numbers (psABI): x0-x31 are 0-31, f0-f31 are 32-63. */
 enum {

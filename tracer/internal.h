@@ -12,6 +12,27 @@
 /* Entries of tracer_regs.s[]: s0-s11. */
 #define TRACER_SAVED_REGS (sizeof(((struct tracer_regs *)0)->s) / sizeof(uintptr_t))
 
+/* Field by field: a struct assignment or a copy loop may become a call to
+ * memcpy, which a freestanding kernel need not have. */
+static inline void regs_copy(struct tracer_regs *to, const struct tracer_regs *from)
+{
+	to->pc = from->pc;
+	to->ra = from->ra;
+	to->sp = from->sp;
+	to->s[0] = from->s[0];
+	to->s[1] = from->s[1];
+	to->s[2] = from->s[2];
+	to->s[3] = from->s[3];
+	to->s[4] = from->s[4];
+	to->s[5] = from->s[5];
+	to->s[6] = from->s[6];
+	to->s[7] = from->s[7];
+	to->s[8] = from->s[8];
+	to->s[9] = from->s[9];
+	to->s[10] = from->s[10];
+	to->s[11] = from->s[11];
+}
+
 static inline bool range_contains(struct tracer_range range, uintptr_t addr)
 {
 	return addr >= range.start && addr < range.end;
@@ -39,6 +60,15 @@ struct memory_cursor {
 /* Opens a cursor on [start, end) if that lies inside config->eh_frame. */
 bool memory_cursor_open(const struct tracer_config *config, uintptr_t start,
 			uintptr_t end, struct memory_cursor *cursor);
+
+/* A second cursor from the first one's position (field by field: see
+ * regs_copy). */
+static inline void cursor_fork(struct memory_cursor *to, const struct memory_cursor *from)
+{
+	to->pos = from->pos;
+	to->end = from->end;
+	to->failed = from->failed;
+}
 
 static inline uint8_t cursor_u8(struct memory_cursor *cursor)
 {

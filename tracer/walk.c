@@ -8,17 +8,6 @@
  */
 #include "internal.h"
 
-/* Field by field: a struct assignment may become a call to memcpy, which a
- * freestanding kernel need not have. */
-static void set_next_regs(struct tracer_walk *walk, const struct tracer_regs *regs)
-{
-	walk->next.pc = regs->pc;
-	walk->next.ra = regs->ra;
-	walk->next.sp = regs->sp;
-	for (unsigned i = 0; i < TRACER_SAVED_REGS; i++)
-		walk->next.s[i] = regs->s[i];
-}
-
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs)
 {
@@ -26,7 +15,7 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
 	walk->unwinder = unwinder;
 	walk->config = config;
-	set_next_regs(walk, regs);
+	regs_copy(&walk->next, regs);
 	walk->next_is_exact = true;
 	walk->next_after_trap = false;
 	walk->trap_cause = 0;
@@ -101,7 +90,7 @@ static void cross_trap(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_NOT_ASCENDING;
 		return;
 	}
-	set_next_regs(walk, &regs);
+	regs_copy(&walk->next, &regs);
 	walk->next_is_exact = true;
 	walk->next_after_trap = true;
 	walk->trap_cause = cause;
@@ -127,6 +116,9 @@ static void advance(struct tracer_walk *walk)
 	switch (walk->unwinder) {
 	case TRACER_FRAME_POINTER:
 		frame_pointer_step(walk);
+		break;
+	case TRACER_DWARF:
+		dwarf_step(walk);
 		break;
 	default:
 		walk->stop = TRACER_STOP_BAD_UNWINDER;

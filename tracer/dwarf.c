@@ -1,0 +1,206 @@
+/*
+ * dwarf.c - DwarfTracer: unwind one frame with .eh_frame call-frame
+ * information.
+ *
+ * For the frame's pc, find its FDE (cfi_parse.c), compute the row of the
+ * rule table there (cfi_row.c), then apply the row: the CFA is the caller's
+ * sp, the return-address column gives the caller's pc, and the rules give
+ * back the callee-saved registers the function changed. Checks on the way:
+ * the CFA lies in the stack and above the previous frame's, the FDE covers
+ * only text; anything else ends the walk with a reason.
+ *
+ * Stack use: one struct cfi_row here and CFI_STATE_DEPTH + 1 more in
+ * cfi_row_at (about 1.7 KiB on rv64 all told), no allocation, no recursion.
+ */
+#include "cfi.h"
+
+/* DWARF column of tracer_regs.s[i]: s0-s1 are x8-x9, s2-s11 are x18-x27. */
+static unsigned s_column(unsigned i)
+{
+	return i < 2 ? DWARF_REG_S0 + i : DWARF_REG_S2 - 2 + i;
+}
+
+bool cfi_register_value(const struct tracer_regs *regs, unsigned column, uintptr_t *value)
+{
+	if (column == DWARF_REG_RA)
+		*value = regs->ra;
+	else if (column == DWARF_REG_SP)
+		*value = regs->sp;
+	else if (column == DWARF_REG_S0 || column == DWARF_REG_S1)
+		*value = regs->s[column - DWARF_REG_S0];
+	else if (column >= DWARF_REG_S2 && column <= DWARF_REG_S11)
+		*value = regs->s[column - DWARF_REG_S2 + 2];
+	else
+		return false;
+	return true;
+}
+
+/* Where the caller keeps the value of `column`, or NULL if untracked. The
+ * return-address column is handled apart: it gives the caller's pc. */
+static uintptr_t *caller_slot(struct tracer_regs *caller, unsigned column)
+{
+	if (column == DWARF_REG_SP)
+		return &caller->sp;
+	for (unsigned i = 0; i < TRACER_SAVED_REGS; i++)
+		if (s_column(i) == column)
+			return &caller->s[i];
+	return NULL;
+}
+
+/* The CFA of the row, from the callee's registers. */
+static enum cfi_status compute_cfa(const struct tracer_config *config,
+				   const struct cfi_row *row,
+				   const struct tracer_regs *callee, uintptr_t *cfa)
+{
+	uintptr_t base;
+
+	if (row->cfa_kind == CFI_CFA_EXPRESSION)
+		return cfi_evaluate(config,
+				    config->eh_frame.start + (uint32_t)row->cfa_offset,
+				    callee, false, 0, cfa);
+	if (!cfi_register_value(callee, row->cfa_register, &base))
+		return CFI_UNSUPPORTED;
+	*cfa = base + (uintptr_t)(intptr_t)row->cfa_offset;
+	return CFI_OK;
+}
+
+/* The caller's value of a register under `rule` (never UNDEFINED here). */
+static enum cfi_status apply_rule(const struct tracer_config *config,
+				  const struct cfi_rule *rule,
+				  const struct tracer_regs *callee, uintptr_t cfa,
+				  uintptr_t *value)
+{
+	uintptr_t expression = config->eh_frame.start + (uint32_t)rule->value;
+	uintptr_t address;
+	enum cfi_status status;
+
+	switch (rule->kind) {
+	case CFI_RULE_OFFSET:
+		address = cfa + (uintptr_t)(intptr_t)rule->value;
+		return memory_read_word(config, address, value) ? CFI_OK : CFI_UNREADABLE;
+	case CFI_RULE_VAL_OFFSET:
+		*value = cfa + (uintptr_t)(intptr_t)rule->value;
+		return CFI_OK;
+	case CFI_RULE_REGISTER:
+		return cfi_register_value(callee, (unsigned)rule->value, value)
+			   ? CFI_OK
+			   : CFI_UNSUPPORTED;
+	case CFI_RULE_EXPRESSION:
+		status = cfi_evaluate(config, expression, callee, true, cfa, &address);
+		if (status != CFI_OK)
+			return status;
+		return memory_read_word(config, address, value) ? CFI_OK : CFI_UNREADABLE;
+	case CFI_RULE_VAL_EXPRESSION:
+		return cfi_evaluate(config, expression, callee, true, cfa, value);
+	default: /* CFI_RULE_SAME_VALUE: already copied from the callee */
+		return CFI_OK;
+	}
+}
+
+/*
+ * The caller's registers: start from the callee's (unspecified rules mean
+ * "same value"), set sp to the CFA, then apply each rule of the row.
+ */
+static enum cfi_status apply_row(const struct tracer_config *config,
+				 const struct cfi_row *row, unsigned ra_column,
+				 const struct tracer_regs *callee, uintptr_t cfa,
+				 struct tracer_regs *caller)
+{
+	uintptr_t return_address;
+	bool has_return_address = cfi_register_value(callee, ra_column, &return_address);
+
+	regs_copy(caller, callee);
+	caller->sp = cfa;
+	for (unsigned i = 0; i < row->rule_count; i++) {
+		const struct cfi_rule *rule = &row->rules[i];
+		uintptr_t *slot = rule->column == ra_column
+				      ? &return_address
+				      : caller_slot(caller, rule->column);
+		enum cfi_status status;
+
+		if (!slot) /* a register the walk does not need */
+			continue;
+		if (rule->kind == CFI_RULE_UNDEFINED) {
+			*slot = 0; /* lost; nothing to show */
+			continue;
+		}
+		if (rule->column == ra_column)
+			has_return_address = true;
+		status = apply_rule(config, rule, callee, cfa, slot);
+		if (status != CFI_OK)
+			return status;
+	}
+	if (!has_return_address)
+		return CFI_UNSUPPORTED;
+	/* After the return, ra still holds the address returned to. */
+	caller->pc = return_address;
+	caller->ra = return_address;
+	return CFI_OK;
+}
+
+static enum tracer_stop stop_reason(enum cfi_status status)
+{
+	switch (status) {
+	case CFI_NOT_FOUND:
+		return TRACER_STOP_NO_CFI;
+	case CFI_UNSUPPORTED:
+		return TRACER_STOP_UNSUPPORTED_CFI;
+	case CFI_UNREADABLE:
+		return TRACER_STOP_OUTSIDE_STACK;
+	default:
+		return TRACER_STOP_BAD_CFI;
+	}
+}
+
+/* The CFA is the caller's sp: in the stack (its top included), and above
+ * the callee's sp, strictly so past the first frame, where a leaf function
+ * without a frame has CFA == sp. */
+static enum tracer_stop check_cfa(const struct tracer_walk *walk, uintptr_t cfa)
+{
+	const struct tracer_range stack = walk->config->stack;
+
+	if (cfa <= stack.start || cfa > stack.end)
+		return TRACER_STOP_OUTSIDE_STACK;
+	if (cfa < walk->next.sp || (cfa == walk->next.sp && !walk->next_is_exact))
+		return TRACER_STOP_NOT_ASCENDING;
+	return TRACER_RUNNING;
+}
+
+void dwarf_step(struct tracer_walk *walk)
+{
+	const struct tracer_config *config = walk->config;
+	/* A return address is just past its call: look up the call itself. */
+	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
+	struct cfi_fde fde;
+	struct cfi_row row;
+	struct tracer_regs caller;
+	const struct cfi_rule *ra_rule;
+	uintptr_t cfa;
+	enum cfi_status status = cfi_find_fde(config, pc, &fde);
+
+	if (status == CFI_OK)
+		status = cfi_row_at(config, &fde, pc, &row);
+	if (status == CFI_OK)
+		status = compute_cfa(config, &row, &walk->next, &cfa);
+	if (status != CFI_OK) {
+		walk->stop = stop_reason(status);
+		return;
+	}
+	/* Boot code marks the first frame of a stack so: no caller. */
+	ra_rule = cfi_row_rule(&row, (unsigned)fde.cie.ra_column);
+	if (ra_rule && ra_rule->kind == CFI_RULE_UNDEFINED) {
+		walk->stop = TRACER_STOP_OUTERMOST;
+		return;
+	}
+	walk->stop = check_cfa(walk, cfa);
+	if (walk->stop != TRACER_RUNNING)
+		return;
+	status = apply_row(config, &row, (unsigned)fde.cie.ra_column, &walk->next, cfa,
+			   &caller);
+	if (status != CFI_OK) {
+		walk->stop = stop_reason(status);
+		return;
+	}
+	regs_copy(&walk->next, &caller);
+	walk->next_is_exact = false;
+}
