@@ -8,6 +8,10 @@
 	.globl _start
 	.type _start, @function
 _start:
+	/* Call-frame information for the DWARF unwinder (and GDB): ra is
+	 * undefined here, so _start is the outermost frame. */
+	.cfi_startproc
+	.cfi_undefined ra
 	/* One boot stack per hart; a hart beyond HART_COUNT has none. */
 	li t0, HART_COUNT
 	bgeu a0, t0, park
@@ -36,6 +40,7 @@ _start:
 park:
 	wfi
 	j park
+	.cfi_endproc
 	.size _start, . - _start
 
 	/* The boot stacks; __stacks_start/__stacks_end bound them (kernel.ld). */

@@ -4,7 +4,7 @@
  *
  *     scenario=NAME    one of scenarios[] (default: panic)
  *     scenario=call:F  call function F, found by name in the symbol table
- *     tracer=NAME      fp (default)
+ *     tracer=NAME      fp (default) or dwarf
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,6 +26,7 @@ static const struct {
 	enum tracer_unwinder unwinder;
 } tracers[] = {
     {"fp", TRACER_FRAME_POINTER},
+    {"dwarf", TRACER_DWARF},
 };
 
 /*

@@ -15,6 +15,8 @@ extern char __text_start[], __text_end[];
 extern char __stacks_start[], __stacks_end[];
 extern char trap_entry[], trap_entry_end[];
 extern const struct tracer_symtab tracer_symtab;
+extern const struct tracer_fde_index tracer_fde_index;
+extern char __eh_frame_start[], __eh_frame_end[];
 
 static enum tracer_unwinder panic_unwinder = TRACER_FRAME_POINTER;
 
@@ -24,7 +26,7 @@ void panic_use_unwinder(enum tracer_unwinder unwinder)
 }
 
 /* What the tracer may read: this hart's boot stack (found from sp), and
- * where our code, symbols and trap frames are. */
+ * where our code, symbols, call-frame information and trap frames are. */
 static void describe_kernel(struct tracer_config *config, struct tracer_trap_layout *trap,
 			    uintptr_t sp)
 {
@@ -56,6 +58,9 @@ static void describe_kernel(struct tracer_config *config, struct tracer_trap_lay
 		config->stack.end = 0;
 	}
 	config->symtab = &tracer_symtab;
+	config->eh_frame.start = (uintptr_t)__eh_frame_start;
+	config->eh_frame.end = (uintptr_t)__eh_frame_end;
+	config->fde_index = &tracer_fde_index;
 	config->trap = trap;
 	config->max_depth = 0;
 }

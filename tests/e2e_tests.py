@@ -26,12 +26,19 @@ import time
 
 from testlib import ROOT, TEST_BUILD, Results, run
 
+# (label, make variables, tracers to check). Without frame pointers only the
+# DWARF unwinder can work; with them, both must agree with GDB.
 CONFIGS = [
-    ("gcc-O0-fp1", ["OPT=-O0", "FP=1"]),
-    ("gcc-O2-fp1", ["OPT=-O2", "FP=1"]),
-    ("gcc-Os-fp1", ["OPT=-Os", "FP=1"]),
-    ("clang-O2-fp1", ["CC=clang", "OPT=-O2", "FP=1"]),
+    ("gcc-O0-fp1", ["OPT=-O0", "FP=1"], ["fp", "dwarf"]),
+    ("gcc-O2-fp1", ["OPT=-O2", "FP=1"], ["fp", "dwarf"]),
+    ("gcc-Os-fp1", ["OPT=-Os", "FP=1"], ["fp", "dwarf"]),
+    ("clang-O2-fp1", ["CC=clang", "OPT=-O2", "FP=1"], ["fp", "dwarf"]),
+    ("gcc-O0-fp0", ["OPT=-O0", "FP=0"], ["dwarf"]),
+    ("gcc-O2-fp0", ["OPT=-O2", "FP=0"], ["dwarf"]),
+    ("gcc-Os-fp0", ["OPT=-Os", "FP=0"], ["dwarf"]),
+    ("clang-O2-fp0", ["CC=clang", "OPT=-O2", "FP=0"], ["dwarf"]),
 ]
+UNWINDER_NAMES = {"fp": "frame-pointer", "dwarf": "dwarf"}
 USER_CODE = "tests/fixtures/user_stack.c"
 SCENARIOS = [
     ("panic", "panic"),
@@ -168,13 +175,14 @@ def compare_frames(tracer, gdb, exact_first_pc):
     return problems
 
 
-def check_scenario(results, label, elf, scenario, kind):
-    name = "%s %s" % (label, scenario)
-    console, gdb_out, problem = boot(elf, "scenario=%s tracer=fp" % scenario,
+def check_scenario(results, label, elf, tracer, scenario, kind):
+    name = "%s tracer=%s %s" % (label, tracer, scenario)
+    console, gdb_out, problem = boot(elf, "scenario=%s tracer=%s" % (scenario, tracer),
                                      "stop_at_trap" if kind == "trap" else "stop_at_panic")
     trace = parse_trace(console)
     gdb_frames, gdb_trap = parse_gdb(gdb_out)
-    complete = (problem is None and trace["header"] == "Call Trace (frame-pointer unwinder):"
+    header = "Call Trace (%s unwinder):" % UNWINDER_NAMES[tracer]
+    complete = (problem is None and trace["header"] == header
                 and trace["end"] is not None and not trace["bad"] and "panic" in gdb_frames)
     if not results.check(name + ": QEMU and GDB ran, a complete trace was printed", complete,
                          "problem: %s\nconsole tail:\n%s\nGDB:\n%s"
@@ -239,13 +247,14 @@ def check_moved_code_fails_build(results):
 def run_all(results: Results):
     """Returns [(label, kernel.elf)] of the builds, for the symgen tests."""
     kernels = []
-    for label, variables in CONFIGS:
+    for label, variables, tracers in CONFIGS:
         elf = build(results, label, variables)
         if not elf:
             continue
         kernels.append(("kernel-" + label, elf))
-        for scenario, kind in SCENARIOS:
-            check_scenario(results, label, elf, scenario, kind)
+        for tracer in tracers:
+            for scenario, kind in SCENARIOS:
+                check_scenario(results, label, elf, tracer, scenario, kind)
         check_bad_arguments(results, label, elf)
     check_moved_code_fails_build(results)
     return kernels

@@ -182,10 +182,11 @@ static enum cfi_status set_cfa(struct cfi_row *row, uint8_t kind, uintptr_t reg,
 	return CFI_OK;
 }
 
-/* DW_CFA_def_cfa_register and _offset change half of a register+offset CFA. */
+/* DW_CFA_def_cfa_register and _offset change half of a register+offset CFA
+ * (GCC's CIEs start with def_cfa_register alone: the offset is then 0). */
 static enum cfi_status change_cfa(struct cfi_row *row, uintptr_t reg, int32_t offset)
 {
-	if (row->cfa_kind != CFI_CFA_REGISTER_OFFSET)
+	if (row->cfa_kind == CFI_CFA_EXPRESSION)
 		return CFI_MALFORMED;
 	return set_cfa(row, CFI_CFA_REGISTER_OFFSET, reg, offset);
 }
@@ -405,6 +406,8 @@ enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_
 	program.initial = NULL;
 	program.remembered_count = 0;
 	row->cfa_kind = 0;
+	row->cfa_register = 0;
+	row->cfa_offset = 0;
 	row->rule_count = 0;
 	status = run(&program, fde->cie.instructions, fde->cie.end);
 	if (status != CFI_OK)
