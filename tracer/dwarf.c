@@ -9,8 +9,8 @@
  * the CFA lies in the stack and above the previous frame's, the FDE covers
  * only text; anything else ends the walk with a reason.
  *
- * Stack use: one struct cfi_row here and CFI_STATE_DEPTH + 1 more in
- * cfi_row_at (about 1.7 KiB on rv64 all told), no allocation, no recursion.
+ * No allocation, no recursion, no writable globals: the state lives in the
+ * caller's struct tracer_walk and on the stack (see TRACER_DWARF in tracer.h).
  */
 #include "cfi.h"
 

@@ -138,7 +138,11 @@ struct tracer_regs {
 
 enum tracer_unwinder {
 	TRACER_FRAME_POINTER, /* saved {fp, ra} records below s0 */
-	TRACER_DWARF,	      /* .eh_frame call-frame information, via the FDE index */
+	/* .eh_frame call-frame information, found through the FDE index (needs
+	 * config->eh_frame and config->fde_index). Restores ra, sp and s0-s11.
+	 * Stack: about 2.5 KiB at -O2 on rv64 (GCC 12 -fstack-usage), most of
+	 * it rows of the rule table (CFI_MAX_RULES, CFI_STATE_DEPTH in cfi.h). */
+	TRACER_DWARF,
 	TRACER_UNWINDER_COUNT
 };
 
