@@ -23,17 +23,21 @@ static enum cfi_status read_pointer_format(struct memory_cursor *cursor, uint8_t
 	case DW_EH_PE_uleb128:
 		*value = cursor_uleb128(cursor);
 		break;
-	case DW_EH_PE_udata2:
 	case DW_EH_PE_udata4:
+		*value = cursor_u32(cursor);
+		break;
+	case DW_EH_PE_udata2:
 	case DW_EH_PE_udata8:
-		/* 2, 3, 4 -> 2, 4, 8 bytes */
+		/* udata2 is 2 bytes, udata8 is 8 */
 		*value = cursor_unsigned(cursor, 1u << (format - 1));
 		break;
 	case DW_EH_PE_sleb128:
 		*value = (uintptr_t)cursor_sleb128(cursor);
 		break;
+	case DW_EH_PE_sdata4: /* what GCC and clang use, with pcrel */
+		*value = (uintptr_t)(intptr_t)(int32_t)cursor_u32(cursor);
+		break;
 	case DW_EH_PE_sdata2:
-	case DW_EH_PE_sdata4:
 	case DW_EH_PE_sdata8:
 		*value = (uintptr_t)cursor_signed(cursor, 1u << (format - 9));
 		break;
@@ -87,7 +91,7 @@ static enum cfi_status open_entry(const struct tracer_config *config, uintptr_t 
 
 	if (!memory_cursor_open(config, addr, config->eh_frame.end, entry))
 		return CFI_MALFORMED;
-	length = cursor_unsigned(entry, 4);
+	length = cursor_u32(entry);
 	if (length == 0xffffffff) { /* 64-bit DWARF: 8-byte length and ids */
 		length = cursor_unsigned(entry, 8);
 		id_size = 8;
@@ -97,7 +101,7 @@ static enum cfi_status open_entry(const struct tracer_config *config, uintptr_t 
 		return CFI_MALFORMED;
 	entry->end = entry->pos + length;
 	*id_field = entry->pos;
-	*id = cursor_unsigned(entry, id_size);
+	*id = id_size == 4 ? cursor_u32(entry) : cursor_unsigned(entry, 8);
 	return entry->failed ? CFI_MALFORMED : CFI_OK;
 }
 

@@ -14,37 +14,30 @@
  */
 #include "cfi.h"
 
-/* DWARF column of tracer_regs.s[i]: s0-s1 are x8-x9, s2-s11 are x18-x27. */
-static unsigned s_column(unsigned i)
+/* Where tracer_regs keeps DWARF register `column`, or NULL if it does not
+ * (the unwinder tracks ra, sp and the callee-saved s0-s11 only). */
+static uintptr_t *register_slot(struct tracer_regs *regs, unsigned column)
 {
-	return i < 2 ? DWARF_REG_S0 + i : DWARF_REG_S2 - 2 + i;
+	if (column == DWARF_REG_RA)
+		return &regs->ra;
+	if (column == DWARF_REG_SP)
+		return &regs->sp;
+	if (column == DWARF_REG_S0 || column == DWARF_REG_S1)
+		return &regs->s[column - DWARF_REG_S0];
+	if (column >= DWARF_REG_S2 && column <= DWARF_REG_S11)
+		return &regs->s[column - DWARF_REG_S2 + 2];
+	return NULL;
 }
 
 bool cfi_register_value(const struct tracer_regs *regs, unsigned column, uintptr_t *value)
 {
-	if (column == DWARF_REG_RA)
-		*value = regs->ra;
-	else if (column == DWARF_REG_SP)
-		*value = regs->sp;
-	else if (column == DWARF_REG_S0 || column == DWARF_REG_S1)
-		*value = regs->s[column - DWARF_REG_S0];
-	else if (column >= DWARF_REG_S2 && column <= DWARF_REG_S11)
-		*value = regs->s[column - DWARF_REG_S2 + 2];
-	else
-		return false;
-	return true;
-}
+	/* Only read through: the cast lets one mapping serve both ways. */
+	const uintptr_t *slot = register_slot((struct tracer_regs *)regs, column);
 
-/* Where the caller keeps the value of `column`, or NULL if untracked. The
- * return-address column is handled apart: it gives the caller's pc. */
-static uintptr_t *caller_slot(struct tracer_regs *caller, unsigned column)
-{
-	if (column == DWARF_REG_SP)
-		return &caller->sp;
-	for (unsigned i = 0; i < TRACER_SAVED_REGS; i++)
-		if (s_column(i) == column)
-			return &caller->s[i];
-	return NULL;
+	if (!slot)
+		return false;
+	*value = *slot;
+	return true;
 }
 
 /* The CFA of the row, from the callee's registers. */
@@ -98,24 +91,24 @@ static enum cfi_status apply_rule(const struct tracer_config *config,
 }
 
 /*
- * The caller's registers: start from the callee's (unspecified rules mean
- * "same value"), set sp to the CFA, then apply each rule of the row.
+ * Turns the callee's registers in *regs into the caller's: unspecified rules
+ * mean "same value", so only sp (the CFA) and the registers with a rule
+ * change. `callee` is a copy of the registers before, which rules refer to.
  */
 static enum cfi_status apply_row(const struct tracer_config *config,
 				 const struct cfi_row *row, unsigned ra_column,
 				 const struct tracer_regs *callee, uintptr_t cfa,
-				 struct tracer_regs *caller)
+				 struct tracer_regs *regs)
 {
 	uintptr_t return_address;
 	bool has_return_address = cfi_register_value(callee, ra_column, &return_address);
 
-	regs_copy(caller, callee);
-	caller->sp = cfa;
+	regs->sp = cfa;
 	for (unsigned i = 0; i < row->rule_count; i++) {
 		const struct cfi_rule *rule = &row->rules[i];
 		uintptr_t *slot = rule->column == ra_column
 				      ? &return_address
-				      : caller_slot(caller, rule->column);
+				      : register_slot(regs, rule->column);
 		enum cfi_status status;
 
 		if (!slot) /* a register the walk does not need */
@@ -133,8 +126,8 @@ static enum cfi_status apply_row(const struct tracer_config *config,
 	if (!has_return_address)
 		return CFI_UNSUPPORTED;
 	/* After the return, ra still holds the address returned to. */
-	caller->pc = return_address;
-	caller->ra = return_address;
+	regs->pc = return_address;
+	regs->ra = return_address;
 	return CFI_OK;
 }
 
@@ -173,7 +166,7 @@ void dwarf_step(struct tracer_walk *walk)
 	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
 	struct cfi_fde fde;
 	struct cfi_row row;
-	struct tracer_regs caller;
+	struct tracer_regs callee;
 	const struct cfi_rule *ra_rule;
 	uintptr_t cfa;
 	enum cfi_status status = cfi_find_fde(config, pc, &fde);
@@ -195,12 +188,12 @@ void dwarf_step(struct tracer_walk *walk)
 	walk->stop = check_cfa(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return;
-	status = apply_row(config, &row, (unsigned)fde.cie.ra_column, &walk->next, cfa,
-			   &caller);
+	regs_copy(&callee, &walk->next);
+	status = apply_row(config, &row, (unsigned)fde.cie.ra_column, &callee, cfa,
+			   &walk->next);
 	if (status != CFI_OK) {
 		walk->stop = stop_reason(status);
 		return;
 	}
-	regs_copy(&walk->next, &caller);
 	walk->next_is_exact = false;
 }

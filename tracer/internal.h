@@ -70,21 +70,56 @@ static inline void cursor_fork(struct memory_cursor *to, const struct memory_cur
 	to->failed = from->failed;
 }
 
+/* The reads are inline and check bounds once per field: they run for every
+ * byte of CFI an unwinding step interprets. */
 static inline uint8_t cursor_u8(struct memory_cursor *cursor)
 {
 	if (cursor->pos >= cursor->end) {
 		cursor->failed = true;
 		return 0;
 	}
-	return *(const volatile uint8_t *)cursor->pos++;
+	return *(const uint8_t *)cursor->pos++;
+}
+
+static inline uint32_t cursor_u32(struct memory_cursor *cursor)
+{
+	const uint8_t *bytes = (const uint8_t *)cursor->pos;
+
+	if (cursor->end - cursor->pos < 4) {
+		cursor->pos = cursor->end;
+		cursor->failed = true;
+		return 0;
+	}
+	cursor->pos += 4;
+	return (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 |
+	       (uint32_t)bytes[3] << 24;
 }
 
 /* Little-endian integers of `size` bytes (1 to 8). A value that does not fit
  * in a uintptr_t/intptr_t (rv32) fails the cursor. */
 uintptr_t cursor_unsigned(struct memory_cursor *cursor, unsigned size);
 intptr_t cursor_signed(struct memory_cursor *cursor, unsigned size);
-uintptr_t cursor_uleb128(struct memory_cursor *cursor);
-intptr_t cursor_sleb128(struct memory_cursor *cursor);
+
+/* LEB128 of more than one byte. */
+uintptr_t cursor_uleb128_long(struct memory_cursor *cursor);
+intptr_t cursor_sleb128_long(struct memory_cursor *cursor);
+
+/* LEB128: 7 bits a byte, low group first; most values fit in one byte. */
+static inline uintptr_t cursor_uleb128(struct memory_cursor *cursor)
+{
+	if (cursor->pos < cursor->end && !(*(const uint8_t *)cursor->pos & 0x80))
+		return *(const uint8_t *)cursor->pos++;
+	return cursor_uleb128_long(cursor);
+}
+
+static inline intptr_t cursor_sleb128(struct memory_cursor *cursor)
+{
+	if (cursor->pos < cursor->end && !(*(const uint8_t *)cursor->pos & 0x80))
+		/* Bit 6 is the sign of a one-byte value. */
+		return (intptr_t)(*(const uint8_t *)cursor->pos++ ^ 0x40) - 0x40;
+	return cursor_sleb128_long(cursor);
+}
+
 /* Moves forward `count` bytes, failing if that passes end. */
 void cursor_skip(struct memory_cursor *cursor, uintptr_t count);
 

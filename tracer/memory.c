@@ -71,7 +71,7 @@ intptr_t cursor_signed(struct memory_cursor *cursor, unsigned size)
 }
 
 /* LEB128: 7 bits a byte, low group first, high bit set on all but the last. */
-uintptr_t cursor_uleb128(struct memory_cursor *cursor)
+uintptr_t cursor_uleb128_long(struct memory_cursor *cursor)
 {
 	uintptr_t value = 0;
 	unsigned shift = 0;
@@ -94,7 +94,7 @@ uintptr_t cursor_uleb128(struct memory_cursor *cursor)
 	return value;
 }
 
-intptr_t cursor_sleb128(struct memory_cursor *cursor)
+intptr_t cursor_sleb128_long(struct memory_cursor *cursor)
 {
 	const unsigned bits = 8 * sizeof(uintptr_t);
 	uintptr_t value = 0;
