@@ -52,9 +52,11 @@ LINKER_FLAGS := -Wl,--no-warn-rwx-segments
 LIBGCC := -lgcc
 endif
 
+# -fasynchronous-unwind-tables: .eh_frame for every function, prologues and
+# epilogues included, for the DWARF unwinder. It adds tables, not code.
 TARGET_CFLAGS := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(FP_FLAGS) $(COMPILER_FLAGS) \
 	-march=$(ARCH) -mabi=$(ABI) -mcmodel=medany -ffreestanding -fno-builtin \
-	-fno-stack-protector -fno-pic -Itracer -Ikernel
+	-fno-stack-protector -fno-pic -fasynchronous-unwind-tables -Itracer -Ikernel
 TARGET_LDFLAGS := -nostdlib -static -T $(LDSCRIPT) -Llinker \
 	-Wl,--build-id=none $(LINKER_FLAGS)
 HOST_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g
@@ -90,20 +92,20 @@ $(SYMGEN): $(wildcard symgen/*.c symgen/*.h) | deps
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) $(filter %.c,$^) -o $@
 
-# Two links: the first with an empty symbol table, the second with the
-# table of the first. The table sits last in the image (linker/
-# tracer_symtab.ld), so no function moves; symgen on the final image must
-# reproduce the table exactly, or the build fails.
+# Two links: the first with an empty symbol table and FDE index, the second
+# with the symbol table and FDE index of the first. They sit last in the
+# image (linker/tracer.ld), so no function moves; symgen on the final image
+# must reproduce them exactly, or the build fails.
 $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(SYMGEN) $(LINKER_SCRIPTS)
-	$(SYMGEN) --empty -o $(BUILD)/symtab.empty.c
+	$(SYMGEN) --empty --cfi -o $(BUILD)/symtab.empty.c
 	$(CC) $(TARGET_CFLAGS) -c $(BUILD)/symtab.empty.c -o $(BUILD)/symtab.empty.o
 	$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(KERNEL_OBJS) $(BUILD)/symtab.empty.o $(LIBGCC) -o $(BUILD)/kernel.stage1.elf
-	$(SYMGEN) -o $(BUILD)/symtab.c $(BUILD)/kernel.stage1.elf
+	$(SYMGEN) --cfi -o $(BUILD)/symtab.c $(BUILD)/kernel.stage1.elf
 	$(CC) $(TARGET_CFLAGS) -c $(BUILD)/symtab.c -o $(BUILD)/symtab.o
 	$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(KERNEL_OBJS) $(BUILD)/symtab.o $(LIBGCC) -o $@.tmp
-	$(SYMGEN) -o $(BUILD)/symtab.check.c $@.tmp
+	$(SYMGEN) --cfi -o $(BUILD)/symtab.check.c $@.tmp
 	@cmp -s $(BUILD)/symtab.c $(BUILD)/symtab.check.c || { \
-		echo "error: function addresses in $@ differ from the embedded symbol table:"; \
+		echo "error: function addresses in $@ differ from the embedded symbol table or FDE index:"; \
 		diff $(BUILD)/symtab.c $(BUILD)/symtab.check.c | head -20; \
 		rm -f $@.tmp; exit 1; }
 	mv $@.tmp $@
@@ -132,8 +134,33 @@ $(HOST_BUILD)/unit_tests: $(UNIT_SRCS) $(wildcard tests/unit/*.h tracer/*.h) | d
 	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-Itracer -Itests/unit $(UNIT_SRCS) -o $@
 
-test: $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan
+# The tracer's CFI rows for the differential test against readelf. No
+# AddressSanitizer: the tool maps .eh_frame at its own address, which ASan's
+# shadow memory may cover.
+CFI_ROWS_SRCS := tests/host/cfi_rows.c symgen/elf.c $(wildcard tracer/*.c)
+$(HOST_BUILD)/cfi_rows: $(CFI_ROWS_SRCS) $(wildcard tracer/*.h symgen/*.h) | deps
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=undefined -fno-sanitize-recover=all \
+		-Itracer -Isymgen $(CFI_ROWS_SRCS) -o $@
+
+test: $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan $(HOST_BUILD)/cfi_rows
 	$(PYTHON) tests/run_tests.py
 
 clean:
 	rm -rf build
+
+# make bench: instructions per frame of the tracer's unwinders against libgcc's
+# _Unwind_Backtrace (tests/bench/), counted with rdinstret under -icount
+# shift=0. Only these kernels link libgcc's unwinder and an allocator. They
+# name the rv64imac/lp64 libgcc: with _zicsr_zifencei in -march, -lgcc finds
+# the default hard-float one, which does not link with lp64 objects.
+BENCH_SRCS := tests/bench/unwind_bench.c tests/bench/libgcc_support.c
+BENCH_MAKE = $(MAKE) CC=$(CROSS_COMPILE)gcc OPT=-O2 EXTRA_SRCS="$(BENCH_SRCS)" \
+	LIBGCC=$$($(CROSS_COMPILE)gcc -march=rv64imac -mabi=$(ABI) -print-libgcc-file-name)
+BENCH_QEMU = $(QEMU) -machine virt -nographic -bios default -icount shift=0 -kernel
+.PHONY: bench
+bench: deps
+	$(BENCH_MAKE) BUILD=build/bench FP=0
+	$(BENCH_MAKE) BUILD=build/bench-fp1 FP=1
+	$(BENCH_QEMU) build/bench/kernel.elf -append "scenario=call:bench_unwinders"
+	$(BENCH_QEMU) build/bench-fp1/kernel.elf -append "scenario=call:bench_unwinders_fp"

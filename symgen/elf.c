@@ -103,6 +103,9 @@ void elf_open(struct elf_file *elf, const char *path)
 	}
 	if (!in_file(elf, elf->shoff, (uint64_t)elf->shnum * elf->shentsize))
 		die(path, "truncated: section headers past end of file");
+	elf->shstrndx = (uint32_t)field(elf, elf->is64 ? 62 : 50, 2);
+	if (elf->shstrndx == SHN_XINDEX)
+		elf->shstrndx = elf_section(elf, 0).link;
 }
 
 void elf_close(struct elf_file *elf)
@@ -119,6 +122,7 @@ struct elf_section elf_section(const struct elf_file *elf, uint32_t index)
 
 	/* Elf32_Shdr / Elf64_Shdr: name, type, flags, addr, offset, size,
 	 * link, info, addralign, entsize. */
+	section.name = (uint32_t)field(elf, base, 4);
 	section.type = (uint32_t)field(elf, base + 4, 4);
 	section.flags = field(elf, base + 8, w);
 	section.addr = field(elf, base + 8 + w, w);
@@ -127,6 +131,41 @@ struct elf_section elf_section(const struct elf_file *elf, uint32_t index)
 	section.link = (uint32_t)field(elf, base + 8 + 4 * w, 4);
 	section.entsize = field(elf, base + 16 + 5 * w, w);
 	return section;
+}
+
+uint32_t elf_section_by_name(const struct elf_file *elf, const char *name)
+{
+	struct elf_section names;
+	const char *table;
+
+	/* No section names (SHN_UNDEF) is legal: then nothing has a name. */
+	if (elf->shstrndx == SHN_UNDEF)
+		return 0;
+	if (elf->shstrndx >= elf->shnum)
+		die(elf->path, "section name table is section %u of only %u",
+		    elf->shstrndx, elf->shnum);
+	names = elf_section(elf, elf->shstrndx);
+	table = (const char *)elf_section_data(elf, &names, "section name table");
+	for (uint32_t i = 1; i < elf->shnum; i++) {
+		uint32_t offset = elf_section(elf, i).name;
+
+		if (offset >= names.size ||
+		    !memchr(table + offset, '\0', names.size - offset))
+			die(elf->path, "corrupt name of section %u", i);
+		if (strcmp(table + offset, name) == 0)
+			return i;
+	}
+	return 0;
+}
+
+const unsigned char *elf_section_data(const struct elf_file *elf,
+				      const struct elf_section *section, const char *name)
+{
+	if (section->type == SHT_NOBITS)
+		die(elf->path, "%s has no data in the file (SHT_NOBITS)", name);
+	if (!in_file(elf, section->offset, section->size))
+		die(elf->path, "truncated: %s past end of file", name);
+	return elf->data + section->offset;
 }
 
 uint32_t elf_symtab_index(const struct elf_file *elf)

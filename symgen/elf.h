@@ -22,9 +22,11 @@ struct elf_file {
 	uint64_t shoff; /* section header table */
 	uint32_t shnum;
 	uint32_t shentsize;
+	uint32_t shstrndx; /* section holding the section names */
 };
 
 struct elf_section {
+	uint32_t name; /* offset in the section name table */
 	uint32_t type;
 	uint64_t flags;
 	uint64_t addr;
@@ -34,10 +36,11 @@ struct elf_section {
 	uint64_t entsize;
 };
 
-#define SHT_SYMTAB    2
-#define SHT_STRTAB    3
-#define SHT_DYNSYM    11
-#define SHF_ALLOC     0x2
+#define SHT_SYMTAB 2
+#define SHT_STRTAB 3
+#define SHT_NOBITS 8
+#define SHT_DYNSYM 11
+#define SHF_ALLOC  0x2
 
 struct elf_symbol {
 	const char *name;
@@ -54,6 +57,7 @@ struct elf_symbol {
 #define STB_WEAK      2
 #define SHN_UNDEF     0
 #define SHN_LORESERVE 0xff00
+#define SHN_XINDEX    0xffff
 
 /* Prints "symgen: <path>: <message>" and exits with status 1. */
 _Noreturn void die(const char *path, const char *fmt, ...)
@@ -65,6 +69,15 @@ void elf_close(struct elf_file *elf);
 
 /* Section header `index` (< elf->shnum). */
 struct elf_section elf_section(const struct elf_file *elf, uint32_t index);
+
+/* The index of the first section called `name`, or 0 if there is none. */
+uint32_t elf_section_by_name(const struct elf_file *elf, const char *name);
+
+/* The bytes of `section` in the file; dies, naming the section `name`, if
+ * they lie outside it or it has none (SHT_NOBITS). */
+const unsigned char *elf_section_data(const struct elf_file *elf,
+				      const struct elf_section *section,
+				      const char *name);
 
 /* The symbol table (.symtab, else .dynsym): its section index, or dies if
  * the file has neither. */

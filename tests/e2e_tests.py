@@ -244,6 +244,20 @@ def check_moved_code_fails_build(results):
                   "exit %d\n%s" % (result.returncode, (result.stdout + result.stderr)[-1500:]))
 
 
+def check_missing_cfi_fails_build(results):
+    """A linker script that discards .eh_frame leaves the DWARF unwinder
+    nothing to read: the build must say so and leave no kernel.elf behind."""
+    build_dir = os.path.join(TEST_BUILD, "discard-eh-frame")
+    result = run(["make", "-s", "BUILD=" + build_dir,
+                  "LDSCRIPT=tests/fixtures/discard_eh_frame.ld"], timeout=600)
+    output = result.stdout + result.stderr
+    results.check("build fails when the linker script discards .eh_frame",
+                  result.returncode != 0 and
+                  "no call-frame information (.eh_frame) in the image" in output and
+                  not os.path.exists(os.path.join(build_dir, "kernel.elf")),
+                  "exit %d\n%s" % (result.returncode, output[-1500:]))
+
+
 def run_all(results: Results):
     """Returns [(label, kernel.elf)] of the builds, for the symgen tests."""
     kernels = []
@@ -257,4 +271,5 @@ def run_all(results: Results):
                 check_scenario(results, label, elf, tracer, scenario, kind)
         check_bad_arguments(results, label, elf)
     check_moved_code_fails_build(results)
+    check_missing_cfi_fails_build(results)
     return kernels

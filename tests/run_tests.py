@@ -7,6 +7,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import bench_tests  # noqa: E402
+import cfi_differential  # noqa: E402
 import e2e_tests  # noqa: E402
 import symgen_tests  # noqa: E402
 from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, run  # noqa: E402
@@ -58,6 +60,8 @@ def main():
     check_library_builds(results)
     kernels = e2e_tests.run_all(results)
     symgen_tests.run_all(results, kernels)
+    cfi_differential.run_all(results)
+    bench_tests.run_all(results)
     print("%d passed, %d failed" % (results.passed, results.failed))
     return 0 if results.failed == 0 else 1
 

@@ -1,0 +1,29 @@
+/*
+ * eh_frame.h - the FDE index of a linked image: for every FDE in .eh_frame,
+ * the code it covers and its address, sorted, for the tracer's DWARF
+ * unwinder (struct tracer_fde_index in tracer/tracer.h).
+ *
+ * The format is the LSB's "Exception Frames" (.eh_frame), which is DWARF's
+ * .debug_frame with pointer encodings (DW_EH_PE_*) and augmentations.
+ */
+#ifndef SYMGEN_EH_FRAME_H
+#define SYMGEN_EH_FRAME_H
+
+#include "elf.h"
+
+struct fde_entry {
+	uint64_t pc_start; /* first address the FDE covers */
+	uint64_t pc_end;   /* first address after it */
+	uint64_t fde;	   /* address of the FDE's length field */
+	uint64_t offset;   /* the same, as an offset in .eh_frame (for messages) */
+};
+
+/*
+ * Parses every CIE and FDE of the image's .eh_frame and returns the FDEs that
+ * cover at least one byte, sorted by pc_start; *count is at least 1. Dies if
+ * there is no .eh_frame or no such FDE, on malformed or unsupported input,
+ * and if two FDEs cover the same address. The caller frees the result.
+ */
+struct fde_entry *eh_frame_index(const struct elf_file *elf, size_t *count);
+
+#endif /* SYMGEN_EH_FRAME_H */

@@ -1,0 +1,256 @@
+/*
+ * unwind_bench.c - instructions per frame of the tracer's unwinders against
+ * libgcc's _Unwind_Backtrace, on the same stack. `make bench` builds it into
+ * a separate kernel (with libgcc_support.c) and boots it with
+ * `scenario=call:bench_unwinders` (or bench_unwinders_fp in a kernel built
+ * with frame pointers) under QEMU -icount shift=0, where rdinstret counts
+ * retired instructions exactly.
+ *
+ * Each unwinder walks the whole stack from the bottom of a recursion of
+ * BENCH_SHALLOW, then BENCH_DEEP levels, without printing. The cost of one
+ * frame is the slope (instret deep - shallow) / (frames deep - shallow):
+ * setup, the frames below the recursion and rdinstret itself cancel.
+ *
+ * Output: a line for the kernel, one line per walk, then a summary:
+ *   BENCH kernel frame-pointers=<0|1>
+ *   BENCH <unwinder> depth=<levels> frames=<seen> instret=<count> complete=<0|1>
+ * complete=1: the walk ended at the outermost frame (_start), not earlier.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <unwind.h>
+
+#include "console.h"
+#include "layout.h"
+#include "tracer.h"
+
+#define BENCH_SHALLOW 16u
+#define BENCH_DEEP    64u
+/* Above any depth measured here: the walks must end at _start, not at a cap. */
+#define BENCH_MAX_FRAMES 1000u
+
+/* Frames must stay as written: never inlined, never cloned. */
+#define BENCH_FN __attribute__((noinline, noclone))
+
+/* Provided by the linker script, the boot code and symgen (as in panic.c). */
+extern char __text_start[], __text_end[];
+extern char __stacks_start[], __stacks_end[];
+extern char trap_entry[], trap_entry_end[];
+extern const struct tracer_symtab tracer_symtab;
+extern const struct tracer_fde_index tracer_fde_index;
+extern char __eh_frame_start[], __eh_frame_end[];
+
+/* libgcc's registration entry point (unwind-dw2-fde.h, not in unwind.h). */
+void __register_frame_info(const void *eh_frame, void *object);
+
+void bench_unwinders(void);
+void bench_unwinders_fp(void);
+
+enum bench_unwinder { BENCH_DWARF, BENCH_FRAME_POINTER, BENCH_LIBGCC, BENCH_UNWINDERS };
+
+static const char *const bench_names[BENCH_UNWINDERS] = {"dwarf", "fp", "libgcc"};
+
+struct bench_result {
+	unsigned frames;
+	unsigned long instret;
+	bool complete;
+};
+
+/* [unwinder][0: shallow, 1: deep] */
+static struct bench_result results[BENCH_UNWINDERS][2];
+static bool measure_frame_pointer;
+static unsigned current_slot;
+
+/* libgcc keeps its list of registered .eh_frame sections in a private
+ * struct object of about 6 words; reserve generously, aligned. */
+static _Alignas(16) unsigned char libgcc_object[64 * sizeof(void *)];
+
+static inline unsigned long read_instret(void)
+{
+	unsigned long count;
+
+	__asm__ volatile("csrr %0, instret" : "=r"(count)::"memory");
+	return count;
+}
+
+/* The same description of the kernel as panic.c's describe_kernel (static
+ * there), so that the walk does exactly what a panic's walk does. */
+static void describe_trap_frame(struct tracer_trap_layout *trap)
+{
+	trap->entry.start = (uintptr_t)trap_entry;
+	trap->entry.end = (uintptr_t)trap_entry_end;
+	trap->epc_offset = TF_SEPC;
+	trap->ra_offset = TF_REG(1);
+	trap->sp_offset = TF_REG(2);
+	/* s0, s1 are x8, x9; s2-s11 are x18-x27. */
+	for (unsigned i = 0; i < 12; i++)
+		trap->s_offset[i] = TF_REG(i < 2 ? 8 + i : 16 + i);
+	trap->cause_offset = TF_SCAUSE;
+	trap->tval_offset = TF_STVAL;
+}
+
+static void describe_kernel(struct tracer_config *config, struct tracer_trap_layout *trap,
+			    uintptr_t sp)
+{
+	/* sp is on this hart's boot stack: the bench runs from kmain. */
+	uintptr_t hart = (sp - (uintptr_t)__stacks_start - 1) / STACK_SIZE;
+
+	describe_trap_frame(trap);
+	config->text.start = (uintptr_t)__text_start;
+	config->text.end = (uintptr_t)__text_end;
+	config->stack.start = (uintptr_t)__stacks_start + hart * STACK_SIZE;
+	config->stack.end = config->stack.start + STACK_SIZE;
+	config->symtab = &tracer_symtab;
+	config->eh_frame.start = (uintptr_t)__eh_frame_start;
+	config->eh_frame.end = (uintptr_t)__eh_frame_end;
+	config->fde_index = &tracer_fde_index;
+	config->trap = trap;
+	config->max_depth = BENCH_MAX_FRAMES;
+}
+
+/* A full walk as panic() makes it (symbolized frames), minus the printing. */
+BENCH_FN static void measure_tracer(enum bench_unwinder which)
+{
+	struct tracer_regs regs;
+	struct tracer_config config;
+	struct tracer_trap_layout trap;
+	struct tracer_walk walk;
+	struct tracer_frame frame;
+	struct bench_result *result = &results[which][current_slot];
+	unsigned long start;
+
+	TRACER_CAPTURE_REGS(&regs);
+	describe_kernel(&config, &trap, regs.sp);
+	result->frames = 0;
+	start = read_instret();
+	tracer_start(&walk, which == BENCH_DWARF ? TRACER_DWARF : TRACER_FRAME_POINTER,
+		     &config, &regs);
+	while (tracer_next(&walk, &frame))
+		result->frames++;
+	result->instret = read_instret() - start;
+	result->complete = walk.stop == TRACER_STOP_OUTERMOST;
+}
+
+static _Unwind_Reason_Code count_frame(struct _Unwind_Context *context, void *frames)
+{
+	/* Past the outermost frame (ra undefined) libgcc calls once more,
+	 * with pc 0: that is no frame. */
+	if (_Unwind_GetIP(context) != 0)
+		++*(unsigned *)frames;
+	return _URC_NO_REASON;
+}
+
+/* libgcc's walk starts at its caller: this function, as the tracer's does. */
+BENCH_FN static void measure_libgcc(void)
+{
+	struct bench_result *result = &results[BENCH_LIBGCC][current_slot];
+	unsigned long start;
+	_Unwind_Reason_Code end;
+
+	result->frames = 0;
+	start = read_instret();
+	end = _Unwind_Backtrace(count_frame, &result->frames);
+	result->instret = read_instret() - start;
+	result->complete = end == _URC_END_OF_STACK;
+}
+
+BENCH_FN static void measure_all(void)
+{
+	measure_tracer(BENCH_DWARF);
+	if (measure_frame_pointer)
+		measure_tracer(BENCH_FRAME_POINTER);
+	measure_libgcc();
+	/* No tail call: every walk must start below this same frame. */
+	__asm__ volatile("" ::: "memory");
+}
+
+/*
+ * Recursion that stays recursion: the callee reads the caller's local through
+ * a pointer, so every level keeps a live frame. a, b and c live across the
+ * call, so each frame also saves callee-saved registers, as real code does.
+ */
+BENCH_FN static unsigned descend(unsigned levels, const volatile unsigned *parent)
+{
+	volatile unsigned mine = *parent + levels;
+	unsigned a = mine * 3u;
+	unsigned b = mine ^ levels;
+	unsigned c = mine + 7u;
+
+	if (levels == 0) {
+		measure_all();
+		return a + b + c;
+	}
+	return descend(levels - 1, &mine) * a + b * c;
+}
+
+static void print_result(enum bench_unwinder which, unsigned slot, unsigned depth)
+{
+	const struct bench_result *result = &results[which][slot];
+
+	kprintf("BENCH %s depth=%u frames=%u instret=%lu complete=%d\n",
+		bench_names[which], depth, result->frames, result->instret,
+		result->complete);
+}
+
+/* Instructions per frame between the two depths, in tenths (no floats). */
+static unsigned long slope_tenths(enum bench_unwinder which)
+{
+	const struct bench_result *shallow = &results[which][0];
+	const struct bench_result *deep = &results[which][1];
+	unsigned long frames = deep->frames - shallow->frames;
+
+	if (deep->frames <= shallow->frames || deep->instret < shallow->instret)
+		return 0;
+	return ((deep->instret - shallow->instret) * 10 + frames / 2) / frames;
+}
+
+static void print_summary(void)
+{
+	unsigned long dwarf = slope_tenths(BENCH_DWARF);
+	unsigned long libgcc = slope_tenths(BENCH_LIBGCC);
+
+	for (unsigned i = 0; i < BENCH_UNWINDERS; i++) {
+		unsigned long slope = slope_tenths(i);
+
+		if (i == BENCH_FRAME_POINTER && !measure_frame_pointer)
+			continue;
+		kprintf("summary: %s %lu.%lu instructions per frame\n", bench_names[i],
+			slope / 10, slope % 10);
+	}
+	if (dwarf)
+		kprintf("summary: libgcc / dwarf = %lu.%lu\n", libgcc / dwarf,
+			libgcc * 10 / dwarf % 10);
+}
+
+static void bench_run(bool with_frame_pointer)
+{
+	static const unsigned depths[2] = {BENCH_SHALLOW, BENCH_DEEP};
+	volatile unsigned seed = 1;
+
+	kprintf("BENCH kernel frame-pointers=%d\n", with_frame_pointer);
+	measure_frame_pointer = with_frame_pointer;
+	__register_frame_info(__eh_frame_start, libgcc_object);
+	/* libgcc sorts its FDEs on first use: keep that one-time cost out. */
+	descend(0, &seed);
+	for (current_slot = 0; current_slot < 2; current_slot++)
+		descend(depths[current_slot], &seed);
+	for (unsigned i = 0; i < BENCH_UNWINDERS; i++) {
+		if (i == BENCH_FRAME_POINTER && !with_frame_pointer)
+			continue;
+		print_result(i, 0, BENCH_SHALLOW);
+		print_result(i, 1, BENCH_DEEP);
+	}
+	print_summary();
+}
+
+/* For kernels built without frame pointers: DWARF tracer and libgcc. */
+void bench_unwinders(void)
+{
+	bench_run(false);
+}
+
+/* For kernels built with frame pointers (FP=1): the frame-pointer tracer too. */
+void bench_unwinders_fp(void)
+{
+	bench_run(true);
+}

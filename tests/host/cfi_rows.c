@@ -1,0 +1,220 @@
+/*
+ * cfi_rows.c - prints rows of the tracer's CFI rule table, for the
+ * differential test against binutils' readelf (tests/cfi_differential.py).
+ *
+ *     cfi_rows ELF < queries
+ *
+ * Each query line is "FDE_OFFSET PC" (hex; the offset of the FDE's length
+ * field from the start of .eh_frame). Each answer line is, for a good query,
+ *
+ *     fde=START..END cf=1 df=-4 ra=1 cfa=r2+16 r1=c-8 r8=c-16
+ *
+ * the FDE's pc range, its CIE's factors and return-address column (as
+ * readelf prints a CIE), then the row at PC: the CFA and one rule per column
+ * that has one, in readelf's notation but with DWARF register numbers
+ * (rN); the script maps numbers to readelf's register names. A refusal of
+ * the tracer ends the line with error=WORD (not-found, malformed,
+ * unsupported, unreadable); a PC outside the FDE gives error=outside, and a
+ * row claiming more than CFI_MAX_RULES rules error=rule-count-N.
+ *
+ * .eh_frame is mapped at its own virtual address, so that the pc-relative
+ * pointers in it mean what they mean in the image. That address range is
+ * why this tool is built without AddressSanitizer (its shadow memory may
+ * cover it).
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_FIXED_NOREPLACE */
+
+#include "cfi.h"
+#include "elf.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef SHF_EXECINSTR
+#define SHF_EXECINSTR 0x4
+#endif
+
+/* Maps a read-only copy of the section's bytes at the section's address. */
+static struct tracer_range map_at_address(const struct elf_file *elf,
+					  const struct elf_section *section)
+{
+	const unsigned char *bytes = elf_section_data(elf, section, ".eh_frame");
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t base = section->addr & ~(page - 1);
+	uint64_t end = section->addr + section->size;
+	void *mapped;
+
+	if (section->size == 0 || end < section->addr || end > UINTPTR_MAX - page)
+		die(elf->path, "unusable .eh_frame address range");
+	mapped =
+	    mmap((void *)(uintptr_t)base, (size_t)(end - base), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	/* Kernels before 4.17 ignore the flag and map elsewhere instead. */
+	if (mapped == MAP_FAILED || mapped != (void *)(uintptr_t)base)
+		die(elf->path, "cannot map .eh_frame at 0x%" PRIx64, section->addr);
+	memcpy((void *)(uintptr_t)section->addr, bytes, (size_t)section->size);
+	if (mprotect(mapped, (size_t)(end - base), PROT_READ) != 0)
+		die(elf->path, "cannot protect .eh_frame");
+	return (struct tracer_range){(uintptr_t)section->addr, (uintptr_t)end};
+}
+
+/* From the lowest to the highest address of executable code. */
+static struct tracer_range text_span(const struct elf_file *elf)
+{
+	struct tracer_range span = {UINTPTR_MAX, 0};
+
+	for (uint32_t i = 1; i < elf->shnum; i++) {
+		struct elf_section section = elf_section(elf, i);
+
+		if (!(section.flags & SHF_EXECINSTR) || section.size == 0)
+			continue;
+		if (section.addr < span.start)
+			span.start = (uintptr_t)section.addr;
+		if (section.addr + section.size > span.end)
+			span.end = (uintptr_t)(section.addr + section.size);
+	}
+	if (span.end == 0)
+		die(elf->path, "no executable section");
+	return span;
+}
+
+static struct tracer_config config_for(const struct elf_file *elf)
+{
+	uint32_t index = elf_section_by_name(elf, ".eh_frame");
+	struct elf_section eh_frame;
+
+	if (index == 0)
+		die(elf->path, "no .eh_frame section");
+	eh_frame = elf_section(elf, index);
+	return (struct tracer_config){
+	    .text = text_span(elf),
+	    .eh_frame = map_at_address(elf, &eh_frame),
+	};
+}
+
+static const char *status_word(enum cfi_status status)
+{
+	switch (status) {
+	case CFI_OK:
+		return "ok";
+	case CFI_NOT_FOUND:
+		return "not-found";
+	case CFI_MALFORMED:
+		return "malformed";
+	case CFI_UNSUPPORTED:
+		return "unsupported";
+	case CFI_UNREADABLE:
+		return "unreadable";
+	}
+	return "unknown-status";
+}
+
+static void print_cfa(const struct cfi_row *row)
+{
+	switch (row->cfa_kind) {
+	case CFI_CFA_REGISTER_OFFSET:
+		printf(" cfa=r%u%+" PRId32, (unsigned)row->cfa_register, row->cfa_offset);
+		break;
+	case CFI_CFA_EXPRESSION:
+		printf(" cfa=exp");
+		break;
+	case 0:
+		printf(" cfa=undefined");
+		break;
+	default:
+		printf(" cfa=kind%u", (unsigned)row->cfa_kind);
+	}
+}
+
+/* readelf's notation for a register rule (binutils dwarf.c,
+ * frame_display_row), with a register number for DW_CFA_register. */
+static void print_rule(const struct cfi_rule *rule)
+{
+	printf(" r%u=", (unsigned)rule->column);
+	switch (rule->kind) {
+	case CFI_RULE_UNDEFINED:
+		printf("u");
+		break;
+	case CFI_RULE_SAME_VALUE:
+		printf("s");
+		break;
+	case CFI_RULE_OFFSET:
+		printf("c%+" PRId32, rule->value);
+		break;
+	case CFI_RULE_VAL_OFFSET:
+		printf("v%+" PRId32, rule->value);
+		break;
+	case CFI_RULE_REGISTER:
+		printf("r%" PRId32, rule->value);
+		break;
+	case CFI_RULE_EXPRESSION:
+		printf("exp");
+		break;
+	case CFI_RULE_VAL_EXPRESSION:
+		printf("vexp");
+		break;
+	default:
+		printf("kind%u", (unsigned)rule->kind);
+	}
+}
+
+static void answer(const struct tracer_config *config, uintptr_t fde_offset, uintptr_t pc)
+{
+	struct cfi_fde fde;
+	struct cfi_row row;
+	enum cfi_status status;
+
+	status = cfi_parse_fde(config, config->eh_frame.start + fde_offset, &fde);
+	if (status != CFI_OK) {
+		printf("error=%s\n", status_word(status));
+		return;
+	}
+	printf("fde=%" PRIxPTR "..%" PRIxPTR " cf=%" PRIuPTR " df=%" PRIdPTR
+	       " ra=%" PRIuPTR,
+	       fde.pc_start, fde.pc_end, fde.cie.code_align, fde.cie.data_align,
+	       fde.cie.ra_column);
+	if (pc < fde.pc_start || pc >= fde.pc_end) {
+		printf(" error=outside\n");
+		return;
+	}
+	status = cfi_row_at(config, &fde, pc, &row);
+	if (status != CFI_OK) {
+		printf(" error=%s\n", status_word(status));
+		return;
+	}
+	if (row.rule_count > CFI_MAX_RULES) {
+		printf(" error=rule-count-%u\n", (unsigned)row.rule_count);
+		return;
+	}
+	print_cfa(&row);
+	for (unsigned i = 0; i < row.rule_count; i++)
+		print_rule(&row.rules[i]);
+	printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct elf_file elf;
+	struct tracer_config config;
+	char line[256];
+
+	if (argc != 2) {
+		fprintf(stderr,
+			"usage: cfi_rows ELF < queries (\"FDE_OFFSET PC\" in hex)\n");
+		return 2;
+	}
+	elf_open(&elf, argv[1]);
+	config = config_for(&elf);
+	while (fgets(line, sizeof line, stdin)) {
+		uintptr_t fde_offset, pc;
+
+		if (sscanf(line, "%" SCNxPTR " %" SCNxPTR, &fde_offset, &pc) != 2)
+			die("stdin", "bad query: %s", line);
+		answer(&config, fde_offset, pc);
+	}
+	elf_close(&elf);
+	return 0;
+}
