@@ -49,7 +49,11 @@ else
 ARCH ?= rv64imac_zicsr_zifencei
 COMPILER_FLAGS :=
 LINKER_FLAGS := -Wl,--no-warn-rwx-segments
-LIBGCC := -lgcc
+# The libgcc of our multilib: with _zicsr_zifencei in -march, -lgcc would
+# find the default (hard-float) one, which does not link with lp64 objects.
+# Recursive (=): evaluated at link time, after `deps` installed the compiler.
+LIBGCC = $(shell $(CC) -march=$(firstword $(subst _, ,$(ARCH))) -mabi=$(ABI) \
+	-print-libgcc-file-name)
 endif
 
 # -fasynchronous-unwind-tables: .eh_frame for every function, prologues and

@@ -55,13 +55,13 @@ void fake_enable_traps(struct fake_stack *stack)
 	stack->config.trap = &stack->trap;
 }
 
-size_t fake_walk(struct fake_stack *stack)
+size_t fake_walk_with(struct fake_stack *stack, enum tracer_unwinder unwinder)
 {
 	struct tracer_walk walk;
 	struct tracer_frame frame;
 	size_t n = 0;
 
-	tracer_start(&walk, TRACER_FRAME_POINTER, &stack->config, &stack->regs);
+	tracer_start(&walk, unwinder, &stack->config, &stack->regs);
 	while (tracer_next(&walk, &frame)) {
 		if (n < FAKE_MAX_FRAMES)
 			stack->frames[n] = frame;
@@ -69,4 +69,9 @@ size_t fake_walk(struct fake_stack *stack)
 	}
 	stack->stop = walk.stop;
 	return n;
+}
+
+size_t fake_walk(struct fake_stack *stack)
+{
+	return fake_walk_with(stack, TRACER_FRAME_POINTER);
 }

@@ -53,5 +53,7 @@ void fake_enable_traps(struct fake_stack *stack);
 /* Walks from stack->regs to the end; keeps the first FAKE_MAX_FRAMES frames
  * and the stop reason in *stack, returns the number of frames. */
 size_t fake_walk(struct fake_stack *stack);
+/* The same with the given unwinder. */
+size_t fake_walk_with(struct fake_stack *stack, enum tracer_unwinder unwinder);
 
 #endif /* TEST_FAKE_STACK_H */
