@@ -27,8 +27,8 @@ void panic_use_unwinder(enum tracer_unwinder unwinder)
 
 /* What the tracer may read: this hart's boot stack (found from sp), and
  * where our code, symbols, call-frame information and trap frames are. */
-static void describe_kernel(struct tracer_config *config, struct tracer_trap_layout *trap,
-			    uintptr_t sp)
+void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layout *trap,
+			   uintptr_t sp)
 {
 	uintptr_t stacks = (uintptr_t)__stacks_start;
 
@@ -73,7 +73,7 @@ static void print_backtrace(const struct tracer_regs *regs)
 	struct tracer_frame frame;
 	char line[TRACER_LINE_MAX];
 
-	describe_kernel(&config, &trap, regs->sp);
+	panic_describe_kernel(&config, &trap, regs->sp);
 	kprintf("%s\n", tracer_format_header(line, sizeof(line), panic_unwinder));
 	tracer_start(&walk, panic_unwinder, &config, regs);
 	while (tracer_next(&walk, &frame)) {

@@ -9,6 +9,12 @@
 /* The unwinder panic() uses (tracer=... on the command line). */
 void panic_use_unwinder(enum tracer_unwinder unwinder);
 
+/* Fills *config (and *trap, which it points to) with what a walk from sp may
+ * read: this hart's boot stack, the kernel's code, symbols, CFI and trap
+ * frames. The benchmark (tests/bench/) walks with the same description. */
+void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layout *trap,
+			   uintptr_t sp);
+
 /* Prints "panic: <message>", the backtrace from the caller, and powers off. */
 _Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

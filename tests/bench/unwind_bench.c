@@ -21,7 +21,7 @@
 #include <unwind.h>
 
 #include "console.h"
-#include "layout.h"
+#include "panic.h"
 #include "tracer.h"
 
 #define BENCH_SHALLOW 16u
@@ -33,12 +33,7 @@
 #define BENCH_FN __attribute__((noinline, noclone))
 
 /* Provided by the linker script, the boot code and symgen (as in panic.c). */
-extern char __text_start[], __text_end[];
-extern char __stacks_start[], __stacks_end[];
-extern char trap_entry[], trap_entry_end[];
-extern const struct tracer_symtab tracer_symtab;
-extern const struct tracer_fde_index tracer_fde_index;
-extern char __eh_frame_start[], __eh_frame_end[];
+extern char __eh_frame_start[];
 
 /* libgcc's registration entry point (unwind-dw2-fde.h, not in unwind.h). */
 void __register_frame_info(const void *eh_frame, void *object);
@@ -73,41 +68,6 @@ static inline unsigned long read_instret(void)
 	return count;
 }
 
-/* The same description of the kernel as panic.c's describe_kernel (static
- * there), so that the walk does exactly what a panic's walk does. */
-static void describe_trap_frame(struct tracer_trap_layout *trap)
-{
-	trap->entry.start = (uintptr_t)trap_entry;
-	trap->entry.end = (uintptr_t)trap_entry_end;
-	trap->epc_offset = TF_SEPC;
-	trap->ra_offset = TF_REG(1);
-	trap->sp_offset = TF_REG(2);
-	/* s0, s1 are x8, x9; s2-s11 are x18-x27. */
-	for (unsigned i = 0; i < 12; i++)
-		trap->s_offset[i] = TF_REG(i < 2 ? 8 + i : 16 + i);
-	trap->cause_offset = TF_SCAUSE;
-	trap->tval_offset = TF_STVAL;
-}
-
-static void describe_kernel(struct tracer_config *config, struct tracer_trap_layout *trap,
-			    uintptr_t sp)
-{
-	/* sp is on this hart's boot stack: the bench runs from kmain. */
-	uintptr_t hart = (sp - (uintptr_t)__stacks_start - 1) / STACK_SIZE;
-
-	describe_trap_frame(trap);
-	config->text.start = (uintptr_t)__text_start;
-	config->text.end = (uintptr_t)__text_end;
-	config->stack.start = (uintptr_t)__stacks_start + hart * STACK_SIZE;
-	config->stack.end = config->stack.start + STACK_SIZE;
-	config->symtab = &tracer_symtab;
-	config->eh_frame.start = (uintptr_t)__eh_frame_start;
-	config->eh_frame.end = (uintptr_t)__eh_frame_end;
-	config->fde_index = &tracer_fde_index;
-	config->trap = trap;
-	config->max_depth = BENCH_MAX_FRAMES;
-}
-
 /* A full walk as panic() makes it (symbolized frames), minus the printing. */
 BENCH_FN static void measure_tracer(enum bench_unwinder which)
 {
@@ -120,7 +80,9 @@ BENCH_FN static void measure_tracer(enum bench_unwinder which)
 	unsigned long start;
 
 	TRACER_CAPTURE_REGS(&regs);
-	describe_kernel(&config, &trap, regs.sp);
+	/* Exactly what a panic's walk reads; only the depth limit differs. */
+	panic_describe_kernel(&config, &trap, regs.sp);
+	config.max_depth = BENCH_MAX_FRAMES;
 	result->frames = 0;
 	start = read_instret();
 	tracer_start(&walk, which == BENCH_DWARF ? TRACER_DWARF : TRACER_FRAME_POINTER,
