@@ -4,7 +4,7 @@
  *
  *     scenario=NAME    one of scenarios[] (default: panic)
  *     scenario=call:F  call function F, found by name in the symbol table
- *     tracer=NAME      fp (default) or dwarf
+ *     tracer=NAME      auto (default), fp, dwarf or compiler
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,8 +25,10 @@ static const struct {
 	const char *name;
 	enum tracer_unwinder unwinder;
 } tracers[] = {
+    {"auto", TRACER_AUTO},
     {"fp", TRACER_FRAME_POINTER},
     {"dwarf", TRACER_DWARF},
+    {"compiler", TRACER_PROLOGUE},
 };
 
 /*
@@ -74,7 +76,7 @@ static _Noreturn void usage(const char *problem, const char *value)
 static void choose_tracer(const char *args)
 {
 	char value[ARG_MAX];
-	const char *name = arg_value(args, "tracer", value) ? value : "fp";
+	const char *name = arg_value(args, "tracer", value) ? value : "auto";
 
 	for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++) {
 		if (str_equal(name, tracers[i].name)) {

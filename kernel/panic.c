@@ -18,7 +18,7 @@ extern const struct tracer_symtab tracer_symtab;
 extern const struct tracer_fde_index tracer_fde_index;
 extern char __eh_frame_start[], __eh_frame_end[];
 
-static enum tracer_unwinder panic_unwinder = TRACER_FRAME_POINTER;
+static enum tracer_unwinder panic_unwinder = TRACER_AUTO;
 
 void panic_use_unwinder(enum tracer_unwinder unwinder)
 {

@@ -145,20 +145,6 @@ static enum tracer_stop stop_reason(enum cfi_status status)
 	}
 }
 
-/* The CFA is the caller's sp: in the stack (its top included), and above
- * the callee's sp, strictly so past the first frame, where a leaf function
- * without a frame has CFA == sp. */
-static enum tracer_stop check_cfa(const struct tracer_walk *walk, uintptr_t cfa)
-{
-	const struct tracer_range stack = walk->config->stack;
-
-	if (cfa <= stack.start || cfa > stack.end)
-		return TRACER_STOP_OUTSIDE_STACK;
-	if (cfa < walk->next.sp || (cfa == walk->next.sp && !walk->next_is_exact))
-		return TRACER_STOP_NOT_ASCENDING;
-	return TRACER_RUNNING;
-}
-
 void dwarf_step(struct tracer_walk *walk)
 {
 	const struct tracer_config *config = walk->config;
@@ -185,7 +171,7 @@ void dwarf_step(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_OUTERMOST;
 		return;
 	}
-	walk->stop = check_cfa(walk, cfa);
+	walk->stop = frame_check_cfa(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	regs_copy(&callee, &walk->next);

@@ -68,6 +68,11 @@ char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *fra
 		put_char(&line, '/');
 		put_hex(&line, frame->size, 1);
 	}
+	if (frame->found_by_fallback) {
+		put_str(&line, " (");
+		put_str(&line, tracer_unwinder_name(frame->found_by));
+		put_char(&line, ')');
+	}
 	return buf;
 }
 
@@ -119,6 +124,10 @@ const char *tracer_stop_text(enum tracer_stop stop)
 	    [TRACER_STOP_NO_CFI] = "no call-frame information for the pc",
 	    [TRACER_STOP_BAD_CFI] = "malformed call-frame information",
 	    [TRACER_STOP_UNSUPPORTED_CFI] = "unsupported call-frame information",
+	    [TRACER_STOP_NO_SYMBOL] = "pc in no function of the symbol table",
+	    [TRACER_STOP_UNKNOWN_CODE] = "code the prologue decoder cannot follow",
+	    [TRACER_STOP_RA_NOT_SAVED] = "caller's frame saved no return address",
+	    [TRACER_STOP_NOT_A_CALL] = "return address does not follow a call",
 	};
 
 	return (unsigned)stop < TRACER_STOP_COUNT ? texts[stop] : "unknown stop reason";
@@ -129,6 +138,8 @@ const char *tracer_unwinder_name(enum tracer_unwinder unwinder)
 	static const char *const names[TRACER_UNWINDER_COUNT] = {
 	    [TRACER_FRAME_POINTER] = "frame-pointer",
 	    [TRACER_DWARF] = "dwarf",
+	    [TRACER_PROLOGUE] = "prologue",
+	    [TRACER_AUTO] = "auto",
 	};
 
 	return (unsigned)unwinder < TRACER_UNWINDER_COUNT ? names[unwinder] : "unknown";

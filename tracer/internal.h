@@ -47,9 +47,10 @@ bool memory_read_word(const struct tracer_config *config, uintptr_t addr,
 		      uintptr_t *value);
 
 /*
- * A cursor over [pos, end), a part of the declared .eh_frame, for the DWARF
- * unwinder's byte-oriented parsing. A read past end yields 0 and sets
- * `failed`, so a parser checks once per record instead of once per field.
+ * A cursor over [pos, end), a part of a declared region: .eh_frame for the
+ * DWARF unwinder's byte-oriented parsing, text for the prologue decoder. A
+ * read past end yields 0 and sets `failed`, so a parser checks once per
+ * record instead of once per field.
  */
 struct memory_cursor {
 	uintptr_t pos;
@@ -60,6 +61,12 @@ struct memory_cursor {
 /* Opens a cursor on [start, end) if that lies inside config->eh_frame. */
 bool memory_cursor_open(const struct tracer_config *config, uintptr_t start,
 			uintptr_t end, struct memory_cursor *cursor);
+
+/* Opens a cursor on the code [start, end) if that lies inside config->text
+ * and start is 2-byte aligned, as every instruction is: the cursor then
+ * reads aligned 16-bit parcels (cursor_u16). */
+bool memory_code_open(const struct tracer_config *config, uintptr_t start,
+		      uintptr_t end, struct memory_cursor *cursor);
 
 /* A second cursor from the first one's position (field by field: see
  * regs_copy). */
@@ -79,6 +86,21 @@ static inline uint8_t cursor_u8(struct memory_cursor *cursor)
 		return 0;
 	}
 	return *(const uint8_t *)cursor->pos++;
+}
+
+/* One parcel of code: instructions are little-endian 16-bit parcels. */
+static inline uint16_t cursor_u16(struct memory_cursor *cursor)
+{
+	uint16_t parcel;
+
+	if (cursor->end - cursor->pos < 2) {
+		cursor->pos = cursor->end;
+		cursor->failed = true;
+		return 0;
+	}
+	parcel = *(const uint16_t *)cursor->pos;
+	cursor->pos += 2;
+	return parcel;
 }
 
 static inline uint32_t cursor_u32(struct memory_cursor *cursor)
@@ -129,5 +151,14 @@ void cursor_skip(struct memory_cursor *cursor, uintptr_t count);
  */
 void frame_pointer_step(struct tracer_walk *walk);
 void dwarf_step(struct tracer_walk *walk);
+void prologue_step(struct tracer_walk *walk);
+
+/*
+ * Whether cfa, the caller's sp an unwinder computed, may follow the frame in
+ * walk->next: inside the stack (its top included) and above the callee's sp,
+ * strictly so past the first frame of a register set, where a function
+ * without a frame has CFA == sp. TRACER_RUNNING if so, else why not.
+ */
+enum tracer_stop frame_check_cfa(const struct tracer_walk *walk, uintptr_t cfa);
 
 #endif /* TRACER_INTERNAL_H */

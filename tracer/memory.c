@@ -5,7 +5,8 @@
  * unmapped device hole, and faulting there would recurse into the trap
  * handler. So no unwinder dereferences memory directly; every read comes here
  * and is checked against the regions the caller declared: the stack for
- * words, .eh_frame for the bytes of call-frame information.
+ * words, .eh_frame for the bytes of call-frame information, text for the
+ * instructions the prologue decoder reads.
  */
 #include "internal.h"
 
@@ -30,6 +31,19 @@ bool memory_cursor_open(const struct tracer_config *config, uintptr_t start,
 	const struct tracer_range eh_frame = config->eh_frame;
 
 	if (start > end || start < eh_frame.start || end > eh_frame.end)
+		return false;
+	cursor->pos = start;
+	cursor->end = end;
+	cursor->failed = false;
+	return true;
+}
+
+bool memory_code_open(const struct tracer_config *config, uintptr_t start,
+		      uintptr_t end, struct memory_cursor *cursor)
+{
+	const struct tracer_range text = config->text;
+
+	if (start % 2 != 0 || start > end || start < text.start || end > text.end)
 		return false;
 	cursor->pos = start;
 	cursor->end = end;

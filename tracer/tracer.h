@@ -143,6 +143,15 @@ enum tracer_unwinder {
 	 * Stack: about 2.5 KiB at -O2 on rv64 (GCC 12 -fstack-usage), most of
 	 * it rows of the rule table (CFI_MAX_RULES, CFI_STATE_DEPTH in cfi.h). */
 	TRACER_DWARF,
+	/* The CompilerTracer: decodes each function's code from its start (found
+	 * in config->symtab) to the pc, to find the frame size and where ra and
+	 * s0 were saved. Needs neither frame pointers nor CFI; restores ra, sp
+	 * and s0. Reads code only inside config->text. */
+	TRACER_PROLOGUE,
+	/* Per frame: DWARF where an FDE covers the pc, else the prologue
+	 * decoder where the symbol table knows the function and the decoder
+	 * understands its code, else the frame pointer. */
+	TRACER_AUTO,
 	TRACER_UNWINDER_COUNT
 };
 
@@ -160,6 +169,10 @@ enum tracer_stop {
 	TRACER_STOP_NO_CFI,	     /* no FDE covers the pc */
 	TRACER_STOP_BAD_CFI,	     /* CFI malformed: past its end, bad index, ... */
 	TRACER_STOP_UNSUPPORTED_CFI, /* valid CFI this unwinder does not evaluate */
+	TRACER_STOP_NO_SYMBOL,	     /* pc in no function of the symbol table */
+	TRACER_STOP_UNKNOWN_CODE,    /* code the prologue decoder cannot follow */
+	TRACER_STOP_RA_NOT_SAVED,    /* a caller's frame that saved no ra */
+	TRACER_STOP_NOT_A_CALL,	     /* return address not just after a call */
 	TRACER_STOP_COUNT
 };
 
@@ -175,6 +188,13 @@ struct tracer_frame {
 	const char *name;	/* function containing the pc, NULL if unknown */
 	uintptr_t offset;	/* pc - function start */
 	uintptr_t size;		/* function size */
+	/* The unwinder that found this frame from the one before; for a frame
+	 * from a register set (the first, the one a trap interrupted), the
+	 * walk's own. */
+	enum tracer_unwinder found_by;
+	/* Found by a fallback of a TRACER_AUTO walk (not DWARF):
+	 * tracer_format_frame then names found_by after the frame. */
+	bool found_by_fallback;
 };
 
 /* Walk state. Fields are private to the library except `stop`. */
@@ -183,6 +203,8 @@ struct tracer_walk {
 	enum tracer_unwinder unwinder;
 	const struct tracer_config *config;
 	struct tracer_regs next; /* the frame tracer_next() returns next */
+	const struct tracer_symbol *next_function; /* its function, once returned */
+	enum tracer_unwinder next_found_by;
 	bool next_is_exact;	 /* registers came from a register set, not from memory */
 	bool next_after_trap;
 	uintptr_t trap_cause;
@@ -205,11 +227,13 @@ const char *tracer_trap_cause_name(uintptr_t scause);
 
 /* Output lines, NUL-terminated and without newline; each returns buf. */
 #define TRACER_LINE_MAX 160
-/* " [<0x0000000080201234>] do_work+0x1c/0x60", or raw " [<0x...>]" */
+/* " [<0x0000000080201234>] do_work+0x1c/0x60", or raw " [<0x...>]"; in an
+ * auto walk, a frame a fallback found ends with " (prologue)" or
+ * " (frame-pointer)". */
 char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *frame);
 /* "--- trap: load access fault sepc=0x... stval=0x... ---" */
 char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *frame);
-/* "Call Trace (frame-pointer unwinder):" */
+/* "Call Trace (frame-pointer unwinder):", "Call Trace (auto unwinder):" */
 char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder);
 /* "End of trace: <reason>" */
 char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop);

@@ -21,6 +21,8 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 	walk->trap_cause = 0;
 	walk->trap_tval = 0;
 	walk->depth = 0;
+	walk->next_function = NULL;
+	walk->next_found_by = unwinder;
 }
 
 /*
@@ -34,8 +36,10 @@ static uintptr_t code_address(uintptr_t pc, bool is_return_address)
 	return is_return_address ? pc - 1 : pc;
 }
 
-static void symbolize(const struct tracer_symtab *symtab, struct tracer_frame *frame)
+/* Also keeps the function in the walk: the prologue decoder starts there. */
+static void symbolize(struct tracer_walk *walk, struct tracer_frame *frame)
 {
+	const struct tracer_symtab *symtab = walk->config->symtab;
 	uintptr_t addr = code_address(frame->pc, frame->is_return_address);
 	const struct tracer_symbol *symbol =
 	    symtab ? tracer_symtab_lookup(symtab, addr) : NULL;
@@ -43,9 +47,10 @@ static void symbolize(const struct tracer_symtab *symtab, struct tracer_frame *f
 	frame->name = symbol ? tracer_symbol_name(symtab, symbol) : NULL;
 	frame->offset = symbol ? frame->pc - symbol->addr : 0;
 	frame->size = symbol ? symbol->size : 0;
+	walk->next_function = symbol;
 }
 
-static void describe_next(const struct tracer_walk *walk, struct tracer_frame *frame)
+static void describe_next(struct tracer_walk *walk, struct tracer_frame *frame)
 {
 	frame->pc = walk->next.pc;
 	frame->sp = walk->next.sp;
@@ -54,7 +59,22 @@ static void describe_next(const struct tracer_walk *walk, struct tracer_frame *f
 	frame->after_trap = walk->next_after_trap;
 	frame->trap_cause = walk->next_after_trap ? walk->trap_cause : 0;
 	frame->trap_tval = walk->next_after_trap ? walk->trap_tval : 0;
-	symbolize(walk->config->symtab, frame);
+	frame->found_by = walk->next_found_by;
+	frame->found_by_fallback = walk->unwinder == TRACER_AUTO &&
+				   walk->next_found_by != TRACER_AUTO &&
+				   walk->next_found_by != TRACER_DWARF;
+	symbolize(walk, frame);
+}
+
+enum tracer_stop frame_check_cfa(const struct tracer_walk *walk, uintptr_t cfa)
+{
+	const struct tracer_range stack = walk->config->stack;
+
+	if (cfa <= stack.start || cfa > stack.end)
+		return TRACER_STOP_OUTSIDE_STACK;
+	if (cfa < walk->next.sp || (cfa == walk->next.sp && !walk->next_is_exact))
+		return TRACER_STOP_NOT_ASCENDING;
+	return TRACER_RUNNING;
 }
 
 /*
@@ -95,6 +115,28 @@ static void cross_trap(struct tracer_walk *walk)
 	walk->next_after_trap = true;
 	walk->trap_cause = cause;
 	walk->trap_tval = tval;
+	walk->next_found_by = walk->unwinder;
+}
+
+/*
+ * TRACER_AUTO: the first unwinder that applies to the frame. Each one leaves
+ * walk->next as it was when it does not apply: no FDE; no function in the
+ * symbol table or code the decoder does not follow.
+ */
+static void auto_step(struct tracer_walk *walk)
+{
+	dwarf_step(walk);
+	walk->next_found_by = TRACER_DWARF;
+	if (walk->stop != TRACER_STOP_NO_CFI)
+		return;
+	walk->stop = TRACER_RUNNING;
+	prologue_step(walk);
+	walk->next_found_by = TRACER_PROLOGUE;
+	if (walk->stop != TRACER_STOP_NO_SYMBOL && walk->stop != TRACER_STOP_UNKNOWN_CODE)
+		return;
+	walk->stop = TRACER_RUNNING;
+	frame_pointer_step(walk);
+	walk->next_found_by = TRACER_FRAME_POINTER;
 }
 
 static void advance(struct tracer_walk *walk)
@@ -119,6 +161,12 @@ static void advance(struct tracer_walk *walk)
 		break;
 	case TRACER_DWARF:
 		dwarf_step(walk);
+		break;
+	case TRACER_PROLOGUE:
+		prologue_step(walk);
+		break;
+	case TRACER_AUTO:
+		auto_step(walk);
 		break;
 	default:
 		walk->stop = TRACER_STOP_BAD_UNWINDER;

@@ -1,0 +1,88 @@
+/*
+ * prologue.h - the prologue decoder behind TRACER_PROLOGUE (the
+ * CompilerTracer): what a function's code did to its frame between its first
+ * instruction and a pc. Shared by the unwinder (prologue.c), the host
+ * cross-check against CFI (symgen/prologue_check.c) and the unit tests.
+ */
+#ifndef TRACER_PROLOGUE_H
+#define TRACER_PROLOGUE_H
+
+#include "internal.h"
+
+/* Integer registers by their x number. */
+#define RISCV_ZERO 0
+#define RISCV_RA 1
+#define RISCV_SP 2
+#define RISCV_S0 8
+
+/* What is known about sp after the decoded code. */
+enum prologue_sp {
+	PROLOGUE_SP_RELATIVE, /* sp = CFA + sp_offset */
+	PROLOGUE_SP_ORIGIN,   /* sp was set to an address (la sp, ...): this
+				 function made the stack, it has no caller on it */
+	PROLOGUE_SP_LOST,     /* changed by an amount not known from the code
+				 (alloca, a load): only a frame pointer helps */
+};
+
+/*
+ * The frame as the decoded code left it. Offsets are bytes from the CFA,
+ * the sp the function was entered with (its caller's sp at the call).
+ */
+struct prologue_frame {
+	enum prologue_sp sp_state;
+	intptr_t sp_offset; /* sp - CFA, if PROLOGUE_SP_RELATIVE (<= 0) */
+	bool fp_valid;	    /* s0 was set up as a frame pointer: */
+	intptr_t fp_offset; /* s0 - CFA */
+	bool ra_saved;	    /* the caller's ra is stored at CFA + ra_offset */
+	intptr_t ra_offset;
+	bool s0_saved; /* the caller's s0 is stored at CFA + s0_offset */
+	intptr_t s0_offset;
+};
+
+enum prologue_status {
+	PROLOGUE_OK,
+	PROLOGUE_UNREADABLE, /* the code lies outside config->text */
+	PROLOGUE_UNKNOWN,    /* an instruction the decoder cannot follow: a
+				reserved or illegal encoding, one longer than
+				32 bits, or a write to sp that it cannot follow
+				without a frame pointer */
+};
+
+struct prologue_analysis {
+	struct prologue_frame frame; /* the frame at the pc */
+	uintptr_t stop;		     /* where decoding stopped: the pc, or the
+					call or jump that ended the prologue */
+};
+
+/*
+ * Decodes the code of the function at [function, function_end) from its
+ * start towards pc (exclusive), with xlen-byte registers (4: rv32, 8: rv64),
+ * and describes the frame at pc. Decoding goes straight through conditional
+ * branches and stops at the pc, a call, or a jump: past a call the frame no
+ * longer changes; past a jump, the code at the pc is entered by a branch
+ * from the function's body, so the frame is the body's, as it was before any
+ * epilogue began (see prologue.c).
+ */
+enum prologue_status prologue_analyze(const struct tracer_config *config,
+				      uintptr_t function, uintptr_t function_end,
+				      uintptr_t pc, unsigned xlen,
+				      struct prologue_analysis *analysis);
+
+/* Whether the instruction that ends just before `address` is a call (jal or
+ * jalr that links, c.jalr, or rv32's c.jal): a return address must be. */
+bool prologue_follows_call(const struct tracer_config *config, uintptr_t address,
+			   unsigned xlen);
+
+/* Length of the instruction whose first 16-bit parcel is `parcel`: 2 (RVC),
+ * 4, or 0 for the longer encodings this decoder does not handle. */
+static inline unsigned riscv_instruction_length(uint16_t parcel)
+{
+	if ((parcel & 0x3) != 0x3)
+		return 2;
+	return (parcel & 0x1c) != 0x1c ? 4 : 0;
+}
+
+/* Whether the instruction (of that length) is a call: it jumps and links. */
+bool riscv_is_call(uint32_t instruction, unsigned length, unsigned xlen);
+
+#endif /* TRACER_PROLOGUE_H */

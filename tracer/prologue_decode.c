@@ -1,0 +1,564 @@
+/*
+ * prologue_decode.c - what a function's code did to its frame, found by
+ * decoding it from its first instruction (the CompilerTracer's analysis).
+ *
+ * RISC-V instructions are 16 bits (RVC, low two bits not 11) or 32 bits
+ * (low bits 11), so decoding linearly from a function's start never reads
+ * half an instruction as a whole one. On the way the decoder follows:
+ *
+ *   sp   addi/c.addi/c.addi16sp sp,sp,N; add/sub sp,sp,t with t a constant
+ *        built by lui/addi/addiw/li/c.li/c.lui (large frames); mv/addi sp,s0,N
+ *   s0   addi s0,sp,N, c.addi4spn s0,sp,N, mv s0,sp: s0 becomes a frame
+ *        pointer, which still finds the frame once sp is lost (alloca)
+ *   saves  sd/c.sdsp (rv64), sw/c.swsp (rv32) of ra and s0 relative to sp or
+ *        the frame pointer, before the register was changed (a store after
+ *        that is no save of the caller's value)
+ *   restores  loads of ra or s0 from their save slot, sp moving up: an
+ *        epilogue
+ *
+ * All offsets are relative to the CFA, the sp at the function's entry.
+ * Encodings: RISC-V Unprivileged ISA, chapters RV32I/RV64I and "C".
+ */
+#include "prologue.h"
+
+/* What one instruction means for the walk through the code. */
+enum effect {
+	EFFECT_NONE,	/* decoded (or irrelevant); go on */
+	EFFECT_CALL,	/* jumps and links: past it the frame stays as it is */
+	EFFECT_JUMP,	/* jumps without linking: the code after it is reached
+			   only by a branch */
+	EFFECT_UNKNOWN, /* cannot be followed */
+};
+
+struct scan {
+	struct prologue_frame now;  /* after the instructions decoded so far */
+	struct prologue_frame body; /* before the first epilogue instruction */
+	bool in_epilogue;	    /* body holds a frame */
+	uint32_t written;	    /* registers changed since the entry */
+	uint32_t known;		    /* registers holding a known constant */
+	intptr_t value[32];	    /* their values, when known */
+	unsigned xlen;		    /* register width in bytes: 4 or 8 */
+};
+
+#define BIT(reg) ((uint32_t)1 << (reg))
+
+/* Field by field (see regs_copy in internal.h). */
+static void frame_copy(struct prologue_frame *to, const struct prologue_frame *from)
+{
+	to->sp_state = from->sp_state;
+	to->sp_offset = from->sp_offset;
+	to->fp_valid = from->fp_valid;
+	to->fp_offset = from->fp_offset;
+	to->ra_saved = from->ra_saved;
+	to->ra_offset = from->ra_offset;
+	to->s0_saved = from->s0_saved;
+	to->s0_offset = from->s0_offset;
+}
+
+static void epilogue_begins(struct scan *s)
+{
+	if (!s->in_epilogue) {
+		frame_copy(&s->body, &s->now);
+		s->in_epilogue = true;
+	}
+}
+
+/* rd gets a value the decoder does not know. */
+static void write_unknown(struct scan *s, unsigned rd)
+{
+	if (rd == RISCV_ZERO)
+		return;
+	s->written |= BIT(rd);
+	s->known &= ~BIT(rd);
+	if (rd == RISCV_SP)
+		s->now.sp_state = PROLOGUE_SP_LOST;
+	else if (rd == RISCV_S0)
+		s->now.fp_valid = false;
+}
+
+/* rd gets a constant: a large frame size, or an address. */
+static void write_constant(struct scan *s, unsigned rd, intptr_t value)
+{
+	if (rd == RISCV_ZERO)
+		return;
+	write_unknown(s, rd);
+	if (rd == RISCV_SP) {
+		/* la sp, stack: the function sets up a stack of its own. */
+		s->now.sp_state = PROLOGUE_SP_ORIGIN;
+		return;
+	}
+	s->known |= BIT(rd);
+	/* rv32 arithmetic wraps at 32 bits. */
+	s->value[rd] = s->xlen == 4 ? (intptr_t)(int32_t)value : value;
+}
+
+static void sp_adjust(struct scan *s, intptr_t delta)
+{
+	s->written |= BIT(RISCV_SP);
+	if (s->now.sp_state != PROLOGUE_SP_RELATIVE)
+		return; /* an origin stays one; a lost sp stays lost */
+	if (delta > 0)
+		epilogue_begins(s);
+	s->now.sp_offset += delta;
+}
+
+/* sp = s0 + imm, with s0 a frame pointer: the frame is known again. */
+static void sp_from_frame_pointer(struct scan *s, intptr_t imm)
+{
+	intptr_t offset = s->now.fp_offset + imm;
+
+	if (s->now.sp_state != PROLOGUE_SP_RELATIVE || offset > s->now.sp_offset)
+		epilogue_begins(s);
+	s->written |= BIT(RISCV_SP);
+	s->now.sp_state = PROLOGUE_SP_RELATIVE;
+	s->now.sp_offset = offset;
+}
+
+static void frame_pointer_set(struct scan *s, intptr_t sp_plus)
+{
+	write_unknown(s, RISCV_S0);
+	s->now.fp_valid = true;
+	s->now.fp_offset = s->now.sp_offset + sp_plus;
+}
+
+/* addi rd, rs1, imm; also li (rs1 = zero), mv (imm = 0), c.addi4spn. */
+static void op_addi(struct scan *s, unsigned rd, unsigned rs1, intptr_t imm)
+{
+	if (rd == RISCV_SP && rs1 == RISCV_SP)
+		sp_adjust(s, imm);
+	else if (rd == RISCV_SP && rs1 == RISCV_S0 && s->now.fp_valid)
+		sp_from_frame_pointer(s, imm);
+	else if (rd == RISCV_S0 && rs1 == RISCV_SP &&
+		 s->now.sp_state == PROLOGUE_SP_RELATIVE)
+		frame_pointer_set(s, imm);
+	else if (s->known & BIT(rs1))
+		write_constant(s, rd, s->value[rs1] + imm);
+	else
+		write_unknown(s, rd);
+}
+
+/* add or sub (negate) rd, rs1, rs2; also c.add. */
+static void op_add(struct scan *s, unsigned rd, unsigned rs1, unsigned rs2, bool negate)
+{
+	unsigned other = rs1 == RISCV_SP ? rs2 : rs1;
+	bool uses_sp = rs1 == RISCV_SP || (rs2 == RISCV_SP && !negate);
+	bool other_known = (s->known & BIT(other)) != 0;
+	intptr_t amount = !other_known ? 0 : negate ? -s->value[other] : s->value[other];
+
+	if (rd == RISCV_SP && uses_sp) {
+		if (other_known)
+			sp_adjust(s, amount);
+		else if (s->now.sp_state == PROLOGUE_SP_RELATIVE)
+			write_unknown(s, RISCV_SP); /* alloca: by a variable */
+		else
+			s->written |= BIT(RISCV_SP);
+	} else if (rd == RISCV_S0 && uses_sp && other_known &&
+		   s->now.sp_state == PROLOGUE_SP_RELATIVE) {
+		frame_pointer_set(s, amount);
+	} else if ((s->known & BIT(rs1)) && (s->known & BIT(rs2))) {
+		write_constant(s, rd,
+			       negate ? s->value[rs1] - s->value[rs2]
+				      : s->value[rs1] + s->value[rs2]);
+	} else {
+		write_unknown(s, rd);
+	}
+}
+
+/* The slot base + offset as an offset from the CFA, if base is sp or the
+ * frame pointer and known. */
+static bool frame_slot(const struct scan *s, unsigned base, intptr_t offset,
+		       intptr_t *slot)
+{
+	if (base == RISCV_SP && s->now.sp_state == PROLOGUE_SP_RELATIVE) {
+		*slot = s->now.sp_offset + offset;
+		return true;
+	}
+	if (base == RISCV_S0 && s->now.fp_valid) {
+		*slot = s->now.fp_offset + offset;
+		return true;
+	}
+	return false;
+}
+
+static void op_store(struct scan *s, unsigned base, unsigned source, intptr_t offset,
+		     unsigned width)
+{
+	struct prologue_frame *f = &s->now;
+	intptr_t slot;
+
+	if (width != s->xlen || (s->written & BIT(source)) ||
+	    !frame_slot(s, base, offset, &slot))
+		return;
+	if (source == RISCV_RA && !f->ra_saved) {
+		f->ra_saved = true;
+		f->ra_offset = slot;
+	} else if (source == RISCV_S0 && !f->s0_saved) {
+		f->s0_saved = true;
+		f->s0_offset = slot;
+	}
+}
+
+static void op_load(struct scan *s, unsigned rd, unsigned base, intptr_t offset,
+		    unsigned width)
+{
+	struct prologue_frame *f = &s->now;
+	intptr_t slot;
+	bool restores = width == s->xlen && frame_slot(s, base, offset, &slot) &&
+			((rd == RISCV_RA && f->ra_saved && slot == f->ra_offset) ||
+			 (rd == RISCV_S0 && f->s0_saved && slot == f->s0_offset));
+
+	if (restores) {
+		epilogue_begins(s);
+		if (rd == RISCV_RA)
+			f->ra_saved = false;
+		else
+			f->s0_saved = false;
+	}
+	write_unknown(s, rd);
+}
+
+/* Immediates of the 32-bit formats, sign-extended. */
+static intptr_t imm_i(uint32_t insn)
+{
+	return (intptr_t)((int32_t)insn >> 20);
+}
+
+static intptr_t imm_s(uint32_t insn)
+{
+	return (intptr_t)(((int32_t)insn >> 25) * 32 + (int32_t)(insn >> 7 & 0x1f));
+}
+
+static intptr_t imm_u(uint32_t insn)
+{
+	return (intptr_t)(int32_t)(insn & 0xfffff000u);
+}
+
+/* Bits [from + count - 1 : from] of an instruction, shifted to `to`. */
+#define FIELD(insn, from, count, to) ((((insn) >> (from)) & ((1u << (count)) - 1)) << (to))
+
+/* The sign-extended 6-bit immediate of c.addi, c.li, c.addiw, c.lui. */
+static intptr_t imm_ci(uint32_t insn)
+{
+	int32_t value = (int32_t)(FIELD(insn, 2, 5, 0) | FIELD(insn, 12, 1, 5));
+
+	return value >= 32 ? value - 64 : value;
+}
+
+static enum effect decode32(struct scan *s, uint32_t insn)
+{
+	unsigned rd = insn >> 7 & 0x1f;
+	unsigned rs1 = insn >> 15 & 0x1f;
+	unsigned rs2 = insn >> 20 & 0x1f;
+	unsigned funct3 = insn >> 12 & 0x7;
+	unsigned funct7 = insn >> 25;
+
+	switch (insn & 0x7f) {
+	case 0x13: /* OP-IMM: addi, and shifts and logic on a register */
+		if (funct3 == 0)
+			op_addi(s, rd, rs1, imm_i(insn));
+		else
+			write_unknown(s, rd);
+		return EFFECT_NONE;
+	case 0x1b: /* OP-IMM-32: addiw builds 32-bit constants on rv64 */
+		if (funct3 == 0 && s->xlen == 8 && (s->known & BIT(rs1)))
+			write_constant(s, rd, (int32_t)(s->value[rs1] + imm_i(insn)));
+		else
+			write_unknown(s, rd);
+		return EFFECT_NONE;
+	case 0x37: /* LUI */
+		write_constant(s, rd, imm_u(insn));
+		return EFFECT_NONE;
+	case 0x17: /* AUIPC: an address; into sp, a stack of this function's */
+		if (rd == RISCV_SP)
+			write_constant(s, rd, 0);
+		else
+			write_unknown(s, rd);
+		return EFFECT_NONE;
+	case 0x33: /* OP: add, sub, and the rest */
+		if (funct3 == 0 && (funct7 == 0 || funct7 == 0x20))
+			op_add(s, rd, rs1, rs2, funct7 == 0x20);
+		else
+			write_unknown(s, rd);
+		return EFFECT_NONE;
+	case 0x23: /* STORE: sb, sh, sw, sd */
+		op_store(s, rs1, rs2, imm_s(insn), 1u << funct3);
+		return EFFECT_NONE;
+	case 0x03: /* LOAD */
+		op_load(s, rd, rs1, imm_i(insn), 1u << (funct3 & 3));
+		return EFFECT_NONE;
+	case 0x6f: /* JAL: a call links ra (or t0, for millicode) */
+		return rd != RISCV_ZERO ? EFFECT_CALL : EFFECT_JUMP;
+	case 0x67: /* JALR: call, return, tail call, jump table */
+		if (funct3 != 0)
+			return EFFECT_UNKNOWN;
+		return rd != RISCV_ZERO ? EFFECT_CALL : EFFECT_JUMP;
+	case 0x3b: /* OP-32 */
+	case 0x2f: /* AMO */
+	case 0x73: /* SYSTEM: csr reads write rd; ecall, ebreak, wfi have rd 0 */
+		write_unknown(s, rd);
+		return EFFECT_NONE;
+	case 0x53: /* OP-FP: feq/flt/fle, fclass, fmv.x, fcvt to integer write x rd */
+		if ((insn >> 27) == 0x14 || (insn >> 27) == 0x18 || (insn >> 27) == 0x1c)
+			write_unknown(s, rd);
+		return EFFECT_NONE;
+	case 0x57: /* OP-V: vset{i}vl{i}, and vmv.x.s and kin (funct6 0x10) */
+		if (funct3 == 7 || (funct3 == 2 && (insn >> 26) == 0x10))
+			write_unknown(s, rd);
+		return EFFECT_NONE;
+	case 0x63: /* BRANCH: decoding follows the fall-through path */
+	case 0x0f: /* MISC-MEM: fences */
+	case 0x07: /* LOAD-FP and STORE-FP, FMA: floating-point registers only */
+	case 0x27:
+	case 0x43:
+	case 0x47:
+	case 0x4b:
+	case 0x4f:
+		return EFFECT_NONE;
+	default: /* custom and reserved opcodes */
+		return EFFECT_UNKNOWN;
+	}
+}
+
+/* Quadrant 0: c.addi4spn, and loads and stores on x8-x15 (rd', rs1'). */
+static enum effect decode16_q0(struct scan *s, uint32_t insn)
+{
+	unsigned low = 8 + (insn >> 2 & 0x7);  /* rd' or rs2' */
+	unsigned high = 8 + (insn >> 7 & 0x7); /* rs1' */
+	intptr_t word_offset = FIELD(insn, 10, 3, 3) | FIELD(insn, 6, 1, 2) |
+			       FIELD(insn, 5, 1, 6);
+	intptr_t double_offset = FIELD(insn, 10, 3, 3) | FIELD(insn, 5, 2, 6);
+	intptr_t spn_imm = FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) |
+			   FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 3);
+
+	switch (insn >> 13) {
+	case 0: /* c.addi4spn rd', sp, imm; all zero: the illegal instruction */
+		if (spn_imm == 0)
+			return EFFECT_UNKNOWN;
+		op_addi(s, low, RISCV_SP, spn_imm);
+		return EFFECT_NONE;
+	case 2: /* c.lw */
+		op_load(s, low, high, word_offset, 4);
+		return EFFECT_NONE;
+	case 3: /* c.ld (rv64); c.flw (rv32) */
+		if (s->xlen == 8)
+			op_load(s, low, high, double_offset, 8);
+		return EFFECT_NONE;
+	case 6: /* c.sw */
+		op_store(s, high, low, word_offset, 4);
+		return EFFECT_NONE;
+	case 7: /* c.sd (rv64); c.fsw (rv32) */
+		if (s->xlen == 8)
+			op_store(s, high, low, double_offset, 8);
+		return EFFECT_NONE;
+	case 4: /* reserved */
+		return EFFECT_UNKNOWN;
+	default: /* c.fld, c.fsd */
+		return EFFECT_NONE;
+	}
+}
+
+/* Quadrant 1: immediates, sp adjustment, c.j, compressed branches. */
+static enum effect decode16_q1(struct scan *s, uint32_t insn)
+{
+	unsigned rd = insn >> 7 & 0x1f;
+	intptr_t imm16sp;
+
+	switch (insn >> 13) {
+	case 0: /* c.addi rd, imm (c.nop: rd 0) */
+		op_addi(s, rd, rd, imm_ci(insn));
+		return EFFECT_NONE;
+	case 1: /* c.jal (rv32); c.addiw (rv64) */
+		if (s->xlen == 4)
+			return EFFECT_CALL;
+		if (s->known & BIT(rd))
+			write_constant(s, rd, (int32_t)(s->value[rd] + imm_ci(insn)));
+		else
+			write_unknown(s, rd);
+		return EFFECT_NONE;
+	case 2: /* c.li rd, imm */
+		op_addi(s, rd, RISCV_ZERO, imm_ci(insn));
+		return EFFECT_NONE;
+	case 3:
+		if (rd != RISCV_SP) { /* c.lui rd, imm */
+			if (imm_ci(insn) == 0)
+				return EFFECT_UNKNOWN; /* reserved */
+			write_constant(s, rd, imm_ci(insn) * 4096);
+			return EFFECT_NONE;
+		}
+		/* c.addi16sp: nzimm[9|4|6|8:7|5] in bits 12|6|5|4:3|2 */
+		imm16sp = FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) | FIELD(insn, 3, 2, 7) |
+			  FIELD(insn, 2, 1, 5);
+		imm16sp -= (intptr_t)FIELD(insn, 12, 1, 9);
+		if (imm16sp == 0)
+			return EFFECT_UNKNOWN; /* reserved */
+		sp_adjust(s, imm16sp);
+		return EFFECT_NONE;
+	case 4: /* c.srli, c.srai, c.andi, c.sub ... c.addw on rd' */
+		write_unknown(s, 8 + (insn >> 7 & 0x7));
+		return EFFECT_NONE;
+	case 5: /* c.j */
+		return EFFECT_JUMP;
+	default: /* c.beqz, c.bnez */
+		return EFFECT_NONE;
+	}
+}
+
+/* Quadrant 2: sp-relative loads and stores, c.mv, c.add, c.jr, c.jalr. */
+static enum effect decode16_q2(struct scan *s, uint32_t insn)
+{
+	unsigned rd = insn >> 7 & 0x1f; /* also rs1 */
+	unsigned rs2 = insn >> 2 & 0x1f;
+	bool bit12 = insn >> 12 & 1;
+
+	switch (insn >> 13) {
+	case 0: /* c.slli */
+		write_unknown(s, rd);
+		return EFFECT_NONE;
+	case 2: /* c.lwsp: uimm[5] bit 12, [4:2] bits 6:4, [7:6] bits 3:2 */
+		if (rd == RISCV_ZERO)
+			return EFFECT_UNKNOWN; /* reserved */
+		op_load(s, rd, RISCV_SP,
+			FIELD(insn, 12, 1, 5) | FIELD(insn, 4, 3, 2) | FIELD(insn, 2, 2, 6),
+			4);
+		return EFFECT_NONE;
+	case 3: /* c.ldsp (rv64): uimm[5] bit 12, [4:3] bits 6:5, [8:6] bits 4:2 */
+		if (s->xlen == 4)
+			return EFFECT_NONE; /* c.flwsp */
+		if (rd == RISCV_ZERO)
+			return EFFECT_UNKNOWN;
+		op_load(s, rd, RISCV_SP,
+			FIELD(insn, 12, 1, 5) | FIELD(insn, 5, 2, 3) | FIELD(insn, 2, 3, 6),
+			8);
+		return EFFECT_NONE;
+	case 4:
+		if (rs2 != RISCV_ZERO) {
+			if (bit12)
+				op_add(s, rd, rd, rs2, false); /* c.add */
+			else
+				op_addi(s, rd, rs2, 0); /* c.mv */
+			return EFFECT_NONE;
+		}
+		if (rd == RISCV_ZERO) /* c.ebreak; without bit 12 reserved */
+			return bit12 ? EFFECT_NONE : EFFECT_UNKNOWN;
+		return bit12 ? EFFECT_CALL : EFFECT_JUMP; /* c.jalr, c.jr */
+	case 6: /* c.swsp: uimm[5:2] bits 12:9, [7:6] bits 8:7 */
+		op_store(s, RISCV_SP, rs2, FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6), 4);
+		return EFFECT_NONE;
+	case 7: /* c.sdsp (rv64): uimm[5:3] bits 12:10, [8:6] bits 9:7 */
+		if (s->xlen == 8)
+			op_store(s, RISCV_SP, rs2,
+				 FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6), 8);
+		return EFFECT_NONE; /* rv32: c.fswsp */
+	default: /* c.fldsp, c.fsdsp */
+		return EFFECT_NONE;
+	}
+}
+
+static enum effect decode16(struct scan *s, uint32_t insn)
+{
+	switch (insn & 0x3) {
+	case 0:
+		return decode16_q0(s, insn);
+	case 1:
+		return decode16_q1(s, insn);
+	default:
+		return decode16_q2(s, insn);
+	}
+}
+
+/* No frame yet: nothing to undo, so code after a jump starts the same way. */
+static bool frame_is_empty(const struct prologue_frame *f)
+{
+	return f->sp_state == PROLOGUE_SP_RELATIVE && f->sp_offset == 0 && !f->fp_valid &&
+	       !f->ra_saved && !f->s0_saved;
+}
+
+enum prologue_status prologue_analyze(const struct tracer_config *config,
+				      uintptr_t function, uintptr_t function_end,
+				      uintptr_t pc, unsigned xlen,
+				      struct prologue_analysis *analysis)
+{
+	struct scan s;
+	struct memory_cursor code;
+	const struct prologue_frame *result = &s.now;
+	uintptr_t limit;
+
+	if (function_end > config->text.end || function_end < function)
+		function_end = config->text.end;
+	limit = pc < function_end ? pc : function_end;
+	if (!memory_code_open(config, function, function_end, &code))
+		return PROLOGUE_UNREADABLE;
+	s.now.sp_state = PROLOGUE_SP_RELATIVE;
+	s.now.sp_offset = 0;
+	s.now.fp_valid = false;
+	s.now.ra_saved = false;
+	s.now.s0_saved = false;
+	s.in_epilogue = false;
+	s.written = 0;
+	s.known = BIT(RISCV_ZERO);
+	s.value[RISCV_ZERO] = 0;
+	s.xlen = xlen;
+	while (code.pos < limit) {
+		uintptr_t at = code.pos;
+		uint32_t insn = cursor_u16(&code);
+		unsigned length = riscv_instruction_length((uint16_t)insn);
+		enum effect effect;
+
+		if (length == 4)
+			insn |= (uint32_t)cursor_u16(&code) << 16;
+		if (code.failed)
+			return PROLOGUE_UNREADABLE;
+		effect = length == 2 ? decode16(&s, insn)
+		       : length == 4 ? decode32(&s, insn)
+				     : EFFECT_UNKNOWN;
+		if (effect == EFFECT_UNKNOWN)
+			return PROLOGUE_UNKNOWN;
+		if (effect == EFFECT_CALL) {
+			code.pos = at;
+			break;
+		}
+		if (effect == EFFECT_JUMP && !frame_is_empty(&s.now)) {
+			if (s.in_epilogue)
+				result = &s.body;
+			code.pos = at;
+			break;
+		}
+	}
+	frame_copy(&analysis->frame, result);
+	analysis->stop = code.pos;
+	return PROLOGUE_OK;
+}
+
+bool riscv_is_call(uint32_t insn, unsigned length, unsigned xlen)
+{
+	unsigned rd = insn >> 7 & 0x1f;
+
+	if (length == 4)
+		return ((insn & 0x7f) == 0x6f || ((insn & 0x707f) == 0x67)) &&
+		       rd != RISCV_ZERO;
+	if (length != 2)
+		return false;
+	/* c.jalr: 1001 rs1 00000 10 with rs1 != 0 */
+	if ((insn & 0xf07f) == 0x9002 && rd != RISCV_ZERO)
+		return true;
+	/* c.jal (rv32 only): 001 ... 01 */
+	return xlen == 4 && (insn & 0xe003) == 0x2001;
+}
+
+bool prologue_follows_call(const struct tracer_config *config, uintptr_t address,
+			   unsigned xlen)
+{
+	struct memory_cursor code;
+	uint32_t first;
+
+	/* A 2-byte call just before, or a 4-byte one. The parcels are read
+	 * anew for each: the one at address - 2 may be either. */
+	if (address >= 2 && memory_code_open(config, address - 2, address, &code) &&
+	    riscv_is_call(cursor_u16(&code), 2, xlen))
+		return true;
+	if (address < 4 || !memory_code_open(config, address - 4, address, &code))
+		return false;
+	first = cursor_u16(&code);
+	return riscv_is_call(first | (uint32_t)cursor_u16(&code) << 16,
+			     riscv_instruction_length((uint16_t)first), xlen);
+}
