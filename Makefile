@@ -1,13 +1,13 @@
 # Backtrace demo kernel and tracer library for RISC-V.
 #
 #   make                 build $(BUILD)/kernel.elf
-#   make run             boot it in QEMU (ARGS="scenario=load-fault tracer=fp")
+#   make run             boot it in QEMU (ARGS="scenario=load-fault tracer=compiler")
 #   make debug           boot halted, waiting for gdb-multiarch
 #   make test            unit, symgen and end-to-end tests (GDB as the oracle)
 #   make clean
 #
 # Build variables: CROSS_COMPILE or CC, OPT (-O0, -O2, -Os), FP (1: frame
-# pointers, 0: none), EXTRA_SRCS (your own .c files), BUILD (output directory),
+# pointers, 0: none), CFI (1: unwind tables, 0: none), EXTRA_SRCS (your own .c files), BUILD (output directory),
 # LDSCRIPT (linker script).
 
 CROSS_COMPILE ?= riscv64-unknown-elf-
@@ -29,6 +29,21 @@ OPENSBI_ELF := /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.elf
 
 HOST_BUILD := build/host
 SYMGEN := $(HOST_BUILD)/symgen
+
+# CFI=1: .eh_frame for every function, prologues and epilogues included
+# (-fasynchronous-unwind-tables adds tables, not code), and its FDE index in
+# the image, for the DWARF unwinder. CFI=0: no unwind tables and no index;
+# the prologue and frame-pointer unwinders work without them.
+CFI ?= 1
+ifeq ($(CFI),1)
+CFI_CFLAGS := -fasynchronous-unwind-tables
+SYMGEN_CFI := --cfi
+else ifeq ($(CFI),0)
+CFI_CFLAGS := -fno-asynchronous-unwind-tables -fno-unwind-tables
+SYMGEN_CFI :=
+else
+$(error CFI must be 0 or 1, not '$(CFI)')
+endif
 
 ifeq ($(FP),1)
 FP_FLAGS := -fno-omit-frame-pointer
@@ -56,11 +71,9 @@ LIBGCC = $(shell $(CC) -march=$(firstword $(subst _, ,$(ARCH))) -mabi=$(ABI) \
 	-print-libgcc-file-name)
 endif
 
-# -fasynchronous-unwind-tables: .eh_frame for every function, prologues and
-# epilogues included, for the DWARF unwinder. It adds tables, not code.
 TARGET_CFLAGS := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(FP_FLAGS) $(COMPILER_FLAGS) \
 	-march=$(ARCH) -mabi=$(ABI) -mcmodel=medany -ffreestanding -fno-builtin \
-	-fno-stack-protector -fno-pic -fasynchronous-unwind-tables -Itracer -Ikernel
+	-fno-stack-protector -fno-pic $(CFI_CFLAGS) -Itracer -Ikernel
 TARGET_LDFLAGS := -nostdlib -static -T $(LDSCRIPT) -Llinker \
 	-Wl,--build-id=none $(LINKER_FLAGS)
 HOST_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g
@@ -101,13 +114,13 @@ $(SYMGEN): $(wildcard symgen/*.c symgen/*.h) | deps
 # image (linker/tracer.ld), so no function moves; symgen on the final image
 # must reproduce them exactly, or the build fails.
 $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(SYMGEN) $(LINKER_SCRIPTS)
-	$(SYMGEN) --empty --cfi -o $(BUILD)/symtab.empty.c
+	$(SYMGEN) --empty $(SYMGEN_CFI) -o $(BUILD)/symtab.empty.c
 	$(CC) $(TARGET_CFLAGS) -c $(BUILD)/symtab.empty.c -o $(BUILD)/symtab.empty.o
 	$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(KERNEL_OBJS) $(BUILD)/symtab.empty.o $(LIBGCC) -o $(BUILD)/kernel.stage1.elf
-	$(SYMGEN) --cfi -o $(BUILD)/symtab.c $(BUILD)/kernel.stage1.elf
+	$(SYMGEN) $(SYMGEN_CFI) -o $(BUILD)/symtab.c $(BUILD)/kernel.stage1.elf
 	$(CC) $(TARGET_CFLAGS) -c $(BUILD)/symtab.c -o $(BUILD)/symtab.o
 	$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(KERNEL_OBJS) $(BUILD)/symtab.o $(LIBGCC) -o $@.tmp
-	$(SYMGEN) --cfi -o $(BUILD)/symtab.check.c $@.tmp
+	$(SYMGEN) $(SYMGEN_CFI) -o $(BUILD)/symtab.check.c $@.tmp
 	@cmp -s $(BUILD)/symtab.c $(BUILD)/symtab.check.c || { \
 		echo "error: function addresses in $@ differ from the embedded symbol table or FDE index:"; \
 		diff $(BUILD)/symtab.c $(BUILD)/symtab.check.c | head -20; \
