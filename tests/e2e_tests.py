@@ -26,33 +26,52 @@ import time
 
 from testlib import ROOT, TEST_BUILD, Results, run
 
-# (label, make variables, tracers to check). Without frame pointers only the
-# DWARF unwinder can work; with them, both must agree with GDB.
+# (label, make variables, tracers to check). The frame-pointer unwinder
+# needs frame pointers and the DWARF one needs CFI; the prologue unwinder and
+# auto (the default) must work everywhere, including images built without
+# unwind tables whose linker script discards .eh_frame (-nocfi).
+ALL_TRACERS = ["fp", "dwarf", "compiler", "auto"]
+NO_FP_TRACERS = ["dwarf", "compiler", "auto"]
+NO_CFI_TRACERS = ["compiler", "auto"]
+NO_CFI = ["FP=0", "CFI=0", "LDSCRIPT=tests/fixtures/no_eh_frame.ld"]
 CONFIGS = [
-    ("gcc-O0-fp1", ["OPT=-O0", "FP=1"], ["fp", "dwarf"]),
-    ("gcc-O2-fp1", ["OPT=-O2", "FP=1"], ["fp", "dwarf"]),
-    ("gcc-Os-fp1", ["OPT=-Os", "FP=1"], ["fp", "dwarf"]),
-    ("clang-O2-fp1", ["CC=clang", "OPT=-O2", "FP=1"], ["fp", "dwarf"]),
-    ("gcc-O0-fp0", ["OPT=-O0", "FP=0"], ["dwarf"]),
-    ("gcc-O2-fp0", ["OPT=-O2", "FP=0"], ["dwarf"]),
-    ("gcc-Os-fp0", ["OPT=-Os", "FP=0"], ["dwarf"]),
-    ("clang-O2-fp0", ["CC=clang", "OPT=-O2", "FP=0"], ["dwarf"]),
+    ("gcc-O0-fp1", ["OPT=-O0", "FP=1"], ALL_TRACERS),
+    ("gcc-O2-fp1", ["OPT=-O2", "FP=1"], ALL_TRACERS),
+    ("gcc-Os-fp1", ["OPT=-Os", "FP=1"], ALL_TRACERS),
+    ("clang-O2-fp1", ["CC=clang", "OPT=-O2", "FP=1"], ALL_TRACERS),
+    ("gcc-O0-fp0", ["OPT=-O0", "FP=0"], NO_FP_TRACERS),
+    ("gcc-O2-fp0", ["OPT=-O2", "FP=0"], NO_FP_TRACERS),
+    ("gcc-Os-fp0", ["OPT=-Os", "FP=0"], NO_FP_TRACERS),
+    ("clang-O2-fp0", ["CC=clang", "OPT=-O2", "FP=0"], NO_FP_TRACERS),
+    ("gcc-O0-nocfi", ["OPT=-O0"] + NO_CFI, NO_CFI_TRACERS),
+    ("gcc-O2-nocfi", ["OPT=-O2"] + NO_CFI, NO_CFI_TRACERS),
+    ("gcc-Os-nocfi", ["OPT=-Os"] + NO_CFI, NO_CFI_TRACERS),
+    ("clang-O2-nocfi", ["CC=clang", "OPT=-O2"] + NO_CFI, NO_CFI_TRACERS),
 ]
-UNWINDER_NAMES = {"fp": "frame-pointer", "dwarf": "dwarf"}
-USER_CODE = "tests/fixtures/user_stack.c"
+UNWINDER_NAMES = {"fp": "frame-pointer", "dwarf": "dwarf", "compiler": "prologue",
+                  "auto": "auto"}
+# EXTRA_SRCS of every build; user_stack.c last (its last function ends the text).
+USER_CODE = "tests/fixtures/asm_frames.S tests/fixtures/user_stack.c"
+# Hand-written functions without CFI (asm_frames.S): neither frame pointers
+# nor DWARF can pass them, so only the prologue unwinder and auto run them.
+ASM_FUNCTIONS = {"asm_frames_entry", "asm_large_frame", "asm_trap_in_prologue"}
+# (scenario, kind, tracers it applies to: None for all).
 SCENARIOS = [
-    ("panic", "panic"),
-    ("recursion", "panic"),
-    ("load-fault", "trap"),
-    ("illegal", "trap"),
-    ("ebreak", "trap"),
-    ("call:user_stack_entry", "panic"),
+    ("panic", "panic", None),
+    ("recursion", "panic", None),
+    ("load-fault", "trap", None),
+    ("illegal", "trap", None),
+    ("ebreak", "trap", None),
+    ("call:user_stack_entry", "panic", None),
+    ("call:asm_frames_entry", "panic", NO_CFI_TRACERS),
+    ("call:asm_trap_in_prologue", "trap", NO_CFI_TRACERS),
 ]
 QEMU_TIMEOUT = 30
 # The privileged spec's scause codes, for checking the separator line.
 CAUSE_NAMES = {2: "illegal instruction", 3: "breakpoint", 5: "load access fault"}
 
-FRAME_RE = re.compile(r"^ \[<0x([0-9a-f]+)>\](?: (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+))?$")
+FRAME_RE = re.compile(r"^ \[<0x([0-9a-f]+)>\](?: (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+))?"
+                      r"(?: \((prologue|frame-pointer)\))?$")
 TRAP_RE = re.compile(r"^--- trap: (.+) sepc=0x([0-9a-f]+) stval=0x([0-9a-f]+) ---$")
 CLONE_SUFFIX = re.compile(r"\.(constprop|isra|part|cold)\.\d+$")
 
@@ -132,7 +151,7 @@ def parse_trace(console):
             side = "after"
         elif FRAME_RE.match(line):
             m = FRAME_RE.match(line)
-            trace[side].append((int(m.group(1), 16), m.group(2) or "??"))
+            trace[side].append((int(m.group(1), 16), m.group(2) or "??", m.group(5)))
         else:
             trace["bad"].append(line)
     return trace
@@ -169,10 +188,29 @@ def compare_frames(tracer, gdb, exact_first_pc):
             problems.append("frame %d: pc 0x%x, GDB 0x%x" % (i, t[0], g[0]))
     if problems:
         width = max(len(tracer), len(gdb))
-        pad = lambda l, i: "0x%x %s" % l[i] if i < len(l) else "-"
+        pad = lambda l, i: "0x%x %s" % l[i][:2] if i < len(l) else "-"
         problems.append("tracer | GDB:")
         problems += ["  %-40s | %s" % (pad(tracer, i), pad(gdb, i)) for i in range(width)]
     return problems
+
+
+def expected_fallbacks(frames, has_cfi):
+    """In an auto walk, the unwinder named after each frame: the prologue
+    decoder finds a frame (from the one above it) where no FDE covers the
+    pc: everywhere without CFI, else above the hand-written functions. The
+    first frame of each side comes from a register set: never named."""
+    return [None if i == 0 or (has_cfi and source_name(frames[i - 1][1]) not in ASM_FUNCTIONS)
+            else "prologue" for i in range(len(frames))]
+
+
+def check_fallback_marks(results, name, trace, has_cfi):
+    for side in ("before", "after"):
+        marks = [frame[2] for frame in trace[side]]
+        expected = expected_fallbacks(trace[side], has_cfi)
+        results.check("%s: frames %s the trap name the unwinder that found them" % (name, side),
+                      marks == expected,
+                      "\n".join("%-40s expected %s" % ("0x%x %s %s" % f, e)
+                                for f, e in zip(trace[side], expected)))
 
 
 def check_scenario(results, label, elf, tracer, scenario, kind):
@@ -188,8 +226,19 @@ def check_scenario(results, label, elf, tracer, scenario, kind):
                          "problem: %s\nconsole tail:\n%s\nGDB:\n%s"
                          % (problem, console[-1500:], gdb_out[-1500:])):
         return
-    results.check(name + ": walk ended at the outermost frame",
-                  trace["end"] == "reached the outermost frame", trace["end"])
+    # A frameless call to a noreturn function (clang without unwind tables)
+    # loses the return address: GDB ends there too, and the tracer says why.
+    outermost = gdb_frames.get("trap" if kind == "trap" else "panic")
+    lost = outermost and outermost[-1][1] != "_start"
+    expected_end = ("caller's frame saved no return address" if lost
+                    else "reached the outermost frame")
+    results.check(name + ": walk ended: " + expected_end, trace["end"] == expected_end,
+                  trace["end"])
+    if tracer == "auto":
+        check_fallback_marks(results, name, trace, "nocfi" not in label)
+    else:
+        results.check(name + ": no unwinder named after the frames (not an auto walk)",
+                      not any(frame[2] for frame in trace["before"] + trace["after"]))
     results.check(name + ": frames up to the trap entry equal GDB's bt at panic()",
                   not compare_frames(trace["before"], gdb_frames["panic"], False),
                   "\n".join(compare_frames(trace["before"], gdb_frames["panic"], False)))
@@ -218,8 +267,16 @@ def check_bad_arguments(results, label, elf):
         console, _, problem = boot(elf, args)
         results.check("%s %s: explained, lists choices, shuts down" % (label, args),
                       problem is None and message in console and "scenario=load-fault" in console
-                      and "tracer=fp" in console and "Call Trace" not in console,
+                      and "tracer=compiler" in console and "Call Trace" not in console,
                       "problem: %s\n%s" % (problem, console[-800:]))
+
+
+def check_default_tracer(results, label, elf):
+    """Without tracer=, the kernel walks with auto."""
+    console, _, problem = boot(elf, "scenario=panic")
+    results.check("%s: the default tracer is auto" % label,
+                  problem is None and "Call Trace (auto unwinder):" in console,
+                  "problem: %s\n%s" % (problem, console[-800:]))
 
 
 def build(results, label, variables):
@@ -267,9 +324,11 @@ def run_all(results: Results):
             continue
         kernels.append(("kernel-" + label, elf))
         for tracer in tracers:
-            for scenario, kind in SCENARIOS:
-                check_scenario(results, label, elf, tracer, scenario, kind)
+            for scenario, kind, applies_to in SCENARIOS:
+                if applies_to is None or tracer in applies_to:
+                    check_scenario(results, label, elf, tracer, scenario, kind)
         check_bad_arguments(results, label, elf)
+        check_default_tracer(results, label, elf)
     check_moved_code_fails_build(results)
     check_missing_cfi_fails_build(results)
     return kernels

@@ -28,7 +28,7 @@ static enum tracer_stop frame_cfa(const struct tracer_walk *walk,
 		return TRACER_STOP_OUTERMOST; /* its stack starts here */
 	else
 		return TRACER_STOP_UNKNOWN_CODE;
-	return frame_check_cfa(walk, *cfa);
+	return TRACER_RUNNING;
 }
 
 /* The caller's value of a register the frame may have saved at CFA + offset;
@@ -67,12 +67,16 @@ void prologue_step(struct tracer_walk *walk)
 	walk->stop = frame_cfa(walk, frame, &cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return;
-	/* A caller's frame made a call, which overwrote ra: it must have
-	 * saved it. */
+	/* A caller's frame made a call, which overwrote ra: the return
+	 * address is lost unless the function saved it (a call to a noreturn
+	 * function need not). */
 	if (!frame->ra_saved && !walk->next_is_exact) {
 		walk->stop = TRACER_STOP_RA_NOT_SAVED;
 		return;
 	}
+	walk->stop = frame_check_cfa(walk, cfa);
+	if (walk->stop != TRACER_RUNNING)
+		return;
 	if (!saved_register(config, frame->ra_saved, cfa, frame->ra_offset, regs->ra, &ra) ||
 	    !saved_register(config, frame->s0_saved, cfa, frame->s0_offset, regs->s[0], &s0)) {
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;

@@ -466,7 +466,7 @@ static enum effect decode16(struct scan *s, uint32_t insn)
 	}
 }
 
-/* No frame yet: nothing to undo, so code after a jump starts the same way. */
+/* No frame: nothing was set up (or all of it was undone). */
 static bool frame_is_empty(const struct prologue_frame *f)
 {
 	return f->sp_state == PROLOGUE_SP_RELATIVE && f->sp_offset == 0 && !f->fp_valid &&
@@ -517,7 +517,10 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 			code.pos = at;
 			break;
 		}
-		if (effect == EFFECT_JUMP && !frame_is_empty(&s.now)) {
+		/* Past a jump, decoding goes on only if there is no frame yet
+		 * (shrink-wrapping puts an early return before the prologue);
+		 * past an epilogue, the code belongs to the body's frame. */
+		if (effect == EFFECT_JUMP && (s.in_epilogue || !frame_is_empty(&s.now))) {
 			if (s.in_epilogue)
 				result = &s.body;
 			code.pos = at;
