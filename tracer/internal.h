@@ -62,11 +62,12 @@ struct memory_cursor {
 bool memory_cursor_open(const struct tracer_config *config, uintptr_t start,
 			uintptr_t end, struct memory_cursor *cursor);
 
-/* Opens a cursor on the code [start, end) if that lies inside config->text
- * and start is 2-byte aligned, as every instruction is: the cursor then
- * reads aligned 16-bit parcels (cursor_u16). */
-bool memory_code_open(const struct tracer_config *config, uintptr_t start,
-		      uintptr_t end, struct memory_cursor *cursor);
+/* A cursor on the code [start, end), already failed unless that lies inside
+ * config->text and start is 2-byte aligned, as every instruction is: the
+ * cursor then reads aligned 16-bit parcels (cursor_u16). Returned by value,
+ * so that the decoder's loop keeps it in registers. */
+struct memory_cursor memory_code_cursor(const struct tracer_config *config,
+					uintptr_t start, uintptr_t end);
 
 /* A second cursor from the first one's position (field by field: see
  * regs_copy). */

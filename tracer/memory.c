@@ -38,17 +38,17 @@ bool memory_cursor_open(const struct tracer_config *config, uintptr_t start,
 	return true;
 }
 
-bool memory_code_open(const struct tracer_config *config, uintptr_t start,
-		      uintptr_t end, struct memory_cursor *cursor)
+struct memory_cursor memory_code_cursor(const struct tracer_config *config,
+					uintptr_t start, uintptr_t end)
 {
 	const struct tracer_range text = config->text;
+	struct memory_cursor cursor = {start, end, false};
 
-	if (start % 2 != 0 || start > end || start < text.start || end > text.end)
-		return false;
-	cursor->pos = start;
-	cursor->end = end;
-	cursor->failed = false;
-	return true;
+	if (start % 2 != 0 || start > end || start < text.start || end > text.end) {
+		cursor.pos = cursor.end = start;
+		cursor.failed = true;
+	}
+	return cursor;
 }
 
 uintptr_t cursor_unsigned(struct memory_cursor *cursor, unsigned size)

@@ -63,10 +63,21 @@ static void epilogue_begins(struct scan *s)
 	}
 }
 
+/*
+ * Whether a change to reg matters: sp, s0 and ra, and registers holding a
+ * constant. Most instructions of a function's first block change none of
+ * them; returning early for those keeps decoding a frame cheap.
+ */
+static inline bool watched(const struct scan *s, unsigned reg)
+{
+	return ((s->known & ~BIT(RISCV_ZERO)) | BIT(RISCV_RA) | BIT(RISCV_SP) | BIT(RISCV_S0)) &
+	       BIT(reg);
+}
+
 /* rd gets a value the decoder does not know. */
 static void write_unknown(struct scan *s, unsigned rd)
 {
-	if (rd == RISCV_ZERO)
+	if (!watched(s, rd))
 		return;
 	s->written |= BIT(rd);
 	s->known &= ~BIT(rd);
@@ -124,6 +135,8 @@ static void frame_pointer_set(struct scan *s, intptr_t sp_plus)
 /* addi rd, rs1, imm; also li (rs1 = zero), mv (imm = 0), c.addi4spn. */
 static void op_addi(struct scan *s, unsigned rd, unsigned rs1, intptr_t imm)
 {
+	if (!watched(s, rd) && !(s->known & BIT(rs1)))
+		return; /* no constant made, none lost, no frame register */
 	if (rd == RISCV_SP && rs1 == RISCV_SP)
 		sp_adjust(s, imm);
 	else if (rd == RISCV_SP && rs1 == RISCV_S0 && s->now.fp_valid)
@@ -145,6 +158,8 @@ static void op_add(struct scan *s, unsigned rd, unsigned rs1, unsigned rs2, bool
 	bool other_known = (s->known & BIT(other)) != 0;
 	intptr_t amount = !other_known ? 0 : negate ? -s->value[other] : s->value[other];
 
+	if (!watched(s, rd) && !((s->known & BIT(rs1)) && (s->known & BIT(rs2))))
+		return;
 	if (rd == RISCV_SP && uses_sp) {
 		if (other_known)
 			sp_adjust(s, amount);
@@ -186,7 +201,8 @@ static void op_store(struct scan *s, unsigned base, unsigned source, intptr_t of
 	struct prologue_frame *f = &s->now;
 	intptr_t slot;
 
-	if (width != s->xlen || (s->written & BIT(source)) ||
+	if ((source != RISCV_RA && source != RISCV_S0) || width != s->xlen ||
+	    (s->written & BIT(source)) ||
 	    !frame_slot(s, base, offset, &slot))
 		return;
 	if (source == RISCV_RA && !f->ra_saved) {
@@ -203,7 +219,11 @@ static void op_load(struct scan *s, unsigned rd, unsigned base, intptr_t offset,
 {
 	struct prologue_frame *f = &s->now;
 	intptr_t slot;
-	bool restores = width == s->xlen && frame_slot(s, base, offset, &slot) &&
+	bool restores;
+
+	if (!watched(s, rd))
+		return;
+	restores = width == s->xlen && frame_slot(s, base, offset, &slot) &&
 			((rd == RISCV_RA && f->ra_saved && slot == f->ra_offset) ||
 			 (rd == RISCV_S0 && f->s0_saved && slot == f->s0_offset));
 
@@ -320,35 +340,37 @@ static enum effect decode32(struct scan *s, uint32_t insn)
 }
 
 /* Quadrant 0: c.addi4spn, and loads and stores on x8-x15 (rd', rs1'). */
+#define RVC_LOW(insn) (8 + ((insn) >> 2 & 0x7))  /* rd' or rs2' */
+#define RVC_HIGH(insn) (8 + ((insn) >> 7 & 0x7)) /* rs1' */
+/* Offsets of c.lw/c.sw (uimm[5:3|2|6]) and c.ld/c.sd (uimm[5:3|7:6]). */
+#define RVC_WORD_OFFSET(insn) (FIELD(insn, 10, 3, 3) | FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 6))
+#define RVC_DOUBLE_OFFSET(insn) (FIELD(insn, 10, 3, 3) | FIELD(insn, 5, 2, 6))
+
 static enum effect decode16_q0(struct scan *s, uint32_t insn)
 {
-	unsigned low = 8 + (insn >> 2 & 0x7);  /* rd' or rs2' */
-	unsigned high = 8 + (insn >> 7 & 0x7); /* rs1' */
-	intptr_t word_offset = FIELD(insn, 10, 3, 3) | FIELD(insn, 6, 1, 2) |
-			       FIELD(insn, 5, 1, 6);
-	intptr_t double_offset = FIELD(insn, 10, 3, 3) | FIELD(insn, 5, 2, 6);
-	intptr_t spn_imm = FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) |
-			   FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 3);
+	intptr_t spn_imm;
 
 	switch (insn >> 13) {
-	case 0: /* c.addi4spn rd', sp, imm; all zero: the illegal instruction */
+	case 0: /* c.addi4spn rd', sp, nzuimm[5:4|9:6|2|3]; all zero: illegal */
+		spn_imm = FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) | FIELD(insn, 6, 1, 2) |
+			  FIELD(insn, 5, 1, 3);
 		if (spn_imm == 0)
 			return EFFECT_UNKNOWN;
-		op_addi(s, low, RISCV_SP, spn_imm);
+		op_addi(s, RVC_LOW(insn), RISCV_SP, spn_imm);
 		return EFFECT_NONE;
 	case 2: /* c.lw */
-		op_load(s, low, high, word_offset, 4);
+		op_load(s, RVC_LOW(insn), RVC_HIGH(insn), RVC_WORD_OFFSET(insn), 4);
 		return EFFECT_NONE;
 	case 3: /* c.ld (rv64); c.flw (rv32) */
 		if (s->xlen == 8)
-			op_load(s, low, high, double_offset, 8);
+			op_load(s, RVC_LOW(insn), RVC_HIGH(insn), RVC_DOUBLE_OFFSET(insn), 8);
 		return EFFECT_NONE;
 	case 6: /* c.sw */
-		op_store(s, high, low, word_offset, 4);
+		op_store(s, RVC_HIGH(insn), RVC_LOW(insn), RVC_WORD_OFFSET(insn), 4);
 		return EFFECT_NONE;
 	case 7: /* c.sd (rv64); c.fsw (rv32) */
 		if (s->xlen == 8)
-			op_store(s, high, low, double_offset, 8);
+			op_store(s, RVC_HIGH(insn), RVC_LOW(insn), RVC_DOUBLE_OFFSET(insn), 8);
 		return EFFECT_NONE;
 	case 4: /* reserved */
 		return EFFECT_UNKNOWN;
@@ -486,7 +508,8 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 	if (function_end > config->text.end || function_end < function)
 		function_end = config->text.end;
 	limit = pc < function_end ? pc : function_end;
-	if (!memory_code_open(config, function, function_end, &code))
+	code = memory_code_cursor(config, function, function_end);
+	if (code.failed)
 		return PROLOGUE_UNREADABLE;
 	s.now.sp_state = PROLOGUE_SP_RELATIVE;
 	s.now.sp_offset = 0;
@@ -552,16 +575,21 @@ bool prologue_follows_call(const struct tracer_config *config, uintptr_t address
 			   unsigned xlen)
 {
 	struct memory_cursor code;
-	uint32_t first;
+	uint32_t insn;
 
 	/* A 2-byte call just before, or a 4-byte one. The parcels are read
 	 * anew for each: the one at address - 2 may be either. */
-	if (address >= 2 && memory_code_open(config, address - 2, address, &code) &&
-	    riscv_is_call(cursor_u16(&code), 2, xlen))
-		return true;
-	if (address < 4 || !memory_code_open(config, address - 4, address, &code))
+	if (address < 2)
 		return false;
-	first = cursor_u16(&code);
-	return riscv_is_call(first | (uint32_t)cursor_u16(&code) << 16,
-			     riscv_instruction_length((uint16_t)first), xlen);
+	code = memory_code_cursor(config, address - 2, address);
+	insn = cursor_u16(&code);
+	if (!code.failed && riscv_is_call(insn, 2, xlen))
+		return true;
+	if (address < 4)
+		return false;
+	code = memory_code_cursor(config, address - 4, address);
+	insn = cursor_u16(&code);
+	insn |= (uint32_t)cursor_u16(&code) << 16;
+	return !code.failed &&
+	       riscv_is_call(insn, riscv_instruction_length((uint16_t)insn), xlen);
 }

@@ -41,9 +41,20 @@ void __register_frame_info(const void *eh_frame, void *object);
 void bench_unwinders(void);
 void bench_unwinders_fp(void);
 
-enum bench_unwinder { BENCH_DWARF, BENCH_FRAME_POINTER, BENCH_LIBGCC, BENCH_UNWINDERS };
+enum bench_unwinder {
+	BENCH_DWARF,
+	BENCH_FRAME_POINTER,
+	BENCH_PROLOGUE,
+	BENCH_AUTO,
+	BENCH_LIBGCC,
+	BENCH_UNWINDERS
+};
 
-static const char *const bench_names[BENCH_UNWINDERS] = {"dwarf", "fp", "libgcc"};
+static const char *const bench_names[BENCH_UNWINDERS] = {"dwarf", "fp", "prologue", "auto",
+							 "libgcc"};
+/* The tracer's unwinder for each of the tracer's entries above. */
+static const enum tracer_unwinder tracer_unwinders[BENCH_LIBGCC] = {
+    TRACER_DWARF, TRACER_FRAME_POINTER, TRACER_PROLOGUE, TRACER_AUTO};
 
 struct bench_result {
 	unsigned frames;
@@ -85,8 +96,7 @@ BENCH_FN static void measure_tracer(enum bench_unwinder which)
 	config.max_depth = BENCH_MAX_FRAMES;
 	result->frames = 0;
 	start = read_instret();
-	tracer_start(&walk, which == BENCH_DWARF ? TRACER_DWARF : TRACER_FRAME_POINTER,
-		     &config, &regs);
+	tracer_start(&walk, tracer_unwinders[which], &config, &regs);
 	while (tracer_next(&walk, &frame))
 		result->frames++;
 	result->instret = read_instret() - start;
@@ -121,6 +131,8 @@ BENCH_FN static void measure_all(void)
 	measure_tracer(BENCH_DWARF);
 	if (measure_frame_pointer)
 		measure_tracer(BENCH_FRAME_POINTER);
+	measure_tracer(BENCH_PROLOGUE);
+	measure_tracer(BENCH_AUTO);
 	measure_libgcc();
 	/* No tail call: every walk must start below this same frame. */
 	__asm__ volatile("" ::: "memory");
@@ -205,13 +217,13 @@ static void bench_run(bool with_frame_pointer)
 	print_summary();
 }
 
-/* For kernels built without frame pointers: DWARF tracer and libgcc. */
+/* For kernels built without frame pointers: all but the frame-pointer tracer. */
 void bench_unwinders(void)
 {
 	bench_run(false);
 }
 
-/* For kernels built with frame pointers (FP=1): the frame-pointer tracer too. */
+/* For kernels built with frame pointers (FP=1): every unwinder. */
 void bench_unwinders_fp(void)
 {
 	bench_run(true);
