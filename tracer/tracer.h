@@ -146,7 +146,9 @@ enum tracer_unwinder {
 	/* The CompilerTracer: decodes each function's code from its start (found
 	 * in config->symtab) to the pc, to find the frame size and where ra and
 	 * s0 were saved. Needs neither frame pointers nor CFI; restores ra, sp
-	 * and s0. Reads code only inside config->text. */
+	 * and s0. Reads code only inside config->text. Stack: about 0.9 KiB at
+	 * -O2 on rv64 (GCC 12 -fstack-usage), mostly the decoder's table of
+	 * constant registers. */
 	TRACER_PROLOGUE,
 	/* Per frame: DWARF where an FDE covers the pc, else the prologue
 	 * decoder where the symbol table knows the function and the decoder
