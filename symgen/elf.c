@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *die_program = "symgen";
+
 void die(const char *path, const char *fmt, ...)
 {
 	va_list args;
 
-	fprintf(stderr, "symgen: %s: ", path);
+	fprintf(stderr, "%s: %s: ", die_program, path);
 	va_start(args, fmt);
 	vfprintf(stderr, fmt, args);
 	va_end(args);

@@ -59,7 +59,10 @@ struct elf_symbol {
 #define SHN_LORESERVE 0xff00
 #define SHN_XINDEX    0xffff
 
-/* Prints "symgen: <path>: <message>" and exits with status 1. */
+/* The tool die() names: "symgen" unless another tool sets its own name. */
+extern const char *die_program;
+
+/* Prints "<die_program>: <path>: <message>" and exits with status 1. */
 _Noreturn void die(const char *path, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -10,26 +10,21 @@
  * The index descriptor is always written (empty without --cfi), so a kernel
  * may refer to it whichever unwinders it uses.
  *
- * Only libc: copy symgen/ into your tree and build it with the host compiler.
+ * Only libc: copy symgen/ into your tree and build symgen.c, elf.c, eh_frame.c
+ * and functions.c with the host compiler (prologue_check.c and image_map.c
+ * are another tool, which also needs tracer/).
  * The output is written to a temporary file and renamed into place, so a
  * failed run leaves no output behind.
  */
 #include "eh_frame.h"
 #include "elf.h"
+#include "functions.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-struct function {
-	const char *name;
-	uint64_t addr;
-	uint64_t size;	      /* st_size; 0 if the ELF gives none */
-	uint64_t section_end; /* end address of the containing section */
-	unsigned char bind;
-};
 
 /* Everything symgen writes. */
 struct table {
@@ -39,108 +34,6 @@ struct table {
 	size_t fde_count;
 	bool is64; /* addresses as 16 hex digits, else 8 */
 };
-
-/* Among aliases (functions at one address), the one whose name is printed:
- * global before weak before local, then the alphabetically first. */
-static int alias_rank(unsigned char bind)
-{
-	switch (bind) {
-	case STB_GLOBAL:
-		return 0;
-	case STB_WEAK:
-		return 1;
-	default:
-		return 2;
-	}
-}
-
-static int compare_functions(const void *a, const void *b)
-{
-	const struct function *x = a;
-	const struct function *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if (alias_rank(x->bind) != alias_rank(y->bind))
-		return alias_rank(x->bind) - alias_rank(y->bind);
-	return strcmp(x->name, y->name);
-}
-
-/* Collects STT_FUNC symbols defined in allocated sections. */
-static struct function *collect_functions(const struct elf_file *elf, size_t *count)
-{
-	uint32_t symtab = elf_symtab_index(elf);
-	uint64_t total = elf_symbol_count(elf, symtab);
-	struct function *functions = calloc(total ? total : 1, sizeof(*functions));
-	size_t n = 0;
-
-	if (!functions)
-		die(elf->path, "out of memory");
-	for (uint64_t i = 0; i < total; i++) {
-		struct elf_symbol symbol = elf_symbol(elf, symtab, i);
-		struct elf_section section;
-
-		if (symbol.type != STT_FUNC || symbol.shndx == SHN_UNDEF ||
-		    symbol.shndx >= SHN_LORESERVE)
-			continue;
-		if (symbol.shndx >= elf->shnum)
-			die(elf->path, "symbol %s names section %u of %u", symbol.name,
-			    symbol.shndx, elf->shnum);
-		section = elf_section(elf, symbol.shndx);
-		if (!(section.flags & SHF_ALLOC))
-			continue;
-		functions[n].name = symbol.name;
-		functions[n].addr = symbol.value;
-		functions[n].size = symbol.size;
-		functions[n].section_end = section.addr + section.size;
-		functions[n].bind = symbol.bind;
-		n++;
-	}
-	*count = n;
-	return functions;
-}
-
-/*
- * Sorts, keeps one function per address (the first alias in sort order), and
- * gives every function a size: its own, an alias's, or, if none has one, the
- * distance to the next function or to the end of its section.
- */
-static size_t normalize_functions(const struct elf_file *elf, struct function *functions,
-				  size_t count)
-{
-	size_t kept = 0;
-	uint64_t names_size = 0;
-
-	qsort(functions, count, sizeof(*functions), compare_functions);
-	for (size_t i = 0; i < count; i++) {
-		if (kept > 0 && functions[kept - 1].addr == functions[i].addr) {
-			if (functions[kept - 1].size < functions[i].size)
-				functions[kept - 1].size = functions[i].size;
-			continue;
-		}
-		functions[kept++] = functions[i];
-	}
-	for (size_t i = 0; i < kept; i++) {
-		struct function *f = &functions[i];
-		uint64_t limit = f->section_end;
-
-		if (f->size != 0)
-			continue;
-		if (i + 1 < kept && functions[i + 1].addr < limit)
-			limit = functions[i + 1].addr;
-		f->size = limit > f->addr ? limit - f->addr : 0;
-	}
-	/* The table stores sizes and name offsets in 32 bits. */
-	for (size_t i = 0; i < kept; i++) {
-		if (functions[i].size > UINT32_MAX)
-			die(elf->path, "function %s is larger than 4 GiB",
-			    functions[i].name);
-		names_size += strlen(functions[i].name) + 1;
-	}
-	if (names_size > UINT32_MAX)
-		die(elf->path, "function names exceed 4 GiB");
-	return kept;
-}
 
 /* Writes name as the body of a C string literal. Octal escapes are always
  * three digits, so a following digit cannot extend them. */
@@ -276,9 +169,7 @@ static struct table read_table(const struct elf_file *elf, bool cfi)
 {
 	struct table table = {.is64 = elf->is64};
 
-	table.functions = collect_functions(elf, &table.function_count);
-	table.function_count =
-	    normalize_functions(elf, table.functions, table.function_count);
+	table.functions = functions_read(elf, &table.function_count);
 	if (cfi) {
 		table.fdes = eh_frame_index(elf, &table.fde_count);
 		/* tracer_fde_index.count is 32 bits. */

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""make test: the tracer's host unit tests, symgen against binutils, and the
-demo kernel in QEMU against GDB. Ends with the line 'N passed, M failed'."""
+"""make test: the tracer's host unit tests, symgen against binutils, the
+prologue decoder against CFI, and the demo kernel in QEMU against GDB. Ends
+with the line 'N passed, M failed'."""
 import glob
 import os
 import sys
@@ -10,6 +11,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_tests  # noqa: E402
 import cfi_differential  # noqa: E402
 import e2e_tests  # noqa: E402
+import prologue_crosscheck  # noqa: E402
 import symgen_tests  # noqa: E402
 from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, run  # noqa: E402
 
@@ -60,6 +62,7 @@ def main():
     check_library_builds(results)
     kernels = e2e_tests.run_all(results)
     symgen_tests.run_all(results, kernels)
+    prologue_crosscheck.run_all(results, kernels)
     cfi_differential.run_all(results)
     bench_tests.run_all(results)
     print("%d passed, %d failed" % (results.passed, results.failed))

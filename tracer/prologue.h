@@ -43,25 +43,28 @@ enum prologue_status {
 	PROLOGUE_OK,
 	PROLOGUE_UNREADABLE, /* the code lies outside config->text */
 	PROLOGUE_UNKNOWN,    /* an instruction the decoder cannot follow: a
-				reserved or illegal encoding, one longer than
-				32 bits, or a write to sp that it cannot follow
-				without a frame pointer */
+				reserved or illegal encoding, or one longer
+				than 32 bits. (An sp it cannot follow is
+				PROLOGUE_SP_LOST, in an OK analysis.) */
 };
 
 struct prologue_analysis {
 	struct prologue_frame frame; /* the frame at the pc */
 	uintptr_t stop;		     /* where decoding stopped: the pc, or the
-					call or jump that ended the prologue */
+					jump that ended it */
+	uintptr_t first_call;	     /* the first call before stop, or 0: where
+					a prologue has certainly ended */
 };
 
 /*
  * Decodes the code of the function at [function, function_end) from its
  * start towards pc (exclusive), with xlen-byte registers (4: rv32, 8: rv64),
  * and describes the frame at pc. Decoding goes straight through conditional
- * branches and stops at the pc, a call, or a jump: past a call the frame no
- * longer changes; past a jump, the code at the pc is entered by a branch
- * from the function's body, so the frame is the body's, as it was before any
- * epilogue began (see prologue.c).
+ * branches and calls (a trap may interrupt the epilogue after a call), and
+ * stops at the pc or at a jump. The code after a jump is entered by a branch:
+ * from before the prologue if no frame was set up yet (shrink-wrapping; then
+ * decoding goes on), else from the body, whose frame is the one from before
+ * any epilogue began (see prologue_decode.c).
  */
 enum prologue_status prologue_analyze(const struct tracer_config *config,
 				      uintptr_t function, uintptr_t function_end,

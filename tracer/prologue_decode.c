@@ -24,7 +24,8 @@
 /* What one instruction means for the walk through the code. */
 enum effect {
 	EFFECT_NONE,	/* decoded (or irrelevant); go on */
-	EFFECT_CALL,	/* jumps and links: past it the frame stays as it is */
+	EFFECT_CALL,	/* jumps and links: the callee returns with the frame as
+			   it was, and ra and the temporaries changed */
 	EFFECT_JUMP,	/* jumps without linking: the code after it is reached
 			   only by a branch */
 	EFFECT_UNKNOWN, /* cannot be followed */
@@ -34,6 +35,13 @@ struct scan {
 	struct prologue_frame now;  /* after the instructions decoded so far */
 	struct prologue_frame body; /* before the first epilogue instruction */
 	bool in_epilogue;	    /* body holds a frame */
+	/* Past a jump made with no frame, the state to go on with; and whether
+	 * the code there turned out to be a block that only a branch from the
+	 * body reaches (an out-of-line epilogue): skip it to its jump. */
+	bool may_resume;
+	bool skipping;
+	uint32_t resume_written;
+	uint32_t resume_known;
 	uint32_t written;	    /* registers changed since the entry */
 	uint32_t known;		    /* registers holding a known constant */
 	intptr_t value[32];	    /* their values, when known */
@@ -392,6 +400,8 @@ static enum effect decode16_q1(struct scan *s, uint32_t insn)
 	case 1: /* c.jal (rv32); c.addiw (rv64) */
 		if (s->xlen == 4)
 			return EFFECT_CALL;
+		if (rd == RISCV_ZERO)
+			return EFFECT_UNKNOWN; /* reserved */
 		if (s->known & BIT(rd))
 			write_constant(s, rd, (int32_t)(s->value[rd] + imm_ci(insn)));
 		else
@@ -488,6 +498,39 @@ static enum effect decode16(struct scan *s, uint32_t insn)
 	}
 }
 
+/* The psABI's caller-saved registers, which a call may change: ra, t0-t2,
+ * a0-a7, t3-t6. */
+#define CALLER_SAVED                                                                     \
+	(BIT(1) | BIT(5) | BIT(6) | BIT(7) | BIT(10) | BIT(11) | BIT(12) | BIT(13) |   \
+	 BIT(14) | BIT(15) | BIT(16) | BIT(17) | BIT(28) | BIT(29) | BIT(30) | BIT(31))
+
+static void call_returns(struct scan *s)
+{
+	s->written |= CALLER_SAVED;
+	s->known &= ~CALLER_SAVED;
+}
+
+/* Decoding goes on past a jump made with no frame, as it stands. */
+static void resume_point(struct scan *s)
+{
+	s->may_resume = true;
+	s->resume_written = s->written;
+	s->resume_known = s->known;
+}
+
+/* Back to the state at the last such jump (the frame was empty then). */
+static void resume(struct scan *s)
+{
+	s->now.sp_state = PROLOGUE_SP_RELATIVE;
+	s->now.sp_offset = 0;
+	s->now.fp_valid = false;
+	s->now.ra_saved = false;
+	s->now.s0_saved = false;
+	s->in_epilogue = false;
+	s->written = s->resume_written;
+	s->known = s->resume_known;
+}
+
 /* No frame: nothing was set up (or all of it was undone). */
 static bool frame_is_empty(const struct prologue_frame *f)
 {
@@ -517,10 +560,13 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 	s.now.ra_saved = false;
 	s.now.s0_saved = false;
 	s.in_epilogue = false;
+	s.may_resume = false;
+	s.skipping = false;
 	s.written = 0;
 	s.known = BIT(RISCV_ZERO);
 	s.value[RISCV_ZERO] = 0;
 	s.xlen = xlen;
+	analysis->first_call = 0;
 	while (code.pos < limit) {
 		uintptr_t at = code.pos;
 		uint32_t insn = cursor_u16(&code);
@@ -537,8 +583,16 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 		if (effect == EFFECT_UNKNOWN)
 			return PROLOGUE_UNKNOWN;
 		if (effect == EFFECT_CALL) {
-			code.pos = at;
-			break;
+			/* A trap can interrupt the epilogue after a call: go on. */
+			call_returns(&s);
+			if (analysis->first_call == 0)
+				analysis->first_call = at;
+			continue;
+		}
+		if (effect == EFFECT_JUMP && s.skipping) {
+			resume(&s);
+			s.skipping = false;
+			continue;
 		}
 		/* Past a jump, decoding goes on only if there is no frame yet
 		 * (shrink-wrapping puts an early return before the prologue);
@@ -549,7 +603,17 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 			code.pos = at;
 			break;
 		}
+		if (effect == EFFECT_JUMP)
+			resume_point(&s);
+		/* sp above the CFA: no path from the entry runs this code. It is
+		 * an epilogue that the body branches to, placed before the
+		 * prologue: skip it. */
+		if (s.may_resume && s.now.sp_state == PROLOGUE_SP_RELATIVE &&
+		    s.now.sp_offset > 0)
+			s.skipping = true;
 	}
+	if (s.skipping)
+		resume(&s);
 	frame_copy(&analysis->frame, result);
 	analysis->stop = code.pos;
 	return PROLOGUE_OK;
@@ -590,6 +654,6 @@ bool prologue_follows_call(const struct tracer_config *config, uintptr_t address
 	code = memory_code_cursor(config, address - 4, address);
 	insn = cursor_u16(&code);
 	insn |= (uint32_t)cursor_u16(&code) << 16;
-	return !code.failed &&
-	       riscv_is_call(insn, riscv_instruction_length((uint16_t)insn), xlen);
+	return !code.failed && riscv_instruction_length((uint16_t)insn) == 4 &&
+	       riscv_is_call(insn, 4, xlen);
 }

@@ -17,82 +17,21 @@
  * unsupported, unreadable); a PC outside the FDE gives error=outside, and a
  * row claiming more than CFI_MAX_RULES rules error=rule-count-N.
  *
- * .eh_frame is mapped at its own virtual address, so that the pc-relative
- * pointers in it mean what they mean in the image. That address range is
- * why this tool is built without AddressSanitizer (its shadow memory may
- * cover it).
+ * .eh_frame is mapped at its own virtual address (symgen/image_map.c), so
+ * that the pc-relative pointers in it mean what they mean in the image.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_FIXED_NOREPLACE */
-
 #include "cfi.h"
 #include "elf.h"
+#include "image_map.h"
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
-#ifndef SHF_EXECINSTR
-#define SHF_EXECINSTR 0x4
-#endif
-
-/* Maps a read-only copy of the section's bytes at the section's address. */
-static struct tracer_range map_at_address(const struct elf_file *elf,
-					  const struct elf_section *section)
-{
-	const unsigned char *bytes = elf_section_data(elf, section, ".eh_frame");
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t base = section->addr & ~(page - 1);
-	uint64_t end = section->addr + section->size;
-	void *mapped;
-
-	if (section->size == 0 || end < section->addr || end > UINTPTR_MAX - page)
-		die(elf->path, "unusable .eh_frame address range");
-	mapped =
-	    mmap((void *)(uintptr_t)base, (size_t)(end - base), PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	/* Kernels before 4.17 ignore the flag and map elsewhere instead. */
-	if (mapped == MAP_FAILED || mapped != (void *)(uintptr_t)base)
-		die(elf->path, "cannot map .eh_frame at 0x%" PRIx64, section->addr);
-	memcpy((void *)(uintptr_t)section->addr, bytes, (size_t)section->size);
-	if (mprotect(mapped, (size_t)(end - base), PROT_READ) != 0)
-		die(elf->path, "cannot protect .eh_frame");
-	return (struct tracer_range){(uintptr_t)section->addr, (uintptr_t)end};
-}
-
-/* From the lowest to the highest address of executable code. */
-static struct tracer_range text_span(const struct elf_file *elf)
-{
-	struct tracer_range span = {UINTPTR_MAX, 0};
-
-	for (uint32_t i = 1; i < elf->shnum; i++) {
-		struct elf_section section = elf_section(elf, i);
-
-		if (!(section.flags & SHF_EXECINSTR) || section.size == 0)
-			continue;
-		if (section.addr < span.start)
-			span.start = (uintptr_t)section.addr;
-		if (section.addr + section.size > span.end)
-			span.end = (uintptr_t)(section.addr + section.size);
-	}
-	if (span.end == 0)
-		die(elf->path, "no executable section");
-	return span;
-}
 
 static struct tracer_config config_for(const struct elf_file *elf)
 {
-	uint32_t index = elf_section_by_name(elf, ".eh_frame");
-	struct elf_section eh_frame;
+	struct image_map map = image_map(elf, IMAGE_MAP_EH_FRAME);
 
-	if (index == 0)
-		die(elf->path, "no .eh_frame section");
-	eh_frame = elf_section(elf, index);
-	return (struct tracer_config){
-	    .text = text_span(elf),
-	    .eh_frame = map_at_address(elf, &eh_frame),
-	};
+	return (struct tracer_config){.text = map.text, .eh_frame = map.eh_frame};
 }
 
 static const char *status_word(enum cfi_status status)
@@ -206,6 +145,7 @@ int main(int argc, char **argv)
 			"usage: cfi_rows ELF < queries (\"FDE_OFFSET PC\" in hex)\n");
 		return 2;
 	}
+	die_program = "cfi_rows";
 	elf_open(&elf, argv[1]);
 	config = config_for(&elf);
 	while (fgets(line, sizeof line, stdin)) {
