@@ -33,7 +33,7 @@ import os
 import re
 import subprocess
 
-from testlib import CROSS, HOST_BUILD, TEST_BUILD, run
+from testlib import CROSS, HOST_BUILD, TEST_BUILD, link_libgcc_whole, run
 
 CFI_ROWS = os.path.join(HOST_BUILD, "cfi_rows")
 WORK = os.path.join(TEST_BUILD, "cfi")
@@ -430,13 +430,8 @@ def ask_tool(elf, queries):
 
 def link_libgcc(results, label, flags):
     """The toolchain's whole libgcc.a in one ELF, so that its CFI is relocated."""
-    gcc = CROSS + "gcc"
-    archive = run([gcc] + flags + ["-print-libgcc-file-name"]).stdout.strip()
     elf = os.path.join(HOST_BUILD, "libgcc-%s.elf" % label)
-    result = run([gcc] + flags + [
-        "-nostdlib", "-nostartfiles", "-Wl,--whole-archive", archive, "-Wl,--no-whole-archive",
-        "-Wl,--unresolved-symbols=ignore-all", "-Wl,-e,0", "-Wl,--no-warn-rwx-segments",
-        "-o", elf], timeout=120)
+    archive, result = link_libgcc_whole(flags, elf)
     ok = results.check("link libgcc %s whole (%s)" % (label, archive),
                        result.returncode == 0, result.stderr)
     return elf if ok else None

@@ -20,7 +20,7 @@ import fnmatch
 import os
 import re
 
-from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, run
+from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, link_libgcc_whole, run
 
 PROLOGUE_CHECK = os.path.join(HOST_BUILD, "prologue_check")
 WORK = os.path.join(TEST_BUILD, "prologue")
@@ -210,13 +210,9 @@ def sections(elf):
 def link_libgcc(results, label, flags):
     """The toolchain's whole libgcc.a for `flags` in one image: GCC's code
     and hand-written assembly, part of it with CFI."""
-    libgcc = run([CROSS + "gcc"] + flags + ["-print-libgcc-file-name"]).stdout.strip()
     elf = os.path.join(WORK, label + ".elf")
-    result = run([CROSS + "gcc"] + flags + [
-        "-nostdlib", "-nostartfiles", "-Wl,--whole-archive", libgcc, "-Wl,--no-whole-archive",
-        "-Wl,--unresolved-symbols=ignore-all", "-Wl,-e,0", "-Wl,--no-warn-rwx-segments",
-        "-o", elf], timeout=120)
-    ok = results.check("link %s whole (%s) for the prologue cross-check" % (label, libgcc),
+    archive, result = link_libgcc_whole(flags, elf)
+    ok = results.check("link %s whole (%s) for the prologue cross-check" % (label, archive),
                        result.returncode == 0, result.stderr)
     return elf if ok else None
 

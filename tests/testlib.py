@@ -31,3 +31,15 @@ def run(argv, timeout=60, **kwargs):
     """Runs a command, capturing text output; never raises on exit status."""
     return subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout,
                           cwd=kwargs.pop("cwd", ROOT), **kwargs)
+
+
+def link_libgcc_whole(flags, elf):
+    """Links the toolchain's whole libgcc.a for gcc `flags` into one image,
+    elf, so that its code and CFI are relocated. Returns (archive, result)."""
+    gcc = CROSS + "gcc"
+    archive = run([gcc] + flags + ["-print-libgcc-file-name"]).stdout.strip()
+    result = run([gcc] + flags + [
+        "-nostdlib", "-nostartfiles", "-Wl,--whole-archive", archive, "-Wl,--no-whole-archive",
+        "-Wl,--unresolved-symbols=ignore-all", "-Wl,-e,0", "-Wl,--no-warn-rwx-segments",
+        "-o", elf], timeout=120)
+    return archive, result
