@@ -90,8 +90,16 @@ static void choose_tracer(const char *args)
 /* scenario=call:NAME: the function is found in the embedded symbol table. */
 static void call_by_name(const char *name)
 {
-	const struct tracer_symbol *symbol = tracer_symtab_find(&tracer_symtab, name);
+	struct tracer_config config;
+	struct tracer_trap_layout trap;
+	const struct tracer_symbol *symbol;
+	enum tracer_table_status status;
 
+	panic_describe_kernel(&config, &trap, 0);
+	status = tracer_symtab_check(&config);
+	if (status != TRACER_TABLE_OK)
+		usage("the symbol table is unusable", tracer_table_status_text(status));
+	symbol = tracer_symtab_find(&tracer_symtab, name);
 	if (!symbol)
 		usage("no function in the symbol table named", name);
 	kprintf("calling %s at 0x%lx\n", name, (unsigned long)symbol->addr);

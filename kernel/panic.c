@@ -17,6 +17,7 @@ extern char trap_entry[], trap_entry_end[];
 extern const struct tracer_symtab tracer_symtab;
 extern const struct tracer_fde_index tracer_fde_index;
 extern char __eh_frame_start[], __eh_frame_end[];
+extern char __tracer_symtab_start[], __tracer_symtab_end[];
 
 static enum tracer_unwinder panic_unwinder = TRACER_AUTO;
 
@@ -61,6 +62,8 @@ void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layo
 	config->eh_frame.start = (uintptr_t)__eh_frame_start;
 	config->eh_frame.end = (uintptr_t)__eh_frame_end;
 	config->fde_index = &tracer_fde_index;
+	config->tables.start = (uintptr_t)__tracer_symtab_start;
+	config->tables.end = (uintptr_t)__tracer_symtab_end;
 	config->trap = trap;
 	config->max_depth = 0;
 }
@@ -76,6 +79,8 @@ static void print_backtrace(const struct tracer_regs *regs)
 	panic_describe_kernel(&config, &trap, regs->sp);
 	kprintf("%s\n", tracer_format_header(line, sizeof(line), panic_unwinder));
 	tracer_start(&walk, panic_unwinder, &config, regs);
+	if (tracer_format_note(line, sizeof(line), &walk))
+		kprintf("%s\n", line);
 	while (tracer_next(&walk, &frame)) {
 		if (frame.after_trap)
 			kprintf("%s\n", tracer_format_trap(line, sizeof(line), &frame));

@@ -141,13 +141,16 @@ static enum cfi_status set_offset_rule(struct cfi_program *program, uintptr_t co
 	return status == CFI_OK ? set_rule(program->row, column, kind, offset) : status;
 }
 
-/* A ULEB128 that must be a non-negative factored offset. */
+/* A ULEB128 that must be a non-negative factored offset. One that does not
+ * fit fails the cursor and reads as 0, so that the caller may negate it. */
 static intptr_t read_unsigned_factor(struct memory_cursor *cursor)
 {
 	uintptr_t value = cursor_uleb128(cursor);
 
-	if (value > (uintptr_t)INTPTR_MAX)
+	if (value > (uintptr_t)INTPTR_MAX) {
 		cursor->failed = true;
+		return 0;
+	}
 	return (intptr_t)value;
 }
 

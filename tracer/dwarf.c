@@ -90,47 +90,6 @@ static enum cfi_status apply_rule(const struct tracer_config *config,
 	}
 }
 
-/*
- * Turns the callee's registers in *regs into the caller's: unspecified rules
- * mean "same value", so only sp (the CFA) and the registers with a rule
- * change. `callee` is a copy of the registers before, which rules refer to.
- */
-static enum cfi_status apply_row(const struct tracer_config *config,
-				 const struct cfi_row *row, unsigned ra_column,
-				 const struct tracer_regs *callee, uintptr_t cfa,
-				 struct tracer_regs *regs)
-{
-	uintptr_t return_address;
-	bool has_return_address = cfi_register_value(callee, ra_column, &return_address);
-
-	regs->sp = cfa;
-	for (unsigned i = 0; i < row->rule_count; i++) {
-		const struct cfi_rule *rule = &row->rules[i];
-		uintptr_t *slot = rule->column == ra_column
-				      ? &return_address
-				      : register_slot(regs, rule->column);
-		enum cfi_status status;
-
-		if (!slot) /* a register the walk does not need */
-			continue;
-		if (rule->kind == CFI_RULE_UNDEFINED) {
-			*slot = 0; /* lost; nothing to show */
-			continue;
-		}
-		if (rule->column == ra_column)
-			has_return_address = true;
-		status = apply_rule(config, rule, callee, cfa, slot);
-		if (status != CFI_OK)
-			return status;
-	}
-	if (!has_return_address)
-		return CFI_UNSUPPORTED;
-	/* After the return, ra still holds the address returned to. */
-	regs->pc = return_address;
-	regs->ra = return_address;
-	return CFI_OK;
-}
-
 static enum tracer_stop stop_reason(enum cfi_status status)
 {
 	switch (status) {
@@ -145,6 +104,55 @@ static enum tracer_stop stop_reason(enum cfi_status status)
 	}
 }
 
+/*
+ * Turns the callee's registers in *regs into the caller's: unspecified rules
+ * mean "same value", so only sp (the CFA) and the registers with a rule
+ * change. `callee` is a copy of the registers before, which rules refer to.
+ * The caller's sp is the CFA (psABI), which the walk has checked: a rule for
+ * sp may only agree with it, never replace it.
+ */
+static enum tracer_stop apply_row(const struct tracer_config *config,
+				  const struct cfi_row *row, unsigned ra_column,
+				  const struct tracer_regs *callee, uintptr_t cfa,
+				  struct tracer_regs *regs)
+{
+	uintptr_t return_address;
+	bool has_return_address = cfi_register_value(callee, ra_column, &return_address);
+	uintptr_t sp_by_rule;
+
+	regs->sp = cfa;
+	for (unsigned i = 0; i < row->rule_count; i++) {
+		const struct cfi_rule *rule = &row->rules[i];
+		uintptr_t *slot = rule->column == ra_column	 ? &return_address
+				  : rule->column == DWARF_REG_SP ? &sp_by_rule
+								 : register_slot(regs, rule->column);
+		enum cfi_status status;
+
+		if (!slot) /* a register the walk does not need */
+			continue;
+		if (rule->kind == CFI_RULE_UNDEFINED) {
+			*slot = 0; /* lost; nothing to show */
+			continue;
+		}
+		if (rule->column == ra_column)
+			has_return_address = true;
+		sp_by_rule = cfa;
+		status = apply_rule(config, rule, callee, cfa, slot);
+		if (status != CFI_OK)
+			return stop_reason(status);
+		/* Another sp would be a frame the checks never saw: a loop. */
+		if (rule->column == DWARF_REG_SP && sp_by_rule != cfa)
+			return sp_by_rule <= callee->sp ? TRACER_STOP_NOT_ASCENDING
+							: TRACER_STOP_BAD_CFI;
+	}
+	if (!has_return_address)
+		return TRACER_STOP_UNSUPPORTED_CFI;
+	/* After the return, ra still holds the address returned to. */
+	regs->pc = return_address;
+	regs->ra = return_address;
+	return TRACER_RUNNING;
+}
+
 void dwarf_step(struct tracer_walk *walk)
 {
 	const struct tracer_config *config = walk->config;
@@ -155,8 +163,15 @@ void dwarf_step(struct tracer_walk *walk)
 	struct tracer_regs callee;
 	const struct cfi_rule *ra_rule;
 	uintptr_t cfa;
-	enum cfi_status status = cfi_find_fde(config, pc, &fde);
+	enum cfi_status status;
 
+	/* An index that failed validation is not read (see tables.c). */
+	if (walk->fde_index_status != TRACER_TABLE_OK &&
+	    walk->fde_index_status != TRACER_TABLE_ABSENT) {
+		walk->stop = TRACER_STOP_BAD_FDE_INDEX;
+		return;
+	}
+	status = cfi_find_fde(config, pc, &fde);
 	if (status == CFI_OK)
 		status = cfi_row_at(config, &fde, pc, &row);
 	if (status == CFI_OK)
@@ -168,18 +183,16 @@ void dwarf_step(struct tracer_walk *walk)
 	/* Boot code marks the first frame of a stack so: no caller. */
 	ra_rule = cfi_row_rule(&row, (unsigned)fde.cie.ra_column);
 	if (ra_rule && ra_rule->kind == CFI_RULE_UNDEFINED) {
-		walk->stop = TRACER_STOP_OUTERMOST;
+		walk->stop = frame_outermost(walk, cfa, TRACER_STOP_EARLY_OUTERMOST);
 		return;
 	}
 	walk->stop = frame_check_cfa(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	regs_copy(&callee, &walk->next);
-	status = apply_row(config, &row, (unsigned)fde.cie.ra_column, &callee, cfa,
-			   &walk->next);
-	if (status != CFI_OK) {
-		walk->stop = stop_reason(status);
+	walk->stop = apply_row(config, &row, (unsigned)fde.cie.ra_column, &callee, cfa,
+			       &walk->next);
+	if (walk->stop != TRACER_RUNNING)
 		return;
-	}
 	walk->next_is_exact = false;
 }

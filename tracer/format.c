@@ -109,6 +109,46 @@ char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop)
 	return buf;
 }
 
+/* "<table> rejected (<why>): <consequence>", if it was; returns whether. */
+static bool put_table_note(struct line *line, bool after_another, const char *table,
+			   enum tracer_table_status status, const char *consequence)
+{
+	if (status == TRACER_TABLE_OK || status == TRACER_TABLE_ABSENT)
+		return false;
+	put_str(line, after_another ? "; " : "Note: ");
+	put_str(line, table);
+	put_str(line, " rejected (");
+	put_str(line, tracer_table_status_text(status));
+	put_str(line, "): ");
+	put_str(line, consequence);
+	return true;
+}
+
+char *tracer_format_note(char *buf, size_t size, const struct tracer_walk *walk)
+{
+	struct line line = line_begin(buf, size);
+	bool noted = put_table_note(&line, false, "symbol table", walk->symtab_status,
+				    "frames print raw");
+
+	noted |= put_table_note(&line, noted, "FDE index", walk->fde_index_status,
+				"no DWARF unwinding");
+	return noted ? buf : NULL;
+}
+
+const char *tracer_table_status_text(enum tracer_table_status status)
+{
+	static const char *const texts[] = {
+	    [TRACER_TABLE_OK] = "valid",
+	    [TRACER_TABLE_ABSENT] = "absent",
+	    [TRACER_TABLE_OUTSIDE] = "outside the declared table memory",
+	    [TRACER_TABLE_MALFORMED] = "malformed header or entries",
+	    [TRACER_TABLE_BAD_CHECKSUM] = "checksum mismatch",
+	};
+
+	return (unsigned)status < sizeof(texts) / sizeof(texts[0]) ? texts[status]
+								   : "unknown status";
+}
+
 const char *tracer_stop_text(enum tracer_stop stop)
 {
 	static const char *const texts[TRACER_STOP_COUNT] = {
@@ -128,6 +168,11 @@ const char *tracer_stop_text(enum tracer_stop stop)
 	    [TRACER_STOP_UNKNOWN_CODE] = "code the prologue decoder cannot follow",
 	    [TRACER_STOP_RA_NOT_SAVED] = "caller's frame saved no return address",
 	    [TRACER_STOP_NOT_A_CALL] = "return address does not follow a call",
+	    [TRACER_STOP_FP_ZERO] = "frame pointer is zero before the top of the stack",
+	    [TRACER_STOP_EARLY_OUTERMOST] =
+		"outermost frame claimed below the top of the stack",
+	    [TRACER_STOP_BAD_SYMTAB] = "symbol table rejected",
+	    [TRACER_STOP_BAD_FDE_INDEX] = "FDE index rejected",
 	};
 
 	return (unsigned)stop < TRACER_STOP_COUNT ? texts[stop] : "unknown stop reason";

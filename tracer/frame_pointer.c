@@ -32,9 +32,11 @@ void frame_pointer_step(struct tracer_walk *walk)
 	uintptr_t caller_fp;
 	uintptr_t caller_pc;
 
-	/* The boot code clears s0: there is no caller. */
+	/* The boot code clears s0: there is no caller, if this frame is at
+	 * the top of the stack. Elsewhere s0 = 0 is a frame pointer lost (code
+	 * built without frame pointers, or a corrupted record). */
 	if (fp == 0) {
-		walk->stop = TRACER_STOP_OUTERMOST;
+		walk->stop = frame_outermost(walk, frame->sp, TRACER_STOP_FP_ZERO);
 		return;
 	}
 	if (fp % TRACER_STACK_ALIGN != 0) {

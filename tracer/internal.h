@@ -146,6 +146,31 @@ static inline intptr_t cursor_sleb128(struct memory_cursor *cursor)
 /* Moves forward `count` bytes, failing if that passes end. */
 void cursor_skip(struct memory_cursor *cursor, uintptr_t count);
 
+/* Integer registers by their x number. */
+#define RISCV_ZERO 0
+#define RISCV_RA 1
+#define RISCV_SP 2
+#define RISCV_S0 8
+
+/* Length of the instruction whose first 16-bit parcel is `parcel`: 2 (RVC),
+ * 4, or 0 for the longer encodings this library does not handle. */
+static inline unsigned riscv_instruction_length(uint16_t parcel)
+{
+	if ((parcel & 0x3) != 0x3)
+		return 2;
+	return (parcel & 0x1c) != 0x1c ? 4 : 0;
+}
+
+/* Whether the instruction (of that length) is a call: it jumps and links. */
+bool riscv_is_call(uint32_t instruction, unsigned length, unsigned xlen);
+
+/* Whether the instruction that ends just before `address` is a call (jal or
+ * jalr that links, c.jalr, or rv32's c.jal), with xlen-byte registers (4:
+ * rv32, 8: rv64): a return address must be. Reads code only inside
+ * config->text. */
+bool code_follows_call(const struct tracer_config *config, uintptr_t address,
+		       unsigned xlen);
+
 /*
  * One unwinding step: from the frame in walk->next (already returned to the
  * caller), computes its caller into walk->next, or sets walk->stop.
@@ -161,5 +186,12 @@ void prologue_step(struct tracer_walk *walk);
  * without a frame has CFA == sp. TRACER_RUNNING if so, else why not.
  */
 enum tracer_stop frame_check_cfa(const struct tracer_walk *walk, uintptr_t cfa);
+
+/* The stop for a frame its unwinder found to be the first of its stack
+ * (ra undefined, s0 = 0, sp set from an address): TRACER_STOP_OUTERMOST
+ * only if `cfa`, the sp it was entered with, is the top of the declared
+ * stack, else `early`: the claim is false, and callers may remain. */
+enum tracer_stop frame_outermost(const struct tracer_walk *walk, uintptr_t cfa,
+				 enum tracer_stop early);
 
 #endif /* TRACER_INTERNAL_H */

@@ -10,8 +10,8 @@
  * still has it in the register, which only a register set (the first frame,
  * the frame a trap interrupted) holds.
  *
- * Checks: the CFA lies in the stack above the previous frame; the return
- * address lies in text just after a call, as every return address does.
+ * Checks: the CFA lies in the stack above the previous frame (the walk
+ * checks the return address, as for every unwinder).
  */
 #include "prologue.h"
 
@@ -20,15 +20,19 @@ static enum tracer_stop frame_cfa(const struct tracer_walk *walk,
 {
 	const struct tracer_regs *regs = &walk->next;
 
-	if (frame->sp_state == PROLOGUE_SP_RELATIVE)
+	if (frame->sp_state == PROLOGUE_SP_RELATIVE) {
 		*cfa = regs->sp - (uintptr_t)frame->sp_offset;
-	else if (frame->fp_valid)
+		return TRACER_RUNNING;
+	}
+	if (frame->fp_valid) {
 		*cfa = regs->s[0] - (uintptr_t)frame->fp_offset;
-	else if (frame->sp_state == PROLOGUE_SP_ORIGIN)
-		return TRACER_STOP_OUTERMOST; /* its stack starts here */
-	else
+		return TRACER_RUNNING;
+	}
+	if (frame->sp_state != PROLOGUE_SP_ORIGIN)
 		return TRACER_STOP_UNKNOWN_CODE;
-	return TRACER_RUNNING;
+	/* The function set sp to an address: its stack starts here. */
+	*cfa = regs->sp;
+	return frame_outermost(walk, *cfa, TRACER_STOP_EARLY_OUTERMOST);
 }
 
 /* The caller's value of a register the frame may have saved at CFA + offset;
@@ -56,7 +60,10 @@ void prologue_step(struct tracer_walk *walk)
 	uintptr_t s0;
 
 	if (!function) {
-		walk->stop = TRACER_STOP_NO_SYMBOL;
+		walk->stop = walk->symtab_status == TRACER_TABLE_OK ||
+				     walk->symtab_status == TRACER_TABLE_ABSENT
+				 ? TRACER_STOP_NO_SYMBOL
+				 : TRACER_STOP_BAD_SYMTAB;
 		return;
 	}
 	if (prologue_analyze(config, function->addr, function->addr + function->size,
@@ -80,14 +87,6 @@ void prologue_step(struct tracer_walk *walk)
 	if (!saved_register(config, frame->ra_saved, cfa, frame->ra_offset, regs->ra, &ra) ||
 	    !saved_register(config, frame->s0_saved, cfa, frame->s0_offset, regs->s[0], &s0)) {
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;
-		return;
-	}
-	if (!range_contains(config->text, ra - 1)) {
-		walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
-		return;
-	}
-	if (!prologue_follows_call(config, ra, sizeof(uintptr_t))) {
-		walk->stop = TRACER_STOP_NOT_A_CALL;
 		return;
 	}
 	/* s1-s11 keep the callee's values: compiled code never finds a frame

@@ -9,12 +9,6 @@
 
 #include "internal.h"
 
-/* Integer registers by their x number. */
-#define RISCV_ZERO 0
-#define RISCV_RA 1
-#define RISCV_SP 2
-#define RISCV_S0 8
-
 /* What is known about sp after the decoded code. */
 enum prologue_sp {
 	PROLOGUE_SP_RELATIVE, /* sp = CFA + sp_offset */
@@ -70,22 +64,5 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 				      uintptr_t function, uintptr_t function_end,
 				      uintptr_t pc, unsigned xlen,
 				      struct prologue_analysis *analysis);
-
-/* Whether the instruction that ends just before `address` is a call (jal or
- * jalr that links, c.jalr, or rv32's c.jal): a return address must be. */
-bool prologue_follows_call(const struct tracer_config *config, uintptr_t address,
-			   unsigned xlen);
-
-/* Length of the instruction whose first 16-bit parcel is `parcel`: 2 (RVC),
- * 4, or 0 for the longer encodings this decoder does not handle. */
-static inline unsigned riscv_instruction_length(uint16_t parcel)
-{
-	if ((parcel & 0x3) != 0x3)
-		return 2;
-	return (parcel & 0x1c) != 0x1c ? 4 : 0;
-}
-
-/* Whether the instruction (of that length) is a call: it jumps and links. */
-bool riscv_is_call(uint32_t instruction, unsigned length, unsigned xlen);
 
 #endif /* TRACER_PROLOGUE_H */

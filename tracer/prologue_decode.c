@@ -50,6 +50,18 @@ struct scan {
 
 #define BIT(reg) ((uint32_t)1 << (reg))
 
+/* Constants and offsets come from arbitrary code: their arithmetic wraps as
+ * the machine's does, instead of overflowing a signed type. */
+static intptr_t wrapping_add(intptr_t a, intptr_t b)
+{
+	return (intptr_t)((uintptr_t)a + (uintptr_t)b);
+}
+
+static intptr_t wrapping_sub(intptr_t a, intptr_t b)
+{
+	return (intptr_t)((uintptr_t)a - (uintptr_t)b);
+}
+
 /* Field by field (see regs_copy in internal.h). */
 static void frame_copy(struct prologue_frame *to, const struct prologue_frame *from)
 {
@@ -118,13 +130,13 @@ static void sp_adjust(struct scan *s, intptr_t delta)
 		return; /* an origin stays one; a lost sp stays lost */
 	if (delta > 0)
 		epilogue_begins(s);
-	s->now.sp_offset += delta;
+	s->now.sp_offset = wrapping_add(s->now.sp_offset, delta);
 }
 
 /* sp = s0 + imm, with s0 a frame pointer: the frame is known again. */
 static void sp_from_frame_pointer(struct scan *s, intptr_t imm)
 {
-	intptr_t offset = s->now.fp_offset + imm;
+	intptr_t offset = wrapping_add(s->now.fp_offset, imm);
 
 	if (s->now.sp_state != PROLOGUE_SP_RELATIVE || offset > s->now.sp_offset)
 		epilogue_begins(s);
@@ -137,7 +149,7 @@ static void frame_pointer_set(struct scan *s, intptr_t sp_plus)
 {
 	write_unknown(s, RISCV_S0);
 	s->now.fp_valid = true;
-	s->now.fp_offset = s->now.sp_offset + sp_plus;
+	s->now.fp_offset = wrapping_add(s->now.sp_offset, sp_plus);
 }
 
 /* addi rd, rs1, imm; also li (rs1 = zero), mv (imm = 0), c.addi4spn. */
@@ -153,7 +165,7 @@ static void op_addi(struct scan *s, unsigned rd, unsigned rs1, intptr_t imm)
 		 s->now.sp_state == PROLOGUE_SP_RELATIVE)
 		frame_pointer_set(s, imm);
 	else if (s->known & BIT(rs1))
-		write_constant(s, rd, s->value[rs1] + imm);
+		write_constant(s, rd, wrapping_add(s->value[rs1], imm));
 	else
 		write_unknown(s, rd);
 }
@@ -164,7 +176,9 @@ static void op_add(struct scan *s, unsigned rd, unsigned rs1, unsigned rs2, bool
 	unsigned other = rs1 == RISCV_SP ? rs2 : rs1;
 	bool uses_sp = rs1 == RISCV_SP || (rs2 == RISCV_SP && !negate);
 	bool other_known = (s->known & BIT(other)) != 0;
-	intptr_t amount = !other_known ? 0 : negate ? -s->value[other] : s->value[other];
+	intptr_t amount = !other_known ? 0
+			  : negate    ? wrapping_sub(0, s->value[other])
+				      : s->value[other];
 
 	if (!watched(s, rd) && !((s->known & BIT(rs1)) && (s->known & BIT(rs2))))
 		return;
@@ -180,8 +194,8 @@ static void op_add(struct scan *s, unsigned rd, unsigned rs1, unsigned rs2, bool
 		frame_pointer_set(s, amount);
 	} else if ((s->known & BIT(rs1)) && (s->known & BIT(rs2))) {
 		write_constant(s, rd,
-			       negate ? s->value[rs1] - s->value[rs2]
-				      : s->value[rs1] + s->value[rs2]);
+			       negate ? wrapping_sub(s->value[rs1], s->value[rs2])
+				      : wrapping_add(s->value[rs1], s->value[rs2]));
 	} else {
 		write_unknown(s, rd);
 	}
@@ -193,11 +207,11 @@ static bool frame_slot(const struct scan *s, unsigned base, intptr_t offset,
 		       intptr_t *slot)
 {
 	if (base == RISCV_SP && s->now.sp_state == PROLOGUE_SP_RELATIVE) {
-		*slot = s->now.sp_offset + offset;
+		*slot = wrapping_add(s->now.sp_offset, offset);
 		return true;
 	}
 	if (base == RISCV_S0 && s->now.fp_valid) {
-		*slot = s->now.fp_offset + offset;
+		*slot = wrapping_add(s->now.fp_offset, offset);
 		return true;
 	}
 	return false;
@@ -289,7 +303,7 @@ static enum effect decode32(struct scan *s, uint32_t insn)
 		return EFFECT_NONE;
 	case 0x1b: /* OP-IMM-32: addiw builds 32-bit constants on rv64 */
 		if (funct3 == 0 && s->xlen == 8 && (s->known & BIT(rs1)))
-			write_constant(s, rd, (int32_t)(s->value[rs1] + imm_i(insn)));
+			write_constant(s, rd, (int32_t)wrapping_add(s->value[rs1], imm_i(insn)));
 		else
 			write_unknown(s, rd);
 		return EFFECT_NONE;
@@ -403,7 +417,7 @@ static enum effect decode16_q1(struct scan *s, uint32_t insn)
 		if (rd == RISCV_ZERO)
 			return EFFECT_UNKNOWN; /* reserved */
 		if (s->known & BIT(rd))
-			write_constant(s, rd, (int32_t)(s->value[rd] + imm_ci(insn)));
+			write_constant(s, rd, (int32_t)wrapping_add(s->value[rd], imm_ci(insn)));
 		else
 			write_unknown(s, rd);
 		return EFFECT_NONE;
@@ -617,43 +631,4 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 	frame_copy(&analysis->frame, result);
 	analysis->stop = code.pos;
 	return PROLOGUE_OK;
-}
-
-bool riscv_is_call(uint32_t insn, unsigned length, unsigned xlen)
-{
-	unsigned rd = insn >> 7 & 0x1f;
-
-	if (length == 4)
-		return ((insn & 0x7f) == 0x6f || ((insn & 0x707f) == 0x67)) &&
-		       rd != RISCV_ZERO;
-	if (length != 2)
-		return false;
-	/* c.jalr: 1001 rs1 00000 10 with rs1 != 0 */
-	if ((insn & 0xf07f) == 0x9002 && rd != RISCV_ZERO)
-		return true;
-	/* c.jal (rv32 only): 001 ... 01 */
-	return xlen == 4 && (insn & 0xe003) == 0x2001;
-}
-
-bool prologue_follows_call(const struct tracer_config *config, uintptr_t address,
-			   unsigned xlen)
-{
-	struct memory_cursor code;
-	uint32_t insn;
-
-	/* A 2-byte call just before, or a 4-byte one. The parcels are read
-	 * anew for each: the one at address - 2 may be either. */
-	if (address < 2)
-		return false;
-	code = memory_code_cursor(config, address - 2, address);
-	insn = cursor_u16(&code);
-	if (!code.failed && riscv_is_call(insn, 2, xlen))
-		return true;
-	if (address < 4)
-		return false;
-	code = memory_code_cursor(config, address - 4, address);
-	insn = cursor_u16(&code);
-	insn |= (uint32_t)cursor_u16(&code) << 16;
-	return !code.failed && riscv_instruction_length((uint16_t)insn) == 4 &&
-	       riscv_is_call(insn, 4, xlen);
 }

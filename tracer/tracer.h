@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "table_format.h"
+
 /* A half-open address range [start, end). */
 struct tracer_range {
 	uintptr_t start;
@@ -43,10 +45,19 @@ struct tracer_symbol {
 	uint32_t name;	/* offset of the NUL-terminated name in names[] */
 };
 
-/* The embedded table: symbols sorted by addr, one entry per address. */
+/*
+ * The embedded table: symbols sorted by addr, one entry per address. The
+ * header lets a walk reject a table that memory corruption damaged (magic,
+ * version and checksum: see table_format.h).
+ */
 struct tracer_symtab {
+	uint32_t magic;	      /* TRACER_SYMTAB_MAGIC */
+	uint16_t version;     /* TRACER_TABLE_VERSION */
+	uint16_t word_size;   /* sizeof(uintptr_t) of the image */
+	uint32_t count;	      /* entries of symbols[] */
+	uint32_t names_size;  /* bytes of names[]: a multiple of 4, the last one NUL */
+	uint32_t checksum;    /* over count, names_size, symbols[] and names[] */
 	const struct tracer_symbol *symbols;
-	uint32_t count;
 	const char *names;
 };
 
@@ -80,8 +91,12 @@ struct tracer_fde_entry {
 };
 
 struct tracer_fde_index {
+	uint32_t magic;	    /* TRACER_FDE_INDEX_MAGIC */
+	uint16_t version;   /* TRACER_TABLE_VERSION */
+	uint16_t word_size; /* sizeof(uintptr_t) of the image */
+	uint32_t count;	    /* entries of entries[] */
+	uint32_t checksum;  /* over count and entries[] */
 	const struct tracer_fde_entry *entries;
-	uint32_t count;
 };
 
 /* What the walk may read and believe. Filled in by the kernel. */
@@ -92,6 +107,10 @@ struct tracer_config {
 	const struct tracer_trap_layout *trap; /* NULL: never cross a trap */
 	struct tracer_range eh_frame; /* .eh_frame: the CFI the DWARF unwinder reads */
 	const struct tracer_fde_index *fde_index; /* NULL: no DWARF unwinding */
+	/* Where the tables symgen embeds lie (__tracer_symtab_start/_end in
+	 * linker/tracer_symtab.ld): a table whose descriptor or arrays are
+	 * outside is rejected. */
+	struct tracer_range tables;
 	unsigned max_depth; /* frames to print at most; 0 means TRACER_DEFAULT_DEPTH */
 };
 
@@ -160,7 +179,7 @@ enum tracer_unwinder {
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {
 	TRACER_RUNNING,
-	TRACER_STOP_OUTERMOST,	     /* frame pointer 0: the first frame of the stack */
+	TRACER_STOP_OUTERMOST,	     /* the first frame of the stack: its sp is the top */
 	TRACER_STOP_OUTSIDE_STACK,   /* frame record not inside the declared stack */
 	TRACER_STOP_MISALIGNED,	     /* frame pointer not 16-byte aligned (psABI) */
 	TRACER_STOP_NOT_ASCENDING,   /* next frame not above the current one: loop or
@@ -175,6 +194,11 @@ enum tracer_stop {
 	TRACER_STOP_UNKNOWN_CODE,    /* code the prologue decoder cannot follow */
 	TRACER_STOP_RA_NOT_SAVED,    /* a caller's frame that saved no ra */
 	TRACER_STOP_NOT_A_CALL,	     /* return address not just after a call */
+	TRACER_STOP_FP_ZERO,	     /* frame pointer 0 in a frame below the stack's top */
+	TRACER_STOP_EARLY_OUTERMOST, /* CFI or code marks a frame below the top as
+					the first of its stack */
+	TRACER_STOP_BAD_SYMTAB,	     /* the prologue unwinder has no valid symbol table */
+	TRACER_STOP_BAD_FDE_INDEX,   /* the DWARF unwinder has no valid FDE index */
 	TRACER_STOP_COUNT
 };
 
@@ -199,9 +223,21 @@ struct tracer_frame {
 	bool found_by_fallback;
 };
 
+/* Whether an embedded table can be used, as a walk found it. */
+enum tracer_table_status {
+	TRACER_TABLE_OK,
+	TRACER_TABLE_ABSENT,	  /* NULL in the config: not an error */
+	TRACER_TABLE_OUTSIDE,	  /* descriptor or arrays outside config->tables */
+	TRACER_TABLE_MALFORMED,   /* magic, version, word size, sizes, names or order wrong */
+	TRACER_TABLE_BAD_CHECKSUM /* contents changed since symgen wrote them */
+};
+
 /* Walk state. Fields are private to the library except `stop`. */
 struct tracer_walk {
 	enum tracer_stop stop;
+	/* The tables as tracer_start() found them; only OK ones are read. */
+	enum tracer_table_status symtab_status;
+	enum tracer_table_status fde_index_status;
 	enum tracer_unwinder unwinder;
 	const struct tracer_config *config;
 	struct tracer_regs next; /* the frame tracer_next() returns next */
@@ -214,7 +250,9 @@ struct tracer_walk {
 	unsigned depth;
 };
 
-/* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config. */
+/* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config.
+ * Validates config->symtab and config->fde_index (see
+ * tracer_symtab_check): a cost of a few instructions per table byte. */
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs);
 
@@ -239,8 +277,20 @@ char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *fram
 char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder);
 /* "End of trace: <reason>" */
 char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop);
+/* "Note: symbol table rejected (bad checksum): frames print raw", and the
+ * like for the FDE index; NULL when the walk's tables are usable or absent.
+ * Print it after the header. */
+char *tracer_format_note(char *buf, size_t size, const struct tracer_walk *walk);
+const char *tracer_table_status_text(enum tracer_table_status status);
 
-/* Function containing addr, or NULL if addr is in a gap or outside the table. */
+/* Whether the table config names is usable: inside config->tables, with
+ * the right magic, version, word size, sizes and checksum. Call it before
+ * the lookups below on a table that memory corruption may have reached. */
+enum tracer_table_status tracer_symtab_check(const struct tracer_config *config);
+enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config);
+
+/* Function containing addr, or NULL if addr is in a gap or outside the
+ * table. The table must be one tracer_symtab_check() accepted. */
 const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *symtab,
 						 uintptr_t addr);
 /* Function named `name`, or NULL. Linear: for commands, not for unwinding. */

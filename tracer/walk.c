@@ -4,7 +4,9 @@
  * A walk holds the frame it will return next. tracer_next() returns it,
  * symbolized, and then computes its caller: by crossing a trap frame when the
  * return address lies in the trap entry, otherwise by the chosen unwinder's
- * step. Checks common to every unwinder (depth, pc inside text) live here.
+ * step. Checks common to every unwinder live here: the embedded tables are
+ * validated once at the start, and every return address an unwinder
+ * recovers must lie in text just after a call; the depth is bounded.
  */
 #include "internal.h"
 
@@ -23,6 +25,8 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 	walk->depth = 0;
 	walk->next_function = NULL;
 	walk->next_found_by = unwinder;
+	walk->symtab_status = tracer_symtab_check(config);
+	walk->fde_index_status = tracer_fde_index_check(config);
 }
 
 /*
@@ -39,7 +43,8 @@ static uintptr_t code_address(uintptr_t pc, bool is_return_address)
 /* Also keeps the function in the walk: the prologue decoder starts there. */
 static void symbolize(struct tracer_walk *walk, struct tracer_frame *frame)
 {
-	const struct tracer_symtab *symtab = walk->config->symtab;
+	const struct tracer_symtab *symtab =
+	    walk->symtab_status == TRACER_TABLE_OK ? walk->config->symtab : NULL;
 	uintptr_t addr = code_address(frame->pc, frame->is_return_address);
 	const struct tracer_symbol *symbol =
 	    symtab ? tracer_symtab_lookup(symtab, addr) : NULL;
@@ -75,6 +80,12 @@ enum tracer_stop frame_check_cfa(const struct tracer_walk *walk, uintptr_t cfa)
 	if (cfa < walk->next.sp || (cfa == walk->next.sp && !walk->next_is_exact))
 		return TRACER_STOP_NOT_ASCENDING;
 	return TRACER_RUNNING;
+}
+
+enum tracer_stop frame_outermost(const struct tracer_walk *walk, uintptr_t cfa,
+				 enum tracer_stop early)
+{
+	return cfa == walk->config->stack.end ? TRACER_STOP_OUTERMOST : early;
 }
 
 /*
@@ -120,19 +131,20 @@ static void cross_trap(struct tracer_walk *walk)
 
 /*
  * TRACER_AUTO: the first unwinder that applies to the frame. Each one leaves
- * walk->next as it was when it does not apply: no FDE; no function in the
- * symbol table or code the decoder does not follow.
+ * walk->next as it was when it does not apply: no FDE (or no valid index);
+ * no function in a valid symbol table, or code the decoder does not follow.
  */
 static void auto_step(struct tracer_walk *walk)
 {
 	dwarf_step(walk);
 	walk->next_found_by = TRACER_DWARF;
-	if (walk->stop != TRACER_STOP_NO_CFI)
+	if (walk->stop != TRACER_STOP_NO_CFI && walk->stop != TRACER_STOP_BAD_FDE_INDEX)
 		return;
 	walk->stop = TRACER_RUNNING;
 	prologue_step(walk);
 	walk->next_found_by = TRACER_PROLOGUE;
-	if (walk->stop != TRACER_STOP_NO_SYMBOL && walk->stop != TRACER_STOP_UNKNOWN_CODE)
+	if (walk->stop != TRACER_STOP_NO_SYMBOL && walk->stop != TRACER_STOP_UNKNOWN_CODE &&
+	    walk->stop != TRACER_STOP_BAD_SYMTAB)
 		return;
 	walk->stop = TRACER_RUNNING;
 	frame_pointer_step(walk);
@@ -173,10 +185,14 @@ static void advance(struct tracer_walk *walk)
 		return;
 	}
 	walk->next_after_trap = false;
-	/* An unwound return address is printed only if it is code. */
-	if (walk->stop == TRACER_RUNNING &&
-	    !range_contains(config->text, code_address(walk->next.pc, true)))
+	if (walk->stop != TRACER_RUNNING)
+		return;
+	/* An unwound return address is printed only if it is code, just after
+	 * a call: a word that merely points into text is no caller. */
+	if (!range_contains(config->text, code_address(walk->next.pc, true)))
 		walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
+	else if (!code_follows_call(config, walk->next.pc, sizeof(uintptr_t)))
+		walk->stop = TRACER_STOP_NOT_A_CALL;
 }
 
 bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)

@@ -2,6 +2,7 @@
  * fake_code.c - see fake_code.h.
  */
 #include "fake_code.h"
+#include "fake_tables.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,9 +69,10 @@ uintptr_t fake_code_seal(struct fake_code *code, struct tracer_config *config)
 	memcpy(code->block, code->parcels, bytes);
 	for (uint32_t i = 0; i < code->symbol_count; i++)
 		code->symbols[i].addr += (uintptr_t)code->block;
-	code->symtab.symbols = code->symbols;
-	code->symtab.count = code->symbol_count;
-	code->symtab.names = code->names;
+	/* symgen pads the names with NULs to a multiple of 4 bytes. */
+	fake_symtab_fill(&code->symtab, code->symbols, code->symbol_count, code->names,
+			 code->symbol_count ? (uint32_t)(code->names_size + 3) / 4 * 4 : 0);
+	fake_tables_anywhere(config);
 	config->text.start = (uintptr_t)code->block;
 	config->text.end = (uintptr_t)code->block + bytes;
 	config->symtab = &code->symtab;

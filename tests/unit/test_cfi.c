@@ -16,6 +16,7 @@
 #include "dwarf_codes.h"
 #include "fake_cfi.h"
 #include "fake_stack.h"
+#include "fake_tables.h"
 #include "harness.h"
 
 /* CHECK inside a loop over a table: also names the row that failed. */
@@ -801,9 +802,9 @@ static void build_indexed(struct indexed_section *s)
 		s->entries[i].pc_start = pcs[i];
 		s->entries[i].fde = fake_cfi_addr(&s->c.cfi, offsets[i]);
 	}
-	s->index.entries = s->entries;
-	s->index.count = 3;
+	fake_fde_index_fill(&s->index, s->entries, 3);
 	s->c.stack.config.fde_index = &s->index;
+	fake_tables_anywhere(&s->c.stack.config);
 }
 
 static bool finds(struct indexed_section *s, uintptr_t pc, uintptr_t start)

@@ -16,6 +16,7 @@
 #include "dwarf_codes.h"
 #include "fake_cfi.h"
 #include "fake_stack.h"
+#include "fake_tables.h"
 #include "harness.h"
 
 /* The functions of the fake program: [start, start + size). */
@@ -189,9 +190,9 @@ static void index_program(struct program *p)
 		p->entries[i].pc_start = functions[i].start;
 		p->entries[i].fde = fake_cfi_addr(&p->cfi, p->fde_offsets[i]);
 	}
-	p->index.entries = p->entries;
-	p->index.count = FUNCTIONS;
+	fake_fde_index_fill(&p->index, p->entries, FUNCTIONS);
 	p->stack.config.fde_index = &p->index;
+	fake_tables_anywhere(&p->stack.config);
 }
 
 static void build_program(struct program *p)

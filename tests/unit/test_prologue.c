@@ -27,6 +27,7 @@
 #include "fake_code.h"
 #include "fake_cfi.h"
 #include "fake_stack.h"
+#include "fake_tables.h"
 #include "harness.h"
 #include "prologue.h"
 
@@ -1747,7 +1748,7 @@ void prologue_return_address_follows_call(void)
 	for (size_t i = 0; i < ARRAY_SIZE(afters); i++) {
 		const struct after *a = &afters[i];
 
-		if (prologue_follows_call(&config, start + a->address, a->xlen) !=
+		if (code_follows_call(&config, start + a->address, a->xlen) !=
 		    a->is_call) {
 			printf("  after +%#zx (xlen %u)\n", a->address, a->xlen);
 			all = false;
@@ -1755,11 +1756,11 @@ void prologue_return_address_follows_call(void)
 	}
 	CHECK(all);
 	/* Nothing precedes text's start; nothing is read before it. */
-	CHECK(!prologue_follows_call(&config, start, 8));
-	CHECK(!prologue_follows_call(&config, start + 2, 8));
-	CHECK(!prologue_follows_call(&config, start + 5, 8));
-	CHECK(!prologue_follows_call(&config, fake_code_end(&code) + 2, 8));
-	CHECK(!prologue_follows_call(&config, 0, 8));
+	CHECK(!code_follows_call(&config, start, 8));
+	CHECK(!code_follows_call(&config, start + 2, 8));
+	CHECK(!code_follows_call(&config, start + 5, 8));
+	CHECK(!code_follows_call(&config, fake_code_end(&code) + 2, 8));
+	CHECK(!code_follows_call(&config, 0, 8));
 	fake_code_free(&code);
 }
 
@@ -1781,10 +1782,10 @@ void prologue_return_address_after_compressed_call(void)
 		      C16(0x2001),		/* +4 rv32 c.jal . */
 		      C16(0x0001));		/* +6 c.nop */
 	start = fake_code_seal(&code, &config);
-	CHECK(prologue_follows_call(&config, start + 2, 8));
-	CHECK(!prologue_follows_call(&config, start + 4, 8));
-	CHECK(prologue_follows_call(&config, start + 6, 4));
-	CHECK(!prologue_follows_call(&config, start + 8, 4));
+	CHECK(code_follows_call(&config, start + 2, 8));
+	CHECK(!code_follows_call(&config, start + 4, 8));
+	CHECK(code_follows_call(&config, start + 6, 4));
+	CHECK(!code_follows_call(&config, start + 8, 4));
 	fake_code_free(&code);
 }
 
@@ -1911,9 +1912,9 @@ static void describe(struct auto_program *p)
 	fake_cfi_seal(&p->cfi, &p->stack.config);
 	p->entry.pc_start = p->described;
 	p->entry.fde = fake_cfi_addr(&p->cfi, fde);
-	p->index.entries = &p->entry;
-	p->index.count = 1;
+	fake_fde_index_fill(&p->index, &p->entry, 1);
 	p->stack.config.fde_index = &p->index;
+	fake_tables_anywhere(&p->stack.config);
 }
 
 /*
@@ -2121,7 +2122,7 @@ void prologue_random_code_analysis(void)
 				     &analysis) == PROLOGUE_OK)
 			CHECK(function >= start && analysis.stop >= function &&
 			      analysis.stop <= end);
-		prologue_follows_call(&config, random_address(&state, start, end), xlen);
+		code_follows_call(&config, random_address(&state, start, end), xlen);
 		fake_code_free(&code);
 	}
 }

@@ -5,22 +5,31 @@
 #include <string.h>
 
 #include "fake_stack.h"
+#include "fake_tables.h"
 #include "harness.h"
 
-/* alpha [0x1000, 0x1010), beta [0x1010, 0x1030), a gap, gamma [0x1040, 0x1048). */
-static const char names[] = "alpha\0beta\0gamma";
+/* alpha [0x1000, 0x1010), beta [0x1010, 0x1030), a gap, gamma [0x1040, 0x1048).
+ * The names padded to 20 bytes, as symgen pads them. */
+_Alignas(4) static const char names[20] = "alpha\0beta\0gamma";
 static const struct tracer_symbol symbols[] = {
     {0x1000, 0x10, 0},
     {0x1010, 0x20, 6},
     {0x1040, 0x8, 11},
 };
-static const struct tracer_symtab table = {symbols, 3, names};
+
+static const struct tracer_symtab *table(void)
+{
+	static struct tracer_symtab filled;
+
+	fake_symtab_fill(&filled, symbols, 3, names, sizeof(names));
+	return &filled;
+}
 
 static const char *name_at(uintptr_t addr)
 {
-	const struct tracer_symbol *symbol = tracer_symtab_lookup(&table, addr);
+	const struct tracer_symbol *symbol = tracer_symtab_lookup(table(), addr);
 
-	return symbol ? tracer_symbol_name(&table, symbol) : NULL;
+	return symbol ? tracer_symbol_name(table(), symbol) : NULL;
 }
 
 static bool is(const char *actual, const char *expected)
@@ -50,7 +59,9 @@ void symtab_lookup_not_found(void)
 
 void symtab_lookup_empty(void)
 {
-	const struct tracer_symtab empty = {0, 0, 0};
+	struct tracer_symtab empty;
+
+	fake_symtab_fill(&empty, NULL, 0, NULL, 0);
 
 	CHECK(tracer_symtab_lookup(&empty, 0x1000) == NULL);
 	CHECK(tracer_symtab_find(&empty, "alpha") == NULL);
@@ -58,11 +69,11 @@ void symtab_lookup_empty(void)
 
 void symtab_find_by_name(void)
 {
-	CHECK(tracer_symtab_find(&table, "beta") == &symbols[1]);
-	CHECK(tracer_symtab_find(&table, "gamma") == &symbols[2]);
-	CHECK(tracer_symtab_find(&table, "bet") == NULL);
-	CHECK(tracer_symtab_find(&table, "betaa") == NULL);
-	CHECK(tracer_symtab_find(&table, "") == NULL);
+	CHECK(tracer_symtab_find(table(), "beta") == &symbols[1]);
+	CHECK(tracer_symtab_find(table(), "gamma") == &symbols[2]);
+	CHECK(tracer_symtab_find(table(), "bet") == NULL);
+	CHECK(tracer_symtab_find(table(), "betaa") == NULL);
+	CHECK(tracer_symtab_find(table(), "") == NULL);
 }
 
 /*
@@ -72,15 +83,17 @@ void symtab_find_by_name(void)
  */
 void symtab_walk_symbolizes(void)
 {
-	static const char text_names[] = "callee\0caller\0";
+	_Alignas(4) static const char text_names[16] = "callee\0caller\0";
 	const struct tracer_symbol text_symbols[] = {
 	    {0x80200100, 0x40, 0},
 	    {0x80200140, 0x20, 7},
 	};
-	const struct tracer_symtab text_table = {text_symbols, 2, text_names};
+	struct tracer_symtab text_table;
 	struct fake_stack s;
 
+	fake_symtab_fill(&text_table, text_symbols, 2, text_names, sizeof(text_names));
 	fake_stack_init(&s);
+	fake_tables_anywhere(&s.config);
 	s.config.symtab = &text_table;
 	/* callee (pc at its start) <- caller, whose call ends it <- unknown */
 	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), 0x80200160);

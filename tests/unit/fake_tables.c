@@ -1,0 +1,48 @@
+/*
+ * fake_tables.c - see fake_tables.h.
+ */
+#include "fake_tables.h"
+
+void fake_symtab_fill(struct tracer_symtab *symtab, const struct tracer_symbol *symbols,
+		      uint32_t count, const char *names, uint32_t names_size)
+{
+	struct table_checksum sum;
+
+	symtab->magic = TRACER_SYMTAB_MAGIC;
+	symtab->version = TRACER_TABLE_VERSION;
+	symtab->word_size = sizeof(uintptr_t);
+	symtab->count = count;
+	symtab->names_size = names_size;
+	symtab->symbols = symbols;
+	symtab->names = names;
+	table_checksum_start(&sum);
+	table_checksum_word(&sum, count);
+	table_checksum_word(&sum, names_size);
+	table_checksum_words(&sum, (const uint32_t *)(const void *)symbols,
+			     count * sizeof(*symbols) / 4);
+	table_checksum_words(&sum, (const uint32_t *)(const void *)names, names_size / 4);
+	symtab->checksum = table_checksum_end(&sum);
+}
+
+void fake_fde_index_fill(struct tracer_fde_index *index,
+			 const struct tracer_fde_entry *entries, uint32_t count)
+{
+	struct table_checksum sum;
+
+	index->magic = TRACER_FDE_INDEX_MAGIC;
+	index->version = TRACER_TABLE_VERSION;
+	index->word_size = sizeof(uintptr_t);
+	index->count = count;
+	index->entries = entries;
+	table_checksum_start(&sum);
+	table_checksum_word(&sum, count);
+	table_checksum_words(&sum, (const uint32_t *)(const void *)entries,
+			     count * sizeof(*entries) / 4);
+	index->checksum = table_checksum_end(&sum);
+}
+
+void fake_tables_anywhere(struct tracer_config *config)
+{
+	config->tables.start = 0;
+	config->tables.end = UINTPTR_MAX;
+}

@@ -1,0 +1,21 @@
+/*
+ * fake_tables.h - headers for the tables the unit tests build by hand, as
+ * symgen writes them (magic, version, word size, sizes, checksum).
+ */
+#ifndef TEST_FAKE_TABLES_H
+#define TEST_FAKE_TABLES_H
+
+#include <stdint.h>
+
+#include "tracer.h"
+
+/* names: names_size bytes (a multiple of 4), 4-byte aligned, NUL-padded. */
+void fake_symtab_fill(struct tracer_symtab *symtab, const struct tracer_symbol *symbols,
+		      uint32_t count, const char *names, uint32_t names_size);
+void fake_fde_index_fill(struct tracer_fde_index *index,
+			 const struct tracer_fde_entry *entries, uint32_t count);
+/* Declares all memory as table memory: for tests of unwinding, whose tables
+ * live wherever the test put them. */
+void fake_tables_anywhere(struct tracer_config *config);
+
+#endif /* TEST_FAKE_TABLES_H */
