@@ -3,7 +3,8 @@
 #   make                 build $(BUILD)/kernel.elf
 #   make run             boot it in QEMU (ARGS="scenario=load-fault tracer=compiler")
 #   make debug           boot halted, waiting for gdb-multiarch
-#   make test            unit, symgen and end-to-end tests (GDB as the oracle)
+#   make test            unit, symgen and end-to-end tests (GDB as the oracle), fuzz replay
+#   make fuzz            libFuzzer targets, FUZZ_SECONDS each (tests/fuzz/fuzz.mk)
 #   make clean
 #
 # Build variables: CROSS_COMPILE or CC, OPT (-O0, -O2, -Os), FP (1: frame
@@ -172,8 +173,10 @@ $(HOST_BUILD)/prologue_check: $(PROLOGUE_CHECK_SRCS) $(wildcard tracer/*.h symge
 	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=undefined -fno-sanitize-recover=all \
 		-Itracer -Isymgen $(PROLOGUE_CHECK_SRCS) -o $@
 
+include tests/fuzz/fuzz.mk
+
 test: $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan $(HOST_BUILD)/cfi_rows \
-	$(HOST_BUILD)/prologue_check
+	$(HOST_BUILD)/prologue_check $(FUZZ_BINARIES)
 	$(PYTHON) tests/run_tests.py
 
 clean:

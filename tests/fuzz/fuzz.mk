@@ -1,0 +1,53 @@
+# libFuzzer targets of the tracer (tests/fuzz/README.md), included by the
+# top Makefile.
+#
+#   make fuzz                  each target FUZZ_SECONDS (default 60) on a copy
+#                              of its seed corpus; fails if any target fails
+#   make fuzz FUZZ_SECONDS=N
+#
+# fuzz_walk.c is built once per unwinder; fuzz_cfi.c drives tracer/cfi.h.
+# tests/fuzz/symgen.mk, when present, may add a target: it defines
+# FUZZ_SYMGEN_TARGET (the binary's name under $(FUZZ_BUILD), and its corpus
+# directory under tests/fuzz/corpus/) and the rule that builds it.
+
+FUZZ_BUILD := build/fuzz
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -g -O1 \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Itracer -Itests/fuzz
+FUZZ_TRACER_SRCS := $(wildcard tracer/*.c)
+FUZZ_DEPS := tests/fuzz/fuzz_regions.c $(FUZZ_TRACER_SRCS) $(wildcard tracer/*.h tests/fuzz/*.h)
+
+FUZZ_UNWINDER_fp := TRACER_FRAME_POINTER
+FUZZ_UNWINDER_dwarf := TRACER_DWARF
+FUZZ_UNWINDER_prologue := TRACER_PROLOGUE
+FUZZ_UNWINDER_auto := TRACER_AUTO
+FUZZ_TARGETS := fuzz_walk_fp fuzz_walk_dwarf fuzz_walk_prologue fuzz_walk_auto fuzz_cfi
+
+-include tests/fuzz/symgen.mk
+ifdef FUZZ_SYMGEN_TARGET
+FUZZ_TARGETS += $(FUZZ_SYMGEN_TARGET)
+endif
+FUZZ_BINARIES := $(addprefix $(FUZZ_BUILD)/,$(FUZZ_TARGETS))
+# tests/fuzz_tests.py (make test, make fuzz) runs these targets.
+export FUZZ_TARGETS
+
+# The libFuzzer runtime is a package of its own (libclang-rt-14-dev).
+.PHONY: fuzz-deps
+fuzz-deps: deps
+	@test -n "$$(find "$$($(FUZZ_CC) -print-resource-dir)" -name 'libclang_rt.fuzzer-*.a')" || \
+	scripts/install-deps.sh
+
+$(FUZZ_BUILD)/fuzz_walk_%: tests/fuzz/fuzz_walk.c $(FUZZ_DEPS) | fuzz-deps
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_UNWINDER=$(FUZZ_UNWINDER_$*) tests/fuzz/fuzz_walk.c \
+		tests/fuzz/fuzz_regions.c $(FUZZ_TRACER_SRCS) -o $@
+
+$(FUZZ_BUILD)/fuzz_cfi: tests/fuzz/fuzz_cfi.c $(FUZZ_DEPS) | fuzz-deps
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) tests/fuzz/fuzz_cfi.c tests/fuzz/fuzz_regions.c \
+		$(FUZZ_TRACER_SRCS) -o $@
+
+.PHONY: fuzz
+fuzz: $(FUZZ_BINARIES)
+	$(PYTHON) tests/fuzz_tests.py --seconds $(FUZZ_SECONDS)

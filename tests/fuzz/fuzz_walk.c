@@ -1,0 +1,743 @@
+/*
+ * fuzz_walk.c - libFuzzer target: whole walks through the public API
+ * (tracer_start, tracer_next, tracer_format_*) with the unwinder
+ * FUZZ_UNWINDER, over a stack, registers, code, .eh_frame, FDE index,
+ * symbol table and trap layout decoded from the input. After each walk it
+ * asserts the walk invariants of the spec (notes/spec.md) and aborts with a
+ * message when one fails. Every region lives in guarded memory
+ * (fuzz_regions.h): a read outside the declared regions crashes.
+ *
+ * Input (little-endian; reads past the end give zeros; tests/fuzz/README.md):
+ *   header   flags u8, max_depth u8 (0: the default), small line size u8,
+ *            symtab damage u8, FDE index damage u8, stack words u16, text
+ *            bytes u16, .eh_frame bytes u16, FDE entries u16, symbols u16,
+ *            names bytes u16, .eh_frame start minus text start u32
+ *   regs     pc, ra, sp, s0-s11: 15 encoded words (u32 each, see decode_word)
+ *   trap     entry start u16 and length u16 (bytes of text), then the byte
+ *            offsets of sepc, ra, sp, s0-s11, scause, stval: 17 u16
+ *   stack    encoded words (u32 each), lowest address first
+ *   text     raw code bytes
+ *   eh_frame raw bytes
+ *   fde      entries: pc_start, fde: 2 encoded words each
+ *   symbols  addr (encoded word), size u32, name offset u32 (mod names bytes)
+ *   names    raw bytes
+ * Counts larger than what the input still holds shrink to it.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_input.h"
+#include "fuzz_regions.h"
+#include "tracer.h"
+
+#ifndef FUZZ_UNWINDER
+#error "build with -DFUZZ_UNWINDER=TRACER_FRAME_POINTER (or another unwinder)"
+#endif
+
+enum {
+	FLAG_TRAP = 1 << 0,
+	FLAG_SYMTAB = 1 << 1,
+	FLAG_FDE_INDEX = 1 << 2,
+	FLAG_SYMTAB_DAMAGED = 1 << 3,
+	FLAG_FDE_INDEX_DAMAGED = 1 << 4,
+};
+
+#define MAX_STACK_WORDS 8192
+#define MAX_FDE_ENTRIES 4096
+#define MAX_SYMBOLS	4096
+/* Text, .eh_frame and names have u16 sizes. */
+#define MAX_BYTES 0x10000
+
+/* Where the regions lie in the arena. .eh_frame is placed at the distance
+ * from text the input asks for (the kernel's own, in the seeds), so that
+ * its pc-relative pointers reach the code as in the image. */
+#define MiB		      ((size_t)1 << 20)
+#define STACK_AT	      (1 * MiB)
+#define TABLES_AT	      (2 * MiB)
+#define TEXT_AT		      (4 * MiB)
+#define MAX_EH_FRAME_DISTANCE (16 * MiB)
+
+/* max_depth is a u8: at most 255 frames, and one more to catch an excess. */
+#define MAX_FRAMES 257
+
+/* The tables region: descriptors, then arrays, as symgen lays them out. */
+struct tables_image {
+	struct tracer_symtab symtab;
+	struct tracer_fde_index fde_index;
+	struct tracer_symbol symbols[MAX_SYMBOLS];
+	struct tracer_fde_entry entries[MAX_FDE_ENTRIES];
+	char names[MAX_BYTES + 4];
+};
+
+/* Ways to damage a table after symgen would have written it. */
+enum damage {
+	DAMAGE_CHECKSUM,	   /* checksum field flipped */
+	DAMAGE_MAGIC,		   /* wrong magic */
+	DAMAGE_VERSION,		   /* wrong version */
+	DAMAGE_WORD_SIZE,	   /* an rv32 table on rv64 */
+	DAMAGE_DESCRIPTOR_OUTSIDE, /* the config points at a guard page */
+	DAMAGE_ARRAY_OUTSIDE,	   /* the array starts at the end of the tables */
+	DAMAGE_COUNT,		   /* one entry more, checksum recomputed */
+	DAMAGE_BYTE,		   /* one byte of the arrays flipped */
+	DAMAGE_NAMES_UNTERMINATED, /* last byte of names[] not NUL, checksum recomputed */
+	DAMAGE_KINDS
+};
+
+/* Damage that a check must reject whatever the rest of the table. */
+static bool damage_is_fatal(enum damage damage, uint32_t count)
+{
+	switch (damage) {
+	case DAMAGE_CHECKSUM:
+	case DAMAGE_MAGIC:
+	case DAMAGE_VERSION:
+	case DAMAGE_WORD_SIZE:
+	case DAMAGE_DESCRIPTOR_OUTSIDE:
+		return true;
+	case DAMAGE_ARRAY_OUTSIDE:
+	case DAMAGE_NAMES_UNTERMINATED:
+		return count > 0;
+	default:
+		return false;
+	}
+}
+
+struct header {
+	uint8_t flags;
+	uint8_t max_depth;
+	uint8_t small_line;
+	uint8_t symtab_damage;
+	uint8_t fde_index_damage;
+	uint16_t stack_words;
+	uint16_t text_size;
+	uint16_t eh_frame_size;
+	uint16_t fde_entries;
+	uint16_t symbols;
+	uint16_t names_size;
+	uint32_t eh_frame_distance;
+};
+
+/* Where each part of the input starts, and its element count. */
+struct parts {
+	struct header header;
+	struct fuzz_input regs;
+	struct fuzz_input trap;
+	struct fuzz_input stack;
+	size_t stack_words;
+	const uint8_t *text;
+	size_t text_size;
+	const uint8_t *eh_frame;
+	size_t eh_frame_size;
+	struct fuzz_input fde;
+	size_t fde_entries;
+	struct fuzz_input symbols;
+	size_t symbol_count;
+	const uint8_t *names;
+	size_t names_size;
+};
+
+#define REG_WORDS	  15
+#define TRAP_LAYOUT_BYTES (2 * 2 + 17 * 2)
+
+static struct fuzz_region stack_region, tables_region, text_region, eh_frame_region;
+static struct tables_image tables;
+static uintptr_t stack_words[MAX_STACK_WORDS];
+
+static void fail(const char *format, ...)
+{
+	va_list args;
+
+	fprintf(stderr, "fuzz_walk (%s): invariant violated: ",
+		tracer_unwinder_name(FUZZ_UNWINDER));
+	va_start(args, format);
+	vfprintf(stderr, format, args);
+	va_end(args);
+	fputc('\n', stderr);
+	abort();
+}
+
+/* A sub-input of `size` bytes at the current position. */
+static struct fuzz_input take(struct fuzz_input *input, size_t size)
+{
+	struct fuzz_input part = {input->data + input->pos, size, 0};
+
+	input->pos += size;
+	return part;
+}
+
+static void split(struct fuzz_input *input, struct parts *parts)
+{
+	struct header *header = &parts->header;
+
+	header->flags = input_u8(input);
+	header->max_depth = input_u8(input);
+	header->small_line = input_u8(input);
+	header->symtab_damage = input_u8(input);
+	header->fde_index_damage = input_u8(input);
+	header->stack_words = input_u16(input);
+	header->text_size = input_u16(input);
+	header->eh_frame_size = input_u16(input);
+	header->fde_entries = input_u16(input);
+	header->symbols = input_u16(input);
+	header->names_size = input_u16(input);
+	header->eh_frame_distance = input_u32(input);
+	/* Fixed-size parts read zeros past the end of a short input. */
+	parts->regs = take(input, input_count(input, REG_WORDS * 4, 1));
+	parts->trap = take(input, input_count(input, TRAP_LAYOUT_BYTES, 1));
+	parts->stack_words = input_count(input, header->stack_words, 4);
+	if (parts->stack_words > MAX_STACK_WORDS)
+		parts->stack_words = MAX_STACK_WORDS;
+	parts->stack = take(input, parts->stack_words * 4);
+	parts->text_size = input_count(input, header->text_size, 1);
+	parts->text = input_bytes(input, parts->text_size);
+	parts->eh_frame_size = input_count(input, header->eh_frame_size, 1);
+	parts->eh_frame = input_bytes(input, parts->eh_frame_size);
+	parts->fde_entries = input_count(input, header->fde_entries, 8);
+	if (parts->fde_entries > MAX_FDE_ENTRIES)
+		parts->fde_entries = MAX_FDE_ENTRIES;
+	parts->fde = take(input, parts->fde_entries * 8);
+	parts->symbol_count = input_count(input, header->symbols, 12);
+	if (parts->symbol_count > MAX_SYMBOLS)
+		parts->symbol_count = MAX_SYMBOLS;
+	parts->symbols = take(input, parts->symbol_count * 12);
+	parts->names_size = input_count(input, header->names_size, 1);
+	parts->names = input_bytes(input, parts->names_size);
+}
+
+/* range.start + offset, wrapped to stay inside [start, end]: the end is a
+ * valid value too (the top of the stack, the end of a function). */
+static uintptr_t in_range(struct tracer_range range, uint32_t offset)
+{
+	return range.start + offset % (range.end - range.start + 1);
+}
+
+/*
+ * A machine word from 32 input bits: the top three choose what the low 29
+ * are relative to, so that mutated pointers mostly stay inside the regions
+ * and the walk goes on instead of stopping at the first word.
+ */
+static uintptr_t decode_word(const struct tracer_config *config, uint32_t encoded)
+{
+	uint32_t offset = encoded & 0x1fffffff;
+	intptr_t signed_offset = (intptr_t)(offset ^ 0x10000000) - 0x10000000;
+
+	switch (encoded >> 29) {
+	case 0:
+		return in_range(config->text, offset);
+	case 1:
+		return in_range(config->stack, offset);
+	case 2:
+		return offset;
+	case 3:
+		return in_range(config->eh_frame, offset);
+	case 4:
+		return config->text.start + (uintptr_t)signed_offset;
+	case 5:
+		return config->stack.start + (uintptr_t)signed_offset;
+	case 6:
+		return (uintptr_t)signed_offset;
+	default:
+		return UINTPTR_MAX - offset;
+	}
+}
+
+static size_t page_round_up(size_t size)
+{
+	size_t page = fuzz_page_size();
+
+	return (size + page - 1) / page * page;
+}
+
+/* .eh_frame's distance from text: a multiple of 8 (as in an image, and
+ * for exact ASan poisoning), and at least a guard page past text's pages. */
+static size_t eh_frame_distance(const struct parts *parts)
+{
+	size_t page = fuzz_page_size();
+	size_t distance = (parts->header.eh_frame_distance & ~(uint32_t)7) %
+			  (MAX_EH_FRAME_DISTANCE - page_round_up(MAX_BYTES) - page);
+	size_t minimum = page_round_up(parts->text_size) + page;
+
+	if (distance / page * page < minimum)
+		distance += minimum - distance / page * page;
+	return distance;
+}
+
+/* Where the regions will be, before anything is loaded: the words of the
+ * stack and the tables refer to all of them. */
+static void declare_regions(const struct parts *parts, struct tracer_config *config)
+{
+	config->text.start = text_region.base;
+	config->text.end = text_region.base + parts->text_size;
+	config->stack.start = stack_region.base;
+	config->stack.end = stack_region.base + parts->stack_words * sizeof(uintptr_t);
+	config->eh_frame.start = eh_frame_region.base + eh_frame_distance(parts);
+	config->eh_frame.end = config->eh_frame.start + parts->eh_frame_size;
+	config->tables.start = tables_region.base;
+	config->tables.end = tables_region.base + sizeof(tables);
+	config->max_depth = parts->header.max_depth;
+}
+
+static void decode_regs(struct fuzz_input *input, const struct tracer_config *config,
+			struct tracer_regs *regs)
+{
+	regs->pc = decode_word(config, input_u32(input));
+	regs->ra = decode_word(config, input_u32(input));
+	regs->sp = decode_word(config, input_u32(input));
+	for (unsigned i = 0; i < 12; i++)
+		regs->s[i] = decode_word(config, input_u32(input));
+}
+
+static void decode_trap(struct fuzz_input *input, const struct tracer_config *config,
+			struct tracer_trap_layout *trap)
+{
+	uint16_t start = input_u16(input);
+	uint16_t length = input_u16(input);
+
+	trap->entry.start = in_range(config->text, start);
+	trap->entry.end = trap->entry.start + length;
+	trap->epc_offset = input_u16(input);
+	trap->ra_offset = input_u16(input);
+	trap->sp_offset = input_u16(input);
+	for (unsigned i = 0; i < 12; i++)
+		trap->s_offset[i] = input_u16(input);
+	trap->cause_offset = input_u16(input);
+	trap->tval_offset = input_u16(input);
+}
+
+static int compare_symbols(const void *a, const void *b)
+{
+	uintptr_t left = ((const struct tracer_symbol *)a)->addr;
+	uintptr_t right = ((const struct tracer_symbol *)b)->addr;
+
+	return (left > right) - (left < right);
+}
+
+static int compare_entries(const void *a, const void *b)
+{
+	uintptr_t left = ((const struct tracer_fde_entry *)a)->pc_start;
+	uintptr_t right = ((const struct tracer_fde_entry *)b)->pc_start;
+
+	return (left > right) - (left < right);
+}
+
+/* Address the tracer sees for a part of the tables image. */
+static uintptr_t tables_address(const void *part)
+{
+	return tables_region.base + (uintptr_t)((const uint8_t *)part - (const uint8_t *)&tables);
+}
+
+static uint32_t symtab_checksum(const struct tracer_symtab *symtab)
+{
+	struct table_checksum sum;
+
+	table_checksum_start(&sum);
+	table_checksum_word(&sum, symtab->count);
+	table_checksum_word(&sum, symtab->names_size);
+	table_checksum_words(&sum, (const uint32_t *)(const void *)tables.symbols,
+			     symtab->count * sizeof(struct tracer_symbol) / 4);
+	table_checksum_words(&sum, (const uint32_t *)(const void *)tables.names,
+			     symtab->names_size / 4);
+	return table_checksum_end(&sum);
+}
+
+static uint32_t fde_index_checksum(const struct tracer_fde_index *index)
+{
+	struct table_checksum sum;
+
+	table_checksum_start(&sum);
+	table_checksum_word(&sum, index->count);
+	table_checksum_words(&sum, (const uint32_t *)(const void *)tables.entries,
+			     index->count * sizeof(struct tracer_fde_entry) / 4);
+	return table_checksum_end(&sum);
+}
+
+/* Symbols sorted by address, one per address, names NUL-padded to a
+ * multiple of 4: a table as symgen writes it. Returns the count. */
+static uint32_t build_symbols(const struct parts *parts, const struct tracer_config *config,
+			      uint32_t *names_size)
+{
+	struct fuzz_input input = parts->symbols;
+	uint32_t count = 0;
+	size_t padded = (parts->names_size + 4) / 4 * 4;
+
+	if (parts->symbol_count == 0) {
+		*names_size = 0;
+		return 0;
+	}
+	memset(tables.names, 0, padded);
+	memcpy(tables.names, parts->names, parts->names_size);
+	for (size_t i = 0; i < parts->symbol_count; i++) {
+		tables.symbols[i].addr = decode_word(config, input_u32(&input));
+		tables.symbols[i].size = input_u32(&input);
+		tables.symbols[i].name = input_u32(&input) % padded;
+	}
+	qsort(tables.symbols, parts->symbol_count, sizeof(tables.symbols[0]),
+	      compare_symbols);
+	for (size_t i = 0; i < parts->symbol_count; i++) {
+		if (count == 0 || tables.symbols[i].addr != tables.symbols[count - 1].addr)
+			tables.symbols[count++] = tables.symbols[i];
+	}
+	*names_size = (uint32_t)padded;
+	return count;
+}
+
+static uint32_t build_fde_entries(const struct parts *parts,
+				  const struct tracer_config *config)
+{
+	struct fuzz_input input = parts->fde;
+
+	for (size_t i = 0; i < parts->fde_entries; i++) {
+		tables.entries[i].pc_start = decode_word(config, input_u32(&input));
+		tables.entries[i].fde = decode_word(config, input_u32(&input));
+	}
+	qsort(tables.entries, parts->fde_entries, sizeof(tables.entries[0]),
+	      compare_entries);
+	return (uint32_t)parts->fde_entries;
+}
+
+/* Flips one byte of `size` bytes at `bytes`, chosen by `which`. */
+static void flip_byte(void *bytes, size_t size, unsigned which)
+{
+	if (size > 0)
+		((uint8_t *)bytes)[which % size] ^= 0x5a;
+}
+
+static enum damage damage_symtab(uint8_t selector, struct tracer_config *config)
+{
+	struct tracer_symtab *symtab = &tables.symtab;
+	enum damage damage = selector % DAMAGE_KINDS;
+	unsigned detail = selector / DAMAGE_KINDS;
+
+	switch (damage) {
+	case DAMAGE_CHECKSUM:
+		symtab->checksum ^= 1u << detail % 32;
+		break;
+	case DAMAGE_MAGIC:
+		symtab->magic = TRACER_FDE_INDEX_MAGIC;
+		break;
+	case DAMAGE_VERSION:
+		symtab->version++;
+		break;
+	case DAMAGE_WORD_SIZE:
+		symtab->word_size = 4;
+		break;
+	case DAMAGE_DESCRIPTOR_OUTSIDE:
+		config->symtab = (const struct tracer_symtab *)(config->tables.start - 64);
+		break;
+	case DAMAGE_ARRAY_OUTSIDE:
+		symtab->symbols = (const struct tracer_symbol *)config->tables.end;
+		break;
+	case DAMAGE_COUNT:
+		symtab->count++;
+		symtab->checksum = symtab_checksum(symtab);
+		break;
+	case DAMAGE_BYTE:
+		flip_byte(tables.symbols, symtab->count * sizeof(struct tracer_symbol) +
+					      symtab->names_size, detail);
+		break;
+	default:
+		if (symtab->names_size > 0)
+			tables.names[symtab->names_size - 1] = 'x';
+		symtab->checksum = symtab_checksum(symtab);
+		break;
+	}
+	return damage;
+}
+
+static enum damage damage_fde_index(uint8_t selector, struct tracer_config *config)
+{
+	struct tracer_fde_index *index = &tables.fde_index;
+	/* DAMAGE_NAMES_UNTERMINATED, the last kind, is the symbol table's. */
+	enum damage damage = selector % (DAMAGE_KINDS - 1);
+	unsigned detail = selector / (DAMAGE_KINDS - 1);
+
+	switch (damage) {
+	case DAMAGE_CHECKSUM:
+		index->checksum ^= 1u << detail % 32;
+		break;
+	case DAMAGE_MAGIC:
+		index->magic = TRACER_SYMTAB_MAGIC;
+		break;
+	case DAMAGE_VERSION:
+		index->version++;
+		break;
+	case DAMAGE_WORD_SIZE:
+		index->word_size = 4;
+		break;
+	case DAMAGE_DESCRIPTOR_OUTSIDE:
+		config->fde_index =
+		    (const struct tracer_fde_index *)(config->tables.end + 64);
+		break;
+	case DAMAGE_ARRAY_OUTSIDE:
+		index->entries = (const struct tracer_fde_entry *)config->tables.end;
+		break;
+	case DAMAGE_COUNT:
+		index->count++;
+		index->checksum = fde_index_checksum(index);
+		break;
+	default:
+		flip_byte(tables.entries, index->count * sizeof(struct tracer_fde_entry),
+			  detail);
+		break;
+	}
+	return damage;
+}
+
+/* What a table's damage promises about its check. */
+struct table_expectation {
+	bool damaged;
+	enum damage damage;
+	uint32_t count;
+};
+
+static void build_tables(const struct parts *parts, struct tracer_config *config,
+			 struct table_expectation *symtab_expected,
+			 struct table_expectation *fde_index_expected)
+{
+	struct tracer_symtab *symtab = &tables.symtab;
+	struct tracer_fde_index *index = &tables.fde_index;
+	uint8_t flags = parts->header.flags;
+
+	symtab->magic = TRACER_SYMTAB_MAGIC;
+	symtab->version = TRACER_TABLE_VERSION;
+	symtab->word_size = sizeof(uintptr_t);
+	symtab->count = build_symbols(parts, config, &symtab->names_size);
+	symtab->symbols = symtab->count
+			      ? (const struct tracer_symbol *)tables_address(tables.symbols)
+			      : NULL;
+	symtab->names = symtab->count ? (const char *)tables_address(tables.names) : NULL;
+	symtab->checksum = symtab_checksum(symtab);
+	index->magic = TRACER_FDE_INDEX_MAGIC;
+	index->version = TRACER_TABLE_VERSION;
+	index->word_size = sizeof(uintptr_t);
+	index->count = build_fde_entries(parts, config);
+	index->entries =
+	    index->count ? (const struct tracer_fde_entry *)tables_address(tables.entries)
+			 : NULL;
+	index->checksum = fde_index_checksum(index);
+
+	config->symtab = flags & FLAG_SYMTAB
+			     ? (const struct tracer_symtab *)tables_address(symtab)
+			     : NULL;
+	config->fde_index = flags & FLAG_FDE_INDEX
+				? (const struct tracer_fde_index *)tables_address(index)
+				: NULL;
+	symtab_expected->count = symtab->count;
+	symtab_expected->damaged = config->symtab && flags & FLAG_SYMTAB_DAMAGED;
+	if (symtab_expected->damaged)
+		symtab_expected->damage = damage_symtab(parts->header.symtab_damage, config);
+	fde_index_expected->count = index->count;
+	fde_index_expected->damaged = config->fde_index && flags & FLAG_FDE_INDEX_DAMAGED;
+	if (fde_index_expected->damaged)
+		fde_index_expected->damage =
+		    damage_fde_index(parts->header.fde_index_damage, config);
+}
+
+static void check_table(const char *name, enum tracer_table_status status,
+			const struct table_expectation *expected)
+{
+	if (expected->damaged && damage_is_fatal(expected->damage, expected->count) &&
+	    status == TRACER_TABLE_OK)
+		fail("%s with damage %d accepted", name, expected->damage);
+}
+
+enum line_kind { LINE_FRAME, LINE_TRAP, LINE_HEADER, LINE_END, LINE_NOTE };
+
+static char *format_line(enum line_kind kind, char *buf, size_t size,
+			 const struct tracer_walk *walk, const struct tracer_frame *frame)
+{
+	switch (kind) {
+	case LINE_FRAME:
+		return tracer_format_frame(buf, size, frame);
+	case LINE_TRAP:
+		return tracer_format_trap(buf, size, frame);
+	case LINE_HEADER:
+		return tracer_format_header(buf, size, FUZZ_UNWINDER);
+	case LINE_END:
+		return tracer_format_end(buf, size, walk->stop);
+	default:
+		return tracer_format_note(buf, size, walk);
+	}
+}
+
+/* Output buffers: a full line and a smaller one of the input's size, both
+ * heap blocks of exactly that size, so ASan reports a write past them. */
+struct lines {
+	char *full;
+	char *small;
+	size_t small_size;
+};
+
+static void check_line_in(enum line_kind kind, char *buf, size_t size,
+			  const struct tracer_walk *walk, const struct tracer_frame *frame)
+{
+	char *line;
+
+	memset(buf, 0xa5, size);
+	line = format_line(kind, buf, size, walk, frame);
+	if (kind == LINE_NOTE && line == NULL)
+		return;
+	if (line != buf)
+		fail("format kind %d returned %p, not its buffer", kind, (void *)line);
+	if (!memchr(buf, '\0', size))
+		fail("format kind %d: no NUL within %zu bytes", kind, size);
+}
+
+static void check_line(const struct lines *lines, enum line_kind kind,
+		       const struct tracer_walk *walk, const struct tracer_frame *frame)
+{
+	check_line_in(kind, lines->full, TRACER_LINE_MAX, walk, frame);
+	check_line_in(kind, lines->small, lines->small_size, walk, frame);
+}
+
+/* Whether pc follows a call: jal or jalr that links (rd != x0) at pc - 4,
+ * or c.jalr at pc - 2 (c.jal is rv32 only; the host build is rv64). */
+static bool follows_call(struct tracer_range text, uintptr_t pc)
+{
+	uint16_t parcel;
+	uint32_t insn;
+
+	if (pc - text.start >= 2 && pc <= text.end) {
+		memcpy(&parcel, (const void *)(pc - 2), 2);
+		if ((parcel & 0xf07f) == 0x9002 && (parcel >> 7 & 0x1f) != 0)
+			return true;
+	}
+	if (pc - text.start >= 4 && pc <= text.end) {
+		memcpy(&insn, (const void *)(pc - 4), 4);
+		if ((insn & 0x7f) == 0x6f && (insn >> 7 & 0x1f) != 0)
+			return true;
+		if ((insn & 0x707f) == 0x67 && (insn >> 7 & 0x1f) != 0)
+			return true;
+	}
+	return false;
+}
+
+static void check_frames(const struct tracer_config *config, const struct tracer_frame *frames,
+			 size_t count, bool symtab_usable)
+{
+	for (size_t i = 0; i < count; i++) {
+		const struct tracer_frame *frame = &frames[i];
+
+		if (frame->is_return_address) {
+			if (!(frame->pc - 1 >= config->text.start &&
+			      frame->pc - 1 < config->text.end))
+				fail("frame %zu: return address %#lx - 1 outside text", i,
+				     (unsigned long)frame->pc);
+			if (!follows_call(config->text, frame->pc))
+				fail("frame %zu: return address %#lx follows no call", i,
+				     (unsigned long)frame->pc);
+		}
+		if (frame->name && !symtab_usable)
+			fail("frame %zu: named from a rejected symbol table", i);
+		if (i == 0)
+			continue;
+		if (frame->sp <= config->stack.start || frame->sp > config->stack.end)
+			fail("frame %zu: sp %#lx outside the stack (%#lx, %#lx]", i,
+			     (unsigned long)frame->sp, (unsigned long)config->stack.start,
+			     (unsigned long)config->stack.end);
+		if (frames[i - 1].is_return_address ? frame->sp <= frames[i - 1].sp
+						    : frame->sp < frames[i - 1].sp)
+			fail("frame %zu: sp %#lx not above frame %zu's %#lx", i,
+			     (unsigned long)frame->sp, i - 1, (unsigned long)frames[i - 1].sp);
+	}
+}
+
+static void walk_and_check(const struct tracer_config *config,
+			   const struct tracer_regs *regs, const struct lines *lines,
+			   bool symtab_usable)
+{
+	static struct tracer_frame frames[MAX_FRAMES];
+	unsigned max_depth = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
+	struct tracer_walk walk;
+	struct tracer_frame after;
+	size_t count = 0;
+	enum tracer_stop stop;
+
+	tracer_start(&walk, FUZZ_UNWINDER, config, regs);
+	check_line(lines, LINE_HEADER, &walk, NULL);
+	check_line(lines, LINE_NOTE, &walk, NULL);
+	while (count <= max_depth && tracer_next(&walk, &frames[count])) {
+		if (frames[count].after_trap)
+			check_line(lines, LINE_TRAP, &walk, &frames[count]);
+		check_line(lines, LINE_FRAME, &walk, &frames[count]);
+		count++;
+	}
+	if (count > max_depth)
+		fail("more than max_depth %u frames", max_depth);
+	stop = walk.stop;
+	if (stop == TRACER_RUNNING || stop >= TRACER_STOP_COUNT ||
+	    stop == TRACER_STOP_BAD_UNWINDER)
+		fail("stop reason %d", stop);
+	if (tracer_next(&walk, &after) || tracer_next(&walk, &after) || walk.stop != stop)
+		fail("tracer_next went on after stopping with %d", stop);
+	check_line(lines, LINE_END, &walk, NULL);
+	if (stop == TRACER_STOP_DEPTH_LIMIT && count != max_depth)
+		fail("depth limit after %zu frames, limit %u", count, max_depth);
+	if (stop == TRACER_STOP_OUTERMOST &&
+	    (count == 0 || frames[count - 1].sp != config->stack.end))
+		fail("outermost frame's sp %#lx is not the stack's top %#lx",
+		     count ? (unsigned long)frames[count - 1].sp : 0UL,
+		     (unsigned long)config->stack.end);
+	check_frames(config, frames, count, symtab_usable);
+}
+
+static void load_regions(const struct parts *parts, const struct tracer_config *config)
+{
+	struct fuzz_input stack = parts->stack;
+
+	for (size_t i = 0; i < parts->stack_words; i++)
+		stack_words[i] = decode_word(config, input_u32(&stack));
+	fuzz_region_load(&stack_region, 0, stack_words, parts->stack_words * sizeof(uintptr_t));
+	fuzz_region_load(&text_region, 0, parts->text, parts->text_size);
+	fuzz_region_load(&eh_frame_region, config->eh_frame.start - eh_frame_region.base,
+			 parts->eh_frame, parts->eh_frame_size);
+	fuzz_region_load(&tables_region, 0, &tables, sizeof(tables));
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_region_init(&stack_region, STACK_AT, MAX_STACK_WORDS * sizeof(uintptr_t));
+	fuzz_region_init(&tables_region, TABLES_AT, page_round_up(sizeof(tables)));
+	fuzz_region_init(&text_region, TEXT_AT, MAX_BYTES);
+	/* The same window as text: .eh_frame lies at a distance from it. */
+	fuzz_region_init(&eh_frame_region, TEXT_AT, MAX_EH_FRAME_DISTANCE + MAX_BYTES);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_input input = {data, size, 0};
+	struct parts parts;
+	struct tracer_config config = {0};
+	struct tracer_trap_layout trap;
+	struct tracer_regs regs;
+	struct table_expectation symtab_expected, fde_index_expected;
+	enum tracer_table_status symtab_status;
+	struct lines lines;
+
+	split(&input, &parts);
+	declare_regions(&parts, &config);
+	decode_regs(&parts.regs, &config, &regs);
+	decode_trap(&parts.trap, &config, &trap);
+	config.trap = parts.header.flags & FLAG_TRAP ? &trap : NULL;
+	build_tables(&parts, &config, &symtab_expected, &fde_index_expected);
+	load_regions(&parts, &config);
+
+	symtab_status = tracer_symtab_check(&config);
+	check_table("symbol table", symtab_status, &symtab_expected);
+	check_table("FDE index", tracer_fde_index_check(&config), &fde_index_expected);
+
+	lines.small_size = 1 + parts.header.small_line % TRACER_LINE_MAX;
+	lines.full = malloc(TRACER_LINE_MAX);
+	lines.small = malloc(lines.small_size);
+	if (!lines.full || !lines.small)
+		abort();
+	walk_and_check(&config, &regs, &lines, symtab_status == TRACER_TABLE_OK);
+	free(lines.full);
+	free(lines.small);
+	return 0;
+}
