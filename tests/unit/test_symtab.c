@@ -73,19 +73,18 @@ void symtab_find_by_name(void)
 void symtab_walk_symbolizes(void)
 {
 	static const char text_names[] = "callee\0caller\0";
-	const struct tracer_symbol text_symbols[] = {
-	    {0x80200100, 0x40, 0},
-	    {0x80200140, 0x20, 7},
-	};
+	struct tracer_symbol text_symbols[2];
 	const struct tracer_symtab text_table = {text_symbols, 2, text_names};
 	struct fake_stack s;
 
 	fake_stack_init(&s);
+	text_symbols[0] = (struct tracer_symbol){FAKE_TEXT_START + 0x100, 0x40, 0};
+	text_symbols[1] = (struct tracer_symbol){FAKE_TEXT_START + 0x140, 0x20, 7};
 	s.config.symtab = &text_table;
 	/* callee (pc at its start) <- caller, whose call ends it <- unknown */
-	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), 0x80200160);
-	fake_record(&s, fake_addr(&s, 200), 0, 0x80200300);
-	s.regs.pc = 0x80200100;
+	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), FAKE_TEXT_START + 0x160);
+	fake_record(&s, fake_addr(&s, 200), 0, FAKE_TEXT_START + 0x300);
+	s.regs.pc = FAKE_TEXT_START + 0x100;
 	s.regs.sp = fake_addr(&s, 90);
 	s.regs.s[0] = fake_addr(&s, 100);
 	CHECK(fake_walk(&s) == 3);
