@@ -1,4 +1,5 @@
 /* test_list.h - every unit test, in the order they run (see main.c). */
+TEST(fp_fake_text_follows_calls)
 TEST(fp_normal_chain)
 TEST(fp_gcc_leaf_first_frame)
 TEST(fp_clang_leaf_first_frame)
