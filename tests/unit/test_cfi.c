@@ -962,6 +962,20 @@ void cfi_op_offset(void)
 
 /* ULEB register (here 40 and 130 = 82 01, beyond the 6 bits of
  * DW_CFA_offset), ULEB factored offset: 2 * -4 = -8. */
+/* GNU_negative_offset_extended s0, ULEB 2^63: does not fit a signed
+ * offset, so it cannot be negated (undefined behaviour): malformed. */
+void cfi_op_negative_offset_too_large(void)
+{
+	struct cfi_case c;
+	struct cfi_row row;
+
+	begin_case(&c);
+	FAKE_CFI(&c.cfi, CFA_GNU_negative_offset_extended, 0x01, 0x80, 0x80, 0x80, 0x80,
+		 0x80, 0x80, 0x80, 0x80, 0x80, 0x01);
+	CHECK(first_row(&c, &row) == CFI_MALFORMED);
+	end_case(&c);
+}
+
 void cfi_op_offset_extended(void)
 {
 	struct cfi_case c;

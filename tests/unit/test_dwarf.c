@@ -40,6 +40,8 @@ enum function {
 	HUGE_CFA,      /* CFA = sp + 0x1000 */
 	LOW_CFA,       /* CFA = sp - 8 */
 	RA_ABOVE,      /* CFA = sp + 16, ra at CFA + 8 */
+	SP_RULE,       /* CFA = sp + 32, ra at CFA - 8, sp = CFA - 32 (a loop) */
+	SP_UNDEFINED,  /* CFA = sp + 16, ra at CFA - 8, sp undefined */
 	FUNCTIONS
 };
 
@@ -132,6 +134,15 @@ static const struct function_cfi functions[FUNCTIONS] = {
 		  0x10,
 		  {CFA_def_cfa_offset, 16, CFA_offset_extended_sf, REG_RA, 0x7f},
 		  5},
+    /* val_offset sp, 4 * -8 = CFA - 32: bytes 14 02 04 */
+    [SP_RULE] = {0xb060,
+		 0x40,
+		 {CFA_def_cfa_offset, 32, CFA_offset | REG_RA, 1, CFA_val_offset, REG_SP, 4},
+		 7},
+    [SP_UNDEFINED] = {0xb0a0,
+		      0x40,
+		      {CFA_def_cfa_offset, 16, CFA_offset | REG_RA, 1, CFA_undefined, REG_SP},
+		      6},
 };
 
 struct program {
@@ -558,6 +569,85 @@ void dwarf_stop_not_ascending(void)
 	p.stack.regs.sp = word(&p, 130);
 	p.stack.regs.s[1] = word(&p, 140);
 	CHECK(walk(&p) == 2 && p.stack.stop == TRACER_STOP_NOT_ASCENDING);
+	free_program(&p);
+}
+
+/*
+ * The caller's sp is the CFA, which the walk checked. SP_RULE says the
+ * caller's sp is CFA - 32, its own sp: applied, that would unwind the same
+ * frame forever (its ra returns into SP_RULE itself) until the depth limit.
+ */
+void dwarf_sp_rule_cannot_loop(void)
+{
+	struct program p;
+
+	build_program(&p);
+	put(&p, 103, pc_in(SP_RULE, 0x20));
+	p.stack.regs.pc = pc_in(SP_RULE, 0x10);
+	p.stack.regs.sp = word(&p, 100);
+	CHECK(walk(&p) == 1);
+	CHECK(p.stack.stop == TRACER_STOP_NOT_ASCENDING);
+	free_program(&p);
+}
+
+/* sp undefined: still the CFA (word 102), not 0. */
+void dwarf_sp_undefined_is_the_cfa(void)
+{
+	struct program p;
+
+	build_program(&p);
+	put(&p, 101, pc_in(START, 0x10));
+	p.stack.regs.pc = pc_in(SP_UNDEFINED, 0x10);
+	p.stack.regs.sp = word(&p, 100);
+	top_at(&p, 104);
+	CHECK(walk(&p) == 2);
+	CHECK(frame_is(&p, 1, pc_in(START, 0x10), 102, 0));
+	CHECK(p.stack.stop == TRACER_STOP_OUTERMOST);
+	free_program(&p);
+}
+
+/* A saved ra that lies in text but after no call (a stale or corrupted
+ * slot) is no caller: printed as one, the trace would look complete. */
+void dwarf_stop_not_a_call(void)
+{
+	struct program p;
+
+	build_program(&p);
+	build_callers(&p);
+	put(&p, 103, pc_in(MIDDLE, 0x50));
+	put(&p, 102, word(&p, 120));
+	put(&p, 101, word(&p, 140));
+	fake_text_put16(&p.stack, pc_in(OUTER, 0x70) - 2, FAKE_NOT_CALL_PARCEL);
+	p.stack.regs.pc = pc_in(WORK, 0x40);
+	p.stack.regs.sp = word(&p, 100);
+	p.stack.regs.s[0] = word(&p, 104);
+	CHECK(walk(&p) == 2);
+	CHECK(p.stack.stop == TRACER_STOP_NOT_A_CALL);
+	CHECK(fake_walk_with(&p.stack, TRACER_AUTO) == 2);
+	CHECK(p.stack.stop == TRACER_STOP_NOT_A_CALL);
+	free_program(&p);
+}
+
+/* An FDE index whose checksum fails is not read: DWARF stops with its own
+ * reason; auto falls back (here to the frame pointer, no symbol table). */
+void dwarf_stop_bad_fde_index(void)
+{
+	struct program p;
+
+	build_program(&p);
+	build_callers(&p);
+	put(&p, 103, pc_in(MIDDLE, 0x50));
+	put(&p, 102, word(&p, 120));
+	put(&p, 101, word(&p, 140));
+	p.stack.regs.pc = pc_in(WORK, 0x40);
+	p.stack.regs.sp = word(&p, 100);
+	p.stack.regs.s[0] = word(&p, 104);
+	CHECK(walk(&p) == 4);
+	p.entries[WORK].fde += 1;
+	CHECK(walk(&p) == 1);
+	CHECK(p.stack.stop == TRACER_STOP_BAD_FDE_INDEX);
+	CHECK(fake_walk_with(&p.stack, TRACER_AUTO) > 1);
+	CHECK(p.stack.frames[1].found_by == TRACER_FRAME_POINTER);
 	free_program(&p);
 }
 

@@ -210,6 +210,43 @@ void fp_record_at_stack_top(void)
 	fake_stack_free(&s);
 }
 
+/* A saved ra in text but after no call is no caller. */
+void fp_ra_not_after_call(void)
+{
+	struct fake_stack s;
+
+	fake_stack_init(&s);
+	build_chain(&s);
+	fake_text_put16(&s, FAKE_TEXT_START + 0x308 - 2, FAKE_NOT_CALL_PARCEL);
+	CHECK(fake_walk(&s) == 2);
+	CHECK(s.stop == TRACER_STOP_NOT_A_CALL);
+	/* A 4-byte call there is one. */
+	fake_text_put32(&s, FAKE_TEXT_START + 0x308 - 4, 0x000000ef);
+	CHECK(fake_walk(&s) == 4);
+	CHECK(s.stop == TRACER_STOP_OUTERMOST);
+	fake_stack_free(&s);
+}
+
+/* s0 = 0 below the top of the stack is a lost frame pointer (a record
+ * overwritten, or code built without frame pointers), not the boot code's
+ * mark: callers remain. */
+void fp_zero_below_top(void)
+{
+	struct fake_stack s;
+
+	fake_stack_init(&s);
+	build_chain(&s);
+	fake_record(&s, fake_addr(&s, 200), 0, FAKE_TEXT_START + 0x308);
+	CHECK(fake_walk(&s) == 3);
+	CHECK(s.stop == TRACER_STOP_FP_ZERO);
+	/* The first frame's s0 is 0 (FP=0 code): one frame. */
+	build_chain(&s);
+	s.regs.s[0] = 0;
+	CHECK(fake_walk(&s) == 1);
+	CHECK(s.stop == TRACER_STOP_FP_ZERO);
+	fake_stack_free(&s);
+}
+
 void fp_ra_outside_text(void)
 {
 	struct fake_stack s;
