@@ -189,8 +189,8 @@ enum tracer_stop frame_check_cfa(const struct tracer_walk *walk, uintptr_t cfa);
 
 /* The stop for a frame its unwinder found to be the first of its stack
  * (ra undefined, s0 = 0, sp set from an address): TRACER_STOP_OUTERMOST
- * only if `cfa`, the sp it was entered with, is the top of the declared
- * stack, else `early`: the claim is false, and callers may remain. */
+ * only if its sp, or `cfa`, the sp it was entered with, is the top of the
+ * declared stack, else `early`: the claim is false, callers may remain. */
 enum tracer_stop frame_outermost(const struct tracer_walk *walk, uintptr_t cfa,
 				 enum tracer_stop early);
 

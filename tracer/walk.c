@@ -85,7 +85,9 @@ enum tracer_stop frame_check_cfa(const struct tracer_walk *walk, uintptr_t cfa)
 enum tracer_stop frame_outermost(const struct tracer_walk *walk, uintptr_t cfa,
 				 enum tracer_stop early)
 {
-	return cfa == walk->config->stack.end ? TRACER_STOP_OUTERMOST : early;
+	uintptr_t top = walk->config->stack.end;
+
+	return cfa == top || walk->next.sp == top ? TRACER_STOP_OUTERMOST : early;
 }
 
 /*

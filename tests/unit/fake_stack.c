@@ -3,8 +3,13 @@
  */
 #include "fake_stack.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A failed CHECK returns without freeing its stack: this is just the last
+ * one initialized, not necessarily a live one. */
+static uintptr_t last_text;
 
 void fake_stack_init(struct fake_stack *stack)
 {
@@ -13,8 +18,12 @@ void fake_stack_init(struct fake_stack *stack)
 	memset(stack, 0, sizeof(*stack));
 	stack->words = aligned_alloc(16, bytes);
 	memset(stack->words, 0, bytes);
-	stack->config.text.start = FAKE_TEXT_START;
-	stack->config.text.end = FAKE_TEXT_END;
+	stack->text = malloc(FAKE_TEXT_SIZE);
+	for (size_t i = 0; i < FAKE_TEXT_SIZE / sizeof(uint16_t); i++)
+		stack->text[i] = FAKE_CALL_PARCEL;
+	last_text = (uintptr_t)stack->text;
+	stack->config.text.start = (uintptr_t)stack->text;
+	stack->config.text.end = (uintptr_t)stack->text + FAKE_TEXT_SIZE;
 	stack->config.stack.start = (uintptr_t)stack->words;
 	stack->config.stack.end = (uintptr_t)stack->words + bytes;
 }
@@ -22,6 +31,31 @@ void fake_stack_init(struct fake_stack *stack)
 void fake_stack_free(struct fake_stack *stack)
 {
 	free(stack->words);
+	free(stack->text);
+}
+
+uintptr_t fake_text_start(void)
+{
+	return last_text;
+}
+
+void fake_text_put16(struct fake_stack *stack, uintptr_t addr, uint16_t parcel)
+{
+	uintptr_t offset = addr - (uintptr_t)stack->text;
+
+	/* A test that writes elsewhere is itself broken. */
+	if (offset % 2 != 0 || offset >= FAKE_TEXT_SIZE) {
+		fprintf(stderr, "fake_text_put16: %#lx is not a parcel of the text\n",
+			(unsigned long)addr);
+		abort();
+	}
+	stack->text[offset / 2] = parcel;
+}
+
+void fake_text_put32(struct fake_stack *stack, uintptr_t addr, uint32_t insn)
+{
+	fake_text_put16(stack, addr, (uint16_t)insn);
+	fake_text_put16(stack, addr + 2, (uint16_t)(insn >> 16));
 }
 
 uintptr_t fake_addr(const struct fake_stack *stack, size_t index)

@@ -792,6 +792,9 @@ static void build_indexed(struct indexed_section *s)
 	size_t offsets[3];
 
 	begin_cie(&s->c, 1);
+	/* The lookup compares addresses and reads no code: a text at fixed
+	 * numbers keeps them readable. */
+	s->c.stack.config.text = (struct tracer_range){0x80200000, 0x80210000};
 	FAKE_CFI(&s->c.cfi, CFA_def_cfa, REG_SP, 0);
 	fake_cfi_end(&s->c.cfi);
 	for (int i = 0; i < 3; i++)
@@ -959,6 +962,20 @@ void cfi_op_offset(void)
 
 /* ULEB register (here 40 and 130 = 82 01, beyond the 6 bits of
  * DW_CFA_offset), ULEB factored offset: 2 * -4 = -8. */
+/* GNU_negative_offset_extended s0, ULEB 2^63: does not fit a signed
+ * offset, so it cannot be negated (undefined behaviour): malformed. */
+void cfi_op_negative_offset_too_large(void)
+{
+	struct cfi_case c;
+	struct cfi_row row;
+
+	begin_case(&c);
+	FAKE_CFI(&c.cfi, CFA_GNU_negative_offset_extended, 0x01, 0x80, 0x80, 0x80, 0x80,
+		 0x80, 0x80, 0x80, 0x80, 0x80, 0x01);
+	CHECK(first_row(&c, &row) == CFI_MALFORMED);
+	end_case(&c);
+}
+
 void cfi_op_offset_extended(void)
 {
 	struct cfi_case c;

@@ -19,7 +19,7 @@
 #include "fake_tables.h"
 #include "harness.h"
 
-/* The functions of the fake program: [start, start + size). */
+/* The functions of the fake program: size bytes at FAKE_TEXT_START + offset. */
 enum function {
 	WORK,	       /* prologue in three steps; saves ra, s0, s1; CFA = s0 + 0 */
 	LEAF,	       /* no instructions: CFA = sp, ra live */
@@ -40,13 +40,15 @@ enum function {
 	HUGE_CFA,      /* CFA = sp + 0x1000 */
 	LOW_CFA,       /* CFA = sp - 8 */
 	RA_ABOVE,      /* CFA = sp + 16, ra at CFA + 8 */
+	SP_RULE,       /* CFA = sp + 32, ra at CFA - 8, sp = CFA - 32 (a loop) */
+	SP_UNDEFINED,  /* CFA = sp + 16, ra at CFA - 8, sp undefined */
 	FUNCTIONS
 };
 
-#define NO_CFI_PC ((uintptr_t)0x8020c000) /* text no FDE covers */
+#define NO_CFI_PC (FAKE_TEXT_START + 0xc000) /* text no FDE covers */
 
 struct function_cfi {
-	uintptr_t start;
+	uintptr_t offset; /* from FAKE_TEXT_START */
 	uintptr_t size;
 	uint8_t instructions[24];
 	size_t count;
@@ -76,71 +78,71 @@ struct function_cfi {
  */
 static const struct function_cfi functions[FUNCTIONS] = {
     /* +2: CFA = sp + 32; +4: ra at -8, s0 at -16, s1 at -24; +8: CFA = s0 */
-    [WORK] = {0x80201000,
+    [WORK] = {0x1000,
 	      0x100,
 	      {CFA_advance_loc | 2, CFA_def_cfa_offset, 32, CFA_advance_loc | 2,
 	       CFA_offset | REG_RA, 1, CFA_offset | REG_S0, 2, CFA_offset | REG_S1, 3,
 	       CFA_advance_loc | 4, CFA_def_cfa, REG_S0, 0},
 	      14},
-    [LEAF] = {0x80201800, 0x20, {0}, 0},
+    [LEAF] = {0x1800, 0x20, {0}, 0},
     /* +2: CFA = sp + 48; +4: ra at -8, s0 at -16; +8: CFA = s0 + 16 */
-    [MIDDLE] = {0x80202000,
+    [MIDDLE] = {0x2000,
 		0x100,
 		{CFA_advance_loc | 2, CFA_def_cfa_offset, 48, CFA_advance_loc | 2,
 		 CFA_offset | REG_RA, 1, CFA_offset | REG_S0, 2, CFA_advance_loc | 4,
 		 CFA_def_cfa, REG_S0, 16},
 		12},
     /* +4: CFA = s1 + 0, ra at -8, s0 at -16 */
-    [OUTER] = {0x80203000,
+    [OUTER] = {0x3000,
 	       0x100,
 	       {CFA_advance_loc | 4, CFA_def_cfa, REG_S1, 0, CFA_offset | REG_RA, 1,
 		CFA_offset | REG_S0, 2},
 	       8},
-    [START] = {0x80204000, 0x100, {CFA_def_cfa_offset, 16, CFA_undefined, REG_RA}, 4},
-    [STANDARD] = {0x80205000,
+    [START] = {0x4000, 0x100, {CFA_def_cfa_offset, 16, CFA_undefined, REG_RA}, 4},
+    [STANDARD] = {0x5000,
 		  0x100,
 		  {CFA_def_cfa_offset, 16, CFA_offset | REG_RA, 1, CFA_offset | REG_S0,
 		   2},
 		  6},
-    [NORETURN] = {0x80206000,
+    [NORETURN] = {0x6000,
 		  0x10,
 		  {CFA_def_cfa_offset, 16, CFA_offset | REG_RA, 1, CFA_offset | REG_S0,
 		   2},
 		  6},
-    [AFTER] = {0x80206010, 0x10, {0}, 0},
-    [S3_BASED] = {0x80207000,
+    [AFTER] = {0x6010, 0x10, {0}, 0},
+    [S3_BASED] = {0x7000,
 		  0x100,
 		  {CFA_def_cfa, REG_S3, 16, CFA_offset | REG_RA, 1, CFA_offset | REG_S0,
 		   2},
 		  7},
-    [KINDS] = {0x80208000,
-	       0x100,
-	       {KINDS_CFA, KINDS_RA, KINDS_S0, KINDS_S1, KINDS_S2},
-	       23},
-    [BY_S1] = {0x80208100,
+    [KINDS] = {0x8000, 0x100, {KINDS_CFA, KINDS_RA, KINDS_S0, KINDS_S1, KINDS_S2}, 23},
+    [BY_S1] = {0x8100,
 	       0x100,
 	       {CFA_def_cfa, REG_S1, 0, CFA_offset | REG_RA, 1, CFA_same_value, REG_S0},
 	       7},
-    [BY_S2] = {0x80208200, 0x100, {CFA_def_cfa, REG_S2, 0, CFA_offset | REG_RA, 1}, 5},
-    [RECURSIVE] = {0x80209000,
-		   0x100,
-		   {CFA_def_cfa_offset, 32, CFA_offset | REG_RA, 1},
-		   4},
-    [MALFORMED] = {0x8020b000, 0x10, {CFA_restore_state}, 1},
-    [UNKNOWN_OP] = {0x8020b010, 0x10, {CFA_GNU_window_save}, 1},
-    [UNKNOWN_DW_OP] = {0x8020b020,
-		       0x10,
-		       {CFA_def_cfa_expression, 1, OP_call_frame_cfa},
-		       3},
+    [BY_S2] = {0x8200, 0x100, {CFA_def_cfa, REG_S2, 0, CFA_offset | REG_RA, 1}, 5},
+    [RECURSIVE] = {0x9000, 0x100, {CFA_def_cfa_offset, 32, CFA_offset | REG_RA, 1}, 4},
+    [MALFORMED] = {0xb000, 0x10, {CFA_restore_state}, 1},
+    [UNKNOWN_OP] = {0xb010, 0x10, {CFA_GNU_window_save}, 1},
+    [UNKNOWN_DW_OP] = {0xb020, 0x10, {CFA_def_cfa_expression, 1, OP_call_frame_cfa}, 3},
     /* ULEB 80 20 = 0x1000 */
-    [HUGE_CFA] = {0x8020b030, 0x10, {CFA_def_cfa, REG_SP, 0x80, 0x20}, 4},
+    [HUGE_CFA] = {0xb030, 0x10, {CFA_def_cfa, REG_SP, 0x80, 0x20}, 4},
     /* SLEB 01 * -8 = -8 */
-    [LOW_CFA] = {0x8020b040, 0x10, {CFA_def_cfa_sf, REG_SP, 0x01}, 3},
+    [LOW_CFA] = {0xb040, 0x10, {CFA_def_cfa_sf, REG_SP, 0x01}, 3},
     /* SLEB 7f = -1, * -8 = +8 */
-    [RA_ABOVE] = {0x8020b050,
+    [RA_ABOVE] = {0xb050,
 		  0x10,
 		  {CFA_def_cfa_offset, 16, CFA_offset_extended_sf, REG_RA, 0x7f},
 		  5},
+    /* val_offset sp, 4 * -8 = CFA - 32: bytes 14 02 04 */
+    [SP_RULE] = {0xb060,
+		 0x40,
+		 {CFA_def_cfa_offset, 32, CFA_offset | REG_RA, 1, CFA_val_offset, REG_SP, 4},
+		 7},
+    [SP_UNDEFINED] = {0xb0a0,
+		      0x40,
+		      {CFA_def_cfa_offset, 16, CFA_offset | REG_RA, 1, CFA_undefined, REG_SP},
+		      6},
 };
 
 struct program {
@@ -153,7 +155,7 @@ struct program {
 
 static uintptr_t pc_in(enum function function, uintptr_t offset)
 {
-	return functions[function].start + offset;
+	return FAKE_TEXT_START + functions[function].offset + offset;
 }
 
 /*
@@ -176,7 +178,7 @@ static void program_fde(struct program *p, size_t cie, enum function function)
 	const struct function_cfi *f = &functions[function];
 
 	p->fde_offsets[function] = fake_cfi_begin_fde(&p->cfi, cie);
-	fake_cfi_unsigned(&p->cfi, f->start, 8);
+	fake_cfi_unsigned(&p->cfi, pc_in(function, 0), 8);
 	fake_cfi_unsigned(&p->cfi, f->size, 8);
 	FAKE_CFI(&p->cfi, 0);
 	fake_cfi_bytes(&p->cfi, f->instructions, f->count);
@@ -187,7 +189,7 @@ static void program_fde(struct program *p, size_t cie, enum function function)
 static void index_program(struct program *p)
 {
 	for (int i = 0; i < FUNCTIONS; i++) {
-		p->entries[i].pc_start = functions[i].start;
+		p->entries[i].pc_start = pc_in((enum function)i, 0);
 		p->entries[i].fde = fake_cfi_addr(&p->cfi, p->fde_offsets[i]);
 	}
 	fake_fde_index_fill(&p->index, p->entries, FUNCTIONS);
@@ -207,7 +209,8 @@ static void build_program(struct program *p)
 	fake_cfi_unsigned(&p->cfi, 0, 4); /* the terminator */
 	fake_cfi_seal(&p->cfi, &p->stack.config);
 	index_program(p);
-	p->stack.regs.ra = 0x80200abc; /* stale unless a test says otherwise */
+	/* Stale unless a test says otherwise. */
+	p->stack.regs.ra = FAKE_TEXT_START + 0xabc;
 }
 
 static void free_program(struct program *p)
@@ -231,6 +234,12 @@ static void put(struct program *p, size_t index, uintptr_t value)
 	fake_put(&p->stack, word(p, index), value);
 }
 
+/* The top of the stack, where the outermost frame's CFA must be. */
+static void top_at(struct program *p, size_t index)
+{
+	p->stack.config.stack.end = word(p, index);
+}
+
 static bool frame_is(const struct program *p, size_t i, uintptr_t pc, size_t sp_word,
 		     uintptr_t fp)
 {
@@ -246,10 +255,11 @@ static bool frame_is(const struct program *p, size_t i, uintptr_t pc, size_t sp_
  *   MIDDLE at +0x50: CFA = s0 + 16 = word 122; ra at word 121, s0 at 120
  *   OUTER at +0x70:  CFA = s1 + 0 = word 140 (s1: same value through
  *                    MIDDLE); ra at word 139, s0 at 138 (0, as boot code)
- *   START at +0x10:  CFA = sp + 16 = word 142; ra undefined
+ *   START at +0x10:  CFA = sp + 16 = word 142, the top; ra undefined
  */
 static void build_callers(struct program *p)
 {
+	top_at(p, 142);
 	put(p, 121, pc_in(OUTER, 0x70));
 	put(p, 120, word(p, 200)); /* OUTER's s0: any value */
 	put(p, 139, pc_in(START, 0x10));
@@ -337,9 +347,15 @@ void dwarf_walk_outermost(void)
 	build_program(&p);
 	p.stack.regs.pc = pc_in(START, 0x10);
 	p.stack.regs.sp = word(&p, 140);
+	top_at(&p, 142);
 	CHECK(walk(&p) == 1);
 	CHECK(p.stack.stop == TRACER_STOP_OUTERMOST);
+	/* Below the top, the claim is false: callers may remain. */
+	top_at(&p, 144);
+	CHECK(walk(&p) == 1);
+	CHECK(p.stack.stop == TRACER_STOP_EARLY_OUTERMOST);
 	/* Its CFA may be the very top of the stack. */
+	top_at(&p, FAKE_STACK_WORDS);
 	p.stack.regs.sp = word(&p, FAKE_STACK_WORDS - 2);
 	CHECK(walk(&p) == 1);
 	CHECK(p.stack.stop == TRACER_STOP_OUTERMOST);
@@ -358,7 +374,7 @@ void dwarf_walk_outermost(void)
  *   caller's s0 = CFA - 24 = word 99; s1 = callee's s2 = word 150;
  *   s2 = callee's s0 + 0x200 = word 100 + 64 = 164
  * BY_S1 then has CFA = s1 = word 150 (ra at 149), and keeps s0; BY_S2 has
- * CFA = s2 = word 164 (ra at 163); START: CFA = word 166.
+ * CFA = s2 = word 164 (ra at 163); START: CFA = word 166, the top.
  */
 void dwarf_walk_rule_kinds(void)
 {
@@ -372,6 +388,7 @@ void dwarf_walk_rule_kinds(void)
 	p.stack.regs.sp = word(&p, 96);
 	p.stack.regs.s[0] = word(&p, 100);
 	p.stack.regs.s[2] = word(&p, 150);
+	top_at(&p, 166);
 	CHECK(walk(&p) == 4);
 	CHECK(p.stack.stop == TRACER_STOP_OUTERMOST);
 	CHECK(frame_is(&p, 0, pc_in(KINDS, 0x10), 96, word(&p, 100)));
@@ -397,6 +414,7 @@ void dwarf_walk_return_address_lookup(void)
 	put(&p, 103, pc_in(START, 0x10));
 	p.stack.regs.pc = pc_in(STANDARD, 0x10);
 	p.stack.regs.sp = word(&p, 100);
+	top_at(&p, 106);
 	CHECK(walk(&p) == 3);
 	CHECK(p.stack.stop == TRACER_STOP_OUTERMOST);
 	CHECK(frame_is(&p, 1, pc_in(AFTER, 0), 102, 0));
@@ -404,6 +422,7 @@ void dwarf_walk_return_address_lookup(void)
 	/* Exact: AFTER returns to the live ra. */
 	p.stack.regs.pc = pc_in(AFTER, 0);
 	p.stack.regs.ra = pc_in(START, 0x10);
+	top_at(&p, 102);
 	CHECK(walk(&p) == 2);
 	CHECK(frame_is(&p, 1, pc_in(START, 0x10), 100, 0));
 	CHECK(p.stack.stop == TRACER_STOP_OUTERMOST);
@@ -438,6 +457,7 @@ void dwarf_walk_trap_crossing(void)
 	p.stack.regs.pc = pc_in(STANDARD, 0x10);
 	p.stack.regs.sp = word(&p, 100);
 	p.stack.regs.s[3] = word(&p, 400); /* not the interrupted code's s3 */
+	top_at(&p, 304);
 	CHECK(walk(&p) == 6);
 	CHECK(p.stack.stop == TRACER_STOP_OUTERMOST);
 	CHECK(p.stack.frames[2].pc == FAKE_ENTRY_START + 0x40);
@@ -484,8 +504,10 @@ void dwarf_stop_bad_cfi(void)
 	p.stack.config.text.end = pc_in(STANDARD, 0x80);
 	CHECK(walk(&p) == 1 && p.stack.stop == TRACER_STOP_BAD_CFI);
 	p.stack.config.text.end = FAKE_TEXT_END;
-	/* The index entry disagrees with the FDE's start. */
+	/* The index entry disagrees with the FDE's start (a table as symgen
+	 * would write it: its checksum is right). */
 	p.entries[STANDARD].pc_start += 4;
+	fake_fde_index_fill(&p.index, p.entries, FUNCTIONS);
 	CHECK(walk(&p) == 1 && p.stack.stop == TRACER_STOP_BAD_CFI);
 	free_program(&p);
 }
@@ -550,6 +572,85 @@ void dwarf_stop_not_ascending(void)
 	free_program(&p);
 }
 
+/*
+ * The caller's sp is the CFA, which the walk checked. SP_RULE says the
+ * caller's sp is CFA - 32, its own sp: applied, that would unwind the same
+ * frame forever (its ra returns into SP_RULE itself) until the depth limit.
+ */
+void dwarf_sp_rule_cannot_loop(void)
+{
+	struct program p;
+
+	build_program(&p);
+	put(&p, 103, pc_in(SP_RULE, 0x20));
+	p.stack.regs.pc = pc_in(SP_RULE, 0x10);
+	p.stack.regs.sp = word(&p, 100);
+	CHECK(walk(&p) == 1);
+	CHECK(p.stack.stop == TRACER_STOP_NOT_ASCENDING);
+	free_program(&p);
+}
+
+/* sp undefined: still the CFA (word 102), not 0. */
+void dwarf_sp_undefined_is_the_cfa(void)
+{
+	struct program p;
+
+	build_program(&p);
+	put(&p, 101, pc_in(START, 0x10));
+	p.stack.regs.pc = pc_in(SP_UNDEFINED, 0x10);
+	p.stack.regs.sp = word(&p, 100);
+	top_at(&p, 104);
+	CHECK(walk(&p) == 2);
+	CHECK(frame_is(&p, 1, pc_in(START, 0x10), 102, 0));
+	CHECK(p.stack.stop == TRACER_STOP_OUTERMOST);
+	free_program(&p);
+}
+
+/* A saved ra that lies in text but after no call (a stale or corrupted
+ * slot) is no caller: printed as one, the trace would look complete. */
+void dwarf_stop_not_a_call(void)
+{
+	struct program p;
+
+	build_program(&p);
+	build_callers(&p);
+	put(&p, 103, pc_in(MIDDLE, 0x50));
+	put(&p, 102, word(&p, 120));
+	put(&p, 101, word(&p, 140));
+	fake_text_put16(&p.stack, pc_in(OUTER, 0x70) - 2, FAKE_NOT_CALL_PARCEL);
+	p.stack.regs.pc = pc_in(WORK, 0x40);
+	p.stack.regs.sp = word(&p, 100);
+	p.stack.regs.s[0] = word(&p, 104);
+	CHECK(walk(&p) == 2);
+	CHECK(p.stack.stop == TRACER_STOP_NOT_A_CALL);
+	CHECK(fake_walk_with(&p.stack, TRACER_AUTO) == 2);
+	CHECK(p.stack.stop == TRACER_STOP_NOT_A_CALL);
+	free_program(&p);
+}
+
+/* An FDE index whose checksum fails is not read: DWARF stops with its own
+ * reason; auto falls back (here to the frame pointer, no symbol table). */
+void dwarf_stop_bad_fde_index(void)
+{
+	struct program p;
+
+	build_program(&p);
+	build_callers(&p);
+	put(&p, 103, pc_in(MIDDLE, 0x50));
+	put(&p, 102, word(&p, 120));
+	put(&p, 101, word(&p, 140));
+	p.stack.regs.pc = pc_in(WORK, 0x40);
+	p.stack.regs.sp = word(&p, 100);
+	p.stack.regs.s[0] = word(&p, 104);
+	CHECK(walk(&p) == 4);
+	p.entries[WORK].fde += 1;
+	CHECK(walk(&p) == 1);
+	CHECK(p.stack.stop == TRACER_STOP_BAD_FDE_INDEX);
+	CHECK(fake_walk_with(&p.stack, TRACER_AUTO) > 1);
+	CHECK(p.stack.frames[1].found_by == TRACER_FRAME_POINTER);
+	free_program(&p);
+}
+
 void dwarf_stop_pc_outside_text(void)
 {
 	struct program p;
@@ -580,6 +681,7 @@ void dwarf_stop_depth_limit(void)
 	p.stack.config.max_depth = 4;
 	CHECK(walk(&p) == 4 && p.stack.stop == TRACER_STOP_DEPTH_LIMIT);
 	p.stack.config.max_depth = 101;
+	top_at(&p, 410);
 	CHECK(walk(&p) == 101 && p.stack.stop == TRACER_STOP_OUTERMOST);
 	CHECK(frame_is(&p, 100, pc_in(START, 0x10), 408, 0));
 	free_program(&p);
@@ -610,9 +712,9 @@ static size_t mutate(uint8_t *bytes, size_t size)
 /* An address inside a random function of the program. */
 static uintptr_t random_code(void)
 {
-	const struct function_cfi *f = &functions[rand() % FUNCTIONS];
+	enum function function = (enum function)(rand() % FUNCTIONS);
 
-	return f->start + (uintptr_t)rand() % f->size;
+	return pc_in(function, (uintptr_t)rand() % functions[function].size);
 }
 
 /* Random words (stack addresses, code addresses, noise) and registers. */

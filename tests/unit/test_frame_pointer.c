@@ -7,17 +7,44 @@
 
 #include "fake_stack.h"
 #include "harness.h"
+#include "prologue.h"
+
+/*
+ * The fake text, as the check every unwinder makes of a return address
+ * (it must follow a call) sees it: every even address follows c.jalr ra,
+ * nothing before the block is read, and the helpers place other code.
+ */
+void fp_fake_text_follows_calls(void)
+{
+	struct fake_stack s;
+	uintptr_t ra;
+
+	fake_stack_init(&s);
+	ra = FAKE_TEXT_START + 0x204;
+	CHECK(code_follows_call(&s.config, FAKE_TEXT_START + 2, WORD));
+	CHECK(code_follows_call(&s.config, ra, WORD));
+	CHECK(code_follows_call(&s.config, FAKE_TEXT_END, WORD));
+	CHECK(!code_follows_call(&s.config, FAKE_TEXT_START, WORD));
+	CHECK(!code_follows_call(&s.config, ra + 1, WORD));
+	fake_text_put16(&s, ra - 2, FAKE_NOT_CALL_PARCEL);
+	CHECK(!code_follows_call(&s.config, ra, WORD));
+	fake_text_put32(&s, ra - 4, 0x000000ef); /* jal ra, 0 */
+	CHECK(code_follows_call(&s.config, ra, WORD));
+	fake_stack_free(&s);
+}
 
 /* A three-deep chain of standard records (GCC non-leaf functions, every clang
  * function): fps at words 100, 200, 300; the last caller's saved fp is 0, as
- * the boot code leaves it. */
+ * the boot code leaves it, and word 300 is the top of the stack, where the
+ * boot code's frame is. */
 static void build_chain(struct fake_stack *s)
 {
-	fake_record(s, fake_addr(s, 100), fake_addr(s, 200), 0x80200204);
-	fake_record(s, fake_addr(s, 200), fake_addr(s, 300), 0x80200308);
-	fake_record(s, fake_addr(s, 300), 0, 0x8020040c);
-	s->regs.pc = 0x80200100;
-	s->regs.ra = 0x80200abc; /* stale: a non-leaf's ra is not used */
+	s->config.stack.end = fake_addr(s, 300);
+	fake_record(s, fake_addr(s, 100), fake_addr(s, 200), FAKE_TEXT_START + 0x204);
+	fake_record(s, fake_addr(s, 200), fake_addr(s, 300), FAKE_TEXT_START + 0x308);
+	fake_record(s, fake_addr(s, 300), 0, FAKE_TEXT_START + 0x40c);
+	s->regs.pc = FAKE_TEXT_START + 0x100;
+	s->regs.ra = FAKE_TEXT_START + 0xabc; /* stale: a non-leaf's ra is not used */
 	s->regs.sp = fake_addr(s, 90);
 	s->regs.s[0] = fake_addr(s, 100);
 }
@@ -32,14 +59,16 @@ void fp_normal_chain(void)
 	n = fake_walk(&s);
 	CHECK(n == 4);
 	CHECK(s.stop == TRACER_STOP_OUTERMOST);
-	CHECK(s.frames[0].pc == 0x80200100 && !s.frames[0].is_return_address);
+	CHECK(s.frames[0].pc == FAKE_TEXT_START + 0x100 &&
+	      !s.frames[0].is_return_address);
 	CHECK(s.frames[0].sp == fake_addr(&s, 90) &&
 	      s.frames[0].fp == fake_addr(&s, 100));
-	CHECK(s.frames[1].pc == 0x80200204 && s.frames[1].is_return_address);
+	CHECK(s.frames[1].pc == FAKE_TEXT_START + 0x204 && s.frames[1].is_return_address);
 	CHECK(s.frames[1].sp == fake_addr(&s, 100) &&
 	      s.frames[1].fp == fake_addr(&s, 200));
-	CHECK(s.frames[2].pc == 0x80200308 && s.frames[2].fp == fake_addr(&s, 300));
-	CHECK(s.frames[3].pc == 0x8020040c && s.frames[3].fp == 0);
+	CHECK(s.frames[2].pc == FAKE_TEXT_START + 0x308 &&
+	      s.frames[2].fp == fake_addr(&s, 300));
+	CHECK(s.frames[3].pc == FAKE_TEXT_START + 0x40c && s.frames[3].fp == 0);
 	for (size_t i = 0; i < n; i++)
 		CHECK(!s.frames[i].after_trap && s.frames[i].name == NULL);
 	fake_stack_free(&s);
@@ -55,13 +84,15 @@ void fp_gcc_leaf_first_frame(void)
 	build_chain(&s);
 	fake_put(&s, fake_addr(&s, 99), fake_addr(&s, 200));
 	fake_put(&s, fake_addr(&s, 98), 0x1234); /* caller's data, not a record */
-	s.regs.ra = 0x80200204;
+	s.regs.ra = FAKE_TEXT_START + 0x204;
 	s.regs.sp = fake_addr(&s, 98);
 	n = fake_walk(&s);
 	CHECK(n == 4);
 	CHECK(s.stop == TRACER_STOP_OUTERMOST);
-	CHECK(s.frames[1].pc == 0x80200204 && s.frames[1].fp == fake_addr(&s, 200));
-	CHECK(s.frames[2].pc == 0x80200308 && s.frames[3].pc == 0x8020040c);
+	CHECK(s.frames[1].pc == FAKE_TEXT_START + 0x204 &&
+	      s.frames[1].fp == fake_addr(&s, 200));
+	CHECK(s.frames[2].pc == FAKE_TEXT_START + 0x308 &&
+	      s.frames[3].pc == FAKE_TEXT_START + 0x40c);
 	fake_stack_free(&s);
 }
 
@@ -73,13 +104,15 @@ void fp_clang_leaf_first_frame(void)
 
 	fake_stack_init(&s);
 	build_chain(&s);
-	s.regs.ra = 0x80200204;
+	s.regs.ra = FAKE_TEXT_START + 0x204;
 	CHECK(fake_walk(&s) == 4);
-	CHECK(s.frames[1].pc == 0x80200204 && s.frames[1].fp == fake_addr(&s, 200));
+	CHECK(s.frames[1].pc == FAKE_TEXT_START + 0x204 &&
+	      s.frames[1].fp == fake_addr(&s, 200));
 	/* A live ra that disagrees with the record loses: the record wins. */
-	s.regs.ra = 0x80200777;
+	s.regs.ra = FAKE_TEXT_START + 0x777;
 	CHECK(fake_walk(&s) == 4);
-	CHECK(s.frames[1].pc == 0x80200204 && s.stop == TRACER_STOP_OUTERMOST);
+	CHECK(s.frames[1].pc == FAKE_TEXT_START + 0x204 &&
+	      s.stop == TRACER_STOP_OUTERMOST);
 	fake_stack_free(&s);
 }
 
@@ -105,7 +138,7 @@ void fp_cycle(void)
 
 	fake_stack_init(&s);
 	build_chain(&s);
-	fake_record(&s, fake_addr(&s, 200), fake_addr(&s, 200), 0x80200308);
+	fake_record(&s, fake_addr(&s, 200), fake_addr(&s, 200), FAKE_TEXT_START + 0x308);
 	/* The record's return address is shown; its saved fp then fails. */
 	CHECK(fake_walk(&s) == 3);
 	CHECK(s.stop == TRACER_STOP_NOT_ASCENDING);
@@ -118,7 +151,7 @@ void fp_descending(void)
 
 	fake_stack_init(&s);
 	build_chain(&s);
-	fake_record(&s, fake_addr(&s, 200), fake_addr(&s, 50), 0x80200308);
+	fake_record(&s, fake_addr(&s, 200), fake_addr(&s, 50), FAKE_TEXT_START + 0x308);
 	CHECK(fake_walk(&s) == 3);
 	CHECK(s.stop == TRACER_STOP_NOT_ASCENDING);
 	fake_stack_free(&s);
@@ -135,7 +168,7 @@ void fp_misaligned(void)
 	CHECK(s.stop == TRACER_STOP_MISALIGNED);
 	/* Word-aligned but not 16-byte aligned, deeper in the chain. */
 	build_chain(&s);
-	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 201), 0x80200204);
+	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 201), FAKE_TEXT_START + 0x204);
 	CHECK(fake_walk(&s) == 2);
 	CHECK(s.stop == TRACER_STOP_MISALIGNED);
 	fake_stack_free(&s);
@@ -148,7 +181,8 @@ void fp_outside_stack(void)
 	fake_stack_init(&s);
 	build_chain(&s);
 	/* Above the stack. */
-	fake_record(&s, fake_addr(&s, 200), s.config.stack.end + 0x1000, 0x80200308);
+	fake_record(&s, fake_addr(&s, 200), s.config.stack.end + 0x1000,
+		    FAKE_TEXT_START + 0x308);
 	CHECK(fake_walk(&s) == 3);
 	CHECK(s.stop == TRACER_STOP_OUTSIDE_STACK);
 	/* Record straddling the bottom of the stack. */
@@ -166,11 +200,50 @@ void fp_record_at_stack_top(void)
 
 	fake_stack_init(&s);
 	build_chain(&s);
-	fake_record(&s, fake_addr(&s, 300), fake_addr(&s, FAKE_STACK_WORDS), 0x8020040c);
-	fake_record(&s, fake_addr(&s, FAKE_STACK_WORDS), 0, 0x80200510);
+	s.config.stack.end = fake_addr(&s, FAKE_STACK_WORDS);
+	fake_record(&s, fake_addr(&s, 300), fake_addr(&s, FAKE_STACK_WORDS),
+		    FAKE_TEXT_START + 0x40c);
+	fake_record(&s, fake_addr(&s, FAKE_STACK_WORDS), 0, FAKE_TEXT_START + 0x510);
 	CHECK(fake_walk(&s) == 5);
 	CHECK(s.stop == TRACER_STOP_OUTERMOST);
-	CHECK(s.frames[4].pc == 0x80200510);
+	CHECK(s.frames[4].pc == FAKE_TEXT_START + 0x510);
+	fake_stack_free(&s);
+}
+
+/* A saved ra in text but after no call is no caller. */
+void fp_ra_not_after_call(void)
+{
+	struct fake_stack s;
+
+	fake_stack_init(&s);
+	build_chain(&s);
+	fake_text_put16(&s, FAKE_TEXT_START + 0x308 - 2, FAKE_NOT_CALL_PARCEL);
+	CHECK(fake_walk(&s) == 2);
+	CHECK(s.stop == TRACER_STOP_NOT_A_CALL);
+	/* A 4-byte call there is one. */
+	fake_text_put32(&s, FAKE_TEXT_START + 0x308 - 4, 0x000000ef);
+	CHECK(fake_walk(&s) == 4);
+	CHECK(s.stop == TRACER_STOP_OUTERMOST);
+	fake_stack_free(&s);
+}
+
+/* s0 = 0 below the top of the stack is a lost frame pointer (a record
+ * overwritten, or code built without frame pointers), not the boot code's
+ * mark: callers remain. */
+void fp_zero_below_top(void)
+{
+	struct fake_stack s;
+
+	fake_stack_init(&s);
+	build_chain(&s);
+	fake_record(&s, fake_addr(&s, 200), 0, FAKE_TEXT_START + 0x308);
+	CHECK(fake_walk(&s) == 3);
+	CHECK(s.stop == TRACER_STOP_FP_ZERO);
+	/* The first frame's s0 is 0 (FP=0 code): one frame. */
+	build_chain(&s);
+	s.regs.s[0] = 0;
+	CHECK(fake_walk(&s) == 1);
+	CHECK(s.stop == TRACER_STOP_FP_ZERO);
 	fake_stack_free(&s);
 }
 
@@ -225,11 +298,14 @@ void fp_depth_limit(void)
 	struct fake_stack s;
 
 	fake_stack_init(&s);
-	/* 100 frames, 4 words apart, each returning to a distinct address. */
+	/* 100 frames, 4 words apart, each returning to a distinct address;
+	 * the last one's frame address is the top of the stack. */
+	s.config.stack.end = fake_addr(&s, 8 + 4 * 99);
 	for (size_t i = 0; i < 100; i++)
 		fake_record(&s, fake_addr(&s, 8 + 4 * i),
-			    i == 99 ? 0 : fake_addr(&s, 12 + 4 * i), 0x80200004 + 4 * i);
-	s.regs.pc = 0x80200100;
+			    i == 99 ? 0 : fake_addr(&s, 12 + 4 * i),
+			    FAKE_TEXT_START + 0x4 + 4 * i);
+	s.regs.pc = FAKE_TEXT_START + 0x100;
 	s.regs.ra = 0;
 	s.regs.sp = fake_addr(&s, 2);
 	s.regs.s[0] = fake_addr(&s, 8);
@@ -247,24 +323,25 @@ void fp_depth_limit(void)
 /*
  * panic (fp 100) <- handler (fp 140) <- trap entry, whose trap frame sits at
  * the handler's CFA (word 140) <- interrupted leaf (s0 = word 300, only s0
- * saved) <- its caller (fp 400) <- outermost.
+ * saved) <- its caller (fp 400) <- outermost, at the top of the stack.
  */
 static void build_trap(struct fake_stack *s, uintptr_t entry_return)
 {
 	uintptr_t tf = fake_addr(s, 140);
 
 	fake_enable_traps(s);
-	fake_record(s, fake_addr(s, 100), tf, 0x80200500);
+	fake_record(s, fake_addr(s, 100), tf, FAKE_TEXT_START + 0x500);
 	fake_record(s, tf, fake_addr(s, 300), entry_return);
-	fake_put(s, tf + TF_EPC * WORD, 0x80200600);
-	fake_put(s, tf + TF_RA * WORD, 0x80200704);
+	fake_put(s, tf + TF_EPC * WORD, FAKE_TEXT_START + 0x600);
+	fake_put(s, tf + TF_RA * WORD, FAKE_TEXT_START + 0x704);
 	fake_put(s, tf + TF_SP * WORD, fake_addr(s, 296));
 	fake_put(s, tf + TF_S0 * WORD, fake_addr(s, 300));
 	fake_put(s, tf + TF_CAUSE * WORD, 5);
 	fake_put(s, tf + TF_TVAL * WORD, 0x10);
 	fake_put(s, fake_addr(s, 299), fake_addr(s, 400));
-	fake_record(s, fake_addr(s, 400), 0, 0x80200908);
-	s->regs.pc = 0x80200100;
+	fake_record(s, fake_addr(s, 400), 0, FAKE_TEXT_START + 0x908);
+	s->config.stack.end = fake_addr(s, 400);
+	s->regs.pc = FAKE_TEXT_START + 0x100;
 	s->regs.ra = 0;
 	s->regs.sp = fake_addr(s, 90);
 	s->regs.s[0] = fake_addr(s, 100);
@@ -273,15 +350,16 @@ static void build_trap(struct fake_stack *s, uintptr_t entry_return)
 void fp_trap_crossing(void)
 {
 	struct fake_stack s;
-	const uintptr_t expected[] = {0x80200100, 0x80200500, FAKE_ENTRY_START + 0x40,
-				      0x80200600, 0x80200704, 0x80200908};
+	/* From FAKE_TEXT_START; 0x840 is FAKE_ENTRY_START + 0x40. */
+	static const uintptr_t expected_offsets[] = {0x100, 0x500, 0x840,
+						     0x600, 0x704, 0x908};
 
 	fake_stack_init(&s);
 	build_trap(&s, FAKE_ENTRY_START + 0x40);
 	CHECK(fake_walk(&s) == 6);
 	CHECK(s.stop == TRACER_STOP_OUTERMOST);
 	for (size_t i = 0; i < 6; i++) {
-		CHECK(s.frames[i].pc == expected[i]);
+		CHECK(s.frames[i].pc == FAKE_TEXT_START + expected_offsets[i]);
 		CHECK(s.frames[i].after_trap == (i == 3));
 		CHECK(s.frames[i].is_return_address == (i != 0 && i != 3));
 	}
@@ -300,7 +378,7 @@ void fp_trap_return_at_entry_end(void)
 	fake_stack_init(&s);
 	build_trap(&s, FAKE_ENTRY_END);
 	CHECK(fake_walk(&s) == 6);
-	CHECK(s.frames[3].after_trap && s.frames[3].pc == 0x80200600);
+	CHECK(s.frames[3].after_trap && s.frames[3].pc == FAKE_TEXT_START + 0x600);
 	fake_stack_free(&s);
 }
 
@@ -323,10 +401,11 @@ void fp_trap_frame_outside_stack(void)
 
 	fake_stack_init(&s);
 	build_trap(&s, FAKE_ENTRY_START + 0x40);
+	s.config.stack.end = fake_addr(&s, FAKE_STACK_WORDS);
 	/* The handler's CFA is 4 words below the end: the 6-word trap frame
 	 * there would run past the stack. */
 	handler_fp = fake_addr(&s, FAKE_STACK_WORDS - 4);
-	fake_record(&s, fake_addr(&s, 100), handler_fp, 0x80200500);
+	fake_record(&s, fake_addr(&s, 100), handler_fp, FAKE_TEXT_START + 0x500);
 	fake_record(&s, handler_fp, fake_addr(&s, 300), FAKE_ENTRY_START + 0x40);
 	CHECK(fake_walk(&s) == 3);
 	CHECK(s.stop == TRACER_STOP_OUTSIDE_STACK);

@@ -1445,6 +1445,8 @@ static void build_chain(struct chain *c)
 		    fake_code_function(&c->code, chain_functions[f].name,
 				       chain_functions[f].code, chain_functions[f].count);
 	fake_code_seal(&c->code, &c->stack.config);
+	/* start's frame is the outermost: its sp is the top of the stack. */
+	c->stack.config.stack.end = word(c, 104);
 	put(c, 103, in(c, START, START_RETURN));
 	put(c, 102, 0);
 	put(c, 101, in(c, CALLER, CALLER_RETURN));
@@ -1632,14 +1634,17 @@ void prologue_walk_outside_stack(void)
 	CHECK(walk(&c) == 1);
 	CHECK(c.stack.stop == TRACER_STOP_OUTSIDE_STACK);
 	/* CFA = the stack's top, allowed; ra's slot above it is not. */
+	c.stack.config.stack.end = word(&c, FAKE_STACK_WORDS);
 	start_at(&c, in(&c, ABOVE, ABOVE_BODY), 0, FAKE_STACK_WORDS - 2, 0);
 	CHECK(walk(&c) == 1);
 	CHECK(c.stack.stop == TRACER_STOP_OUTSIDE_STACK);
 	/* Lower down the same slot is read: word 100 + 2 + 1 holds start's
-	 * return address. */
+	 * return address. start's sp is then word 102, below the top (104):
+	 * its la sp does not make it the outermost frame. */
+	c.stack.config.stack.end = word(&c, 104);
 	start_at(&c, in(&c, ABOVE, ABOVE_BODY), 0, 100, 0);
 	CHECK(walk(&c) == 2);
-	CHECK(c.stack.stop == TRACER_STOP_OUTERMOST);
+	CHECK(c.stack.stop == TRACER_STOP_EARLY_OUTERMOST);
 	CHECK(walked_frame_is(&c, 1, in(&c, START, START_RETURN), word(&c, 102), 0));
 	free_chain(&c);
 }
@@ -1943,6 +1948,7 @@ static void build_auto(struct auto_program *p, bool framed_has_symbol)
 	p->decoded += block;
 	p->described += block;
 	describe(p);
+	p->stack.config.stack.end = fake_addr(&p->stack, 400); /* outer's sp */
 	fake_put(&p->stack, fake_addr(&p->stack, 399), p->outer + OUTER_RETURN);
 	fake_put(&p->stack, fake_addr(&p->stack, 398), 0);
 	fake_put(&p->stack, fake_addr(&p->stack, 397), p->framed + FRAMED_RETURN);

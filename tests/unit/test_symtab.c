@@ -84,21 +84,20 @@ void symtab_find_by_name(void)
 void symtab_walk_symbolizes(void)
 {
 	_Alignas(4) static const char text_names[16] = "callee\0caller\0";
-	const struct tracer_symbol text_symbols[] = {
-	    {0x80200100, 0x40, 0},
-	    {0x80200140, 0x20, 7},
-	};
+	struct tracer_symbol text_symbols[2];
 	struct tracer_symtab text_table;
 	struct fake_stack s;
 
-	fake_symtab_fill(&text_table, text_symbols, 2, text_names, sizeof(text_names));
 	fake_stack_init(&s);
 	fake_tables_anywhere(&s.config);
+	text_symbols[0] = (struct tracer_symbol){FAKE_TEXT_START + 0x100, 0x40, 0};
+	text_symbols[1] = (struct tracer_symbol){FAKE_TEXT_START + 0x140, 0x20, 7};
+	fake_symtab_fill(&text_table, text_symbols, 2, text_names, sizeof(text_names));
 	s.config.symtab = &text_table;
 	/* callee (pc at its start) <- caller, whose call ends it <- unknown */
-	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), 0x80200160);
-	fake_record(&s, fake_addr(&s, 200), 0, 0x80200300);
-	s.regs.pc = 0x80200100;
+	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), FAKE_TEXT_START + 0x160);
+	fake_record(&s, fake_addr(&s, 200), 0, FAKE_TEXT_START + 0x300);
+	s.regs.pc = FAKE_TEXT_START + 0x100;
 	s.regs.sp = fake_addr(&s, 90);
 	s.regs.s[0] = fake_addr(&s, 100);
 	CHECK(fake_walk(&s) == 3);
