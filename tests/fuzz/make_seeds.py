@@ -1,0 +1,217 @@
+#!/usr/bin/python3
+"""Writes the fuzz targets' seed corpora (tests/fuzz/corpus/) from a built
+demo kernel: its code, .eh_frame, FDE index and symbol table, and real
+stacks taken with GDB at the moment the kernel starts its own walk (a
+breakpoint on tracer_start: its config and regs arguments give the stack
+and the registers the kernel walks from).
+
+    make BUILD=build/fuzzseed FP=1
+    tests/fuzz/make_seeds.py build/fuzzseed/kernel.elf
+
+Input formats: the comments at the top of fuzz_walk.c and fuzz_cfi.c.
+"""
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from e2e_tests import free_port, qemu_argv, wait_for_listener  # noqa: E402
+from testlib import CROSS, ROOT, run  # noqa: E402
+
+CORPUS = os.path.join(HERE, "corpus")
+WALK_TARGETS = ["fuzz_walk_fp", "fuzz_walk_dwarf", "fuzz_walk_prologue", "fuzz_walk_auto"]
+BOOT_TIMEOUT = 60
+
+FLAG_TRAP, FLAG_SYMTAB, FLAG_FDE_INDEX, FLAG_SYMTAB_DAMAGED = 1, 2, 4, 8
+# Words of stack kept below the sp the walk starts from (the rest of the
+# hart's stack is unused by the walk).
+STACK_BELOW_SP = 32
+
+# Runs inside gdb-multiarch at the breakpoint on tracer_start(walk, unwinder,
+# config, regs): prints the registers and the stack the kernel declared.
+GDB_SNAPSHOT = """
+import gdb
+inferior = gdb.selected_inferior()
+def word(address):
+    return int.from_bytes(inferior.read_memory(address, 8).tobytes(), "little")
+config = int(gdb.parse_and_eval("$a2")) & 0xffffffffffffffff
+regs = int(gdb.parse_and_eval("$a3")) & 0xffffffffffffffff
+stack_start, stack_end = word(config + 16), word(config + 24)
+print("REGS " + " ".join("%x" % word(regs + 8 * i) for i in range(15)))
+print("STACK %x %x %s" % (stack_start, stack_end,
+      inferior.read_memory(stack_start, stack_end - stack_start).tobytes().hex()))
+"""
+
+
+def snapshot(elf, args):
+    """(regs, stack start, stack bytes) at the kernel's call of tracer_start."""
+    port = free_port()
+    with tempfile.NamedTemporaryFile("w", suffix=".py") as script:
+        script.write(GDB_SNAPSHOT)
+        script.flush()
+        qemu = subprocess.Popen(qemu_argv(elf, args) + ["-S", "-gdb", "tcp:127.0.0.1:%d" % port],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        try:
+            if not wait_for_listener(port, time.time() + 10):
+                sys.exit("make_seeds: QEMU's gdbstub did not start")
+            gdb = run(["gdb-multiarch", "-batch", "-nx", "-ex", "file " + elf,
+                       "-ex", "target remote 127.0.0.1:%d" % port,
+                       "-ex", "break *tracer_start", "-ex", "continue",
+                       "-x", script.name, "-ex", "kill"], timeout=BOOT_TIMEOUT)
+        finally:
+            qemu.kill()
+            qemu.wait()
+    regs = re.search(r"^REGS (.*)$", gdb.stdout, re.M)
+    stack = re.search(r"^STACK (\w+) (\w+) (\w*)$", gdb.stdout, re.M)
+    if not regs or not stack:
+        sys.exit("make_seeds: no snapshot for %s:\n%s" % (args, gdb.stdout + gdb.stderr))
+    return ([int(v, 16) for v in regs.group(1).split()], int(stack.group(1), 16),
+            bytes.fromhex(stack.group(3)))
+
+
+def section(elf, name):
+    with tempfile.NamedTemporaryFile(suffix=".bin") as out:
+        result = run([CROSS + "objcopy", "-O", "binary", "--only-section=" + name, elf, out.name])
+        if result.returncode != 0:
+            sys.exit("make_seeds: objcopy %s: %s" % (name, result.stderr))
+        return open(out.name, "rb").read()
+
+
+def symbols(elf):
+    """{name: (address, size)} of the functions nm lists with a size."""
+    found = {}
+    for line in run([CROSS + "nm", "-S", "--defined-only", elf]).stdout.splitlines():
+        fields = line.split()
+        if len(fields) == 4 and fields[2] in "Tt":
+            found[fields[3]] = (int(fields[0], 16), int(fields[1], 16))
+    return found
+
+
+def fde_list(elf):
+    """[(offset of the FDE in .eh_frame, pc_start)] from readelf."""
+    out = run([CROSS + "readelf", "--debug-dump=frames", elf]).stdout
+    return [(int(m.group(1), 16), int(m.group(2), 16))
+            for m in re.finditer(r"^([0-9a-f]+) [0-9a-f]+ [0-9a-f]+ FDE cie=\w+ pc=([0-9a-f]+)\.\.",
+                                 out, re.M)]
+
+
+class Image:
+    """The kernel's regions, and words encoded as fuzz_walk.c decodes them."""
+
+    def __init__(self, elf):
+        names = symbols(elf)
+        addresses = {}
+        for line in run([CROSS + "nm", elf]).stdout.splitlines():
+            fields = line.split()
+            if len(fields) == 3:
+                addresses[fields[2]] = int(fields[0], 16)
+        self.text_start, self.text_end = addresses["__text_start"], addresses["__text_end"]
+        self.eh_frame_start = addresses["__eh_frame_start"]
+        self.trap_entry = (addresses["trap_entry"], addresses["trap_entry_end"])
+        self.text = section(elf, ".text")[:self.text_end - self.text_start]
+        self.eh_frame = section(elf, ".eh_frame")
+        self.functions = sorted((a, s, n) for n, (a, s) in names.items()
+                                if self.text_start <= a < self.text_end)
+        self.fdes = fde_list(elf)
+        self.stack = (0, 0)
+
+    def encode(self, value):
+        """The u32 whose decoding is value (or a stand-in for it)."""
+        regions = [(0, self.text_start, self.text_end), (1,) + self.stack,
+                   (3, self.eh_frame_start, self.eh_frame_start + len(self.eh_frame))]
+        for kind, start, end in regions:
+            if start <= value <= end and value - start < 1 << 29:
+                return kind << 29 | (value - start)
+        if value < 1 << 29:
+            return 2 << 29 | value
+        if value >= (1 << 64) - (1 << 29):
+            return 7 << 29 | ((1 << 64) - 1 - value)
+        return 2 << 29 | (value & 0x1fffffff)
+
+
+def u16(value):
+    return struct.pack("<H", value)
+
+
+def u32(value):
+    return struct.pack("<I", value)
+
+
+def trap_layout(image):
+    """The demo kernel's trap frame (kernel/layout.h): x1..x31 at 8 * i,
+    then sepc, sstatus, scause, stval."""
+    start, end = image.trap_entry
+    s_registers = [8, 9] + list(range(18, 28))
+    offsets = [32 * 8, 1 * 8, 2 * 8] + [8 * r for r in s_registers] + [34 * 8, 35 * 8]
+    return (u16(start - image.text_start) + u16(end - start) +
+            b"".join(u16(o) for o in offsets))
+
+
+def walk_seed(image, regs, stack_start, stack, flags, max_depth, symtab_damage=0):
+    keep_from = max(0, (regs[2] - stack_start) // 8 - STACK_BELOW_SP) // 2 * 2
+    stack_words = struct.unpack("<%dQ" % (len(stack) // 8), stack)[keep_from:]
+    image.stack = (stack_start + 8 * keep_from, stack_start + len(stack))
+    names = b""
+    symbol_bytes = b""
+    for address, size, name in image.functions:
+        symbol_bytes += u32(image.encode(address)) + u32(size) + u32(len(names))
+        names += name.encode() + b"\0"
+    entries = b"".join(u32(image.encode(pc)) + u32(image.encode(image.eh_frame_start + offset))
+                       for offset, pc in image.fdes)
+    header = (bytes([flags, max_depth, 40, symtab_damage, 0]) + u16(len(stack_words)) +
+              u16(len(image.text)) + u16(len(image.eh_frame)) + u16(len(image.fdes)) +
+              u16(len(image.functions)) + u16(len(names)) +
+              u32(image.eh_frame_start - image.text_start))
+    return (header + b"".join(u32(image.encode(r)) for r in regs) + trap_layout(image) +
+            b"".join(u32(image.encode(w)) for w in stack_words) + image.text + image.eh_frame +
+            entries + symbol_bytes + names)
+
+
+def cfi_seed(image, regs, stack_start, stack, encoding, pointer_offset):
+    """fuzz_cfi.c's format: registers and stack words as stack offsets."""
+    words = struct.unpack("<%dQ" % (len(stack) // 8), stack)[-256:]
+    base = stack_start + len(stack) - 8 * len(words)
+
+    def offset(value):
+        return value - base if base <= value <= base + 8 * len(words) else 0
+
+    header = bytes([encoding]) + u16(pointer_offset) + u16(0) + u32(0x1234) + u16(len(words))
+    reg_offsets = [0, 0] + [offset(r) for r in regs[2:]]
+    return (header + b"".join(u32(o) for o in reg_offsets) +
+            b"".join(u32(offset(w)) for w in words) + image.eh_frame)
+
+
+def write(target, name, data):
+    directory = os.path.join(CORPUS, target)
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, name), "wb") as f:
+        f.write(data)
+
+
+def main():
+    elf = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "fuzzseed", "kernel.elf")
+    image = Image(elf)
+    everything = FLAG_TRAP | FLAG_SYMTAB | FLAG_FDE_INDEX
+    panic = snapshot(elf, "scenario=panic")
+    fault = snapshot(elf, "scenario=load-fault")
+    recursion = snapshot(elf, "scenario=recursion")
+    for target in WALK_TARGETS:
+        write(target, "panic", walk_seed(image, *panic, everything, 0))
+        write(target, "load-fault", walk_seed(image, *fault, everything, 0))
+        # A depth limit, and a symbol table damaged after its checksum.
+        write(target, "recursion-damaged-symtab",
+              walk_seed(image, *recursion, everything | FLAG_SYMTAB_DAMAGED, 8, 7))
+    # The kernel's FDEs use pc-relative sdata4 (0x1b) pointers.
+    write("fuzz_cfi", "panic", cfi_seed(image, *panic, 0x1b, image.fdes[0][0] + 8))
+    write("fuzz_cfi", "load-fault", cfi_seed(image, *fault, 0x03, 0))
+
+
+if __name__ == "__main__":
+    main()
