@@ -696,6 +696,15 @@ static void load_regions(const struct parts *parts, const struct tracer_config *
 	fuzz_region_load(&tables_region, 0, &tables, sizeof(tables));
 }
 
+/* Before the next input: its text may lie where this one's .eh_frame was. */
+static void unload_regions(void)
+{
+	fuzz_region_unload(&stack_region);
+	fuzz_region_unload(&text_region);
+	fuzz_region_unload(&eh_frame_region);
+	fuzz_region_unload(&tables_region);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -739,5 +748,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	walk_and_check(&config, &regs, &lines, symtab_status == TRACER_TABLE_OK);
 	free(lines.full);
 	free(lines.small);
+	unload_regions();
 	return 0;
 }
