@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""make test: the tracer's host unit tests, symgen against binutils, the
-prologue decoder against CFI, and the demo kernel in QEMU against GDB. Ends
-with the line 'N passed, M failed'."""
+"""make test: the tracer's host unit tests, the fuzz targets' corpora and
+a short fuzzing run, symgen against binutils, the prologue decoder against
+CFI, and the demo kernel in QEMU against GDB. Ends with the line
+'N passed, M failed'."""
 import glob
 import os
 import sys
@@ -11,6 +12,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_tests  # noqa: E402
 import cfi_differential  # noqa: E402
 import e2e_tests  # noqa: E402
+import fuzz_tests  # noqa: E402
 import prologue_crosscheck  # noqa: E402
 import symgen_tests  # noqa: E402
 from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, run  # noqa: E402
@@ -59,6 +61,7 @@ def check_library_builds(results):
 def main():
     results = Results()
     run_unit_tests(results)
+    fuzz_tests.run_all(results)
     check_library_builds(results)
     kernels = e2e_tests.run_all(results)
     symgen_tests.run_all(results, kernels)

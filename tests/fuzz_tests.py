@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+"""The libFuzzer targets (tests/fuzz/, built by tests/fuzz/fuzz.mk).
+
+make test (run_all): every input of a target's regression corpus
+(tests/fuzz/regressions/<target>/: each input that ever failed) and its
+seed corpus (tests/fuzz/corpus/<target>/) must run without a crash, a
+sanitizer report, an invariant violation or a hang; then each target
+fuzzes for a short bounded time from a copy of its seeds.
+
+make fuzz (main): each target fuzzes FUZZ_SECONDS (--seconds), and the
+number of executions is printed per target; exit 1 if any target failed.
+
+The targets are those fuzz.mk exports in FUZZ_TARGETS (the symgen target
+joins when tests/fuzz/symgen.mk defines it); run by hand, those with a
+seed corpus.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from testlib import ROOT, Results, run  # noqa: E402
+
+FUZZ_BUILD = os.path.join(ROOT, "build", "fuzz")
+FUZZ_DIR = os.path.join(ROOT, "tests", "fuzz")
+# make test's whole fuzzing budget, shared by the targets, and the most one
+# target gets of it.
+TEST_FUZZ_BUDGET = 90
+TEST_FUZZ_SECONDS = 10
+# One input taking longer than this is a hang (libFuzzer -timeout).
+INPUT_TIMEOUT = 10
+REPLAY_TIMEOUT = 120
+
+EXECUTED_RE = re.compile(r"^stat::number_of_executed_units: (\d+)$", re.M)
+
+
+def targets():
+    listed = os.environ.get("FUZZ_TARGETS", "").split()
+    if listed:
+        return listed
+    corpus = os.path.join(FUZZ_DIR, "corpus")
+    return sorted(name for name in os.listdir(corpus)
+                  if os.path.isdir(os.path.join(corpus, name)))
+
+
+def inputs(kind, target):
+    directory = os.path.join(FUZZ_DIR, kind, target)
+    if not os.path.isdir(directory):
+        return []
+    return sorted(os.path.join(directory, name) for name in os.listdir(directory)
+                  if not name.startswith("."))
+
+
+def replay(binary, paths):
+    """(ok, output): runs each input once."""
+    try:
+        result = run([binary, "-timeout=%d" % INPUT_TIMEOUT] + paths, timeout=REPLAY_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return False, "timed out after %d s" % REPLAY_TIMEOUT
+    return result.returncode == 0, result.stdout + result.stderr
+
+
+def fuzz(target, seconds):
+    """(ok, executions, output) of `seconds` of fuzzing from a working copy
+    of the seed corpus; a failing input is kept in build/fuzz/work/<target>/."""
+    work = os.path.join(FUZZ_BUILD, "work", target)
+    corpus = os.path.join(work, "corpus")
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(os.path.join(FUZZ_DIR, "corpus", target), corpus)
+    argv = [os.path.join(FUZZ_BUILD, target), "-max_total_time=%d" % seconds,
+            "-timeout=%d" % INPUT_TIMEOUT, "-print_final_stats=1",
+            "-artifact_prefix=%s/" % work, corpus]
+    try:
+        result = run(argv, timeout=seconds + 120)
+    except subprocess.TimeoutExpired:
+        return False, None, "timed out after %d s" % (seconds + 120)
+    executed = EXECUTED_RE.search(result.stderr)
+    return (result.returncode == 0, int(executed.group(1)) if executed else None,
+            result.stderr)
+
+
+def failure_detail(output):
+    """The lines that say what failed: the sanitizer's or the harness's."""
+    lines = [line for line in output.splitlines()
+             if not line.startswith(("#", "INFO:", "MS:", "\t", "  NEW_FUNC"))]
+    return "\n".join(lines[-40:])
+
+
+def run_all(results: Results):
+    names = targets()
+    seconds = min(TEST_FUZZ_SECONDS, TEST_FUZZ_BUDGET // max(len(names), 1))
+    for target in names:
+        binary = os.path.join(FUZZ_BUILD, target)
+        if not results.check("fuzz %s: built" % target, os.access(binary, os.X_OK), binary):
+            continue
+        for path in inputs("regressions", target):
+            ok, output = replay(binary, [path])
+            results.check("fuzz %s: regression %s runs cleanly" % (target, os.path.basename(path)),
+                          ok, failure_detail(output))
+        seeds = inputs("corpus", target)
+        ok, output = replay(binary, seeds)
+        results.check("fuzz %s: its %d seeds run cleanly" % (target, len(seeds)),
+                      ok and seeds != [], failure_detail(output))
+        ok, executed, output = fuzz(target, seconds)
+        results.check("fuzz %s: %d s of fuzzing find nothing (%s executions)"
+                      % (target, seconds, executed), ok and executed, failure_detail(output))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=60, help="fuzzing time per target")
+    seconds = parser.parse_args().seconds
+    failed = []
+    for target in targets():
+        ok, executed, output = fuzz(target, seconds)
+        print("%s: %s executions in %d s (%s/s)%s"
+              % (target, executed, seconds, executed // seconds if executed else "-",
+                 "" if ok else ", FAILED"), flush=True)
+        if not ok:
+            print(failure_detail(output), flush=True)
+            print("    failing input kept in %s" % os.path.join(FUZZ_BUILD, "work", target),
+                  flush=True)
+            failed.append(target)
+    if failed:
+        print("failed: %s" % " ".join(failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
