@@ -63,14 +63,24 @@ enum {
 /* max_depth is a u8: at most 255 frames, and one more to catch an excess. */
 #define MAX_FRAMES 257
 
-/* The tables region: descriptors, then arrays, as symgen lays them out. */
-struct tables_image {
-	struct tracer_symtab symtab;
-	struct tracer_fde_index fde_index;
-	struct tracer_symbol symbols[MAX_SYMBOLS];
-	struct tracer_fde_entry entries[MAX_FDE_ENTRIES];
-	char names[MAX_BYTES + 4];
+/* The tables region: the descriptors, the FDE entries, the symbols and
+ * their names, packed; names[] ends the region, so that a read past the end
+ * of the last name leaves it. */
+struct tables {
+	struct tracer_symtab *symtab;
+	struct tracer_fde_index *fde_index;
+	struct tracer_fde_entry *entries;
+	struct tracer_symbol *symbols;
+	char *names;
+	size_t size;
 };
+#define TABLES_ARRAYS_AT 64
+#define TABLES_CAPACITY                                                                  \
+	(TABLES_ARRAYS_AT + MAX_FDE_ENTRIES * sizeof(struct tracer_fde_entry) +          \
+	 MAX_SYMBOLS * sizeof(struct tracer_symbol) + MAX_BYTES + 4)
+_Static_assert(sizeof(struct tracer_symtab) + sizeof(struct tracer_fde_index) <=
+		   TABLES_ARRAYS_AT,
+	       "the descriptors fit before the arrays");
 
 /* Ways to damage a table after symgen would have written it. */
 enum damage {
@@ -142,7 +152,8 @@ struct parts {
 #define TRAP_LAYOUT_BYTES (2 * 2 + 17 * 2)
 
 static struct fuzz_region stack_region, tables_region, text_region, eh_frame_region;
-static struct tables_image tables;
+static _Alignas(16) uint8_t tables_bytes[TABLES_CAPACITY];
+static struct tables tables;
 static uintptr_t stack_words[MAX_STACK_WORDS];
 
 static void fail(const char *format, ...)
@@ -264,6 +275,23 @@ static size_t eh_frame_distance(const struct parts *parts)
 	return distance;
 }
 
+/* names[] holds the input's names and at least one NUL, to a multiple of 4. */
+static size_t names_capacity(const struct parts *parts)
+{
+	return parts->symbol_count ? (parts->names_size + 4) / 4 * 4 : 0;
+}
+
+static void lay_out_tables(const struct parts *parts)
+{
+	tables.symtab = (struct tracer_symtab *)(void *)tables_bytes;
+	tables.fde_index = (struct tracer_fde_index *)(void *)(tables_bytes +
+							     sizeof(struct tracer_symtab));
+	tables.entries = (struct tracer_fde_entry *)(void *)(tables_bytes + TABLES_ARRAYS_AT);
+	tables.symbols = (struct tracer_symbol *)(tables.entries + parts->fde_entries);
+	tables.names = (char *)(tables.symbols + parts->symbol_count);
+	tables.size = (size_t)(tables.names - (char *)tables_bytes) + names_capacity(parts);
+}
+
 /* Where the regions will be, before anything is loaded: the words of the
  * stack and the tables refer to all of them. */
 static void declare_regions(const struct parts *parts, struct tracer_config *config)
@@ -275,7 +303,7 @@ static void declare_regions(const struct parts *parts, struct tracer_config *con
 	config->eh_frame.start = eh_frame_region.base + eh_frame_distance(parts);
 	config->eh_frame.end = config->eh_frame.start + parts->eh_frame_size;
 	config->tables.start = tables_region.base;
-	config->tables.end = tables_region.base + sizeof(tables);
+	config->tables.end = tables_region.base + tables.size;
 	config->max_depth = parts->header.max_depth;
 }
 
@@ -325,7 +353,7 @@ static int compare_entries(const void *a, const void *b)
 /* Address the tracer sees for a part of the tables image. */
 static uintptr_t tables_address(const void *part)
 {
-	return tables_region.base + (uintptr_t)((const uint8_t *)part - (const uint8_t *)&tables);
+	return tables_region.base + (uintptr_t)((const uint8_t *)part - tables_bytes);
 }
 
 static uint32_t symtab_checksum(const struct tracer_symtab *symtab)
@@ -360,7 +388,7 @@ static uint32_t build_symbols(const struct parts *parts, const struct tracer_con
 {
 	struct fuzz_input input = parts->symbols;
 	uint32_t count = 0;
-	size_t padded = (parts->names_size + 4) / 4 * 4;
+	size_t padded = names_capacity(parts);
 
 	if (parts->symbol_count == 0) {
 		*names_size = 0;
@@ -406,7 +434,7 @@ static void flip_byte(void *bytes, size_t size, unsigned which)
 
 static enum damage damage_symtab(uint8_t selector, struct tracer_config *config)
 {
-	struct tracer_symtab *symtab = &tables.symtab;
+	struct tracer_symtab *symtab = tables.symtab;
 	enum damage damage = selector % DAMAGE_KINDS;
 	unsigned detail = selector / DAMAGE_KINDS;
 
@@ -434,7 +462,8 @@ static enum damage damage_symtab(uint8_t selector, struct tracer_config *config)
 		symtab->checksum = symtab_checksum(symtab);
 		break;
 	case DAMAGE_BYTE:
-		flip_byte(tables.symbols, symtab->count * sizeof(struct tracer_symbol) +
+		/* Symbols and names are adjacent. */
+		flip_byte(tables.symbols, (size_t)(tables.names - (char *)tables.symbols) +
 					      symtab->names_size, detail);
 		break;
 	default:
@@ -448,7 +477,7 @@ static enum damage damage_symtab(uint8_t selector, struct tracer_config *config)
 
 static enum damage damage_fde_index(uint8_t selector, struct tracer_config *config)
 {
-	struct tracer_fde_index *index = &tables.fde_index;
+	struct tracer_fde_index *index = tables.fde_index;
 	/* DAMAGE_NAMES_UNTERMINATED, the last kind, is the symbol table's. */
 	enum damage damage = selector % (DAMAGE_KINDS - 1);
 	unsigned detail = selector / (DAMAGE_KINDS - 1);
@@ -496,8 +525,8 @@ static void build_tables(const struct parts *parts, struct tracer_config *config
 			 struct table_expectation *symtab_expected,
 			 struct table_expectation *fde_index_expected)
 {
-	struct tracer_symtab *symtab = &tables.symtab;
-	struct tracer_fde_index *index = &tables.fde_index;
+	struct tracer_symtab *symtab = tables.symtab;
+	struct tracer_fde_index *index = tables.fde_index;
 	uint8_t flags = parts->header.flags;
 
 	symtab->magic = TRACER_SYMTAB_MAGIC;
@@ -693,7 +722,7 @@ static void load_regions(const struct parts *parts, const struct tracer_config *
 	fuzz_region_load(&text_region, 0, parts->text, parts->text_size);
 	fuzz_region_load(&eh_frame_region, config->eh_frame.start - eh_frame_region.base,
 			 parts->eh_frame, parts->eh_frame_size);
-	fuzz_region_load(&tables_region, 0, &tables, sizeof(tables));
+	fuzz_region_load(&tables_region, 0, tables_bytes, tables.size);
 }
 
 /* Before the next input: its text may lie where this one's .eh_frame was. */
@@ -710,7 +739,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	fuzz_region_init(&stack_region, STACK_AT, MAX_STACK_WORDS * sizeof(uintptr_t));
-	fuzz_region_init(&tables_region, TABLES_AT, page_round_up(sizeof(tables)));
+	fuzz_region_init(&tables_region, TABLES_AT, page_round_up(TABLES_CAPACITY));
 	fuzz_region_init(&text_region, TEXT_AT, MAX_BYTES);
 	/* The same window as text: .eh_frame lies at a distance from it. */
 	fuzz_region_init(&eh_frame_region, TEXT_AT, MAX_EH_FRAME_DISTANCE + MAX_BYTES);
@@ -729,6 +758,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct lines lines;
 
 	split(&input, &parts);
+	lay_out_tables(&parts);
 	declare_regions(&parts, &config);
 	decode_regs(&parts.regs, &config, &regs);
 	decode_trap(&parts.trap, &config, &trap);
