@@ -11,6 +11,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_tests  # noqa: E402
 import cfi_differential  # noqa: E402
 import e2e_tests  # noqa: E402
+import hostile_tests  # noqa: E402
 import prologue_crosscheck  # noqa: E402
 import symgen_tests  # noqa: E402
 from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, run  # noqa: E402
@@ -61,6 +62,7 @@ def main():
     run_unit_tests(results)
     check_library_builds(results)
     kernels = e2e_tests.run_all(results)
+    hostile_tests.run_all(results, kernels)
     symgen_tests.run_all(results, kernels)
     prologue_crosscheck.run_all(results, kernels)
     cfi_differential.run_all(results)
