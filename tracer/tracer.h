@@ -43,11 +43,18 @@ struct tracer_symbol {
 	uint32_t name;	/* offset of the NUL-terminated name in names[] */
 };
 
-/* The embedded table: symbols sorted by addr, one entry per address. */
+/* The embedded table: symbols sorted by addr, one entry per address. The
+ * header (magic, version, word size, checksum) is described in
+ * table_format.h. */
 struct tracer_symtab {
-	const struct tracer_symbol *symbols;
-	uint32_t count;
-	const char *names;
+	uint32_t magic;	     /* TRACER_SYMTAB_MAGIC */
+	uint16_t version;    /* TRACER_TABLE_VERSION */
+	uint16_t word_size;  /* sizeof(uintptr_t) of the image: 4 or 8 */
+	uint32_t count;	     /* entries of symbols[] */
+	uint32_t names_size; /* bytes of names[]: a multiple of 4, last byte NUL */
+	uint32_t checksum;
+	const struct tracer_symbol *symbols; /* NULL when count == 0 */
+	const char *names;		     /* NULL when count == 0 (names_size 0) */
 };
 
 /*
@@ -80,8 +87,12 @@ struct tracer_fde_entry {
 };
 
 struct tracer_fde_index {
-	const struct tracer_fde_entry *entries;
+	uint32_t magic;	    /* TRACER_FDE_INDEX_MAGIC */
+	uint16_t version;   /* TRACER_TABLE_VERSION */
+	uint16_t word_size; /* sizeof(uintptr_t) of the image: 4 or 8 */
 	uint32_t count;
+	uint32_t checksum;
+	const struct tracer_fde_entry *entries; /* NULL when count == 0 */
 };
 
 /* What the walk may read and believe. Filled in by the kernel. */

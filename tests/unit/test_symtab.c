@@ -14,7 +14,8 @@ static const struct tracer_symbol symbols[] = {
     {0x1010, 0x20, 6},
     {0x1040, 0x8, 11},
 };
-static const struct tracer_symtab table = {symbols, 3, names};
+static const struct tracer_symtab table = {
+    .symbols = symbols, .count = 3, .names = names};
 
 static const char *name_at(uintptr_t addr)
 {
@@ -50,7 +51,7 @@ void symtab_lookup_not_found(void)
 
 void symtab_lookup_empty(void)
 {
-	const struct tracer_symtab empty = {0, 0, 0};
+	const struct tracer_symtab empty = {.count = 0};
 
 	CHECK(tracer_symtab_lookup(&empty, 0x1000) == NULL);
 	CHECK(tracer_symtab_find(&empty, "alpha") == NULL);
@@ -77,7 +78,8 @@ void symtab_walk_symbolizes(void)
 	    {0x80200100, 0x40, 0},
 	    {0x80200140, 0x20, 7},
 	};
-	const struct tracer_symtab text_table = {text_symbols, 2, text_names};
+	const struct tracer_symtab text_table = {
+	    .symbols = text_symbols, .count = 2, .names = text_names};
 	struct fake_stack s;
 
 	fake_stack_init(&s);
