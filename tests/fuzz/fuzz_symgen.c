@@ -41,7 +41,8 @@ static unsigned files_in_work_dir(void)
 
 	REQUIRE(dir, "cannot list %s", work_dir);
 	while ((entry = readdir(dir)))
-		count += strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0;
+		count +=
+		    strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0;
 	closedir(dir);
 	return count;
 }
@@ -83,7 +84,8 @@ static void run_symgen(bool cfi)
 			"not one line naming the input: \"%s\"", messages);
 	}
 	/* Only the input is left: no output after an error, no temporary file. */
-	REQUIRE(files_in_work_dir() == 1, "files left behind (cfi=%d, exit %d)", cfi, status);
+	REQUIRE(files_in_work_dir() == 1, "files left behind (cfi=%d, exit %d)", cfi,
+		status);
 	free(messages);
 }
 
