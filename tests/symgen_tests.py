@@ -135,6 +135,9 @@ def check_symtab_header(results, label, image, expected):
             decoded[addr] = (names[offset:names.index(b"\0", offset)].decode(), size)
         if decoded != expected:
             problems.append("symbols[] decoded from the image differ from nm's")
+    if names_size % 4:
+        problems.append("names_size %d is not a multiple of 4" % names_size)
+        names = names + b"\0" * (-names_size % 4)  # the checksum below needs whole words
     expected_checksum = table_checksum([count, names_size] + le_words(symbols) + le_words(names))
     if checksum != expected_checksum:
         problems.append("checksum 0x%08x, recomputed 0x%08x" % (checksum, expected_checksum))
