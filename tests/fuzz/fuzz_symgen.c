@@ -47,6 +47,14 @@ static unsigned files_in_work_dir(void)
 	return count;
 }
 
+/* At a normal exit (the end of -runs or -max_total_time); after a failure
+ * the directory stays, with the input that failed. */
+static void remove_work_dir(void)
+{
+	unlink(input_path);
+	rmdir(work_dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -54,6 +62,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	REQUIRE(mkdtemp(work_dir), "cannot create %s", work_dir);
 	snprintf(input_path, sizeof(input_path), "%s/input.elf", work_dir);
 	snprintf(output_path, sizeof(output_path), "%s/table.c", work_dir);
+	atexit(remove_work_dir);
 	return 0;
 }
 
