@@ -95,7 +95,7 @@ class Image:
                         if len(fields) == 3}
 
     def read(self, addr, size):
-        for name, (start, offset, length) in self.sections.items():
+        for start, offset, length in self.sections.values():
             if start and start <= addr and addr + size <= start + length:
                 return self.data[offset + addr - start:offset + addr - start + size]
         raise ValueError("0x%x+%d is in no section" % (addr, size))
