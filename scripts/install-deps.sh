@@ -8,6 +8,7 @@ packages=(
   gcc
   gcc-riscv64-unknown-elf
   clang
+  libclang-rt-14-dev
   lld
   binutils-riscv64-unknown-elf
   qemu-system-misc
