@@ -108,10 +108,14 @@ $(BUILD)/obj/%.o: % $(BUILD)/flags
 
 # symgen/ also holds prologue_check and its helper image_map.c, which need
 # tracer/: not part of symgen.
-SYMGEN_SRCS := symgen/symgen.c symgen/elf.c symgen/eh_frame.c symgen/functions.c
-$(SYMGEN): $(SYMGEN_SRCS) $(wildcard symgen/*.h) | deps
+# symgen includes tracer/table_format.h (-Itracer), the tables' header format.
+SYMGEN_LIB_SRCS := symgen/symgen.c symgen/die.c symgen/elf.c symgen/eh_frame.c \
+	symgen/functions.c
+SYMGEN_SRCS := symgen/main.c $(SYMGEN_LIB_SRCS)
+SYMGEN_HEADERS := $(wildcard symgen/*.h) tracer/table_format.h
+$(SYMGEN): $(SYMGEN_SRCS) $(SYMGEN_HEADERS) | deps
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(SYMGEN_SRCS) -o $@
+	$(HOSTCC) $(HOST_CFLAGS) -Itracer $(SYMGEN_SRCS) -o $@
 
 # Two links: the first with an empty symbol table and FDE index, the second
 # with the symbol table and FDE index of the first. They sit last in the
@@ -142,10 +146,10 @@ debug: $(BUILD)/kernel.elf
 	$(QEMU_CMD) -append "$(ARGS)" -S -gdb tcp::$(GDB_PORT)
 
 # symgen with sanitizers, for the corrupt-ELF tests.
-$(HOST_BUILD)/symgen-asan: $(SYMGEN_SRCS) $(wildcard symgen/*.h) | deps
+$(HOST_BUILD)/symgen-asan: $(SYMGEN_SRCS) $(SYMGEN_HEADERS) | deps
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-		$(SYMGEN_SRCS) -o $@
+		-Itracer $(SYMGEN_SRCS) -o $@
 
 # Host build of the tracer for the unit tests, with sanitizers: a read
 # outside the synthetic memory the tests declare is an error, not luck.
@@ -158,7 +162,8 @@ $(HOST_BUILD)/unit_tests: $(UNIT_SRCS) $(wildcard tests/unit/*.h tracer/*.h) | d
 # The tracer's CFI rows for the differential test against readelf. No
 # AddressSanitizer: the tool maps .eh_frame at its own address, which ASan's
 # shadow memory may cover.
-CFI_ROWS_SRCS := tests/host/cfi_rows.c symgen/elf.c symgen/image_map.c $(wildcard tracer/*.c)
+CFI_ROWS_SRCS := tests/host/cfi_rows.c symgen/die.c symgen/elf.c symgen/image_map.c \
+	$(wildcard tracer/*.c)
 $(HOST_BUILD)/cfi_rows: $(CFI_ROWS_SRCS) $(wildcard tracer/*.h symgen/*.h) | deps
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=undefined -fno-sanitize-recover=all \
@@ -166,7 +171,7 @@ $(HOST_BUILD)/cfi_rows: $(CFI_ROWS_SRCS) $(wildcard tracer/*.h symgen/*.h) | dep
 
 # The prologue decoder against the image's CFI (tests/prologue_crosscheck.py).
 # No AddressSanitizer, for the reason above: it maps code and .eh_frame.
-PROLOGUE_CHECK_SRCS := symgen/prologue_check.c symgen/elf.c symgen/eh_frame.c \
+PROLOGUE_CHECK_SRCS := symgen/prologue_check.c symgen/die.c symgen/elf.c symgen/eh_frame.c \
 	symgen/functions.c symgen/image_map.c $(wildcard tracer/*.c)
 $(HOST_BUILD)/prologue_check: $(PROLOGUE_CHECK_SRCS) $(wildcard tracer/*.h symgen/*.h) | deps
 	@mkdir -p $(@D)
@@ -181,6 +186,8 @@ test: $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan $(HOST_BUILD)
 
 clean:
 	rm -rf build
+
+include tests/fuzz/symgen.mk
 
 # make bench: instructions per frame of the tracer's unwinders against libgcc's
 # _Unwind_Backtrace (tests/bench/), counted with rdinstret under -icount

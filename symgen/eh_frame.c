@@ -313,10 +313,7 @@ static struct fde_entry parse_fde(struct cursor *c, uint64_t pointer_offset,
 static void *grow(const struct eh_frame *eh, void *array, size_t *capacity, size_t size)
 {
 	*capacity = *capacity ? 2 * *capacity : 64;
-	array = realloc(array, *capacity * size);
-	if (!array)
-		die(eh->elf->path, "out of memory");
-	return array;
+	return tracked_realloc(eh->elf->path, array, *capacity, size);
 }
 
 static void add_cie(struct eh_frame *eh, struct cie cie)
@@ -422,7 +419,7 @@ struct fde_entry *eh_frame_index(const struct elf_file *elf, size_t *count)
 	for (uint64_t offset = 0; offset < eh.size;)
 		offset = read_entry(&eh, offset);
 	sort_fdes(&eh);
-	free(eh.cies);
+	tracked_free(eh.cies);
 	*count = eh.fde_count;
 	return eh.fdes;
 }

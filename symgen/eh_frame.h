@@ -22,7 +22,8 @@ struct fde_entry {
  * Parses every CIE and FDE of the image's .eh_frame and returns the FDEs that
  * cover at least one byte, sorted by pc_start; *count is at least 1. Dies if
  * there is no .eh_frame or no such FDE, on malformed or unsupported input,
- * and if two FDEs cover the same address. The caller frees the result.
+ * and if two FDEs cover the same address. The result is a tracked block
+ * (die.h), for tracked_free().
  */
 struct fde_entry *eh_frame_index(const struct elf_file *elf, size_t *count);
 

@@ -4,24 +4,8 @@
 #include "elf.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-const char *die_program = "symgen";
-
-void die(const char *path, const char *fmt, ...)
-{
-	va_list args;
-
-	fprintf(stderr, "%s: %s: ", die_program, path);
-	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
-	va_end(args);
-	fputc('\n', stderr);
-	exit(1);
-}
 
 static uint64_t read_le(const unsigned char *p, unsigned bytes)
 {
@@ -50,23 +34,31 @@ static unsigned word_bytes(const struct elf_file *elf)
 	return elf->is64 ? 8 : 4;
 }
 
+/* The file is closed before any error: die() would not close it. */
 static void read_whole_file(struct elf_file *elf, const char *path)
 {
 	FILE *file = fopen(path, "rb");
 	long length;
+	bool read_all;
+	int error;
 
 	if (!file)
 		die(path, "cannot open: %s", strerror(errno));
 	if (fseek(file, 0, SEEK_END) != 0 || (length = ftell(file)) < 0 ||
-	    fseek(file, 0, SEEK_SET) != 0)
-		die(path, "cannot read: %s", strerror(errno));
+	    fseek(file, 0, SEEK_SET) != 0) {
+		error = errno;
+		fclose(file);
+		die(path, "cannot read: %s", strerror(error));
+	}
 	elf->size = (size_t)length;
-	elf->data = malloc(elf->size ? elf->size : 1);
+	elf->data = tracked_try_realloc(NULL, elf->size ? elf->size : 1, 1);
+	read_all = elf->data && fread(elf->data, 1, elf->size, file) == elf->size;
+	error = errno;
+	fclose(file);
 	if (!elf->data)
 		die(path, "out of memory");
-	if (fread(elf->data, 1, elf->size, file) != elf->size)
-		die(path, "cannot read: %s", strerror(errno));
-	fclose(file);
+	if (!read_all)
+		die(path, "cannot read: %s", strerror(error));
 }
 
 void elf_open(struct elf_file *elf, const char *path)
@@ -112,7 +104,7 @@ void elf_open(struct elf_file *elf, const char *path)
 
 void elf_close(struct elf_file *elf)
 {
-	free(elf->data);
+	tracked_free(elf->data);
 	elf->data = NULL;
 }
 

@@ -3,10 +3,13 @@
  *
  * Every offset and size read from the file is checked against the file's
  * length before use, so a truncated or corrupt file yields an error message,
- * never a crash. Errors end the program (see die()): symgen is a build step.
+ * never a crash. Errors end the run (see die.h). The file's bytes are a
+ * tracked block (die.h).
  */
 #ifndef SYMGEN_ELF_H
 #define SYMGEN_ELF_H
+
+#include "die.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,13 +61,6 @@ struct elf_symbol {
 #define SHN_UNDEF     0
 #define SHN_LORESERVE 0xff00
 #define SHN_XINDEX    0xffff
-
-/* The tool die() names: "symgen" unless another tool sets its own name. */
-extern const char *die_program;
-
-/* Prints "<die_program>: <path>: <message>" and exits with status 1. */
-_Noreturn void die(const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 /* Reads and validates the file header; dies on anything unusable. */
 void elf_open(struct elf_file *elf, const char *path);

@@ -37,11 +37,10 @@ static struct function *collect_functions(const struct elf_file *elf, size_t *co
 {
 	uint32_t symtab = elf_symtab_index(elf);
 	uint64_t total = elf_symbol_count(elf, symtab);
-	struct function *functions = calloc(total ? total : 1, sizeof(*functions));
+	struct function *functions =
+	    tracked_alloc(elf->path, total ? total : 1, sizeof(*functions));
 	size_t n = 0;
 
-	if (!functions)
-		die(elf->path, "out of memory");
 	for (uint64_t i = 0; i < total; i++) {
 		struct elf_symbol symbol = elf_symbol(elf, symtab, i);
 		struct elf_section section;

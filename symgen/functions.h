@@ -18,8 +18,8 @@ struct function {
 /*
  * The STT_FUNC symbols defined in allocated sections, sorted by address, one
  * per address (global before weak before local, then alphabetical), each with
- * a size. *count may be 0. The names point into elf's data; the caller frees
- * the array.
+ * a size. *count may be 0. The names point into elf's data; the array is a
+ * tracked block (die.h), for tracked_free().
  */
 struct function *functions_read(const struct elf_file *elf, size_t *count);
 

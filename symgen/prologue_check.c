@@ -413,8 +413,8 @@ static struct tracer_fde_index fde_index_of(const struct elf_file *elf)
 	for (size_t i = 0; i < count; i++)
 		entries[i] = (struct tracer_fde_entry){(uintptr_t)fdes[i].pc_start,
 						       (uintptr_t)fdes[i].fde};
-	free(fdes);
-	return (struct tracer_fde_index){entries, (uint32_t)count};
+	tracked_free(fdes);
+	return (struct tracer_fde_index){.entries = entries, .count = (uint32_t)count};
 }
 
 static void check_image(const struct elf_file *elf)
@@ -435,7 +435,7 @@ static void check_image(const struct elf_file *elf)
 	       "(%zu points checked, %zu disagree), %zu without CFI\n",
 	       c.with_cfi, c.agreeing, c.points, c.disagreeing_points, c.without_cfi);
 	free((void *)c.fde_index.entries);
-	free(functions);
+	tracked_free(functions);
 }
 
 /* One "START END NAME" line of a --functions file. */

@@ -10,18 +10,26 @@
  * The index descriptor is always written (empty without --cfi), so a kernel
  * may refer to it whichever unwinders it uses.
  *
- * Only libc: copy symgen/ into your tree and build symgen.c, elf.c, eh_frame.c
- * and functions.c with the host compiler (prologue_check.c and image_map.c
- * are another tool, which also needs tracer/).
+ * Each descriptor starts with a header (tracer/table_format.h): magic,
+ * version, word size, counts and a checksum of the table's bytes as the
+ * target lays them out, which the tracer checks before it believes the table.
+ *
+ * Only libc: copy symgen/ into your tree and build main.c, symgen.c, die.c,
+ * elf.c, eh_frame.c and functions.c with the host compiler and -Itracer (for
+ * table_format.h); prologue_check.c and image_map.c are another tool, which
+ * also needs tracer/'s code.
  * The output is written to a temporary file and renamed into place, so a
  * failed run leaves no output behind.
  */
+#include "symgen.h"
+
 #include "eh_frame.h"
 #include "elf.h"
 #include "functions.h"
+#include "table_format.h"
 
 #include <errno.h>
-#include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,9 +38,22 @@
 struct table {
 	struct function *functions;
 	size_t function_count;
+	/* names_size bytes: each name and its NUL, then NULs up to a multiple
+	 * of 4; NULL when there are no functions */
+	unsigned char *names;
+	uint32_t names_size;
 	struct fde_entry *fdes; /* sorted by pc_start; NULL without --cfi */
 	size_t fde_count;
-	bool is64; /* addresses as 16 hex digits, else 8 */
+	/* sizeof(uintptr_t) of the image: 4 or 8; 0 for --empty, which does
+	 * not know the target: its source says sizeof(uintptr_t). */
+	unsigned word_size;
+};
+
+/* The command line. */
+struct options {
+	const char *output;
+	const char *input; /* NULL for --empty */
+	bool cfi;
 };
 
 /* Writes name as the body of a C string literal. Octal escapes are always
@@ -49,17 +70,85 @@ static void write_c_string(FILE *out, const char *name)
 	}
 }
 
+/* Adds a uintptr_t of the target to the checksum: its in-memory bytes as
+ * little-endian 32-bit words (low word first on rv64). */
+static void checksum_target_word(struct table_checksum *c, uint64_t value,
+				 unsigned word_size)
+{
+	table_checksum_word(c, (uint32_t)value);
+	if (word_size == 8)
+		table_checksum_word(c, (uint32_t)(value >> 32));
+}
+
+/* See tracer/table_format.h: count, names_size, symbols[], names[]. */
+static uint32_t symtab_checksum(const struct table *table)
+{
+	struct table_checksum c;
+	uint32_t name_offset = 0;
+
+	table_checksum_start(&c);
+	table_checksum_word(&c, (uint32_t)table->function_count);
+	table_checksum_word(&c, table->names_size);
+	for (size_t i = 0; i < table->function_count; i++) {
+		const struct function *f = &table->functions[i];
+
+		checksum_target_word(&c, f->addr, table->word_size);
+		table_checksum_word(&c, (uint32_t)f->size);
+		table_checksum_word(&c, name_offset);
+		name_offset += (uint32_t)strlen(f->name) + 1;
+	}
+	for (uint32_t i = 0; i < table->names_size; i += 4) {
+		const unsigned char *p = table->names + i;
+
+		table_checksum_word(&c, (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+					    (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+	}
+	return table_checksum_end(&c);
+}
+
+/* See tracer/table_format.h: count, entries[]. */
+static uint32_t fde_index_checksum(const struct table *table)
+{
+	struct table_checksum c;
+
+	table_checksum_start(&c);
+	table_checksum_word(&c, (uint32_t)table->fde_count);
+	for (size_t i = 0; i < table->fde_count; i++) {
+		checksum_target_word(&c, table->fdes[i].pc_start, table->word_size);
+		checksum_target_word(&c, table->fdes[i].fde, table->word_size);
+	}
+	return table_checksum_end(&c);
+}
+
+/*
+ * names[] is declared with its size, and its literal holds one byte less:
+ * the literal's own terminating NUL is the last byte, so the compiler
+ * neither drops a NUL nor warns that it would.
+ */
 static void write_symbols(FILE *out, const struct table *table)
 {
-	uint64_t name_offset = 0;
+	uint32_t literal_bytes = table->names_size - 1;
+	uint32_t written = 0;
+	uint32_t name_offset = 0;
 
-	fprintf(out, "__attribute__((section(\".tracer_symtab.names\")))\n"
-		     "static const char names[] =\n");
+	fprintf(out,
+		"__attribute__((section(\".tracer_symtab.names\"), aligned(4)))\n"
+		"static const char names[%" PRIu32 "] =\n",
+		table->names_size);
 	for (size_t i = 0; i < table->function_count; i++) {
 		fprintf(out, "    \"");
 		write_c_string(out, table->functions[i].name);
-		fprintf(out, "\\0\"%s\n", i + 1 == table->function_count ? ";" : "");
+		written += (uint32_t)strlen(table->functions[i].name);
+		if (written < literal_bytes) {
+			fprintf(out, "\\0");
+			written++;
+		}
+		fprintf(out, "\"\n");
 	}
+	fprintf(out, "    \"");
+	for (; written < literal_bytes; written++)
+		fprintf(out, "\\0");
+	fprintf(out, "\";\n");
 	fprintf(out,
 		"\n__attribute__((section(\".tracer_symtab.symbols\")))\n"
 		"static const struct tracer_symbol symbols[%zu] = {\n",
@@ -68,11 +157,11 @@ static void write_symbols(FILE *out, const struct table *table)
 		const struct function *f = &table->functions[i];
 
 		fprintf(out,
-			table->is64 ? "    {0x%016llxu, 0x%llxu, %lluu},\n"
-				    : "    {0x%08llxu, 0x%llxu, %lluu},\n",
+			table->word_size == 8 ? "    {0x%016llxu, 0x%llxu, %lluu},\n"
+					      : "    {0x%08llxu, 0x%llxu, %lluu},\n",
 			(unsigned long long)f->addr, (unsigned long long)f->size,
 			(unsigned long long)name_offset);
-		name_offset += strlen(f->name) + 1;
+		name_offset += (uint32_t)strlen(f->name) + 1;
 	}
 	fprintf(out, "};\n\n");
 }
@@ -85,11 +174,19 @@ static void write_fde_entries(FILE *out, const struct table *table)
 		table->fde_count);
 	for (size_t i = 0; i < table->fde_count; i++)
 		fprintf(out,
-			table->is64 ? "    {0x%016llxu, 0x%016llxu},\n"
-				    : "    {0x%08llxu, 0x%08llxu},\n",
+			table->word_size == 8 ? "    {0x%016llxu, 0x%016llxu},\n"
+					      : "    {0x%08llxu, 0x%08llxu},\n",
 			(unsigned long long)table->fdes[i].pc_start,
 			(unsigned long long)table->fdes[i].fde);
 	fprintf(out, "};\n\n");
+}
+
+static void write_word_size(FILE *out, unsigned word_size)
+{
+	if (word_size == 0)
+		fprintf(out, "    .word_size = sizeof(uintptr_t),\n");
+	else
+		fprintf(out, "    .word_size = %u,\n", word_size);
 }
 
 /*
@@ -99,42 +196,54 @@ static void write_fde_entries(FILE *out, const struct table *table)
  */
 static void write_table(FILE *out, const struct table *table)
 {
+	bool has_symbols = table->function_count > 0;
+	bool has_fdes = table->fde_count > 0;
+
 	fprintf(out, "/* Generated by symgen: %zu functions, %zu FDEs. Do not edit. */\n",
 		table->function_count, table->fde_count);
-	fprintf(out, "#include \"tracer.h\"\n\n");
-	if (table->function_count > 0)
+	fprintf(out, "#include \"table_format.h\"\n#include \"tracer.h\"\n\n");
+	if (has_symbols)
 		write_symbols(out, table);
-	if (table->fde_count > 0)
+	if (has_fdes)
 		write_fde_entries(out, table);
-	fprintf(out, "__attribute__((section(\".tracer_symtab\")))\n");
-	if (table->function_count > 0)
-		fprintf(
-		    out,
-		    "const struct tracer_symtab tracer_symtab = {symbols, %zu, names};\n",
-		    table->function_count);
-	else
-		fprintf(out, "const struct tracer_symtab tracer_symtab = {0, 0, 0};\n");
-	fprintf(out, "\n__attribute__((section(\".tracer_symtab\")))\n");
-	if (table->fde_count > 0)
-		fprintf(out,
-			"const struct tracer_fde_index tracer_fde_index = "
-			"{fde_entries, %zu};\n",
-			table->fde_count);
-	else
-		fprintf(out,
-			"const struct tracer_fde_index tracer_fde_index = {0, 0};\n");
+	fprintf(out, "__attribute__((section(\".tracer_symtab\")))\n"
+		     "const struct tracer_symtab tracer_symtab = {\n"
+		     "    .magic = TRACER_SYMTAB_MAGIC,\n"
+		     "    .version = TRACER_TABLE_VERSION,\n");
+	write_word_size(out, table->word_size);
+	fprintf(out,
+		"    .count = %zu,\n"
+		"    .names_size = %" PRIu32 ",\n"
+		"    .checksum = 0x%08" PRIx32 "u,\n"
+		"    .symbols = %s,\n"
+		"    .names = %s,\n"
+		"};\n\n",
+		table->function_count, table->names_size, symtab_checksum(table),
+		has_symbols ? "symbols" : "0", has_symbols ? "names" : "0");
+	fprintf(out, "__attribute__((section(\".tracer_symtab\")))\n"
+		     "const struct tracer_fde_index tracer_fde_index = {\n"
+		     "    .magic = TRACER_FDE_INDEX_MAGIC,\n"
+		     "    .version = TRACER_TABLE_VERSION,\n");
+	write_word_size(out, table->word_size);
+	fprintf(out,
+		"    .count = %zu,\n"
+		"    .checksum = 0x%08" PRIx32 "u,\n"
+		"    .entries = %s,\n"
+		"};\n",
+		table->fde_count, fde_index_checksum(table),
+		has_fdes ? "fde_entries" : "0");
 }
 
-/* Writes the table to `path` through a temporary file in the same directory. */
+/* Writes the table to `path` through a temporary file in the same directory;
+ * removes the temporary file on every error. */
 static void write_output(const char *path, const struct table *table)
 {
 	size_t length = strlen(path);
-	char *temp = malloc(length + sizeof(".XXXXXX"));
+	char *temp = tracked_alloc(path, length + sizeof(".XXXXXX"), 1);
 	FILE *out;
 	int fd;
+	int error;
 
-	if (!temp)
-		die(path, "out of memory");
 	memcpy(temp, path, length);
 	memcpy(temp + length, ".XXXXXX", sizeof(".XXXXXX"));
 	fd = mkstemp(temp);
@@ -142,34 +251,51 @@ static void write_output(const char *path, const struct table *table)
 		die(path, "cannot create output: %s", strerror(errno));
 	out = fdopen(fd, "w");
 	if (!out) {
-		unlink(temp);
-		die(path, "cannot write output: %s", strerror(errno));
-	}
-	write_table(out, table);
-	if (ferror(out) | (fclose(out) != 0) || rename(temp, path) != 0) {
-		int error = errno;
-
+		error = errno;
+		close(fd);
 		unlink(temp);
 		die(path, "cannot write output: %s", strerror(error));
 	}
-	free(temp);
+	write_table(out, table);
+	if (ferror(out) | (fclose(out) != 0) || rename(temp, path) != 0) {
+		error = errno;
+		unlink(temp);
+		die(path, "cannot write output: %s", strerror(error));
+	}
 }
 
-static _Noreturn void usage(void)
+/* names[] of the symbol table, padded with NULs to a multiple of 4. */
+static void collect_names(const char *path, struct table *table)
 {
-	fprintf(stderr, "usage: symgen [--cfi] -o OUTPUT.c KERNEL.elf\n"
-			"       symgen --empty [--cfi] -o OUTPUT.c\n"
-			"  --cfi    also write the FDE index of KERNEL.elf's .eh_frame\n"
-			"  --empty  empty table and index (for the first link)\n");
-	exit(2);
+	uint64_t size = 0;
+	uint64_t offset = 0;
+
+	for (size_t i = 0; i < table->function_count; i++)
+		size += strlen(table->functions[i].name) + 1;
+	size = (size + 3) & ~(uint64_t)3;
+	/* tracer_symtab.names_size and every name offset are 32 bits; so is
+	 * count, which is at most names_size (each name takes its NUL). */
+	if (size > UINT32_MAX)
+		die(path, "function names exceed 4 GiB");
+	table->names_size = (uint32_t)size;
+	if (size == 0)
+		return;
+	table->names = tracked_alloc(path, (size_t)size, 1);
+	for (size_t i = 0; i < table->function_count; i++) {
+		size_t name_length = strlen(table->functions[i].name) + 1;
+
+		memcpy(table->names + offset, table->functions[i].name, name_length);
+		offset += name_length;
+	}
 }
 
 /* The table of the image `elf`; with `cfi`, its FDE index too. */
 static struct table read_table(const struct elf_file *elf, bool cfi)
 {
-	struct table table = {.is64 = elf->is64};
+	struct table table = {.word_size = elf->is64 ? 8 : 4};
 
 	table.functions = functions_read(elf, &table.function_count);
+	collect_names(elf->path, &table);
 	if (cfi) {
 		table.fdes = eh_frame_index(elf, &table.fde_count);
 		/* tracer_fde_index.count is 32 bits. */
@@ -179,43 +305,52 @@ static struct table read_table(const struct elf_file *elf, bool cfi)
 	return table;
 }
 
-int main(int argc, char **argv)
+/* One run, inside die_catch(), which frees the file's bytes and the tables
+ * on success as on error. */
+static int run(void *context)
 {
-	const char *output = NULL;
-	const char *input = NULL;
+	const struct options *options = context;
+	struct elf_file elf;
+	struct table table;
+
+	if (!options->input) {
+		/* The first link has no table yet: --cfi changes nothing. */
+		write_output(options->output, &(struct table){.word_size = 0});
+		return 0;
+	}
+	elf_open(&elf, options->input);
+	table = read_table(&elf, options->cfi);
+	write_output(options->output, &table);
+	return 0;
+}
+
+static int usage(FILE *err)
+{
+	fprintf(err, "usage: symgen [--cfi] -o OUTPUT.c KERNEL.elf\n"
+		     "       symgen --empty [--cfi] -o OUTPUT.c\n"
+		     "  --cfi    also write the FDE index of KERNEL.elf's .eh_frame\n"
+		     "  --empty  empty table and index (for the first link)\n");
+	return 2;
+}
+
+int symgen_run(int argc, char **argv, FILE *err)
+{
+	struct options options = {0};
 	bool empty = false;
-	bool cfi = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-			output = argv[++i];
+			options.output = argv[++i];
 		else if (strcmp(argv[i], "--empty") == 0)
 			empty = true;
 		else if (strcmp(argv[i], "--cfi") == 0)
-			cfi = true;
-		else if (argv[i][0] != '-' && !input)
-			input = argv[i];
+			options.cfi = true;
+		else if (argv[i][0] != '-' && !options.input)
+			options.input = argv[i];
 		else
-			usage();
+			return usage(err);
 	}
-	if (!output || empty == (input != NULL))
-		usage();
-
-	if (empty) {
-		/* The first link has no table yet: --cfi changes nothing. */
-		struct table table = {.is64 = true};
-
-		write_output(output, &table);
-	} else {
-		struct elf_file elf;
-		struct table table;
-
-		elf_open(&elf, input);
-		table = read_table(&elf, cfi);
-		write_output(output, &table);
-		free(table.functions);
-		free(table.fdes);
-		elf_close(&elf);
-	}
-	return 0;
+	if (!options.output || empty == (options.input != NULL))
+		return usage(err);
+	return die_catch(err, run, &options);
 }

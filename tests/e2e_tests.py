@@ -51,7 +51,8 @@ CONFIGS = [
 UNWINDER_NAMES = {"fp": "frame-pointer", "dwarf": "dwarf", "compiler": "prologue",
                   "auto": "auto"}
 # EXTRA_SRCS of every build; user_stack.c last (its last function ends the text).
-USER_CODE = "tests/fixtures/asm_frames.S tests/fixtures/user_stack.c"
+USER_CODE = ("tests/fixtures/asm_frames.S tests/fixtures/hostile.S tests/fixtures/hostile.c "
+             "tests/fixtures/user_stack.c")
 # Hand-written functions without CFI (asm_frames.S): neither frame pointers
 # nor DWARF can pass them, so only the prologue unwinder and auto run them.
 ASM_FUNCTIONS = {"asm_frames_entry", "asm_large_frame", "asm_trap_in_prologue"}
@@ -135,7 +136,8 @@ def boot(elf, args, gdb_function=None):
 
 def parse_trace(console):
     """The tracer's output: frames before and after the trap separator."""
-    trace = {"header": None, "before": [], "trap": None, "after": [], "end": None, "bad": []}
+    trace = {"header": None, "note": None, "before": [], "trap": None, "after": [], "end": None,
+             "bad": []}
     side = "before"
     for line in console.splitlines():
         line = line.rstrip("\r")
@@ -145,6 +147,8 @@ def parse_trace(console):
             continue
         elif line.startswith("End of trace: "):
             trace["end"] = line[len("End of trace: "):]
+        elif line.startswith("Note: ") and not trace["before"]:
+            trace["note"] = line
         elif TRAP_RE.match(line):
             m = TRAP_RE.match(line)
             trace["trap"] = (m.group(1), int(m.group(2), 16), int(m.group(3), 16))

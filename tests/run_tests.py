@@ -13,6 +13,7 @@ import bench_tests  # noqa: E402
 import cfi_differential  # noqa: E402
 import e2e_tests  # noqa: E402
 import fuzz_tests  # noqa: E402
+import hostile_tests  # noqa: E402
 import prologue_crosscheck  # noqa: E402
 import symgen_tests  # noqa: E402
 from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, run  # noqa: E402
@@ -64,6 +65,7 @@ def main():
     fuzz_tests.run_all(results)
     check_library_builds(results)
     kernels = e2e_tests.run_all(results)
+    hostile_tests.run_all(results, kernels)
     symgen_tests.run_all(results, kernels)
     prologue_crosscheck.run_all(results, kernels)
     cfi_differential.run_all(results)

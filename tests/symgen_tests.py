@@ -1,7 +1,9 @@
 """symgen against binutils: every function symbol nm lists must be in the
 generated table with the same address, the alias symgen promises, and the
-right size; the FDE index of --cfi must list the FDEs readelf lists; bad
-input must fail cleanly with one line and no output file."""
+right size; the FDE index of --cfi must list the FDEs readelf lists; the
+tables' headers (magic, version, word size, counts, checksum) must be what
+the spec says, read from the linked bytes; bad input must fail cleanly with
+one line, no output file and no leak."""
 import glob
 import os
 import random
@@ -12,6 +14,8 @@ from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, run
 
 SYMGEN = os.path.join(HOST_BUILD, "symgen")
 SYMGEN_ASAN = os.path.join(HOST_BUILD, "symgen-asan")
+# Error exits must free everything: LeakSanitizer reports what they leak.
+LEAK_CHECK_ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=1")
 OPENSBI_ELFS = [
     "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.elf",
     "/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.elf",
@@ -23,7 +27,13 @@ RANDOM_CORRUPTIONS = 300
 FDE_LINE = re.compile(r"^([0-9a-f]+) [0-9a-f]+ [0-9a-f]+ FDE cie=(\S+)\s+pc=([0-9a-f]+)\.\.([0-9a-f]+)$",
                       re.M)
 FDE_ENTRY = re.compile(r"^    \{0x([0-9a-f]+)u, 0x([0-9a-f]+)u\},$", re.M)
-FDE_COUNT = re.compile(r"tracer_fde_index = \{(?:fde_entries|0), (\d+)\};")
+FDE_COUNT = re.compile(r"tracer_fde_index = \{[^}]*\.count = (\d+),")
+# The table header (spec: tracer/table_format.h), written here from the spec.
+SYMTAB_MAGIC = b"TSYM"
+FDE_INDEX_MAGIC = b"TFDE"
+TABLE_VERSION = 1
+TARGETS = [("rv64", "rv64imac", "lp64", "elf64lriscv"),
+           ("rv32", "rv32imac", "ilp32", "elf32lriscv")]
 NO_CFI = "no call-frame information (.eh_frame) in the image"
 
 
@@ -48,12 +58,168 @@ def unescape_c(body):
 def parse_table(path):
     """Reads symgen's C output back: {addr: (name, size)}."""
     text = open(path).read()
-    names = b"".join(unescape_c(m) for m in re.findall(r'^    "(.*)"[;]?$', text, re.M))
+    # The literal's own terminating NUL is the last byte of names[].
+    names = b"".join(unescape_c(m) for m in re.findall(r'^    "(.*)"[;]?$', text, re.M)) + b"\0"
     table = {}
     for addr, size, offset in re.findall(r"\{0x([0-9a-f]+)u, 0x([0-9a-f]+)u, (\d+)u\}", text):
         name = names[int(offset):names.index(b"\0", int(offset))].decode()
         table[int(addr, 16)] = (name, int(size, 16))
     return table
+
+
+def table_checksum(words):
+    """The spec's checksum, from its text: a = 1, b = 0; per word a += w,
+    b += a (mod 2^32); result b ^ (a rotated by 16)."""
+    a, b = 1, 0
+    for w in words:
+        a = (a + w) & 0xffffffff
+        b = (b + a) & 0xffffffff
+    return b ^ ((a << 16 | a >> 16) & 0xffffffff)
+
+
+def le_words(data):
+    """data (a multiple of 4 bytes) as little-endian 32-bit words."""
+    return list(struct.unpack("<%dI" % (len(data) // 4), data))
+
+
+class Image:
+    """The loaded bytes of a linked ELF file, read by address through
+    readelf's section headers, and its symbols through nm."""
+
+    def __init__(self, elf):
+        self.data = open(elf, "rb").read()
+        self.word_size = 8 if self.data[4] == 2 else 4
+        self.sections = section_headers(elf)
+        self.symbols = {fields[2]: int(fields[0], 16) for fields in
+                        (line.split() for line in run([CROSS + "nm", elf]).stdout.splitlines())
+                        if len(fields) == 3}
+
+    def read(self, addr, size):
+        for start, offset, length in self.sections.values():
+            if start and start <= addr and addr + size <= start + length:
+                return self.data[offset + addr - start:offset + addr - start + size]
+        raise ValueError("0x%x+%d is in no section" % (addr, size))
+
+    def word(self, addr):
+        return struct.unpack("<Q" if self.word_size == 8 else "<I", self.read(addr, self.word_size))[0]
+
+
+def check_symtab_header(results, label, image, expected):
+    """tracer_symtab in the linked image: header fields, and a checksum
+    recomputed here over the bytes of symbols[] and names[] it points to;
+    decoded, those bytes must be `expected` ({addr: (name, size)}, from nm)."""
+    base = image.symbols["tracer_symtab"]
+    magic, version, word_size, count, names_size, checksum = struct.unpack(
+        "<4sHHIII", image.read(base, 20))
+    pointers = base + (24 if image.word_size == 8 else 20)
+    symbols_addr, names_addr = image.word(pointers), image.word(pointers + image.word_size)
+    entry = 16 if image.word_size == 8 else 12
+    raw_names = sum(len(name) + 1 for name, _ in expected.values())
+    problems = []
+    if (magic, version, word_size) != (SYMTAB_MAGIC, TABLE_VERSION, image.word_size):
+        problems.append("magic %r version %d word size %d" % (magic, version, word_size))
+    if count != len(expected) or names_size != (raw_names + 3) // 4 * 4:
+        problems.append("count %d names_size %d, expected %d and %d (%d bytes of names, padded)"
+                        % (count, names_size, len(expected), (raw_names + 3) // 4 * 4, raw_names))
+    if count == 0:
+        symbols, names = b"", b""
+        if symbols_addr or names_addr:
+            problems.append("empty table with pointers 0x%x, 0x%x" % (symbols_addr, names_addr))
+    else:
+        symbols, names = image.read(symbols_addr, count * entry), image.read(names_addr, names_size)
+        if names_addr % 4 or names[raw_names:] != b"\0" * (names_size - raw_names):
+            problems.append("names[] at 0x%x, padding %r" % (names_addr, names[raw_names:]))
+        layout = "<QII" if image.word_size == 8 else "<III"
+        decoded = {}
+        for addr, size, offset in struct.iter_unpack(layout, symbols):
+            decoded[addr] = (names[offset:names.index(b"\0", offset)].decode(), size)
+        if decoded != expected:
+            problems.append("symbols[] decoded from the image differ from nm's")
+    if names_size % 4:
+        problems.append("names_size %d is not a multiple of 4" % names_size)
+        names = names + b"\0" * (-names_size % 4)  # the checksum below needs whole words
+    expected_checksum = table_checksum([count, names_size] + le_words(symbols) + le_words(names))
+    if checksum != expected_checksum:
+        problems.append("checksum 0x%08x, recomputed 0x%08x" % (checksum, expected_checksum))
+    results.check("%s: tracer_symtab header (magic, version, word size %d, count %d, names_size %d,"
+                  " checksum)" % (label, image.word_size, count, names_size),
+                  not problems, "\n".join(problems))
+
+
+def check_fde_index_header(results, label, image, expected):
+    """tracer_fde_index in the linked image: header fields, and a checksum
+    recomputed here over the entries[] it points to, which must decode to
+    `expected` ([(pc_start, fde)] from readelf or nm)."""
+    base = image.symbols["tracer_fde_index"]
+    magic, version, word_size, count, checksum = struct.unpack("<4sHHII", image.read(base, 16))
+    entries_addr = image.word(base + 16)
+    layout = "<QQ" if image.word_size == 8 else "<II"
+    entries = image.read(entries_addr, count * 2 * image.word_size) if count else b""
+    problems = []
+    if (magic, version, word_size) != (FDE_INDEX_MAGIC, TABLE_VERSION, image.word_size):
+        problems.append("magic %r version %d word size %d" % (magic, version, word_size))
+    if count != len(expected) or list(struct.iter_unpack(layout, entries)) != expected:
+        problems.append("count %d, entries differ from the %d expected" % (count, len(expected)))
+    if count == 0 and entries_addr:
+        problems.append("empty index with pointer 0x%x" % entries_addr)
+    expected_checksum = table_checksum([count] + le_words(entries))
+    if checksum != expected_checksum:
+        problems.append("checksum 0x%08x, recomputed 0x%08x" % (checksum, expected_checksum))
+    results.check("%s: tracer_fde_index header (magic, version, word size %d, count %d, checksum)"
+                  % (label, image.word_size, count), not problems, "\n".join(problems))
+
+
+def link_generated(results, label, generated, target):
+    """Compiles symgen's output for target (a TARGETS row) and links it alone,
+    so its pointers are resolved; returns the image, or None. Also checks the
+    object asks for names[] aligned to 4 bytes."""
+    _, arch, abi, emulation = target
+    obj = generated + ".o"
+    elf = generated + ".elf"
+    steps = [[CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-ffreestanding",
+              "-march=" + arch, "-mabi=" + abi, "-I" + os.path.join(ROOT, "tracer"), "-c",
+              generated, "-o", obj],
+             [CROSS + "ld", "-m", emulation, "-e", "0", "-Tdata=0x80001000", obj, "-o", elf]]
+    if not run_steps(results, label, steps):
+        return None
+    if "names[" in open(generated).read():
+        # readelf -S: the last column is the section's alignment.
+        lines = [line for line in run([CROSS + "readelf", "-S", "-W", obj]).stdout.splitlines()
+                 if " .tracer_symtab.names " in line]
+        results.check("%s: names[] is aligned to 4 bytes in the object" % label,
+                      len(lines) == 1 and int(lines[0].split()[-1]) % 4 == 0, lines)
+    return Image(elf)
+
+
+def target_of(elf):
+    """The TARGETS row for elf's class."""
+    return TARGETS[0] if open(elf, "rb").read(5)[4] == 2 else TARGETS[1]
+
+
+def check_generated_headers(results, label, generated, elf, fdes):
+    """Links symgen's output `generated` for elf and checks both headers:
+    the symbol table against nm's functions of elf, the index against fdes."""
+    image = link_generated(results, label, generated, target_of(elf))
+    if image:
+        check_symtab_header(results, label, image, expected_table(elf)[0])
+        check_fde_index_header(results, label, image, fdes)
+
+
+def check_empty_tables(results):
+    """symgen --empty: valid headers with count 0, and word_size the
+    target's sizeof(uintptr_t), for rv32 and rv64."""
+    for options in [[], ["--cfi"]]:
+        out = os.path.join(WORK, "empty%s.c" % "".join(options))
+        result = run([SYMGEN, "--empty"] + options + ["-o", out])
+        if not results.check("symgen --empty %s runs" % " ".join(options), result.returncode == 0,
+                             result.stderr):
+            continue
+        for target in TARGETS:
+            label = "symgen --empty %s for %s" % (" ".join(options), target[0])
+            image = link_generated(results, label, out, target)
+            if image:
+                check_symtab_header(results, label, image, {})
+                check_fde_index_header(results, label, image, [])
 
 
 def nm_functions(elf):
@@ -123,6 +289,7 @@ def compare_with_nm(results, label, elf):
     results.check("symgen agrees with nm on %s (%d nm function symbols, %d addresses)"
                   % (label, nm_count, len(expected)),
                   nm_count > 0 and not wrong and not extra, "\n".join((wrong + extra)[:20]))
+    check_generated_headers(results, "symgen " + label, out, elf, [])
 
 
 def build_fixture(results, label, arch, abi, emulation):
@@ -191,6 +358,7 @@ def check_index_of_image(results, label, elf, oracle=("readelf", readelf_fde_ind
     result = run([SYMGEN, "--cfi", "-o", out, elf])
     if results.check("symgen --cfi runs on %s" % label, result.returncode == 0, result.stderr):
         compare_fde_index(results, label, out, oracle[1](elf), oracle[0])
+        check_generated_headers(results, "symgen --cfi " + label, out, elf, oracle[1](elf))
 
 
 def check_kernel_fde_index(results, label, elf):
@@ -207,6 +375,9 @@ def check_kernel_fde_index(results, label, elf):
         entries, count = parse_fde_index(embedded)
         results.check("%s: no .eh_frame in the image, and an empty FDE index embedded" % label,
                       entries == [] and count == 0, "entries %s, count %s" % (entries[:5], count))
+    image = Image(elf)
+    check_symtab_header(results, label + " (embedded)", image, expected_table(elf)[0])
+    check_fde_index_header(results, label + " (embedded)", image, readelf_fde_index(elf))
     addresses = []
     for image in [os.path.join(build_dir, "kernel.stage1.elf"), elf]:
         symbols = run([CROSS + "nm", image]).stdout.split("\n")
@@ -299,16 +470,34 @@ def write_bad(name, data):
 
 
 def expect_rejection(results, label, path, message, options=()):
-    """symgen must exit 1 with one line naming the file, and write nothing."""
+    """symgen (with sanitizers) must exit 1 with one line naming the file,
+    write nothing, and leak nothing."""
     out = os.path.join(BAD_DIR, "out.c")
-    result = run([SYMGEN] + list(options) + ["-o", out, path])
+    result = run([SYMGEN_ASAN] + list(options) + ["-o", out, path], env=LEAK_CHECK_ENV)
     lines = result.stderr.splitlines()
     leftovers = glob.glob(out + "*")
     results.check(
-        "symgen rejects %s" % label,
-        result.returncode == 1 and len(lines) == 1 and
+        "symgen rejects %s (one line, no output, no leak)" % label,
+        result.returncode == 1 and len(lines) == 1 and "LeakSanitizer" not in result.stderr and
         lines[0].startswith("symgen: %s: " % path) and message in lines[0] and not leftovers,
-        "exit %d, stderr %r, left behind %s" % (result.returncode, result.stderr, leftovers))
+        "exit %d, stderr %s, left behind %s" % (result.returncode, result.stderr[:1500], leftovers))
+
+
+def function_symbol_in_section(data, section):
+    """Returns data with the first STT_FUNC symbol of .symtab moved to
+    section index `section` (st_shndx); offsets from the gABI Elf64_Sym."""
+    shoff = struct.unpack_from("<Q", data, 40)[0]
+    shentsize, shnum = struct.unpack_from("<HH", data, 58)
+    data = bytearray(data)
+    for i in range(shnum):
+        base = shoff + i * shentsize
+        if struct.unpack_from("<I", data, base + 4)[0] == 2:
+            offset, size = struct.unpack_from("<QQ", data, base + 24)
+            for entry in range(offset, offset + size, 24):
+                if data[entry + 4] & 0xf == 2:
+                    struct.pack_into("<H", data, entry + 6, section)
+                    return bytes(data)
+    raise ValueError("no function symbol")
 
 
 def check_bad_input(results, kernel):
@@ -330,6 +519,10 @@ def check_bad_input(results, kernel):
         ("symbol table past end",
          write_bad("symtab.elf", elf_patch(good, True, 2, "offset", len(good) - 8)),
          "truncated: symbol table past end of file"),
+        # Found after the symbol table was read: its array must be freed.
+        ("a function in a section past the section table",
+         write_bad("shndx.elf", function_symbol_in_section(good, 0xfe00)),
+         "names section 65024 of"),
     ]
     for label, path, message in cases:
         expect_rejection(results, label, path, message)
@@ -387,7 +580,7 @@ def check_bad_eh_frame(results, kernel):
 def check_corrupt_files_never_crash(results, kernel):
     """Random byte corruptions of a real kernel: symgen --cfi (with
     AddressSanitizer) must either succeed or print its one-line error; never
-    crash or hang. First anywhere, mostly the headers, where a bad value
+    crash, hang or leak. First anywhere, mostly the headers, where a bad value
     does most damage; then in .eh_frame only."""
     good = open(kernel, "rb").read()
     _, eh_frame, eh_frame_size = section_headers(kernel)[".eh_frame"]
@@ -403,7 +596,7 @@ def check_corrupt_files_never_crash(results, kernel):
 
 def corrupt_and_run(good, where, rng, runs):
     """Runs symgen-asan --cfi on `runs` corruptions of `good`; returns the
-    problems (crashes, hangs, messages not in symgen's format)."""
+    problems (crashes, hangs, leaks, messages not in symgen's format)."""
     path = os.path.join(BAD_DIR, "corrupt.elf")
     out = os.path.join(BAD_DIR, "corrupt.c")
     problems = []
@@ -414,9 +607,9 @@ def corrupt_and_run(good, where, rng, runs):
         if rng.random() < 0.2:
             data = data[:rng.randrange(len(data))]
         open(path, "wb").write(bytes(data))
-        result = run([SYMGEN_ASAN, "--cfi", "-o", out, path], timeout=20)
-        if result.returncode not in (0, 1) or (result.returncode == 1 and
-                                                not result.stderr.startswith("symgen: ")):
+        result = run([SYMGEN_ASAN, "--cfi", "-o", out, path], timeout=20, env=LEAK_CHECK_ENV)
+        if result.returncode not in (0, 1) or "LeakSanitizer" in result.stderr or (
+                result.returncode == 1 and not result.stderr.startswith("symgen: ")):
             problems.append("case %d: exit %d: %s" % (i, result.returncode, result.stderr[-300:]))
     return problems
 
@@ -429,8 +622,8 @@ def run_all(results, kernels):
     for elf in OPENSBI_ELFS:
         if results.check("OpenSBI image present: %s" % elf, os.path.exists(elf)):
             compare_with_nm(results, "opensbi-" + os.path.basename(os.path.dirname(elf)), elf)
-    for bits, arch, abi, emulation in [("rv64", "rv64imac", "lp64", "elf64lriscv"),
-                                       ("rv32", "rv32imac", "ilp32", "elf32lriscv")]:
+    check_empty_tables(results)
+    for bits, arch, abi, emulation in TARGETS:
         elf = build_fixture(results, "aliases-" + bits, arch, abi, emulation)
         if elf:
             compare_with_nm(results, "aliases-" + bits, elf)

@@ -1044,6 +1044,55 @@ void prologue_sp_origin_and_lost(void)
 	CHECK(all_hold(sp_state_cases, ARRAY_SIZE(sp_state_cases)));
 }
 
+/*
+ * Constants built in code wrap as the machine's registers do: lui t0,0x80000
+ * (t0 = -2^31 on rv64), then doublings of t0 reach -2^63 after 32 and wrap
+ * past it on the 33rd; that t0 added to or subtracted from sp, or added to
+ * sp into s0, overflows the frame's offsets too. Encodings from objdump
+ * (.option norvc).
+ */
+#define LUI_T0_80000 I32(0x800002b7)
+#define ADD_T0_T0_T0 I32(0x005282b3)
+#define DOUBLE_T0_32                                                                     	ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,            	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        	    ADD_T0_T0_T0, ADD_T0_T0_T0
+void prologue_constants_wrap(void)
+{
+	struct fake_stack s;
+	struct fake_code code;
+	struct prologue_analysis analysis;
+	uintptr_t start;
+	size_t functions[4];
+
+	fake_stack_init(&s);
+	fake_code_init(&code);
+	functions[0] = FAKE_FUNCTION(&code, "wraps", LUI_T0_80000, DOUBLE_T0_32, ADD_T0_T0_T0,
+				     C16(0x9002)); /* c.ebreak */
+	functions[1] = FAKE_FUNCTION(&code, "adds", LUI_T0_80000, DOUBLE_T0_32,
+				     I32(0x00510133), /* add sp,sp,t0 */
+				     I32(0x00510133), C16(0x9002));
+	functions[2] = FAKE_FUNCTION(&code, "subtracts", LUI_T0_80000, DOUBLE_T0_32,
+				     I32(0x40510133), /* sub sp,sp,t0 */
+				     C16(0x9002));
+	functions[3] = FAKE_FUNCTION(&code, "frames", LUI_T0_80000, DOUBLE_T0_32,
+				     I32(0xff010113), /* addi sp,sp,-16 */
+				     I32(0x00510433), /* add s0,sp,t0 */
+				     I32(0xff040113), /* addi sp,s0,-16 */
+				     C16(0x9002));
+	start = fake_code_seal(&code, &s.config);
+	for (size_t i = 0; i < 4; i++) {
+		uintptr_t function = start + functions[i];
+		uintptr_t ebreak = (i + 1 < 4 ? start + functions[i + 1] : fake_code_end(&code)) - 2;
+
+		CHECK(prologue_analyze(&s.config, function, ebreak + 2, ebreak, 8, &analysis) ==
+		      PROLOGUE_OK);
+		s.regs.pc = ebreak;
+		s.regs.sp = fake_addr(&s, 100);
+		s.regs.ra = FAKE_TEXT_START;
+		CHECK(fake_walk_with(&s, TRACER_PROLOGUE) >= 1 && s.stop != TRACER_RUNNING);
+	}
+	fake_code_free(&code);
+	fake_stack_free(&s);
+}
+
 /* Code outside text, or cut by its end, is not read. */
 void prologue_unreadable_code(void)
 {

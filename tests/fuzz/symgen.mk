@@ -1,0 +1,47 @@
+# The symgen fuzz target (tests/fuzz/fuzz_symgen.c), included by the top
+# Makefile. libFuzzer comes with clang (Debian: libclang-rt-14-dev).
+#
+#   make build/fuzz/fuzz_symgen
+#   build/fuzz/fuzz_symgen -max_total_time=300 tests/fuzz/corpus/symgen
+#   build/fuzz/fuzz_symgen tests/fuzz/regressions/symgen/*    replay
+#   make fuzz-symgen-corpus     regenerate the seeds from tests/fixtures/
+
+FUZZ_BUILD ?= build/fuzz
+SYMGEN_FUZZ_CC ?= clang
+SYMGEN_FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Itracer -Isymgen
+
+$(FUZZ_BUILD)/fuzz_symgen: tests/fuzz/fuzz_symgen.c $(SYMGEN_LIB_SRCS) $(SYMGEN_HEADERS) | deps
+	@mkdir -p $(@D)
+	$(SYMGEN_FUZZ_CC) $(SYMGEN_FUZZ_CFLAGS) tests/fuzz/fuzz_symgen.c $(SYMGEN_LIB_SRCS) -o $@
+
+# Seeds: small real images, rv64 and rv32, with function aliases
+# (aliases.S), with GCC's .eh_frame (cfi_functions.c) and with every pointer
+# encoding (eh_frame_encodings.S), linked as tests/symgen_tests.py links
+# them; stripped of debug sections to stay small.
+SYMGEN_SEEDS := tests/fuzz/corpus/symgen
+.PHONY: fuzz-symgen-corpus
+fuzz-symgen-corpus: | deps
+	@mkdir -p $(FUZZ_BUILD)/seeds $(SYMGEN_SEEDS)
+	set -e; for target in rv64imac,lp64,elf64lriscv rv32imac,ilp32,elf32lriscv; do \
+		set -- $$(echo $$target | tr , ' '); \
+		$(CROSS_COMPILE)gcc -c -march=$$1 -mabi=$$2 tests/fixtures/aliases.S \
+			-o $(FUZZ_BUILD)/seeds/aliases-$$1.o; \
+		$(CROSS_COMPILE)ld -m $$3 -Ttext=0x80001000 -e global_fn \
+			$(FUZZ_BUILD)/seeds/aliases-$$1.o -o $(FUZZ_BUILD)/seeds/aliases-$$1.elf; \
+		$(CROSS_COMPILE)gcc -std=c11 -O2 -ffreestanding -fasynchronous-unwind-tables \
+			-march=$$1 -mabi=$$2 -c tests/fixtures/cfi_functions.c \
+			-o $(FUZZ_BUILD)/seeds/cfi-$$1.o; \
+		$(CROSS_COMPILE)ld -m $$3 -Ttext=0x80001000 \
+			$(FUZZ_BUILD)/seeds/cfi-$$1.o -o $(FUZZ_BUILD)/seeds/cfi-$$1.elf; \
+		$(CROSS_COMPILE)gcc -c -march=$$1 -mabi=$$2 tests/fixtures/eh_frame_encodings.S \
+			-o $(FUZZ_BUILD)/seeds/encodings-$$1.o; \
+		$(CROSS_COMPILE)ld -m $$3 -Ttext=0x800 --section-start=.eh_frame_fixture=0x1000 \
+			$(FUZZ_BUILD)/seeds/encodings-$$1.o -o $(FUZZ_BUILD)/seeds/encodings-$$1.elf; \
+		$(CROSS_COMPILE)objcopy --rename-section .eh_frame_fixture=.eh_frame \
+			$(FUZZ_BUILD)/seeds/encodings-$$1.elf; \
+		for image in aliases cfi encodings; do \
+			$(CROSS_COMPILE)objcopy --strip-debug $(FUZZ_BUILD)/seeds/$$image-$$1.elf \
+				$(SYMGEN_SEEDS)/$$image-$$1.elf; \
+		done; \
+	done

@@ -1,0 +1,136 @@
+"""The demo kernel on memory that is not well-formed: frames and tables
+damaged on purpose (tests/fixtures/hostile.S, hostile.c), then a panic. The
+tracer must stop with the reason that is true, never print a false frame,
+and never fault. Where frames remain trustworthy, they must equal GDB's bt
+(GDB reads the ELF file, not the damaged memory)."""
+from e2e_tests import boot, compare_frames, parse_gdb, parse_trace
+from testlib import Results
+
+# Builds (from e2e_tests.CONFIGS) and the tracers that apply to each.
+BUILDS = {
+    "gcc-O2-fp1": ["fp", "dwarf", "compiler", "auto"],
+    "clang-O2-fp1": ["fp", "dwarf", "compiler", "auto"],
+    "gcc-O2-fp0": ["dwarf", "compiler", "auto"],
+    "gcc-O2-nocfi": ["compiler", "auto"],
+}
+NOT_A_CALL = "return address does not follow a call"
+OUTERMOST = "reached the outermost frame"
+SYMTAB_OUTSIDE = ("Note: symbol table rejected (outside the declared table memory): "
+                  "frames print raw")
+
+
+def traced(elf, scenario, tracer):
+    """(trace, GDB's frames at panic, problem)."""
+    console, gdb_out, problem = boot(elf, "scenario=%s tracer=%s" % (scenario, tracer),
+                                     "stop_at_panic")
+    trace = parse_trace(console)
+    if problem is None and (trace["end"] is None or trace["bad"]):
+        problem = "no complete trace:\n" + console[-1500:]
+    if problem is None and "nested" in console:
+        problem = "the tracer faulted:\n" + console[-1500:]
+    return trace, parse_gdb(gdb_out)[0].get("panic", []), problem
+
+
+def check_bad_return_address(results, label, elf, tracer):
+    """A saved ra overwritten with _start + 4 (in text, after no call): the
+    walk stops there instead of printing _start and 'outermost'."""
+    name = "%s tracer=%s hostile_bad_return_address" % (label, tracer)
+    trace, gdb, problem = traced(elf, "call:hostile_bad_return_address", tracer)
+    if not results.check(name + ": a complete trace", problem is None, problem):
+        return
+    frames = [(pc, function) for pc, function, _ in trace["before"]]
+    results.check(name + ": stops at the overwritten return address: " + NOT_A_CALL,
+                  trace["end"] == NOT_A_CALL and len(frames) == 2, trace)
+    results.check(name + ": the frames before it equal GDB's",
+                  not compare_frames(frames, gdb[:2], False),
+                  "\n".join(compare_frames(frames, gdb[:2], False)))
+
+
+def check_frame_pointer_zero(results, label, elf):
+    """s0 = 0 saved by a frame below the stack's top: not the outermost."""
+    name = "%s tracer=fp hostile_fp_zero_caller" % label
+    trace, gdb, problem = traced(elf, "call:hostile_fp_zero_caller", "fp")
+    if not results.check(name + ": a complete trace", problem is None, problem):
+        return
+    frames = [(pc, function) for pc, function, _ in trace["before"]]
+    expected_end = "frame pointer is zero before the top of the stack"
+    results.check(name + ": ends: " + expected_end,
+                  trace["end"] == expected_end and len(frames) == 3, trace)
+    results.check(name + ": the frames before it equal GDB's",
+                  not compare_frames(frames, gdb[:3], False),
+                  "\n".join(compare_frames(frames, gdb[:3], False)))
+
+
+def check_fp_walk_without_frame_pointers(results, label, elf):
+    """tracer=fp on a kernel built without frame pointers must not claim a
+    complete trace."""
+    name = "%s tracer=fp scenario=panic (no frame pointers)" % label
+    trace, _, problem = traced(elf, "panic", "fp")
+    results.check(name + ": does not claim the outermost frame",
+                  problem is None and trace["end"] != OUTERMOST, problem or trace["end"])
+
+
+def raw_and_equal_to_gdb(results, name, trace, gdb):
+    frames = [(pc, "??") for pc, _, _ in trace["before"]]
+    results.check(name + ": every frame raw", all(f == "??" for _, f, _ in trace["before"]),
+                  trace["before"])
+    gdb_pcs = [(pc, "??") for pc, _ in gdb]
+    results.check(name + ": the frames' addresses equal GDB's, to the outermost",
+                  trace["end"] == OUTERMOST and not compare_frames(frames, gdb_pcs, False),
+                  "end: %s\n%s" % (trace["end"], "\n".join(compare_frames(frames, gdb_pcs, False))))
+
+
+def check_clobbered_symtab_pointer(results, label, elf, tracer):
+    """tracer_symtab.symbols = 0x8: rejected, frames raw, the walk goes on
+    where it needs no symbols."""
+    name = "%s tracer=%s hostile_clobber_symtab_pointer" % (label, tracer)
+    trace, gdb, problem = traced(elf, "call:hostile_clobber_symtab_pointer", tracer)
+    if not results.check(name + ": a complete trace, no fault", problem is None, problem):
+        return
+    results.check(name + ": the note says why frames are raw", trace["note"] == SYMTAB_OUTSIDE,
+                  trace["note"])
+    if tracer == "compiler":
+        results.check(name + ": the prologue unwinder stops: symbol table rejected",
+                      trace["end"] == "symbol table rejected" and len(trace["before"]) == 1,
+                      trace)
+    elif tracer in ("fp", "dwarf") or (tracer == "auto" and "nocfi" not in label):
+        raw_and_equal_to_gdb(results, name, trace, gdb)
+
+
+def check_page_allocator(results, label, elf, tracer):
+    """32 pages freed from __stacks_end: both tables (and .eh_frame) are
+    junk. Rejected; DWARF stops; the frame pointer still walks."""
+    name = "%s tracer=%s hostile_page_allocator" % (label, tracer)
+    trace, gdb, problem = traced(elf, "call:hostile_page_allocator", tracer)
+    if not results.check(name + ": a complete trace, no fault", problem is None, problem):
+        return
+    note = trace["note"] or ""
+    results.check(name + ": the note rejects both tables",
+                  note.startswith("Note: symbol table rejected") and "FDE index rejected" in note,
+                  note)
+    if tracer == "dwarf":
+        results.check(name + ": the DWARF unwinder stops: FDE index rejected",
+                      trace["end"] == "FDE index rejected" and len(trace["before"]) == 1, trace)
+    elif tracer == "compiler":
+        results.check(name + ": the prologue unwinder stops: symbol table rejected",
+                      trace["end"] == "symbol table rejected" and len(trace["before"]) == 1,
+                      trace)
+    elif "fp1" in label:
+        raw_and_equal_to_gdb(results, name, trace, gdb)
+
+
+def run_all(results: Results, kernels):
+    """kernels: [(name, elf)] from e2e_tests.run_all."""
+    elves = dict(kernels)
+    for label, tracers in BUILDS.items():
+        elf = elves.get("kernel-" + label)
+        if not results.check("hostile: kernel %s was built" % label, elf is not None):
+            continue
+        for tracer in tracers:
+            check_bad_return_address(results, label, elf, tracer)
+            check_clobbered_symtab_pointer(results, label, elf, tracer)
+            check_page_allocator(results, label, elf, tracer)
+        if "fp1" in label:
+            check_frame_pointer_zero(results, label, elf)
+        else:
+            check_fp_walk_without_frame_pointers(results, label, elf)

@@ -1,0 +1,236 @@
+/*
+ * test_tables.c - validation of the embedded tables: a table that memory
+ * corruption reached is rejected, never dereferenced, and the trace says so.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_stack.h"
+#include "fake_tables.h"
+#include "harness.h"
+
+/* One block holds the descriptor and the arrays, as .tracer_symtab does;
+ * config->tables declares exactly that block. */
+struct table_block {
+	struct tracer_symtab symtab;
+	struct tracer_fde_index index;
+	struct tracer_symbol symbols[2];
+	struct tracer_fde_entry entries[1];
+	_Alignas(4) char names[16];
+};
+
+static struct table_block *new_block(struct tracer_config *config)
+{
+	struct table_block *b = calloc(1, sizeof(*b));
+
+	memcpy(b->names, "first\0second", 13);
+	b->symbols[0] = (struct tracer_symbol){0x1000, 0x10, 0};
+	b->symbols[1] = (struct tracer_symbol){0x1010, 0x10, 6};
+	b->entries[0] = (struct tracer_fde_entry){0x1000, 0x2000};
+	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 16);
+	fake_fde_index_fill(&b->index, b->entries, 1);
+	memset(config, 0, sizeof(*config));
+	config->symtab = &b->symtab;
+	config->fde_index = &b->index;
+	config->tables.start = (uintptr_t)b;
+	config->tables.end = (uintptr_t)(b + 1);
+	return b;
+}
+
+/* Hand-derived: the empty table sums the words count = 0, names_size = 0:
+ * a = 1, b = 1, then a = 1, b = 2; end = b ^ (a rotated by 16) = 0x00010002. */
+void tables_checksum_of_empty_table(void)
+{
+	struct tracer_symtab empty = {TRACER_SYMTAB_MAGIC, TRACER_TABLE_VERSION,
+				      sizeof(uintptr_t), 0, 0, 0x00010002, NULL, NULL};
+	struct tracer_config config;
+
+	memset(&config, 0, sizeof(config));
+	config.symtab = &empty;
+	config.tables.start = (uintptr_t)&empty;
+	config.tables.end = (uintptr_t)(&empty + 1);
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_OK);
+	empty.checksum = 0x00010001;
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_BAD_CHECKSUM);
+}
+
+/*
+ * Hand-derived on rv64: one symbol {0x1000, 0x10, 0}, names "f\0\0\0". The
+ * words: 1 (count), 4 (names_size), 0x1000, 0 (addr), 0x10 (size), 0 (name),
+ * 0x66 ("f"). a runs 2, 6, 0x1006, 0x1006, 0x1016, 0x1016, 0x107c; b sums
+ * those: 0x50bc. End: 0x50bc ^ 0x107c0000.
+ */
+void tables_checksum_by_hand(void)
+{
+	if (sizeof(uintptr_t) != 8)
+		return;
+	static const struct tracer_symbol symbol = {0x1000, 0x10, 0};
+	_Alignas(4) static const char names[4] = "f";
+	struct tracer_symtab symtab;
+
+	fake_symtab_fill(&symtab, &symbol, 1, names, 4);
+	CHECK(symtab.checksum == 0x107c50bcu);
+}
+
+void tables_valid(void)
+{
+	struct tracer_config config;
+	struct table_block *b = new_block(&config);
+
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_OK);
+	CHECK(tracer_fde_index_check(&config) == TRACER_TABLE_OK);
+	config.symtab = NULL;
+	config.fde_index = NULL;
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_ABSENT);
+	CHECK(tracer_fde_index_check(&config) == TRACER_TABLE_ABSENT);
+	free(b);
+}
+
+/* The symbols pointer overwritten with 0x8; the descriptor or an array
+ * partly or wholly outside the declared memory; a count that would reach
+ * past it. */
+void tables_outside_declared_memory(void)
+{
+	struct tracer_config config;
+	struct table_block *b = new_block(&config);
+
+	b->symtab.symbols = (const struct tracer_symbol *)8;
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_OUTSIDE);
+	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 16);
+	b->symtab.count = 0x10000000;
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_OUTSIDE);
+	b->symtab.count = 2;
+	config.tables.end = (uintptr_t)b->names + 8;
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_OUTSIDE);
+	config.tables.end = (uintptr_t)&b->symtab + 4;
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_OUTSIDE);
+	CHECK(tracer_fde_index_check(&config) == TRACER_TABLE_OUTSIDE);
+	config.tables.start = config.tables.end = 0; /* declared none */
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_OUTSIDE);
+	config.tables.end = (uintptr_t)(b + 1);
+	b->index.entries = (const struct tracer_fde_entry *)((uintptr_t)b->entries + 1);
+	CHECK(tracer_fde_index_check(&config) == TRACER_TABLE_OUTSIDE); /* misaligned */
+	free(b);
+}
+
+void tables_malformed(void)
+{
+	struct tracer_config config;
+	struct table_block *b = new_block(&config);
+
+	b->symtab.magic ^= 1;
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
+	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 16);
+	b->symtab.version = 2;
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
+	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 16);
+	b->symtab.word_size = 12 - sizeof(uintptr_t); /* the other xlen */
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
+	/* Names not a multiple of 4 bytes, or not NUL-terminated. */
+	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 10);
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
+	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 8);
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
+	/* Checksums right, contents crafted: a name offset past names[],
+	 * symbols out of order. */
+	b->symbols[1].name = 16;
+	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 16);
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
+	b->symbols[1] = (struct tracer_symbol){0x1000, 0x10, 6};
+	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 16);
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
+	b->index.magic = TRACER_SYMTAB_MAGIC;
+	CHECK(tracer_fde_index_check(&config) == TRACER_TABLE_MALFORMED);
+	free(b);
+}
+
+/* One changed byte, two swapped symbols, a changed count: each fails. */
+void tables_bad_checksum(void)
+{
+	struct tracer_config config;
+	struct table_block *b = new_block(&config);
+	struct tracer_symbol first = b->symbols[0];
+
+	b->names[1] = 'X';
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_BAD_CHECKSUM);
+	b->names[1] = 'i';
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_OK);
+	b->symbols[0] = b->symbols[1];
+	b->symbols[1] = first;
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_BAD_CHECKSUM);
+	b->symbols[1] = b->symbols[0];
+	b->symbols[0] = first;
+	b->symtab.count = 1;
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_BAD_CHECKSUM);
+	b->entries[0].fde = 0x2004;
+	CHECK(tracer_fde_index_check(&config) == TRACER_TABLE_BAD_CHECKSUM);
+	free(b);
+}
+
+/* A walk with a rejected symbol table prints raw frames and says why; the
+ * prologue unwinder, which needs it, stops with its own reason. */
+void tables_walk_with_rejected_symtab(void)
+{
+	_Alignas(4) static const char names[12] = "callee\0\0\0\0\0";
+	struct tracer_symbol symbol;
+	struct tracer_symtab symtab;
+	struct tracer_walk walk;
+	struct fake_stack s;
+	char line[TRACER_LINE_MAX];
+
+	fake_stack_init(&s);
+	symbol = (struct tracer_symbol){FAKE_TEXT_START + 0x100, 0x40, 0};
+	fake_symtab_fill(&symtab, &symbol, 1, names, sizeof(names));
+	s.config.symtab = &symtab;
+	fake_tables_anywhere(&s.config);
+	s.config.stack.end = fake_addr(&s, 200);
+	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), FAKE_TEXT_START + 0x204);
+	fake_record(&s, fake_addr(&s, 200), 0, FAKE_TEXT_START + 0x308);
+	s.regs.pc = FAKE_TEXT_START + 0x100;
+	s.regs.sp = fake_addr(&s, 90);
+	s.regs.s[0] = fake_addr(&s, 100);
+	CHECK(fake_walk(&s) == 3 && s.frames[0].name != NULL);
+	tracer_start(&walk, TRACER_FRAME_POINTER, &s.config, &s.regs);
+	CHECK(tracer_format_note(line, sizeof(line), &walk) == NULL);
+
+	symtab.symbols = (const struct tracer_symbol *)8;
+	s.config.tables.start = (uintptr_t)&symtab;
+	s.config.tables.end = (uintptr_t)(&symtab + 1);
+	CHECK(fake_walk(&s) == 3 && s.stop == TRACER_STOP_OUTERMOST);
+	for (size_t i = 0; i < 3; i++)
+		CHECK(s.frames[i].name == NULL);
+	tracer_start(&walk, TRACER_FRAME_POINTER, &s.config, &s.regs);
+	CHECK(walk.symtab_status == TRACER_TABLE_OUTSIDE);
+	CHECK(strcmp(tracer_format_note(line, sizeof(line), &walk),
+		     "Note: symbol table rejected (outside the declared table memory): "
+		     "frames print raw") == 0);
+	CHECK(fake_walk_with(&s, TRACER_PROLOGUE) == 1);
+	CHECK(s.stop == TRACER_STOP_BAD_SYMTAB);
+	/* auto: neither DWARF (no index) nor the decoder: the frame pointer. */
+	CHECK(fake_walk_with(&s, TRACER_AUTO) == 3 && s.stop == TRACER_STOP_OUTERMOST);
+	fake_stack_free(&s);
+}
+
+/* Both tables rejected: one line names both. */
+void tables_note_names_both(void)
+{
+	struct tracer_config config;
+	struct table_block *b = new_block(&config);
+	struct tracer_regs regs;
+	struct tracer_walk walk;
+	char line[TRACER_LINE_MAX];
+	char small[8];
+
+	memset(&regs, 0, sizeof(regs));
+	b->symtab.magic = 0;
+	b->entries[0].pc_start = 0;
+	tracer_start(&walk, TRACER_AUTO, &config, &regs);
+	CHECK(strcmp(tracer_format_note(line, sizeof(line), &walk),
+		     "Note: symbol table rejected (malformed header or entries): frames "
+		     "print raw; FDE index rejected (checksum mismatch): no DWARF "
+		     "unwinding") == 0);
+	/* Cut to the buffer, still a note. */
+	CHECK(tracer_format_note(small, sizeof(small), &walk) == small);
+	CHECK(strcmp(small, "Note: s") == 0);
+	free(b);
+}
