@@ -187,7 +187,6 @@ test: $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan $(HOST_BUILD)
 clean:
 	rm -rf build
 
-include tests/fuzz/symgen.mk
 
 # make bench: instructions per frame of the tracer's unwinders against libgcc's
 # _Unwind_Backtrace (tests/bench/), counted with rdinstret under -icount

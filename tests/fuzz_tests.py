@@ -11,8 +11,8 @@ make fuzz (main): each target fuzzes FUZZ_SECONDS (--seconds), and the
 number of executions is printed per target; exit 1 if any target failed.
 
 The targets are those fuzz.mk exports in FUZZ_TARGETS (the symgen target
-joins when tests/fuzz/symgen.mk defines it); run by hand, those with a
-seed corpus.
+joins when tests/fuzz/symgen.mk defines it), each a binary name or
+binary=corpus when its corpus directories have another name.
 """
 import argparse
 import os
@@ -39,16 +39,13 @@ EXECUTED_RE = re.compile(r"^stat::number_of_executed_units: (\d+)$", re.M)
 
 
 def targets():
+    """[(binary name, corpus name)]; none when not run through make."""
     listed = os.environ.get("FUZZ_TARGETS", "").split()
-    if listed:
-        return listed
-    corpus = os.path.join(FUZZ_DIR, "corpus")
-    return sorted(name for name in os.listdir(corpus)
-                  if os.path.isdir(os.path.join(corpus, name)))
+    return [(entry.partition("=")[0], entry.partition("=")[2] or entry) for entry in listed]
 
 
-def inputs(kind, target):
-    directory = os.path.join(FUZZ_DIR, kind, target)
+def inputs(kind, corpus):
+    directory = os.path.join(FUZZ_DIR, kind, corpus)
     if not os.path.isdir(directory):
         return []
     return sorted(os.path.join(directory, name) for name in os.listdir(directory)
@@ -64,13 +61,13 @@ def replay(binary, paths):
     return result.returncode == 0, result.stdout + result.stderr
 
 
-def fuzz(target, seconds):
+def fuzz(target, corpus_name, seconds):
     """(ok, executions, output) of `seconds` of fuzzing from a working copy
     of the seed corpus; a failing input is kept in build/fuzz/work/<target>/."""
     work = os.path.join(FUZZ_BUILD, "work", target)
     corpus = os.path.join(work, "corpus")
     shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(os.path.join(FUZZ_DIR, "corpus", target), corpus)
+    shutil.copytree(os.path.join(FUZZ_DIR, "corpus", corpus_name), corpus)
     argv = [os.path.join(FUZZ_BUILD, target), "-max_total_time=%d" % seconds,
             "-timeout=%d" % INPUT_TIMEOUT, "-print_final_stats=1",
             "-artifact_prefix=%s/" % work, corpus]
@@ -92,20 +89,21 @@ def failure_detail(output):
 
 def run_all(results: Results):
     names = targets()
+    results.check("fuzz: targets listed in FUZZ_TARGETS (run through make)", names != [])
     seconds = min(TEST_FUZZ_SECONDS, TEST_FUZZ_BUDGET // max(len(names), 1))
-    for target in names:
+    for target, corpus in names:
         binary = os.path.join(FUZZ_BUILD, target)
         if not results.check("fuzz %s: built" % target, os.access(binary, os.X_OK), binary):
             continue
-        for path in inputs("regressions", target):
+        for path in inputs("regressions", corpus):
             ok, output = replay(binary, [path])
             results.check("fuzz %s: regression %s runs cleanly" % (target, os.path.basename(path)),
                           ok, failure_detail(output))
-        seeds = inputs("corpus", target)
+        seeds = inputs("corpus", corpus)
         ok, output = replay(binary, seeds)
         results.check("fuzz %s: its %d seeds run cleanly" % (target, len(seeds)),
                       ok and seeds != [], failure_detail(output))
-        ok, executed, output = fuzz(target, seconds)
+        ok, executed, output = fuzz(target, corpus, seconds)
         results.check("fuzz %s: %d s of fuzzing find nothing (%s executions)"
                       % (target, seconds, executed), ok and executed, failure_detail(output))
 
@@ -114,9 +112,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=60, help="fuzzing time per target")
     seconds = parser.parse_args().seconds
+    if not targets():
+        sys.exit("fuzz_tests: no FUZZ_TARGETS; run make fuzz")
     failed = []
-    for target in targets():
-        ok, executed, output = fuzz(target, seconds)
+    for target, corpus in targets():
+        ok, executed, output = fuzz(target, corpus, seconds)
         print("%s: %s executions in %d s (%s/s)%s"
               % (target, executed, seconds, executed // seconds if executed else "-",
                  "" if ok else ", FAILED"), flush=True)

@@ -7,8 +7,9 @@
 #
 # fuzz_walk.c is built once per unwinder; fuzz_cfi.c drives tracer/cfi.h.
 # tests/fuzz/symgen.mk, when present, may add a target: it defines
-# FUZZ_SYMGEN_TARGET (the binary's name under $(FUZZ_BUILD), and its corpus
-# directory under tests/fuzz/corpus/) and the rule that builds it.
+# FUZZ_SYMGEN_TARGET (the binary's name under $(FUZZ_BUILD)), optionally
+# FUZZ_SYMGEN_CORPUS (its directory under tests/fuzz/corpus/ and regressions/,
+# if not the binary's name), and the rule that builds it.
 
 FUZZ_BUILD := build/fuzz
 FUZZ_CC ?= clang
@@ -26,9 +27,11 @@ FUZZ_TARGETS := fuzz_walk_fp fuzz_walk_dwarf fuzz_walk_prologue fuzz_walk_auto f
 
 -include tests/fuzz/symgen.mk
 ifdef FUZZ_SYMGEN_TARGET
-FUZZ_TARGETS += $(FUZZ_SYMGEN_TARGET)
+FUZZ_TARGETS += $(FUZZ_SYMGEN_TARGET)=$(or $(FUZZ_SYMGEN_CORPUS),$(FUZZ_SYMGEN_TARGET))
 endif
-FUZZ_BINARIES := $(addprefix $(FUZZ_BUILD)/,$(FUZZ_TARGETS))
+# Entries are binary names, or binary=corpus when the corpus is named otherwise.
+FUZZ_BINARIES := $(addprefix $(FUZZ_BUILD)/,$(foreach target,$(FUZZ_TARGETS),\
+	$(firstword $(subst =, ,$(target)))))
 # tests/fuzz_tests.py (make test, make fuzz) runs these targets.
 export FUZZ_TARGETS
 

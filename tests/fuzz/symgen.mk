@@ -7,6 +7,11 @@
 #   make fuzz-symgen-corpus     regenerate the seeds from tests/fixtures/
 
 FUZZ_BUILD ?= build/fuzz
+# For tests/fuzz/fuzz.mk, which includes this file: make fuzz and make test
+# run $(FUZZ_BUILD)/$(FUZZ_SYMGEN_TARGET) on tests/fuzz/corpus/$(FUZZ_SYMGEN_CORPUS)
+# and replay tests/fuzz/regressions/$(FUZZ_SYMGEN_CORPUS).
+FUZZ_SYMGEN_TARGET := fuzz_symgen
+FUZZ_SYMGEN_CORPUS := symgen
 SYMGEN_FUZZ_CC ?= clang
 SYMGEN_FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Itracer -Isymgen
