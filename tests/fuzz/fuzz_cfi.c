@@ -29,10 +29,10 @@
 #define MAX_RECORDS	64
 #define MAX_COLUMN	64
 
-#define MiB	  ((size_t)1 << 20)
-#define STACK_AT  (1 * MiB)
-#define TEXT_AT	  (2 * MiB) /* declared, never mapped */
-#define TEXT_SIZE 0x10000
+#define MiB	    ((size_t)1 << 20)
+#define STACK_AT    (1 * MiB)
+#define TEXT_AT	    (2 * MiB) /* declared, never mapped */
+#define TEXT_SIZE   0x10000
 #define EH_FRAME_AT (4 * MiB)
 
 static struct fuzz_region stack_region, eh_frame_region;
@@ -57,7 +57,8 @@ static bool inside(struct tracer_range range, uintptr_t start, uintptr_t end)
 
 static uintptr_t stack_word(const struct tracer_config *config, uint32_t offset)
 {
-	return config->stack.start + offset % (config->stack.end - config->stack.start + 1);
+	return config->stack.start +
+	       offset % (config->stack.end - config->stack.start + 1);
 }
 
 static void evaluate(const struct tracer_config *config, int32_t offset,
@@ -65,10 +66,11 @@ static void evaluate(const struct tracer_config *config, int32_t offset,
 {
 	uintptr_t result;
 
-	if (offset < 0 || (uintptr_t)offset >= config->eh_frame.end - config->eh_frame.start)
+	if (offset < 0 ||
+	    (uintptr_t)offset >= config->eh_frame.end - config->eh_frame.start)
 		fail("expression at offset %d, outside .eh_frame", offset);
-	cfi_evaluate(config, config->eh_frame.start + (uintptr_t)offset, regs, push_initial,
-		     initial, &result);
+	cfi_evaluate(config, config->eh_frame.start + (uintptr_t)offset, regs,
+		     push_initial, initial, &result);
 }
 
 /* The row at pc, and everything it refers to. */
@@ -96,7 +98,8 @@ static void check_row(const struct tracer_config *config, const struct cfi_fde *
 		const struct cfi_rule *rule = cfi_row_rule(&row, column);
 
 		if (rule && rule->column != column)
-			fail("rule for column %u found for column %u", rule->column, column);
+			fail("rule for column %u found for column %u", rule->column,
+			     column);
 	}
 }
 
@@ -110,9 +113,11 @@ static void check_fde(const struct tracer_config *config, uintptr_t fde_addr,
 		return;
 	if (!inside(config->eh_frame, fde.instructions, fde.end) ||
 	    !inside(config->eh_frame, fde.cie.instructions, fde.cie.end))
-		fail("FDE at %#lx: instructions outside .eh_frame", (unsigned long)fde_addr);
+		fail("FDE at %#lx: instructions outside .eh_frame",
+		     (unsigned long)fde_addr);
 	if (fde.pc_end < fde.pc_start)
-		fail("FDE at %#lx: pc range ends before it starts", (unsigned long)fde_addr);
+		fail("FDE at %#lx: pc range ends before it starts",
+		     (unsigned long)fde_addr);
 	range = fde.pc_end - fde.pc_start;
 	if (range == 0)
 		return;
@@ -178,7 +183,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	eh_frame_size = input_count(&input, MAX_EH_FRAME, 1);
 	eh_frame = input_bytes(&input, eh_frame_size);
 	fuzz_region_load(&stack_region, 0, stack_words, words * sizeof(uintptr_t));
-	config.eh_frame.start = fuzz_region_load(&eh_frame_region, 0, eh_frame, eh_frame_size);
+	config.eh_frame.start =
+	    fuzz_region_load(&eh_frame_region, 0, eh_frame, eh_frame_size);
 	config.eh_frame.end = config.eh_frame.start + eh_frame_size;
 
 	regs.pc = config.text.start + reg_offsets[0] % TEXT_SIZE;
@@ -187,13 +193,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (unsigned i = 0; i < 12; i++)
 		regs.s[i] = stack_word(&config, reg_offsets[3 + i]);
 
-	if (memory_cursor_open(&config, config.eh_frame.start + pointer_offset % (eh_frame_size + 1),
-			       config.eh_frame.end, &cursor))
+	if (memory_cursor_open(
+		&config, config.eh_frame.start + pointer_offset % (eh_frame_size + 1),
+		config.eh_frame.end, &cursor))
 		cfi_read_pointer(&config, &cursor, encoding, &value);
 	if (eh_frame_size > 0)
 		evaluate(&config, expression_offset % eh_frame_size, &regs, pc_choice & 1,
 			 regs.sp);
-	for (size_t offset = 0, records = 0; offset < eh_frame_size && records < MAX_RECORDS;
+	for (size_t offset = 0, records = 0;
+	     offset < eh_frame_size && records < MAX_RECORDS;
 	     offset = next_record(eh_frame, eh_frame_size, offset), records++)
 		check_fde(&config, config.eh_frame.start + offset, pc_choice, &regs);
 	return 0;

@@ -42,7 +42,8 @@ void fuzz_region_init(struct fuzz_region *region, size_t offset, size_t capacity
 		arena = (uintptr_t)reserved;
 	}
 	/* The last page of the arena must stay a guard page. */
-	if (offset % fuzz_page_size() || offset + capacity + fuzz_page_size() > ARENA_SIZE) {
+	if (offset % fuzz_page_size() ||
+	    offset + capacity + fuzz_page_size() > ARENA_SIZE) {
 		fprintf(stderr, "fuzz_regions: region outside the arena\n");
 		abort();
 	}
@@ -69,14 +70,16 @@ uintptr_t fuzz_region_load(struct fuzz_region *region, size_t lead, const void *
 		return start;
 	region->pages_start = start / page * page;
 	region->pages_size = pages_end - region->pages_start;
-	if (mprotect((void *)region->pages_start, region->pages_size, PROT_READ | PROT_WRITE))
+	if (mprotect((void *)region->pages_start, region->pages_size,
+		     PROT_READ | PROT_WRITE))
 		fail("fuzz_regions: mprotect");
 	memcpy((void *)start, data, size);
 	if (mprotect((void *)region->pages_start, region->pages_size, PROT_READ))
 		fail("fuzz_regions: mprotect");
 	/* ASan tracks 8-byte granules: bytes before an unaligned start share
 	 * the granule of the first ones and stay readable. */
-	ASAN_POISON_MEMORY_REGION((void *)region->pages_start, start - region->pages_start);
+	ASAN_POISON_MEMORY_REGION((void *)region->pages_start,
+				  start - region->pages_start);
 	ASAN_POISON_MEMORY_REGION((void *)end, pages_end - end);
 	return start;
 }

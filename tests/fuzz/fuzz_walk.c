@@ -284,12 +284,15 @@ static size_t names_capacity(const struct parts *parts)
 static void lay_out_tables(const struct parts *parts)
 {
 	tables.symtab = (struct tracer_symtab *)(void *)tables_bytes;
-	tables.fde_index = (struct tracer_fde_index *)(void *)(tables_bytes +
-							     sizeof(struct tracer_symtab));
-	tables.entries = (struct tracer_fde_entry *)(void *)(tables_bytes + TABLES_ARRAYS_AT);
+	tables.fde_index =
+	    (struct tracer_fde_index *)(void *)(tables_bytes +
+						sizeof(struct tracer_symtab));
+	tables.entries =
+	    (struct tracer_fde_entry *)(void *)(tables_bytes + TABLES_ARRAYS_AT);
 	tables.symbols = (struct tracer_symbol *)(tables.entries + parts->fde_entries);
 	tables.names = (char *)(tables.symbols + parts->symbol_count);
-	tables.size = (size_t)(tables.names - (char *)tables_bytes) + names_capacity(parts);
+	tables.size =
+	    (size_t)(tables.names - (char *)tables_bytes) + names_capacity(parts);
 }
 
 /* Where the regions will be, before anything is loaded: the words of the
@@ -383,8 +386,8 @@ static uint32_t fde_index_checksum(const struct tracer_fde_index *index)
 
 /* Symbols sorted by address, one per address, names NUL-padded to a
  * multiple of 4: a table as symgen writes it. Returns the count. */
-static uint32_t build_symbols(const struct parts *parts, const struct tracer_config *config,
-			      uint32_t *names_size)
+static uint32_t build_symbols(const struct parts *parts,
+			      const struct tracer_config *config, uint32_t *names_size)
 {
 	struct fuzz_input input = parts->symbols;
 	uint32_t count = 0;
@@ -404,7 +407,8 @@ static uint32_t build_symbols(const struct parts *parts, const struct tracer_con
 	qsort(tables.symbols, parts->symbol_count, sizeof(tables.symbols[0]),
 	      compare_symbols);
 	for (size_t i = 0; i < parts->symbol_count; i++) {
-		if (count == 0 || tables.symbols[i].addr != tables.symbols[count - 1].addr)
+		if (count == 0 ||
+		    tables.symbols[i].addr != tables.symbols[count - 1].addr)
 			tables.symbols[count++] = tables.symbols[i];
 	}
 	*names_size = (uint32_t)padded;
@@ -452,7 +456,8 @@ static enum damage damage_symtab(uint8_t selector, struct tracer_config *config)
 		symtab->word_size = 4;
 		break;
 	case DAMAGE_DESCRIPTOR_OUTSIDE:
-		config->symtab = (const struct tracer_symtab *)(config->tables.start - 64);
+		config->symtab =
+		    (const struct tracer_symtab *)(config->tables.start - 64);
 		break;
 	case DAMAGE_ARRAY_OUTSIDE:
 		symtab->symbols = (const struct tracer_symbol *)config->tables.end;
@@ -463,8 +468,10 @@ static enum damage damage_symtab(uint8_t selector, struct tracer_config *config)
 		break;
 	case DAMAGE_BYTE:
 		/* Symbols and names are adjacent. */
-		flip_byte(tables.symbols, (size_t)(tables.names - (char *)tables.symbols) +
-					      symtab->names_size, detail);
+		flip_byte(tables.symbols,
+			  (size_t)(tables.names - (char *)tables.symbols) +
+			      symtab->names_size,
+			  detail);
 		break;
 	default:
 		if (symtab->names_size > 0)
@@ -533,9 +540,9 @@ static void build_tables(const struct parts *parts, struct tracer_config *config
 	symtab->version = TRACER_TABLE_VERSION;
 	symtab->word_size = sizeof(uintptr_t);
 	symtab->count = build_symbols(parts, config, &symtab->names_size);
-	symtab->symbols = symtab->count
-			      ? (const struct tracer_symbol *)tables_address(tables.symbols)
-			      : NULL;
+	symtab->symbols =
+	    symtab->count ? (const struct tracer_symbol *)tables_address(tables.symbols)
+			  : NULL;
 	symtab->names = symtab->count ? (const char *)tables_address(tables.names) : NULL;
 	symtab->checksum = symtab_checksum(symtab);
 	index->magic = TRACER_FDE_INDEX_MAGIC;
@@ -556,7 +563,8 @@ static void build_tables(const struct parts *parts, struct tracer_config *config
 	symtab_expected->count = symtab->count;
 	symtab_expected->damaged = config->symtab && flags & FLAG_SYMTAB_DAMAGED;
 	if (symtab_expected->damaged)
-		symtab_expected->damage = damage_symtab(parts->header.symtab_damage, config);
+		symtab_expected->damage =
+		    damage_symtab(parts->header.symtab_damage, config);
 	fde_index_expected->count = index->count;
 	fde_index_expected->damaged = config->fde_index && flags & FLAG_FDE_INDEX_DAMAGED;
 	if (fde_index_expected->damaged)
@@ -600,7 +608,8 @@ struct lines {
 };
 
 static void check_line_in(enum line_kind kind, char *buf, size_t size,
-			  const struct tracer_walk *walk, const struct tracer_frame *frame)
+			  const struct tracer_walk *walk,
+			  const struct tracer_frame *frame)
 {
 	char *line;
 
@@ -643,8 +652,9 @@ static bool follows_call(struct tracer_range text, uintptr_t pc)
 	return false;
 }
 
-static void check_frames(const struct tracer_config *config, const struct tracer_frame *frames,
-			 size_t count, bool symtab_usable)
+static void check_frames(const struct tracer_config *config,
+			 const struct tracer_frame *frames, size_t count,
+			 bool symtab_usable)
 {
 	for (size_t i = 0; i < count; i++) {
 		const struct tracer_frame *frame = &frames[i];
@@ -669,7 +679,8 @@ static void check_frames(const struct tracer_config *config, const struct tracer
 		if (frames[i - 1].is_return_address ? frame->sp <= frames[i - 1].sp
 						    : frame->sp < frames[i - 1].sp)
 			fail("frame %zu: sp %#lx not above frame %zu's %#lx", i,
-			     (unsigned long)frame->sp, i - 1, (unsigned long)frames[i - 1].sp);
+			     (unsigned long)frame->sp, i - 1,
+			     (unsigned long)frames[i - 1].sp);
 	}
 }
 
@@ -718,7 +729,8 @@ static void load_regions(const struct parts *parts, const struct tracer_config *
 
 	for (size_t i = 0; i < parts->stack_words; i++)
 		stack_words[i] = decode_word(config, input_u32(&stack));
-	fuzz_region_load(&stack_region, 0, stack_words, parts->stack_words * sizeof(uintptr_t));
+	fuzz_region_load(&stack_region, 0, stack_words,
+			 parts->stack_words * sizeof(uintptr_t));
 	fuzz_region_load(&text_region, 0, parts->text, parts->text_size);
 	fuzz_region_load(&eh_frame_region, config->eh_frame.start - eh_frame_region.base,
 			 parts->eh_frame, parts->eh_frame_size);
