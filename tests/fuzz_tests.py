@@ -48,8 +48,9 @@ def inputs(kind, corpus):
     directory = os.path.join(FUZZ_DIR, kind, corpus)
     if not os.path.isdir(directory):
         return []
+    # A README may say what the inputs are.
     return sorted(os.path.join(directory, name) for name in os.listdir(directory)
-                  if not name.startswith("."))
+                  if not name.startswith((".", "README")))
 
 
 def replay(binary, paths):
