@@ -24,24 +24,21 @@ bool riscv_is_call(uint32_t insn, unsigned length, unsigned xlen)
 }
 
 bool code_follows_call(const struct tracer_config *config, uintptr_t address,
-			   unsigned xlen)
+		       unsigned xlen)
 {
-	struct memory_cursor code;
-	uint32_t insn;
+	const uint16_t *before = memory_code_before(config, address, 4);
+	uint16_t last;
 
-	/* A 2-byte call just before, or a 4-byte one. The parcels are read
-	 * anew for each: the one at address - 2 may be either. */
-	if (address < 2)
-		return false;
-	code = memory_code_cursor(config, address - 2, address);
-	insn = cursor_u16(&code);
-	if (!code.failed && riscv_is_call(insn, 2, xlen))
+	/* Near the start of text only a 2-byte call fits. */
+	if (!before) {
+		before = memory_code_before(config, address, 2);
+		return before && riscv_is_call(before[0], 2, xlen);
+	}
+	/* The parcel at address - 2 may be a 2-byte call or the upper half of
+	 * a 4-byte one: either counts. */
+	last = before[1];
+	if (riscv_is_call(last, 2, xlen))
 		return true;
-	if (address < 4)
-		return false;
-	code = memory_code_cursor(config, address - 4, address);
-	insn = cursor_u16(&code);
-	insn |= (uint32_t)cursor_u16(&code) << 16;
-	return !code.failed && riscv_instruction_length((uint16_t)insn) == 4 &&
-	       riscv_is_call(insn, 4, xlen);
+	return riscv_instruction_length(before[0]) == 4 &&
+	       riscv_is_call(before[0] | (uint32_t)last << 16, 4, xlen);
 }

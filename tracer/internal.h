@@ -69,6 +69,20 @@ bool memory_cursor_open(const struct tracer_config *config, uintptr_t start,
 struct memory_cursor memory_code_cursor(const struct tracer_config *config,
 					uintptr_t start, uintptr_t end);
 
+/* The `bytes` of code just before `address` (2-byte aligned, as every
+ * instruction is), as parcels, if they lie inside config->text; else NULL.
+ * Inline: every unwound return address is checked this way. */
+static inline const uint16_t *memory_code_before(const struct tracer_config *config,
+						 uintptr_t address, uintptr_t bytes)
+{
+	const struct tracer_range text = config->text;
+
+	if (address % 2 != 0 || address > text.end || address < text.start ||
+	    address - text.start < bytes)
+		return NULL;
+	return (const uint16_t *)(address - bytes);
+}
+
 /* A second cursor from the first one's position (field by field: see
  * regs_copy). */
 static inline void cursor_fork(struct memory_cursor *to, const struct memory_cursor *from)
