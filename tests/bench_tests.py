@@ -25,6 +25,12 @@ DWARF_MAX_PER_FRAME = 2500
 # The prologue unwinder's goal is 250 instructions per frame; it is not
 # reached either (README, "Speed"): a guard at about 1.2 times the figure.
 PROLOGUE_MAX_PER_FRAME = 2000
+# The frame-pointer walk, every check on (call site included): a guard at
+# about 1.1 times the figure reached (346).
+FP_MAX_PER_FRAME = 380
+# Starting a walk validates both tables (bounds, header, checksum, order):
+# about 41 instructions per symbol or FDE; a guard at about 1.1 times that.
+WALK_START_MAX_PER_ENTRY = 46
 MIN_RATIO_TO_LIBGCC = 1
 BENCH_TIMEOUT = 600
 BENCH_KERNELS = [os.path.join(ROOT, "build", "bench", "kernel.elf"),
@@ -35,6 +41,7 @@ EXPECTED_UNWINDERS = {"0": ["auto", "dwarf", "libgcc", "prologue"],
 ALLOCATOR_SYMBOLS = {"malloc", "free", "calloc", "realloc"}
 
 KERNEL_RE = re.compile(r"^BENCH kernel frame-pointers=(\d)$")
+START_RE = re.compile(r"^BENCH walk-start instret=(\d+) symbols=(\d+) fdes=(\d+)$")
 WALK_RE = re.compile(r"^BENCH (\w+) depth=(\d+) frames=(\d+) instret=(\d+) complete=([01])$")
 
 
@@ -45,6 +52,8 @@ def parse(output):
         line = line.rstrip("\r")
         if KERNEL_RE.match(line):
             current = kernels.setdefault(KERNEL_RE.match(line).group(1), {})
+        elif START_RE.match(line) and current is not None:
+            current["walk-start"] = tuple(int(g) for g in START_RE.match(line).groups())
         elif WALK_RE.match(line) and current is not None:
             name, depth, frames, instret, complete = WALK_RE.match(line).groups()
             current.setdefault(name, {})[int(depth)] = (int(frames), int(instret),
@@ -89,6 +98,10 @@ def report_and_check_costs(results, label, unwinders):
     results.check("%s dwarf: at most %d instructions per frame (measured %s)"
                   % (label, DWARF_MAX_PER_FRAME, dwarf),
                   dwarf is not None and dwarf <= DWARF_MAX_PER_FRAME)
+    fp = slopes.get("fp")
+    if "fp" in unwinders:
+        results.check("%s fp: at most %d instructions per frame (measured %s)"
+                      % (label, FP_MAX_PER_FRAME, fp), fp is not None and fp <= FP_MAX_PER_FRAME)
     prologue = slopes.get("prologue")
     results.check("%s prologue: at most %d instructions per frame (measured %s)"
                   % (label, PROLOGUE_MAX_PER_FRAME, prologue),
@@ -97,6 +110,19 @@ def report_and_check_costs(results, label, unwinders):
     results.check("%s: libgcc / dwarf per frame at least %d (measured %s)"
                   % (label, MIN_RATIO_TO_LIBGCC, "%.1f" % ratio if ratio else None),
                   ratio is not None and ratio >= MIN_RATIO_TO_LIBGCC)
+
+
+def check_walk_start(results, label, start):
+    """tracer_start()'s table validation costs time linear in the tables."""
+    if not results.check("%s: the cost of starting a walk was measured" % label, start is not None):
+        return
+    instret, symbols, fdes = start
+    per_entry = instret / max(symbols + fdes, 1)
+    print("  %s walk start: %d instructions for %d symbols and %d FDEs (%.1f per entry)"
+          % (label, instret, symbols, fdes, per_entry), flush=True)
+    results.check("%s: starting a walk costs at most %d instructions per table entry "
+                  "(measured %.1f)" % (label, WALK_START_MAX_PER_ENTRY, per_entry),
+                  symbols > 0 and fdes > 0 and per_entry <= WALK_START_MAX_PER_ENTRY)
 
 
 def run_benchmark():
@@ -111,6 +137,7 @@ def run_benchmark():
 def check_benchmark(results):
     status, output = run_benchmark()
     kernels = parse(output)
+    starts = {fp: unwinders.pop("walk-start", None) for fp, unwinders in kernels.items()}
     ran = results.check("make bench builds and runs both benchmark kernels",
                         status == 0 and
                         {k: sorted(v) for k, v in kernels.items()} == EXPECTED_UNWINDERS and
@@ -122,6 +149,7 @@ def check_benchmark(results):
         label = "bench gcc-O2-fp%s" % fp
         check_frames(results, label, unwinders)
         report_and_check_costs(results, label, unwinders)
+        check_walk_start(results, label, starts[fp])
 
 
 def allocator_symbols(elf):

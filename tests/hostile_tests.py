@@ -31,34 +31,33 @@ def traced(elf, scenario, tracer):
     return trace, parse_gdb(gdb_out)[0].get("panic", []), problem
 
 
+def check_stops_early(results, name, trace, gdb, expected_end, count):
+    """The walk printed `count` frames, equal to GDB's first ones, then
+    stopped with `expected_end`."""
+    frames = [(pc, function) for pc, function, _ in trace["before"]]
+    results.check(name + ": ends: " + expected_end,
+                  trace["end"] == expected_end and len(frames) == count, trace)
+    results.check(name + ": the frames before it equal GDB's",
+                  not compare_frames(frames, gdb[:count], False),
+                  "\n".join(compare_frames(frames, gdb[:count], False)))
+
+
 def check_bad_return_address(results, label, elf, tracer):
     """A saved ra overwritten with _start + 4 (in text, after no call): the
     walk stops there instead of printing _start and 'outermost'."""
     name = "%s tracer=%s hostile_bad_return_address" % (label, tracer)
     trace, gdb, problem = traced(elf, "call:hostile_bad_return_address", tracer)
-    if not results.check(name + ": a complete trace", problem is None, problem):
-        return
-    frames = [(pc, function) for pc, function, _ in trace["before"]]
-    results.check(name + ": stops at the overwritten return address: " + NOT_A_CALL,
-                  trace["end"] == NOT_A_CALL and len(frames) == 2, trace)
-    results.check(name + ": the frames before it equal GDB's",
-                  not compare_frames(frames, gdb[:2], False),
-                  "\n".join(compare_frames(frames, gdb[:2], False)))
+    if results.check(name + ": a complete trace", problem is None, problem):
+        check_stops_early(results, name, trace, gdb, NOT_A_CALL, 2)
 
 
 def check_frame_pointer_zero(results, label, elf):
     """s0 = 0 saved by a frame below the stack's top: not the outermost."""
     name = "%s tracer=fp hostile_fp_zero_caller" % label
     trace, gdb, problem = traced(elf, "call:hostile_fp_zero_caller", "fp")
-    if not results.check(name + ": a complete trace", problem is None, problem):
-        return
-    frames = [(pc, function) for pc, function, _ in trace["before"]]
-    expected_end = "frame pointer is zero before the top of the stack"
-    results.check(name + ": ends: " + expected_end,
-                  trace["end"] == expected_end and len(frames) == 3, trace)
-    results.check(name + ": the frames before it equal GDB's",
-                  not compare_frames(frames, gdb[:3], False),
-                  "\n".join(compare_frames(frames, gdb[:3], False)))
+    if results.check(name + ": a complete trace", problem is None, problem):
+        check_stops_early(results, name, trace, gdb,
+                          "frame pointer is zero before the top of the stack", 3)
 
 
 def check_fp_walk_without_frame_pointers(results, label, elf):

@@ -44,8 +44,10 @@ def unescape_c(body):
     while i < len(body):
         if body[i] == "\\":
             if body[i + 1] in "01234567":
-                out.append(int(body[i + 1:i + 4], 8))
-                i += 4
+                # An octal escape: one to three digits (C11 6.4.4.4).
+                digits = re.match(r"[0-7]{1,3}", body[i + 1:]).group()
+                out.append(int(digits, 8))
+                i += 1 + len(digits)
             else:
                 out.append(ord(body[i + 1]))
                 i += 2

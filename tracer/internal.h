@@ -69,6 +69,73 @@ bool memory_cursor_open(const struct tracer_config *config, uintptr_t start,
 struct memory_cursor memory_code_cursor(const struct tracer_config *config,
 					uintptr_t start, uintptr_t end);
 
+/* Integer registers by their x number. */
+#define RISCV_ZERO 0
+#define RISCV_RA 1
+#define RISCV_SP 2
+#define RISCV_S0 8
+
+/* Length of the instruction whose first 16-bit parcel is `parcel`: 2 (RVC),
+ * 4, or 0 for the longer encodings this library does not handle. */
+static inline unsigned riscv_instruction_length(uint16_t parcel)
+{
+	if ((parcel & 0x3) != 0x3)
+		return 2;
+	return (parcel & 0x1c) != 0x1c ? 4 : 0;
+}
+
+/* The `bytes` of code just before `address` (2-byte aligned, as every
+ * instruction is), as parcels, if they lie inside config->text; else NULL.
+ * Inline: every unwound return address is checked this way. */
+static inline const uint16_t *memory_code_before(const struct tracer_config *config,
+						 uintptr_t address, uintptr_t bytes)
+{
+	const struct tracer_range text = config->text;
+
+	if (address % 2 != 0 || address > text.end || address < text.start ||
+	    address - text.start < bytes)
+		return NULL;
+	return (const uint16_t *)(address - bytes);
+}
+
+/* Whether the instruction (of that length) is a call: it jumps and links
+ * (jal or jalr with rd != 0; c.jalr; rv32's c.jal). */
+static inline bool riscv_is_call(uint32_t insn, unsigned length, unsigned xlen)
+{
+	unsigned rd = insn >> 7 & 0x1f;
+
+	if (length == 4)
+		return ((insn & 0x7f) == 0x6f || (insn & 0x707f) == 0x67) && rd != RISCV_ZERO;
+	if (length != 2)
+		return false;
+	/* c.jalr: 1001 rs1 00000 10 with rs1 != 0 */
+	if ((insn & 0xf07f) == 0x9002 && rd != RISCV_ZERO)
+		return true;
+	/* c.jal (rv32 only): 001 ... 01 */
+	return xlen == 4 && (insn & 0xe003) == 0x2001;
+}
+
+/*
+ * Whether the instruction that ends just before `address` is a call, with
+ * xlen-byte registers (4: rv32, 8: rv64). Every return address follows one:
+ * the walk checks each that an unwinder recovers, so that a word that merely
+ * lies in text (a stale pointer to code, a corrupted slot) ends the walk
+ * instead of being printed as a caller. Inline: it runs once a frame.
+ */
+static inline bool code_follows_call(const struct tracer_config *config, uintptr_t address,
+				     unsigned xlen)
+{
+	const uint16_t *before = memory_code_before(config, address, 4);
+
+	/* Calls are mostly 4 bytes (jal, auipc + jalr). The parcel at
+	 * address - 2 may also be a 2-byte call of its own: either counts. */
+	if (before && riscv_instruction_length(before[0]) == 4 &&
+	    riscv_is_call(before[0] | (uint32_t)before[1] << 16, 4, xlen))
+		return true;
+	before = memory_code_before(config, address, 2);
+	return before && riscv_is_call(before[0], 2, xlen);
+}
+
 /* A second cursor from the first one's position (field by field: see
  * regs_copy). */
 static inline void cursor_fork(struct memory_cursor *to, const struct memory_cursor *from)
@@ -145,31 +212,6 @@ static inline intptr_t cursor_sleb128(struct memory_cursor *cursor)
 
 /* Moves forward `count` bytes, failing if that passes end. */
 void cursor_skip(struct memory_cursor *cursor, uintptr_t count);
-
-/* Integer registers by their x number. */
-#define RISCV_ZERO 0
-#define RISCV_RA 1
-#define RISCV_SP 2
-#define RISCV_S0 8
-
-/* Length of the instruction whose first 16-bit parcel is `parcel`: 2 (RVC),
- * 4, or 0 for the longer encodings this library does not handle. */
-static inline unsigned riscv_instruction_length(uint16_t parcel)
-{
-	if ((parcel & 0x3) != 0x3)
-		return 2;
-	return (parcel & 0x1c) != 0x1c ? 4 : 0;
-}
-
-/* Whether the instruction (of that length) is a call: it jumps and links. */
-bool riscv_is_call(uint32_t instruction, unsigned length, unsigned xlen);
-
-/* Whether the instruction that ends just before `address` is a call (jal or
- * jalr that links, c.jalr, or rv32's c.jal), with xlen-byte registers (4:
- * rv32, 8: rv64): a return address must be. Reads code only inside
- * config->text. */
-bool code_follows_call(const struct tracer_config *config, uintptr_t address,
-		       unsigned xlen);
 
 /*
  * One unwinding step: from the frame in walk->next (already returned to the

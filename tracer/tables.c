@@ -49,8 +49,7 @@ enum tracer_table_status tracer_symtab_check(const struct tracer_config *config)
 
 	if (!symtab)
 		return TRACER_TABLE_ABSENT;
-	if ((uintptr_t)symtab % _Alignof(struct tracer_symtab) != 0 ||
-	    !range_holds(config->tables, (uintptr_t)symtab, sizeof(*symtab)))
+	if (!array_inside(config, symtab, 1, sizeof(*symtab), _Alignof(struct tracer_symtab)))
 		return TRACER_TABLE_OUTSIDE;
 	if (!header_valid(symtab->magic, symtab->version, symtab->word_size,
 			  TRACER_SYMTAB_MAGIC) ||
@@ -86,8 +85,7 @@ enum tracer_table_status tracer_fde_index_check(const struct tracer_config *conf
 
 	if (!index)
 		return TRACER_TABLE_ABSENT;
-	if ((uintptr_t)index % _Alignof(struct tracer_fde_index) != 0 ||
-	    !range_holds(config->tables, (uintptr_t)index, sizeof(*index)))
+	if (!array_inside(config, index, 1, sizeof(*index), _Alignof(struct tracer_fde_index)))
 		return TRACER_TABLE_OUTSIDE;
 	if (!header_valid(index->magic, index->version, index->word_size,
 			  TRACER_FDE_INDEX_MAGIC))

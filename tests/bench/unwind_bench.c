@@ -15,6 +15,8 @@
  *   BENCH kernel frame-pointers=<0|1>
  *   BENCH <unwinder> depth=<levels> frames=<seen> instret=<count> complete=<0|1>
  * complete=1: the walk ended at the outermost frame (_start), not earlier.
+ * And the cost of starting a walk, which validates both embedded tables:
+ *   BENCH walk-start instret=<count> symbols=<n> fdes=<n>
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -157,6 +159,26 @@ BENCH_FN static unsigned descend(unsigned levels, const volatile unsigned *paren
 	return descend(levels - 1, &mine) * a + b * c;
 }
 
+/* tracer_start() alone: it checks the symbol table and the FDE index
+ * (bounds, header, checksum, order) before the walk reads them. */
+BENCH_FN static void measure_walk_start(void)
+{
+	struct tracer_regs regs;
+	struct tracer_config config;
+	struct tracer_trap_layout trap;
+	struct tracer_walk walk;
+	unsigned long start;
+	unsigned long instret;
+
+	TRACER_CAPTURE_REGS(&regs);
+	panic_describe_kernel(&config, &trap, regs.sp);
+	start = read_instret();
+	tracer_start(&walk, TRACER_AUTO, &config, &regs);
+	instret = read_instret() - start;
+	kprintf("BENCH walk-start instret=%lu symbols=%u fdes=%u\n", instret,
+		config.symtab->count, config.fde_index->count);
+}
+
 static void print_result(enum bench_unwinder which, unsigned slot, unsigned depth)
 {
 	const struct bench_result *result = &results[which][slot];
@@ -214,6 +236,7 @@ static void bench_run(bool with_frame_pointer)
 		print_result(i, 0, BENCH_SHALLOW);
 		print_result(i, 1, BENCH_DEEP);
 	}
+	measure_walk_start();
 	print_summary();
 }
 

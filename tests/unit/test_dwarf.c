@@ -268,21 +268,27 @@ static void build_callers(struct program *p)
 
 /*
  * WORK at +0x40 (after its prologue): CFA = s0 = word 104; ra at 103,
- * MIDDLE's s0 at 102, MIDDLE's s1 at 101. WORK's own s0/s1 differ, so
- * a walk that did not restore them would compute wrong CFAs above.
+ * MIDDLE's s0 at 102, MIDDLE's s1 at 101; then build_callers' frames.
  */
+static void start_in_work(struct program *p)
+{
+	build_callers(p);
+	put(p, 103, pc_in(MIDDLE, 0x50));
+	put(p, 102, word(p, 120));
+	put(p, 101, word(p, 140));
+	p->stack.regs.pc = pc_in(WORK, 0x40);
+	p->stack.regs.sp = word(p, 100);
+	p->stack.regs.s[0] = word(p, 104);
+}
+
+/* WORK's own s0/s1 differ from the saved ones, so a walk that did not
+ * restore them would compute wrong CFAs above. */
 void dwarf_walk_restores_saved_registers(void)
 {
 	struct program p;
 
 	build_program(&p);
-	build_callers(&p);
-	put(&p, 103, pc_in(MIDDLE, 0x50));
-	put(&p, 102, word(&p, 120));
-	put(&p, 101, word(&p, 140));
-	p.stack.regs.pc = pc_in(WORK, 0x40);
-	p.stack.regs.sp = word(&p, 100);
-	p.stack.regs.s[0] = word(&p, 104);
+	start_in_work(&p);
 	p.stack.regs.s[1] = 0x5151;
 	CHECK(walk(&p) == 4);
 	CHECK(p.stack.stop == TRACER_STOP_OUTERMOST);
@@ -613,14 +619,8 @@ void dwarf_stop_not_a_call(void)
 	struct program p;
 
 	build_program(&p);
-	build_callers(&p);
-	put(&p, 103, pc_in(MIDDLE, 0x50));
-	put(&p, 102, word(&p, 120));
-	put(&p, 101, word(&p, 140));
+	start_in_work(&p);
 	fake_text_put16(&p.stack, pc_in(OUTER, 0x70) - 2, FAKE_NOT_CALL_PARCEL);
-	p.stack.regs.pc = pc_in(WORK, 0x40);
-	p.stack.regs.sp = word(&p, 100);
-	p.stack.regs.s[0] = word(&p, 104);
 	CHECK(walk(&p) == 2);
 	CHECK(p.stack.stop == TRACER_STOP_NOT_A_CALL);
 	CHECK(fake_walk_with(&p.stack, TRACER_AUTO) == 2);
@@ -635,13 +635,7 @@ void dwarf_stop_bad_fde_index(void)
 	struct program p;
 
 	build_program(&p);
-	build_callers(&p);
-	put(&p, 103, pc_in(MIDDLE, 0x50));
-	put(&p, 102, word(&p, 120));
-	put(&p, 101, word(&p, 140));
-	p.stack.regs.pc = pc_in(WORK, 0x40);
-	p.stack.regs.sp = word(&p, 100);
-	p.stack.regs.s[0] = word(&p, 104);
+	start_in_work(&p);
 	CHECK(walk(&p) == 4);
 	p.entries[WORK].fde += 1;
 	CHECK(walk(&p) == 1);
