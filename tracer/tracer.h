@@ -13,6 +13,8 @@
  *
  *     TRACER_CAPTURE_REGS(&regs);
  *     tracer_start(&walk, TRACER_FRAME_POINTER, &config, &regs);
+ *     if (tracer_format_note(line, sizeof line, &walk))
+ *         print(line);    (a table failed validation: frames print raw)
  *     while (tracer_next(&walk, &frame)) {
  *         if (frame.after_trap)
  *             print(tracer_format_trap(line, sizeof line, &frame));
@@ -21,7 +23,10 @@
  *     print(tracer_format_end(line, sizeof line, walk.stop));
  *
  * The walk reads memory only inside the regions the caller declares in
- * struct tracer_config; anything else ends it with a stop reason.
+ * struct tracer_config; anything else ends it with a stop reason. It
+ * believes a caller only if its frame lies above the one before, inside the
+ * stack, and its return address follows a call instruction; it says
+ * "outermost" only at the top of the stack.
  */
 #ifndef TRACER_H
 #define TRACER_H
