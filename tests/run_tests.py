@@ -15,6 +15,7 @@ import e2e_tests  # noqa: E402
 import fuzz_tests  # noqa: E402
 import hostile_tests  # noqa: E402
 import prologue_crosscheck  # noqa: E402
+import stack_usage  # noqa: E402
 import symgen_tests  # noqa: E402
 from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, run  # noqa: E402
 
@@ -64,6 +65,7 @@ def main():
     run_unit_tests(results)
     fuzz_tests.run_all(results)
     check_library_builds(results)
+    stack_usage.run_all(results)
     kernels = e2e_tests.run_all(results)
     hostile_tests.run_all(results, kernels)
     symgen_tests.run_all(results, kernels)

@@ -164,15 +164,15 @@ enum tracer_unwinder {
 	TRACER_FRAME_POINTER, /* saved {fp, ra} records below s0 */
 	/* .eh_frame call-frame information, found through the FDE index (needs
 	 * config->eh_frame and config->fde_index). Restores ra, sp and s0-s11.
-	 * Stack: about 2.5 KiB at -O2 on rv64 (GCC 12 -fstack-usage), most of
-	 * it rows of the rule table (CFI_MAX_RULES, CFI_STATE_DEPTH in cfi.h). */
+	 * Stack: TRACER_STACK_DWARF, most of it rows of the rule table
+	 * (CFI_MAX_RULES, CFI_STATE_DEPTH in cfi.h). */
 	TRACER_DWARF,
 	/* The CompilerTracer: decodes each function's code from its start (found
 	 * in config->symtab) to the pc, to find the frame size and where ra and
 	 * s0 were saved. Needs neither frame pointers nor CFI; restores ra, sp
-	 * and s0. Reads code only inside config->text. Stack: about 0.9 KiB at
-	 * -O2 on rv64 (GCC 12 -fstack-usage), mostly the decoder's table of
-	 * constant registers. */
+	 * and s0. Reads code only inside config->text. Stack:
+	 * TRACER_STACK_PROLOGUE, mostly the decoder's table of constant
+	 * registers. */
 	TRACER_PROLOGUE,
 	/* Per frame: DWARF where an FDE covers the pc, else the prologue
 	 * decoder where the symbol table knows the function and the decoder
@@ -180,6 +180,19 @@ enum tracer_unwinder {
 	TRACER_AUTO,
 	TRACER_UNWINDER_COUNT
 };
+
+/*
+ * Stack each unwinder needs below its caller's frame, in bytes: the deepest
+ * path from tracer_start() or tracer_next(), as GCC 12 reports it
+ * (-fcallgraph-info=su) for rv64 at -O2, with or without frame pointers.
+ * tests/stack_usage.py fails when a change grows past them. The caller's
+ * own frame holds struct tracer_walk, a tracer_frame and a line on top.
+ * Other compilers and levels differ (-O0 needs more): measure yours so.
+ */
+#define TRACER_STACK_FRAME_POINTER 304u
+#define TRACER_STACK_DWARF 2560u
+#define TRACER_STACK_PROLOGUE 944u
+#define TRACER_STACK_AUTO 2560u /* the largest of the three */
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {

@@ -1,0 +1,99 @@
+"""Worst-case stack use of each unwinder, from GCC's own figures: tracer/
+is compiled as the demo kernel compiles it (rv64, gcc -O2, with and without
+frame pointers) with -fcallgraph-info=su, which gives every function's frame
+size and its calls. The worst case of a walk is the deepest path from
+tracer_start() or tracer_next() through the functions that unwinder can
+reach. It must stay within the figure tracer.h states for that unwinder
+(TRACER_STACK_*), which kernels use to size the stack a panic walks on.
+
+The call graph must be closed and bounded: no recursion, no frame of
+dynamic size, no call to a function outside tracer/ (a freestanding kernel
+need not have memcpy).
+"""
+import os
+import re
+import tempfile
+
+from testlib import CROSS, ROOT, Results, run
+
+FLAGS = ["-std=c11", "-O2", "-march=rv64imac_zicsr_zifencei", "-mabi=lp64", "-mcmodel=medany",
+         "-ffreestanding", "-fno-builtin", "-fasynchronous-unwind-tables"]
+FRAME_POINTER_FLAGS = [["-fno-omit-frame-pointer"], ["-fomit-frame-pointer"]]
+STEPS = {"frame_pointer_step", "dwarf_step", "prologue_step"}
+# The unwinder, its tracer.h figure, and the steps its walk can reach.
+UNWINDERS = [("frame pointer", "TRACER_STACK_FRAME_POINTER", {"frame_pointer_step"}),
+             ("DWARF", "TRACER_STACK_DWARF", {"dwarf_step"}),
+             ("prologue", "TRACER_STACK_PROLOGUE", {"prologue_step"}),
+             ("auto", "TRACER_STACK_AUTO", STEPS)]
+NODE_RE = re.compile(r'^node: \{ title: "([^"]+)" label: "[^"]*\\n(\d+) bytes \((\w+)\)"')
+EDGE_RE = re.compile(r'^edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')
+
+
+def call_graph(flags, directory):
+    """({function: (bytes, qualifier)}, {function: {callees}}, problems)."""
+    frames, calls, problems = {}, {}, []
+    sources = sorted(f for f in os.listdir(os.path.join(ROOT, "tracer")) if f.endswith(".c"))
+    for source in sources:
+        base = os.path.join(directory, source[:-2])
+        result = run([CROSS + "gcc"] + FLAGS + flags + ["-fcallgraph-info=su", "-Itracer", "-c",
+                      os.path.join("tracer", source), "-o", base + ".o"])
+        if result.returncode != 0:
+            problems.append(result.stderr)
+            continue
+        for line in open(base + ".ci"):
+            node, edge = NODE_RE.match(line), EDGE_RE.match(line)
+            if node:
+                frames[node.group(1)] = (int(node.group(2)), node.group(3))
+            elif edge:
+                calls.setdefault(edge.group(1), set()).add(edge.group(2))
+    return frames, calls, problems
+
+
+def deepest(function, frames, calls, excluded, path):
+    """(bytes, [functions]) of the deepest path from function."""
+    if function in path:
+        raise ValueError("recursion: " + " -> ".join(path + [function]))
+    if function not in frames:
+        raise ValueError("call outside tracer/: " + " -> ".join(path + [function]))
+    size, qualifier = frames[function]
+    if qualifier != "static":
+        raise ValueError("%s: frame of %s size" % (function, qualifier))
+    best = (0, [])
+    for callee in sorted(calls.get(function, ())):
+        if callee not in excluded:
+            best = max(best, deepest(callee, frames, calls, excluded, path + [function]),
+                       key=lambda b: b[0])
+    return size + best[0], [function] + best[1]
+
+
+def stated_figures():
+    header = open(os.path.join(ROOT, "tracer", "tracer.h")).read()
+    return {name: int(value)
+            for name, value in re.findall(r"#define (TRACER_STACK_\w+) (\d+)u?", header)}
+
+
+def run_all(results: Results):
+    stated = stated_figures()
+    with tempfile.TemporaryDirectory() as directory:
+        for flags in FRAME_POINTER_FLAGS:
+            label = "stack use (rv64 gcc -O2 %s)" % flags[0]
+            frames, calls, problems = call_graph(flags, directory)
+            if not results.check(label + ": tracer/ compiles with -fcallgraph-info=su",
+                                 not problems, "\n".join(problems)):
+                continue
+            for name, macro, steps in UNWINDERS:
+                excluded = STEPS - steps
+                try:
+                    start = deepest("tracer_start", frames, calls, excluded, [])
+                    step = deepest("tracer_next", frames, calls, excluded, [])
+                except ValueError as error:
+                    results.check("%s %s: the call graph is bounded" % (label, name), False,
+                                  str(error))
+                    continue
+                worst = max(start, step, key=lambda b: b[0])
+                print("  %s %s: %d bytes: %s" % (label, name, worst[0], " -> ".join(worst[1])),
+                      flush=True)
+                results.check("%s %s: %d bytes, within tracer.h's %s (%s)"
+                              % (label, name, worst[0], macro, stated.get(macro)),
+                              macro in stated and worst[0] <= stated[macro],
+                              " -> ".join(worst[1]))
