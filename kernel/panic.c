@@ -1,5 +1,7 @@
 /*
- * panic.c - the panic path: message, backtrace, power off.
+ * panic.c - the panic path: message, backtrace, power off. A fault while
+ * panicking (a bad pointer in the message, say) gets one more, simpler
+ * trace of the original panic; a fault in that one powers off at once.
  */
 #include "panic.h"
 
@@ -20,6 +22,17 @@ extern char __eh_frame_start[], __eh_frame_end[];
 extern char __tracer_symtab_start[], __tracer_symtab_end[];
 
 static enum tracer_unwinder panic_unwinder = TRACER_AUTO;
+
+/* How far the panic path has come. Volatile: a trap handler reads it. */
+enum panic_stage {
+	PANIC_NONE,
+	PANIC_REPORTING, /* printing the message and the trace */
+	PANIC_FALLBACK,	 /* a fault interrupted that: the simpler trace */
+};
+static volatile enum panic_stage panic_stage;
+/* Where the first panic() was called: the fallback trace starts there. Its
+ * frame lives on, below the fault's: panic() never returns. */
+static const struct tracer_regs *panic_regs;
 
 void panic_use_unwinder(enum tracer_unwinder unwinder)
 {
@@ -68,7 +81,7 @@ void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layo
 	config->max_depth = 0;
 }
 
-static void print_backtrace(const struct tracer_regs *regs)
+static void print_backtrace(const struct tracer_regs *regs, enum tracer_unwinder unwinder)
 {
 	struct tracer_config config;
 	struct tracer_trap_layout trap;
@@ -77,8 +90,8 @@ static void print_backtrace(const struct tracer_regs *regs)
 	char line[TRACER_LINE_MAX];
 
 	panic_describe_kernel(&config, &trap, regs->sp);
-	kprintf("%s\n", tracer_format_header(line, sizeof(line), panic_unwinder));
-	tracer_start(&walk, panic_unwinder, &config, regs);
+	kprintf("%s\n", tracer_format_header(line, sizeof(line), unwinder));
+	tracer_start(&walk, unwinder, &config, regs);
 	if (tracer_format_note(line, sizeof(line), &walk))
 		kprintf("%s\n", line);
 	while (tracer_next(&walk, &frame)) {
@@ -89,25 +102,45 @@ static void print_backtrace(const struct tracer_regs *regs)
 	kprintf("%s\n", tracer_format_end(line, sizeof(line), walk.stop));
 }
 
+bool panic_in_progress(void)
+{
+	return panic_stage != PANIC_NONE;
+}
+
+void panic_nested_fault(uintptr_t cause, uintptr_t epc, uintptr_t tval)
+{
+	if (panic_stage == PANIC_FALLBACK)
+		sbi_shutdown(true);
+	panic_stage = PANIC_FALLBACK;
+	/* The newline ends whatever line the fault cut short. */
+	kprintf("\nnested fault while panicking: %s sepc=0x%lx stval=0x%lx\n",
+		tracer_trap_cause_name(cause), (unsigned long)epc, (unsigned long)tval);
+	/* The frame-pointer walk needs the least: no CFI, no decoding. */
+	print_backtrace(panic_regs, TRACER_FRAME_POINTER);
+	sbi_shutdown(true);
+}
+
 void panic(const char *fmt, ...)
 {
-	static bool panicking;
 	struct tracer_regs regs;
 	va_list args;
 
 	/* First, before any call changes sp or ra: the trace starts here. */
 	TRACER_CAPTURE_REGS(&regs);
-	/* A trap while printing a panic would panic again, and again. */
-	if (panicking) {
-		kputs("panic: nested panic, giving up\n");
+	/* No interrupt may cut the report short (sstatus.SIE, bit 1). */
+	__asm__ volatile("csrci sstatus, 2" ::: "memory");
+	/* A panic() called while panicking would report again, and again. */
+	if (panic_stage != PANIC_NONE) {
+		kputs("\npanic: nested panic, giving up\n");
 		sbi_shutdown(true);
 	}
-	panicking = true;
+	panic_stage = PANIC_REPORTING;
+	panic_regs = &regs;
 	kputs("panic: ");
 	va_start(args, fmt);
 	kvprintf(fmt, args);
 	va_end(args);
 	kputs("\n");
-	print_backtrace(&regs);
+	print_backtrace(&regs, panic_unwinder);
 	sbi_shutdown(true);
 }

@@ -23,6 +23,8 @@ _Noreturn void trap_handler(struct trap_frame *frame);
 
 void trap_handler(struct trap_frame *frame)
 {
+	if (panic_in_progress())
+		panic_nested_fault(frame->scause, frame->sepc, frame->stval);
 	panic("trap: %s (scause=0x%lx) sepc=0x%lx stval=0x%lx",
 	      tracer_trap_cause_name(frame->scause), (unsigned long)frame->scause,
 	      (unsigned long)frame->sepc, (unsigned long)frame->stval);

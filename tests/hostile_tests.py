@@ -3,6 +3,8 @@ damaged on purpose (tests/fixtures/hostile.S, hostile.c), then a panic. The
 tracer must stop with the reason that is true, never print a false frame,
 and never fault. Where frames remain trustworthy, they must equal GDB's bt
 (GDB reads the ELF file, not the damaged memory)."""
+import re
+
 from e2e_tests import boot, compare_frames, parse_gdb, parse_trace
 from testlib import Results
 
@@ -58,6 +60,31 @@ def check_frame_pointer_zero(results, label, elf):
     if results.check(name + ": a complete trace", problem is None, problem):
         check_stops_early(results, name, trace, gdb,
                           "frame pointer is zero before the top of the stack", 3)
+
+
+def check_fault_in_panic_message(results, label, elf, tracer):
+    """panic("%s", (char *)8): the message faults. The panic line comes
+    first, then the nested fault, then the frame-pointer trace of the
+    original panic, equal to GDB's bt at panic(); then power off."""
+    name = "%s tracer=%s hostile_fault_in_panic_message" % (label, tracer)
+    console, gdb_out, problem = boot(elf, "scenario=call:hostile_fault_in_panic_message tracer=%s"
+                                     % tracer, "stop_at_panic")
+    lines = [line.rstrip("\r") for line in console.splitlines()]
+    nested = [i for i, line in enumerate(lines) if line.startswith("nested fault while panicking: ")]
+    panic_line = [i for i, line in enumerate(lines) if line.startswith("panic: ")]
+    ordered = (problem is None and len(nested) == 1 and panic_line and panic_line[0] < nested[0]
+               and re.match(r"^nested fault while panicking: load access fault "
+                            r"sepc=0x[0-9a-f]+ stval=0x8$", lines[nested[0]]))
+    if not results.check(name + ": the panic line, then the nested fault line", ordered,
+                         problem or console[-1500:]):
+        return
+    trace = parse_trace(console)
+    gdb = parse_gdb(gdb_out)[0].get("panic", [])
+    frames = [(pc, function) for pc, function, _ in trace["before"]]
+    results.check(name + ": then the frame-pointer trace of the panic, equal to GDB's",
+                  trace["header"] == "Call Trace (frame-pointer unwinder):" and
+                  trace["end"] == OUTERMOST and not compare_frames(frames, gdb, False),
+                  "%s\n%s" % (trace["end"], "\n".join(compare_frames(frames, gdb, False))))
 
 
 def check_fp_walk_without_frame_pointers(results, label, elf):
@@ -131,5 +158,6 @@ def run_all(results: Results, kernels):
             check_page_allocator(results, label, elf, tracer)
         if "fp1" in label:
             check_frame_pointer_zero(results, label, elf)
+            check_fault_in_panic_message(results, label, elf, "auto")
         else:
             check_fp_walk_without_frame_pointers(results, label, elf)
