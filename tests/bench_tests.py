@@ -26,8 +26,8 @@ DWARF_MAX_PER_FRAME = 2500
 # reached either (README, "Speed"): a guard at about 1.2 times the figure.
 PROLOGUE_MAX_PER_FRAME = 2000
 # The frame-pointer walk, every check on (call site included): a guard at
-# about 1.1 times the figure reached (346).
-FP_MAX_PER_FRAME = 380
+# about 1.1 times the figure reached (314).
+FP_MAX_PER_FRAME = 345
 # Starting a walk validates both tables (bounds, header, checksum, order):
 # about 41 instructions per symbol or FDE; a guard at about 1.1 times that.
 WALK_START_MAX_PER_ENTRY = 46

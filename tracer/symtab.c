@@ -6,22 +6,20 @@
 const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *symtab,
 						 uintptr_t addr)
 {
-	uint32_t low = 0;
-	uint32_t high = symtab->count;
-	const struct tracer_symbol *symbol;
+	const struct tracer_symbol *symbol = symtab->symbols;
+	uint32_t count = symtab->count;
 
-	/* Find the last symbol starting at or below addr. */
-	while (low < high) {
-		uint32_t mid = low + (high - low) / 2;
-
-		if (symtab->symbols[mid].addr <= addr)
-			low = mid + 1;
-		else
-			high = mid;
-	}
-	if (low == 0)
+	if (count == 0 || addr < symbol->addr)
 		return NULL;
-	symbol = &symtab->symbols[low - 1];
+	/* The last symbol starting at or below addr lies in [symbol, symbol +
+	 * count): halve that until one is left. Runs once a frame. */
+	while (count > 1) {
+		uint32_t half = count / 2;
+
+		if (symbol[half].addr <= addr)
+			symbol += half;
+		count -= half;
+	}
 	/* Past its end: padding between functions, or data after the last. */
 	if (addr - symbol->addr >= symbol->size)
 		return NULL;

@@ -190,11 +190,13 @@ static void advance(struct tracer_walk *walk)
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	/* An unwound return address is printed only if it is code, just after
-	 * a call: a word that merely points into text is no caller. */
-	if (!range_contains(config->text, code_address(walk->next.pc, true)))
-		walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
-	else if (!code_follows_call(config, walk->next.pc, sizeof(uintptr_t)))
-		walk->stop = TRACER_STOP_NOT_A_CALL;
+	 * a call: a word that merely points into text is no caller. A call
+	 * found before it puts it in text; only a failure asks which. */
+	if (code_follows_call(config, walk->next.pc, sizeof(uintptr_t)))
+		return;
+	walk->stop = range_contains(config->text, code_address(walk->next.pc, true))
+			 ? TRACER_STOP_NOT_A_CALL
+			 : TRACER_STOP_PC_OUTSIDE_TEXT;
 }
 
 bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
