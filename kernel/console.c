@@ -2,6 +2,13 @@
  * console.c - a small printf over the SBI console, enough for boot messages
  * and panics. No buffering: each character goes straight to the firmware, so
  * output survives whatever happens next.
+ *
+ * Harts take turns by a lock around each call (and around a whole line with
+ * console_lock()), so that their characters do not interleave. A panicking
+ * hart must never wait forever for it: the holder may have stopped for good
+ * (a fault while printing, a hart stuck with interrupts masked). So the wait
+ * is bounded; past it the lock is taken over. The holding hart may take it
+ * again (a fault while it prints).
  */
 #include "console.h"
 
@@ -9,12 +16,63 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hart.h"
 #include "sbi.h"
+#include "timer.h"
 
-void kputs(const char *s)
+#define CONSOLE_WAIT (TIMEBASE_HZ / 10) /* 100 ms: many lines' worth */
+
+/* The holder: its struct hart's address, or 1 before hart_init(); 0: free. */
+static uintptr_t console_owner;
+static unsigned console_depth;
+
+static uintptr_t console_me(void)
+{
+	uintptr_t hart = (uintptr_t)this_hart();
+
+	return hart ? hart : 1;
+}
+
+void console_lock(void)
+{
+	uintptr_t me = console_me();
+	unsigned long start = time_now();
+	uintptr_t expected = 0;
+
+	if (__atomic_load_n(&console_owner, __ATOMIC_ACQUIRE) == me) {
+		console_depth++;
+		return;
+	}
+	while (!__atomic_compare_exchange_n(&console_owner, &expected, me, false,
+					    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		if (time_now() - start > CONSOLE_WAIT) {
+			__atomic_store_n(&console_owner, me, __ATOMIC_SEQ_CST);
+			break;
+		}
+		expected = 0;
+	}
+	console_depth = 1;
+}
+
+void console_unlock(void)
+{
+	if (__atomic_load_n(&console_owner, __ATOMIC_RELAXED) != console_me())
+		return; /* taken over meanwhile */
+	if (--console_depth == 0)
+		__atomic_store_n(&console_owner, 0, __ATOMIC_RELEASE);
+}
+
+static void put_string(const char *s)
 {
 	while (*s)
 		sbi_console_putchar(*s++);
+}
+
+void kputs(const char *s)
+{
+	console_lock();
+	put_string(s);
+	console_unlock();
 }
 
 static void put_number(unsigned long long value, unsigned base, bool negative,
@@ -35,7 +93,7 @@ static void put_number(unsigned long long value, unsigned base, bool negative,
 		sbi_console_putchar(digits[--n]);
 }
 
-void kvprintf(const char *fmt, va_list args)
+static void format(const char *fmt, va_list args)
 {
 	for (; *fmt; fmt++) {
 		unsigned width = 0;
@@ -66,7 +124,7 @@ void kvprintf(const char *fmt, va_list args)
 		case 's': {
 			const char *s = va_arg(args, const char *);
 
-			kputs(s ? s : "(null)");
+			put_string(s ? s : "(null)");
 			break;
 		}
 		case 'd': {
@@ -87,7 +145,7 @@ void kvprintf(const char *fmt, va_list args)
 			put_number(value, *fmt == 'u' ? 10 : 16, false, width, pad);
 			break;
 		case 'p':
-			kputs("0x");
+			put_string("0x");
 			put_number((uintptr_t)va_arg(args, void *), 16, false,
 				   2 * sizeof(void *), '0');
 			break;
@@ -111,4 +169,11 @@ void kprintf(const char *fmt, ...)
 	va_start(args, fmt);
 	kvprintf(fmt, args);
 	va_end(args);
+}
+
+void kvprintf(const char *fmt, va_list args)
+{
+	console_lock();
+	format(fmt, args);
+	console_unlock();
 }

@@ -1,8 +1,36 @@
 /*
- * entry.S - first instructions. OpenSBI enters here in S-mode with
- * a0 = hart id and a1 = physical address of the device tree.
+ * entry.S - first instructions of each hart. OpenSBI enters _start in S-mode
+ * on one hart with a0 = hart id and a1 = physical address of the device
+ * tree; SBI HSM hart_start sends the others to secondary_start with a0 =
+ * hart id. Paging is off and interrupts are masked in both.
  */
 #include "layout.h"
+
+/* sp = the top of hart a0's task stack (layout.h). Clobbers t0. */
+.macro TASK_STACK_TOP
+	li t0, HART_STACKS_SIZE
+	mul t0, a0, t0
+	la sp, __stacks_start
+	add sp, sp, t0
+	li t0, TASK_STACK_OFFSET + TASK_STACK_SIZE
+	add sp, sp, t0
+.endm
+
+/* What every hart does first: a stack, no frame above it, a trap vector. */
+.macro HART_SETUP
+	/* A hart beyond HART_COUNT has no stacks. */
+	li t0, HART_COUNT
+	bgeu a0, t0, park
+	/* Until hart_init() points sscratch at this hart's area, a trap
+	 * powers off with a message (trap_entry.S). */
+	csrw sscratch, zero
+	TASK_STACK_TOP
+	/* s0 = 0 marks the outermost frame for frame-pointer walks. */
+	li s0, 0
+	/* Traps go to trap_entry (direct mode: low bits 0, hence .balign 4). */
+	la t0, trap_entry
+	csrw stvec, t0
+.endm
 
 	.section .text.entry, "ax"
 	.globl _start
@@ -12,22 +40,7 @@ _start:
 	 * undefined here, so _start is the outermost frame. */
 	.cfi_startproc
 	.cfi_undefined ra
-	/* One boot stack per hart; a hart beyond HART_COUNT has none. */
-	li t0, HART_COUNT
-	bgeu a0, t0, park
-	la sp, __stacks_start
-	li t0, STACK_SIZE
-	addi t1, a0, 1
-	mul t1, t1, t0
-	add sp, sp, t1
-
-	/* s0 = 0 marks the outermost frame for frame-pointer walks. */
-	li s0, 0
-
-	/* Traps go to trap_entry (direct mode: low bits 0, hence .balign 4). */
-	la t0, trap_entry
-	csrw stvec, t0
-
+	HART_SETUP
 	/* Zero .bss: the loader is not required to. */
 	la t0, __bss_start
 	la t1, __bss_end
@@ -43,9 +56,21 @@ park:
 	.cfi_endproc
 	.size _start, . - _start
 
-	/* The boot stacks; __stacks_start/__stacks_end bound them (kernel.ld). */
+	.globl secondary_start
+	.type secondary_start, @function
+secondary_start:
+	.cfi_startproc
+	.cfi_undefined ra
+	HART_SETUP
+	call secondary_main	/* secondary_main(hartid) does not return */
+	j park
+	.cfi_endproc
+	.size secondary_start, . - secondary_start
+
+	/* The stacks and their guard pages; __stacks_start/__stacks_end bound
+	 * them (kernel.ld). Page-aligned: a guard is a whole unmapped page. */
 	.section .stacks, "aw", @nobits
-	.balign 16
-	.globl boot_stacks
-boot_stacks:
-	.space HART_COUNT * STACK_SIZE
+	.balign PAGE_SIZE
+	.globl hart_stacks
+hart_stacks:
+	.space HART_COUNT * HART_STACKS_SIZE

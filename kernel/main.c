@@ -2,6 +2,8 @@
  * main.c - kmain: read the command line (QEMU -append, via the device tree),
  * pick the unwinder and the scenario, run it.
  *
+ * Sets up this hart and the others (smp.c), which idle with ticks.
+ *
  *     scenario=NAME    one of scenarios[] (default: panic)
  *     scenario=call:F  call function F, found by name in the symbol table
  *     tracer=NAME      auto (default), fp, dwarf or compiler
@@ -12,10 +14,14 @@
 
 #include "console.h"
 #include "fdt.h"
+#include "hart.h"
+#include "kstring.h"
 #include "panic.h"
 #include "sbi.h"
 #include "scenarios/scenarios.h"
-#include "kstring.h"
+#include "smp.h"
+#include "timer.h"
+#include "vm.h"
 
 #define ARG_MAX 64
 
@@ -95,7 +101,7 @@ static void call_by_name(const char *name)
 	const struct tracer_symbol *symbol;
 	enum tracer_table_status status;
 
-	panic_describe_kernel(&config, &trap, 0);
+	panic_describe_kernel(&config, &trap);
 	status = tracer_symtab_check(&config);
 	if (status != TRACER_TABLE_OK)
 		usage("the symbol table is unusable", tracer_table_status_text(status));
@@ -129,9 +135,21 @@ _Noreturn void kmain(unsigned long hartid, const void *fdt);
 
 void kmain(unsigned long hartid, const void *fdt)
 {
-	const char *args = fdt_bootargs(fdt);
+	const char *args;
+	unsigned harts;
 
+	/* Traps first, then the guard pages: from here on, a fault or a stack
+	 * overflow is reported. */
+	hart_init(hartid);
+	vm_init();
+	vm_enable();
+	args = fdt_bootargs(fdt);
 	kprintf("\nbacktrace demo kernel on hart %lu, args \"%s\"\n", hartid, args);
+	harts = smp_start_harts();
+	if (harts > 1)
+		kprintf("%u harts running\n", harts);
+	timer_start();
+	hart_interrupts_on();
 	choose_tracer(args);
 	run_scenario(args);
 	kprintf("the scenario returned without a panic\n");

@@ -1,7 +1,19 @@
 /*
- * panic.c - the panic path: message, backtrace, power off. A fault while
- * panicking (a bad pointer in the message, say) gets one more, simpler
- * trace of the original panic; a fault in that one powers off at once.
+ * panic.c - the panic path: message, backtrace, the other harts' backtraces,
+ * power off.
+ *
+ * Whatever state the kernel is in, the report comes first:
+ *   - panic() masks interrupts, then prints from this hart's panic stack,
+ *     which has room for any unwinder however little the stack it was called
+ *     on has left (the trace still starts where panic() was called);
+ *   - the first hart to panic (an atomic claim) prints "panic: ..." and its
+ *     trace, then stops the others with an IPI and lets each print its own
+ *     backtrace in turn, under a "Backtrace of hart N (...)" line; a hart
+ *     that panics meanwhile prints its backtrace when its turn comes. Every
+ *     wait is bounded: a hart that does not answer is named, not waited for;
+ *   - a fault while panicking gets one more, simpler trace of the original
+ *     panic (frame pointers only); a fault in that one ends this hart's
+ *     report at once.
  */
 #include "panic.h"
 
@@ -9,43 +21,67 @@
 #include <stdbool.h>
 
 #include "console.h"
+#include "hart.h"
 #include "layout.h"
 #include "sbi.h"
+#include "smp.h"
+#include "timer.h"
 
 /* Provided by the linker script, the boot code and symgen. */
 extern char __text_start[], __text_end[];
-extern char __stacks_start[], __stacks_end[];
 extern char trap_entry[], trap_entry_end[];
 extern const struct tracer_symtab tracer_symtab;
 extern const struct tracer_fde_index tracer_fde_index;
 extern char __eh_frame_start[], __eh_frame_end[];
 extern char __tracer_symtab_start[], __tracer_symtab_end[];
 
+void call_on_stack(void (*fn)(void *), void *arg, uintptr_t top);
+
+#define NO_HART	   (~0ul)
+/* How long the first hart waits for each other one to print its backtrace,
+ * and how long the others wait for their turn (all of the first one's
+ * waits, and more). */
+#define STOP_WAIT  TIMEBASE_HZ
+#define TURN_WAIT  ((HART_COUNT + 2) * TIMEBASE_HZ)
+
 static enum tracer_unwinder panic_unwinder = TRACER_AUTO;
 
-/* How far the panic path has come. Volatile: a trap handler reads it. */
+/* How far a hart's panic path has come. */
 enum panic_stage {
 	PANIC_NONE,
-	PANIC_REPORTING, /* printing the message and the trace */
+	PANIC_REPORTING, /* printing its message and trace */
 	PANIC_FALLBACK,	 /* a fault interrupted that: the simpler trace */
 };
-static volatile enum panic_stage panic_stage;
-/* Where the first panic() was called: the fallback trace starts there. Its
- * frame lives on, below the fault's: panic() never returns. */
-static const struct tracer_regs *panic_regs;
+
+/* Each hart's. Volatile: its trap handler, and the first hart, read them. */
+static struct {
+	volatile enum panic_stage stage;
+	/* Where its trace starts: where it called panic(), or where the IPI
+	 * stopped it. The frame holding them lives on: nothing returns. */
+	const struct tracer_regs *volatile regs;
+	volatile bool done; /* its backtrace is printed */
+} panic_harts[HART_COUNT];
+
+static unsigned long panic_owner = NO_HART; /* the first hart to panic */
+static volatile unsigned long backtrace_turn = NO_HART;
+static volatile bool stop_requested;
+
+/* What a hart prints, from its panic stack. */
+struct panic_report {
+	const struct tracer_regs *regs; /* where its trace starts */
+	const char *fmt; /* the message; NULL: stopped by another hart's panic */
+	va_list args;
+};
 
 void panic_use_unwinder(enum tracer_unwinder unwinder)
 {
 	panic_unwinder = unwinder;
 }
 
-/* What the tracer may read: this hart's boot stack (found from sp), and
- * where our code, symbols, call-frame information and trap frames are. */
-void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layout *trap,
-			   uintptr_t sp)
+/* What the tracer may read: this hart's stacks, and where our code, symbols,
+ * call-frame information and trap frames are. */
+void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layout *trap)
 {
-	uintptr_t stacks = (uintptr_t)__stacks_start;
-
 	trap->entry.start = (uintptr_t)trap_entry;
 	trap->entry.end = (uintptr_t)trap_entry_end;
 	trap->epc_offset = TF_SEPC;
@@ -59,18 +95,8 @@ void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layo
 
 	config->text.start = (uintptr_t)__text_start;
 	config->text.end = (uintptr_t)__text_end;
-	if (sp > stacks && sp <= (uintptr_t)__stacks_end) {
-		/* sp == a stack's top still belongs to that stack. */
-		uintptr_t hart = (sp - stacks - 1) / STACK_SIZE;
-
-		config->stack.start = stacks + hart * STACK_SIZE;
-		config->stack.end = config->stack.start + STACK_SIZE;
-	} else {
-		/* sp is on no boot stack: declare none, so that the walk stops
-		 * at once instead of reading wherever sp points. */
-		config->stack.start = 0;
-		config->stack.end = 0;
-	}
+	config->stacks = this_hart()->stacks;
+	config->stack_count = HART_STACK_TYPES;
 	config->symtab = &tracer_symtab;
 	config->eh_frame.start = (uintptr_t)__eh_frame_start;
 	config->eh_frame.end = (uintptr_t)__eh_frame_end;
@@ -89,7 +115,7 @@ static void print_backtrace(const struct tracer_regs *regs, enum tracer_unwinder
 	struct tracer_frame frame;
 	char line[TRACER_LINE_MAX];
 
-	panic_describe_kernel(&config, &trap, regs->sp);
+	panic_describe_kernel(&config, &trap);
 	kprintf("%s\n", tracer_format_header(line, sizeof(line), unwinder));
 	tracer_start(&walk, unwinder, &config, regs);
 	if (tracer_format_note(line, sizeof(line), &walk))
@@ -102,45 +128,164 @@ static void print_backtrace(const struct tracer_regs *regs, enum tracer_unwinder
 	kprintf("%s\n", tracer_format_end(line, sizeof(line), walk.stop));
 }
 
+static bool is_first(unsigned long id)
+{
+	return __atomic_load_n(&panic_owner, __ATOMIC_SEQ_CST) == id;
+}
+
+/* This hart's report is over: the first hart powers off; another one says
+ * it is done and stays stopped until the first one powers off. */
+static _Noreturn void finish(unsigned long id)
+{
+	if (is_first(id))
+		sbi_shutdown(true);
+	panic_harts[id].done = true;
+	for (;;)
+		__asm__ volatile("wfi");
+}
+
 bool panic_in_progress(void)
 {
-	return panic_stage != PANIC_NONE;
+	return panic_harts[this_hart()->id].stage != PANIC_NONE;
+}
+
+bool panic_stop_requested(void)
+{
+	return stop_requested;
 }
 
 void panic_nested_fault(uintptr_t cause, uintptr_t epc, uintptr_t tval)
 {
-	if (panic_stage == PANIC_FALLBACK)
-		sbi_shutdown(true);
-	panic_stage = PANIC_FALLBACK;
+	unsigned long id = this_hart()->id;
+
+	if (panic_harts[id].stage == PANIC_FALLBACK)
+		finish(id);
+	panic_harts[id].stage = PANIC_FALLBACK;
 	/* The newline ends whatever line the fault cut short. */
 	kprintf("\nnested fault while panicking: %s sepc=0x%lx stval=0x%lx\n",
 		tracer_trap_cause_name(cause), (unsigned long)epc, (unsigned long)tval);
 	/* The frame-pointer walk needs the least: no CFI, no decoding. */
-	print_backtrace(panic_regs, TRACER_FRAME_POINTER);
-	sbi_shutdown(true);
+	print_backtrace(panic_harts[id].regs, TRACER_FRAME_POINTER);
+	finish(id);
+}
+
+/* The first hart, after its own trace: each other hart in turn prints its
+ * backtrace, stopped by an IPI where it was, or from its own panic(). */
+static void stop_other_harts(unsigned long me)
+{
+	unsigned long others = smp_online_mask() & ~(1ul << me);
+
+	if (!others)
+		return;
+	stop_requested = true;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	sbi_send_ipi(others);
+	for (unsigned long id = 0; id < HART_COUNT; id++) {
+		unsigned long start = time_now();
+
+		if (!(others >> id & 1))
+			continue;
+		backtrace_turn = id;
+		while (!panic_harts[id].done && time_now() - start < STOP_WAIT)
+			;
+		if (!panic_harts[id].done)
+			kprintf("Hart %lu did not stop within 1 s: no backtrace\n", id);
+	}
+}
+
+/* Another hart: wait until the first one gives us the turn. If it never
+ * does, it is stuck: print anyway, then power off ourselves. */
+static void wait_for_turn(unsigned long me)
+{
+	unsigned long start = time_now();
+
+	while (backtrace_turn != me)
+		if (time_now() - start > TURN_WAIT)
+			return;
+}
+
+/* On the panic stack: claim the panic, or wait for the turn, and print. */
+static _Noreturn void print_report(void *arg)
+{
+	struct panic_report *report = arg;
+	unsigned long me = this_hart()->id;
+	unsigned long no_hart = NO_HART;
+
+	/* A panic() called while panicking would report again, and again. */
+	if (panic_harts[me].stage != PANIC_NONE) {
+		kputs("\nnested panic while panicking, giving up\n");
+		finish(me);
+	}
+	panic_harts[me].stage = PANIC_REPORTING;
+	panic_harts[me].regs = report->regs;
+	if (report->fmt)
+		__atomic_compare_exchange_n(&panic_owner, &no_hart, me, false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST);
+	if (is_first(me)) {
+		console_lock();
+		kputs("panic: ");
+		kvprintf(report->fmt, report->args);
+		kputs("\n");
+		if (smp_online_mask() != 1ul << me)
+			kprintf("Backtrace of hart %lu (the first to panic):\n", me);
+		console_unlock();
+		print_backtrace(report->regs, panic_unwinder);
+		stop_other_harts(me);
+		sbi_shutdown(true);
+	}
+	wait_for_turn(me);
+	console_lock();
+	if (report->fmt) {
+		kprintf("Backtrace of hart %lu (it panicked too: ", me);
+		kvprintf(report->fmt, report->args);
+		kputs("):\n");
+	} else {
+		kprintf("Backtrace of hart %lu (stopped by the panic on hart %lu):\n", me,
+			__atomic_load_n(&panic_owner, __ATOMIC_SEQ_CST));
+	}
+	console_unlock();
+	print_backtrace(report->regs, panic_unwinder);
+	if (backtrace_turn != me)
+		sbi_shutdown(true); /* the first hart is stuck: see wait_for_turn */
+	finish(me);
+}
+
+/*
+ * Prints the report from this hart's panic stack, unless it runs on it
+ * already (a trap moved there). A macro, not a function: panic() uses it,
+ * and nothing but panic()'s own frame may take the old stack, so that a
+ * panic with 256 bytes of stack left still works (even at -O0).
+ */
+#define REPORT_FROM_PANIC_STACK(report)                                                  \
+	do {                                                                             \
+		const struct tracer_range panic_stack = this_hart()->stacks[HART_PANIC];  \
+		uintptr_t sp = (report)->regs->sp;                                       \
+                                                                                         \
+		if (sp > panic_stack.start && sp <= panic_stack.end)                     \
+			print_report(report);                                            \
+		call_on_stack(print_report, report, panic_stack.end);                    \
+	} while (0)
+
+void panic_stop_this_hart(const struct tracer_regs *interrupted)
+{
+	struct panic_report report = {interrupted, NULL, NULL};
+
+	REPORT_FROM_PANIC_STACK(&report);
+	sbi_shutdown(true); /* print_report does not return */
 }
 
 void panic(const char *fmt, ...)
 {
 	struct tracer_regs regs;
-	va_list args;
+	struct panic_report report;
 
 	/* First, before any call changes sp or ra: the trace starts here. */
 	TRACER_CAPTURE_REGS(&regs);
 	/* No interrupt may cut the report short (sstatus.SIE, bit 1). */
 	__asm__ volatile("csrci sstatus, 2" ::: "memory");
-	/* A panic() called while panicking would report again, and again. */
-	if (panic_stage != PANIC_NONE) {
-		kputs("\npanic: nested panic, giving up\n");
-		sbi_shutdown(true);
-	}
-	panic_stage = PANIC_REPORTING;
-	panic_regs = &regs;
-	kputs("panic: ");
-	va_start(args, fmt);
-	kvprintf(fmt, args);
-	va_end(args);
-	kputs("\n");
-	print_backtrace(&regs, panic_unwinder);
-	sbi_shutdown(true);
+	report.regs = &regs;
+	report.fmt = fmt;
+	va_start(report.args, fmt);
+	REPORT_FROM_PANIC_STACK(&report);
+	sbi_shutdown(true); /* print_report does not return */
 }

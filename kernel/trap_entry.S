@@ -1,6 +1,19 @@
 /*
- * trap_entry.S - the trap vector. Saves every register into a trap frame
- * (layout.h) on the current stack and calls trap_handler(frame).
+ * trap_entry.S - the trap vector. Picks a stack, saves every register into
+ * a trap frame (layout.h) on it, and calls trap_handler(frame); when that
+ * returns (interrupts), restores the registers and returns to the
+ * interrupted code.
+ *
+ * Which stack (struct hart, found through sscratch):
+ *   - an interrupt: the top of this hart's interrupt stack (interrupts never
+ *     nest here: the handler runs with sstatus.SIE clear);
+ *   - an exception with sp on a stack of this hart and room below it for the
+ *     frame and TRAP_HEADROOM: that stack, below sp;
+ *   - otherwise (a stack overflow into a guard page, a garbage sp): the top
+ *     of this hart's panic stack, unless sp is on or just below that one
+ *     already, which leaves nothing to report with: say so and power off.
+ * The trap frame keeps the interrupted sp, so a backtrace crosses from the
+ * new stack back to the interrupted one.
  *
  * Contract with the tracer (struct tracer_trap_layout): trap_handler is
  * called with sp pointing at the trap frame, so an unwinder that reaches a
@@ -9,24 +22,60 @@
  */
 #include "layout.h"
 
-#if __riscv_xlen == 64
-#define STORE sd
-#else
-#define STORE sw
-#endif
+#define SBI_EXT_LEGACY_PUTCHAR 0x01
+#define SBI_EXT_SRST	       0x53525354
+
+/* Below a panic stack's lowest usable sp: its guard page and what a trap needs. */
+#define PANIC_STACK_GUARDED (GUARD_SIZE + TF_SIZE + TRAP_HEADROOM)
+
+/* Continue at `stay` if sp lies on this hart's stack `index` with room. */
+.macro ROOM_ON stack, stay
+	LOAD t2, HART_TRAP_LIMITS + \stack * HART_LIMIT_SIZE(t0)
+	bltu sp, t2, 1f
+	LOAD t2, HART_TRAP_LIMITS + \stack * HART_LIMIT_SIZE + REG_SIZE(t0)
+	bleu sp, t2, \stay
+1:
+.endm
 
 	.section .text
 	.balign 4		/* stvec ignores the two low bits */
 	.globl trap_entry
 	.type trap_entry, @function
 trap_entry:
+	/* Every general register still holds its interrupted value. */
+	csrrw t0, sscratch, t0	/* t0 = struct hart; sscratch = the interrupted t0 */
+	beqz t0, trap_before_setup
+	STORE t1, HART_SPILL_T1(t0)
+	STORE t2, HART_SPILL_T2(t0)
+	mv t1, sp		/* the interrupted sp, for the trap frame */
+	csrr t2, scause
+	bgez t2, exception	/* interrupts have the top bit set */
+	LOAD sp, HART_TRAP_LIMITS + HART_INTERRUPT * HART_LIMIT_SIZE + REG_SIZE(t0)
+	j save
+exception:
+	ROOM_ON HART_TASK, save
+	ROOM_ON HART_INTERRUPT, save
+	ROOM_ON HART_PANIC, save
+	/* No room: is it the panic stack that ran out? */
+	LOAD t2, HART_TRAP_LIMITS + HART_PANIC * HART_LIMIT_SIZE(t0)
+	li sp, PANIC_STACK_GUARDED
+	sub t2, t2, sp
+	bltu t1, t2, 2f
+	LOAD t2, HART_TRAP_LIMITS + HART_PANIC * HART_LIMIT_SIZE + REG_SIZE(t0)
+	bleu t1, t2, trap_without_stack
+2:	LOAD sp, HART_TRAP_LIMITS + HART_PANIC * HART_LIMIT_SIZE + REG_SIZE(t0)
+save:
 	addi sp, sp, -TF_SIZE
+	STORE t1, TF_REG(2)(sp)
+	LOAD t1, HART_SPILL_T1(t0)
+	STORE t1, TF_REG(6)(sp)
+	LOAD t1, HART_SPILL_T2(t0)
+	STORE t1, TF_REG(7)(sp)
+	csrrw t1, sscratch, t0	/* sscratch = struct hart again */
+	STORE t1, TF_REG(5)(sp)
 	STORE x1, TF_REG(1)(sp)
 	STORE x3, TF_REG(3)(sp)
 	STORE x4, TF_REG(4)(sp)
-	STORE x5, TF_REG(5)(sp)
-	STORE x6, TF_REG(6)(sp)
-	STORE x7, TF_REG(7)(sp)
 	STORE x8, TF_REG(8)(sp)
 	STORE x9, TF_REG(9)(sp)
 	STORE x10, TF_REG(10)(sp)
@@ -51,9 +100,6 @@ trap_entry:
 	STORE x29, TF_REG(29)(sp)
 	STORE x30, TF_REG(30)(sp)
 	STORE x31, TF_REG(31)(sp)
-	/* The interrupted sp is the one before our adjustment. */
-	addi t0, sp, TF_SIZE
-	STORE t0, TF_REG(2)(sp)
 	csrr t0, sepc
 	STORE t0, TF_SEPC(sp)
 	csrr t0, sstatus
@@ -64,9 +110,75 @@ trap_entry:
 	STORE t0, TF_STVAL(sp)
 
 	mv a0, sp
-	/* Every trap is fatal in this kernel: trap_handler panics and never
-	 * returns, so there is no register restore and no sret. */
 	call trap_handler
+	/* Only interrupts come back: faults panic. */
+	LOAD t0, TF_SEPC(sp)
+	csrw sepc, t0
+	LOAD t0, TF_SSTATUS(sp)
+	csrw sstatus, t0
+	LOAD x1, TF_REG(1)(sp)
+	LOAD x3, TF_REG(3)(sp)
+	LOAD x4, TF_REG(4)(sp)
+	LOAD x5, TF_REG(5)(sp)
+	LOAD x6, TF_REG(6)(sp)
+	LOAD x7, TF_REG(7)(sp)
+	LOAD x8, TF_REG(8)(sp)
+	LOAD x9, TF_REG(9)(sp)
+	LOAD x10, TF_REG(10)(sp)
+	LOAD x11, TF_REG(11)(sp)
+	LOAD x12, TF_REG(12)(sp)
+	LOAD x13, TF_REG(13)(sp)
+	LOAD x14, TF_REG(14)(sp)
+	LOAD x15, TF_REG(15)(sp)
+	LOAD x16, TF_REG(16)(sp)
+	LOAD x17, TF_REG(17)(sp)
+	LOAD x18, TF_REG(18)(sp)
+	LOAD x19, TF_REG(19)(sp)
+	LOAD x20, TF_REG(20)(sp)
+	LOAD x21, TF_REG(21)(sp)
+	LOAD x22, TF_REG(22)(sp)
+	LOAD x23, TF_REG(23)(sp)
+	LOAD x24, TF_REG(24)(sp)
+	LOAD x25, TF_REG(25)(sp)
+	LOAD x26, TF_REG(26)(sp)
+	LOAD x27, TF_REG(27)(sp)
+	LOAD x28, TF_REG(28)(sp)
+	LOAD x29, TF_REG(29)(sp)
+	LOAD x30, TF_REG(30)(sp)
+	LOAD x31, TF_REG(31)(sp)
+	LOAD x2, TF_REG(2)(sp)
+	sret
 	.globl trap_entry_end
 trap_entry_end:
 	.size trap_entry, . - trap_entry
+
+/*
+ * The two traps nothing can be reported from in C: before hart_init() set
+ * sscratch, and with the panic stack itself exhausted. Print through the
+ * firmware, which needs no stack of ours, and power off.
+ */
+trap_before_setup:
+	la t1, before_setup_message
+	j say_and_power_off
+trap_without_stack:
+	la t1, without_stack_message
+say_and_power_off:
+	lbu a0, 0(t1)
+	beqz a0, 1f
+	li a7, SBI_EXT_LEGACY_PUTCHAR
+	ecall
+	addi t1, t1, 1
+	j say_and_power_off
+1:	li a7, SBI_EXT_SRST
+	li a6, 0		/* system reset */
+	li a0, 0		/* shutdown */
+	li a1, 1		/* reason: system failure */
+	ecall
+2:	wfi
+	j 2b
+
+	.section .rodata
+before_setup_message:
+	.asciz "\npanic: trap before this hart's trap state was set up\n"
+without_stack_message:
+	.asciz "\nfatal: trap with the panic stack exhausted: powering off\n"

@@ -6,7 +6,7 @@
 
 #include "scenarios.h"
 
-/* Nothing is mapped at 0 on QEMU virt: a load there is a load access fault.
+/* Nothing is mapped at 0 (vm.c): a load there is a load page fault.
  * Read from a volatile so the compiler cannot see (and "optimize") the NULL. */
 static volatile uintptr_t unmapped_address = 0;
 

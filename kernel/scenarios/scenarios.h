@@ -29,5 +29,12 @@ void scenario_recursion(void);
 void scenario_load_fault(void);
 void scenario_illegal(void);
 void scenario_ebreak(void);
+void scenario_stack_overflow(void);
+void scenario_bad_sp(void);
+void scenario_small_stack(void);
+void scenario_timer_panic(void);
+void scenario_timer_fault(void);
+void scenario_secondary_panic(void);
+void scenario_all_harts(void);
 
 #endif /* KERNEL_SCENARIOS_H */

@@ -94,7 +94,7 @@ BENCH_FN static void measure_tracer(enum bench_unwinder which)
 
 	TRACER_CAPTURE_REGS(&regs);
 	/* Exactly what a panic's walk reads; only the depth limit differs. */
-	panic_describe_kernel(&config, &trap, regs.sp);
+	panic_describe_kernel(&config, &trap);
 	config.max_depth = BENCH_MAX_FRAMES;
 	result->frames = 0;
 	start = read_instret();
@@ -171,7 +171,7 @@ BENCH_FN static void measure_walk_start(void)
 	unsigned long instret;
 
 	TRACER_CAPTURE_REGS(&regs);
-	panic_describe_kernel(&config, &trap, regs.sp);
+	panic_describe_kernel(&config, &trap);
 	start = read_instret();
 	tracer_start(&walk, TRACER_AUTO, &config, &regs);
 	instret = read_instret() - start;
