@@ -9,7 +9,7 @@
 #
 # Build variables: CROSS_COMPILE or CC, OPT (-O0, -O2, -Os), FP (1: frame
 # pointers, 0: none), CFI (1: unwind tables, 0: none), EXTRA_SRCS (your own .c files), BUILD (output directory),
-# LDSCRIPT (linker script).
+# LDSCRIPT (linker script), SMP (harts for make run/debug).
 
 CROSS_COMPILE ?= riscv64-unknown-elf-
 ifeq ($(origin CC),default)
@@ -135,7 +135,9 @@ $(BUILD)/kernel.elf: $(KERNEL_OBJS) $(SYMGEN) $(LINKER_SCRIPTS)
 		rm -f $@.tmp; exit 1; }
 	mv $@.tmp $@
 
-QEMU_CMD = $(QEMU) -machine virt -nographic -bios default -kernel $(BUILD)/kernel.elf
+# SMP: harts QEMU gives the machine (the kernel runs on up to 8).
+SMP ?= 1
+QEMU_CMD = $(QEMU) -machine virt -smp $(SMP) -nographic -bios default -kernel $(BUILD)/kernel.elf
 
 run: $(BUILD)/kernel.elf
 	$(QEMU_CMD) -append "$(ARGS)"

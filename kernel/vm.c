@@ -11,6 +11,7 @@
  */
 #include "vm.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "console.h"
@@ -119,6 +120,24 @@ void vm_init(void)
 			if (!is_guard_page(page))
 				*entry_for(page, 0) = leaf_pte(page);
 	}
+}
+
+bool vm_unmap_page(uintptr_t va)
+{
+	pte_t *table = tables[0];
+	pte_t *pte;
+
+	for (unsigned l = LEVELS - 1; l > 0; l--) {
+		pte = &table[(va >> (PAGE_SHIFT + l * VPN_BITS)) & (TABLE_ENTRIES - 1)];
+		/* Invalid, or a leaf (a megapage): no 4 KiB page to unmap. */
+		if ((*pte & (PTE_V | PTE_R | PTE_W | PTE_X)) != PTE_V)
+			return false;
+		table = (pte_t *)((*pte >> PTE_PPN_SHIFT) << PAGE_SHIFT);
+	}
+	pte = &table[(va >> PAGE_SHIFT) & (TABLE_ENTRIES - 1)];
+	*pte = 0;
+	__asm__ volatile("sfence.vma %0, zero" ::"r"(va) : "memory");
+	return true;
 }
 
 void vm_enable(void)

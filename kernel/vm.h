@@ -4,9 +4,16 @@
 #ifndef KERNEL_VM_H
 #define KERNEL_VM_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 /* Builds the page table (once, on the boot hart, before other harts start). */
 void vm_init(void);
 /* Turns paging on for the calling hart. */
 void vm_enable(void);
+/* Unmaps the 4 KiB page holding va, on this hart (other harts may keep it
+ * in their TLBs). Only pages around the stacks are 4 KiB pages: false for
+ * any other address. */
+bool vm_unmap_page(uintptr_t va);
 
 #endif /* KERNEL_VM_H */

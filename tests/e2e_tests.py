@@ -69,7 +69,9 @@ SCENARIOS = [
 ]
 QEMU_TIMEOUT = 30
 # The privileged spec's scause codes, for checking the separator line.
-CAUSE_NAMES = {2: "illegal instruction", 3: "breakpoint", 5: "load access fault"}
+CAUSE_NAMES = {2: "illegal instruction", 3: "breakpoint", 5: "load access fault",
+               13: "load page fault", 15: "store/AMO page fault",
+               (1 << 63) | 5: "supervisor timer interrupt"}
 
 FRAME_RE = re.compile(r"^ \[<0x([0-9a-f]+)>\](?: (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+))?"
                       r"(?: \((prologue|frame-pointer)\))?$")
@@ -97,17 +99,20 @@ def wait_for_listener(port, deadline):
     return False
 
 
-def qemu_argv(elf, args):
-    return ["qemu-system-riscv64", "-machine", "virt", "-nographic", "-bios", "default",
-            "-kernel", elf, "-append", args]
+def qemu_argv(elf, args, harts=1):
+    return ["qemu-system-riscv64", "-machine", "virt", "-smp", str(harts), "-nographic",
+            "-bios", "default", "-kernel", elf, "-append", args]
 
 
-def boot(elf, args, gdb_function=None):
-    """Boots the kernel; with gdb_function, under GDB running that function
-    of gdb_oracle.py. Returns (console text, GDB output, problem or None)."""
-    console_path = os.path.join(os.path.dirname(elf), "console-%s.txt" % re.sub(r"\W", "_", args))
+def boot(elf, args, gdb_function=None, harts=1):
+    """Boots the kernel on `harts` harts; with gdb_function, under GDB running
+    that call of gdb_oracle.py ("stop_at_panic", or a call with arguments).
+    Returns (console text, GDB output, problem or None)."""
+    console_path = os.path.join(os.path.dirname(elf), "console-%s-smp%d.txt"
+                                % (re.sub(r"\W", "_", args), harts))
     port = free_port()
-    argv = qemu_argv(elf, args) + (["-S", "-gdb", "tcp:127.0.0.1:%d" % port] if gdb_function else [])
+    argv = qemu_argv(elf, args, harts) + (["-S", "-gdb", "tcp:127.0.0.1:%d" % port]
+                                          if gdb_function else [])
     gdb_out = ""
     problem = None
     with open(console_path, "w") as console:
@@ -121,7 +126,9 @@ def boot(elf, args, gdb_function=None):
                     gdb = run(["gdb-multiarch", "-batch", "-nx", "-ex", "set pagination off",
                                "-ex", "file " + elf, "-ex", "target remote 127.0.0.1:%d" % port,
                                "-x", os.path.join(ROOT, "tests", "gdb_oracle.py"),
-                               "-ex", "python %s()" % gdb_function, "-ex", "detach"],
+                               "-ex", "python %s" % (gdb_function if "(" in gdb_function
+                                                     else gdb_function + "()"),
+                               "-ex", "detach"],
                               timeout=QEMU_TIMEOUT)
                     gdb_out = gdb.stdout + gdb.stderr
             qemu.wait(timeout=QEMU_TIMEOUT)

@@ -5,8 +5,18 @@
 #     FRAME <pc hex> <function name or ??>
 #     TRAP <sepc hex> <scause hex> <stval hex>
 #
-# Call stop_at_panic() or stop_at_trap() (gdb -ex 'python stop_at_trap()').
+# Call stop_at_panic() or stop_at_trap() (gdb -ex 'python stop_at_trap()'),
+# or stop_at_traps([...]) and stop_at_panic_all_harts() for the panic-path
+# scenarios (tests/panic_path_tests.py):
+#
+#     FRAMES hart<N>              (stop_at_panic_all_harts: every other hart)
+#
+# The kernel takes timer ticks, so the trap vector also runs for interrupts:
+# a stop at a trap waits for the first trap that matches a condition.
 import gdb
+
+# scause of an exception: the interrupt bit (the sign bit) clear.
+EXCEPTION = "$scause >= 0"
 
 
 def print_frames(label):
@@ -41,18 +51,50 @@ def stop_at_panic():
     gdb.execute("delete", to_string=True)
 
 
-def stop_at_trap():
+def print_trap(label, condition):
     """At the first instruction of the trap vector, every general register
     still holds the interrupted value; only pc has moved to the vector. With
     pc set back to sepc, GDB's view is exactly that of a breakpoint on the
-    faulting instruction. Then the pc is restored and panic() awaited."""
-    gdb.execute("break *trap_entry", to_string=True)
+    interrupted instruction. Then the pc is restored."""
+    gdb.execute("break *trap_entry if %s" % condition, to_string=True)
     gdb.execute("continue", to_string=True)
     sepc = register("sepc")
     print("TRAP 0x%x 0x%x 0x%x" % (sepc, register("scause"), register("stval")))
     vector = register("pc")
     gdb.execute("set $pc = %d" % sepc)
-    print_frames("trap")
+    print_frames(label)
     gdb.execute("set $pc = %d" % vector)
     gdb.execute("delete", to_string=True)
+
+
+def stop_at_trap():
+    """GDB's bt at the first exception (a fault), then at panic()."""
+    print_trap("trap", EXCEPTION)
     stop_at_panic()
+
+
+def stop_at_traps(conditions):
+    """GDB's bt at each trap, in the order they happen: the first trap that
+    matches conditions[0] (labelled trap0), then conditions[1], ...; then
+    stop_at_panic_all_harts()."""
+    for i, condition in enumerate(conditions):
+        print_trap("trap%d" % i, condition)
+    stop_at_panic_all_harts()
+
+
+def stop_at_panic_all_harts():
+    """stop_at_panic(), then the backtrace of every other hart as it is at
+    that moment (QEMU shows hart N as thread N + 1). A hart stopped by the
+    panic's IPI is interrupted close to there: in an idle loop its frames
+    above the first do not change."""
+    gdb.execute("break *panic", to_string=True)
+    gdb.execute("continue", to_string=True)
+    print_frames("panic")
+    gdb.execute("delete", to_string=True)
+    selected = gdb.selected_thread()
+    for thread in sorted(gdb.selected_inferior().threads(), key=lambda t: t.ptid[1]):
+        if thread.ptid == selected.ptid:
+            continue
+        thread.switch()
+        print_frames("hart%d" % (thread.ptid[1] - 1))
+    selected.switch()

@@ -73,7 +73,7 @@ def check_fault_in_panic_message(results, label, elf, tracer):
     nested = [i for i, line in enumerate(lines) if line.startswith("nested fault while panicking: ")]
     panic_line = [i for i, line in enumerate(lines) if line.startswith("panic: ")]
     ordered = (problem is None and len(nested) == 1 and panic_line and panic_line[0] < nested[0]
-               and re.match(r"^nested fault while panicking: load access fault "
+               and re.match(r"^nested fault while panicking: load page fault "
                             r"sepc=0x[0-9a-f]+ stval=0x8$", lines[nested[0]]))
     if not results.check(name + ": the panic line, then the nested fault line", ordered,
                          problem or console[-1500:]):
@@ -85,6 +85,26 @@ def check_fault_in_panic_message(results, label, elf, tracer):
                   trace["header"] == "Call Trace (frame-pointer unwinder):" and
                   trace["end"] == OUTERMOST and not compare_frames(frames, gdb, False),
                   "%s\n%s" % (trace["end"], "\n".join(compare_frames(frames, gdb, False))))
+
+
+def check_fault_in_fallback(results, label, elf):
+    """The panic message faults, and so does the fallback trace (the top
+    page of the stack unmapped under it): the panic line, the nested fault
+    line, the start of the fallback trace, then power off at once, by
+    itself, without another report."""
+    name = "%s hostile_fault_in_fallback" % label
+    console, _, problem = boot(elf, "scenario=call:hostile_fault_in_fallback")
+    lines = [line.rstrip("\r") for line in console.splitlines()]
+    panic_line = [i for i, line in enumerate(lines) if line.startswith("panic: ")]
+    nested = [i for i, line in enumerate(lines) if line.startswith("nested fault while panicking: ")]
+    after = lines[nested[0] + 1:] if nested else []
+    results.check(name + ": panic line, nested fault line, fallback trace cut short, power off",
+                  problem is None and len(panic_line) == 1 and len(nested) == 1
+                  and panic_line[0] < nested[0]
+                  and after[:1] == ["Call Trace (frame-pointer unwinder):"]
+                  and any(" panic+0x" in line for line in after)
+                  and not any(line.startswith("End of trace") for line in after),
+                  "problem: %s\n%s" % (problem, console[-1500:]))
 
 
 def check_fp_walk_without_frame_pointers(results, label, elf):
@@ -159,5 +179,6 @@ def run_all(results: Results, kernels):
         if "fp1" in label:
             check_frame_pointer_zero(results, label, elf)
             check_fault_in_panic_message(results, label, elf, "auto")
+            check_fault_in_fallback(results, label, elf)
         else:
             check_fp_walk_without_frame_pointers(results, label, elf)

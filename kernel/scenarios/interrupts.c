@@ -21,6 +21,9 @@ SCENARIO_FN void tick_panics(void)
 SCENARIO_FN void tick_faults(void)
 {
 	(void)*(volatile unsigned long *)unmapped_address;
+	/* Keep the epilogue after the load, so that the frame pointer still
+	 * describes this frame when it faults (as in faults.c). */
+	__asm__ volatile("" ::: "memory");
 }
 
 /* The code the tick interrupts: it waits for interrupts, forever. */
