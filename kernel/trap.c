@@ -1,8 +1,10 @@
 /*
- * trap.c - C side of the trap vector (trap_entry.S). Interrupts (the tick,
- * the IPI of a panic on another hart) are handled and return. Every
- * exception is fatal: report what the hardware said, then panic with a
- * backtrace that crosses the trap frame into the interrupted code.
+ * trap.c - C side of the trap vector (trap_entry.S). Interrupts are handled
+ * and return: the tick, and an IPI (unless another hart's panic sent it:
+ * then this hart prints its backtrace and stops). Every exception is fatal:
+ * report what the hardware said (first whether the stack itself is the
+ * problem), then panic with a backtrace that crosses the trap frame into
+ * the interrupted code.
  */
 #include <stdint.h>
 
@@ -69,9 +71,10 @@ static bool in_guard_below(uintptr_t start, uintptr_t addr)
 }
 
 /*
- * A trap the entry had to move to the panic stack, because no stack of this
- * hart had room below sp: an overflow (sp, or the address that faulted, in
- * the guard page below the task or interrupt stack), or a garbage sp.
+ * Panics if the stack is the problem: an overflow (sp, or the address a
+ * page fault hit, in the guard page below the task or interrupt stack), or
+ * a garbage sp (on no stack of this hart). Such traps are the ones the
+ * entry moved to the panic stack.
  */
 static void check_stack(const struct trap_frame *frame)
 {

@@ -46,9 +46,9 @@
 #define RAM_START  0x80000000ul
 #define RAM_MAPPED 0x40000000ul
 
-/* The root, the table under it, and 4 KiB-page tables for the stacks: the
- * stacks span at most HART_COUNT * HART_STACKS_SIZE (416 KiB), so two
- * megapages, three if unaligned. */
+/* The root, the table under it (Sv39), and 4 KiB-page tables for the
+ * megapages the stacks touch: HART_COUNT * HART_STACKS_SIZE (416 KiB) spans
+ * at most two. One to spare. */
 #define TABLES 6
 
 typedef uintptr_t pte_t;
