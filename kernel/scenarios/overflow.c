@@ -62,8 +62,8 @@ static uintptr_t stack_left(void)
 /* Takes all but LEFT_AT_PANIC bytes of the task stack (a variable-length
  * array: sp stays 16-byte aligned), then panics. panic()'s own frame, all
  * it takes of this stack before it moves to the panic stack, is 224 bytes
- * (GCC -O2), 240 (clang -O2) or 272 (GCC -O0: it touches only the top 256
- * of them). */
+ * (GCC -O2), 240 (clang -O2) or 272 (GCC -O0; there stack_left() is a call
+ * whose own frame lowers sp: 288 bytes remain at the call to panic()). */
 SCENARIO_FN void panic_with_little_stack(void)
 {
 	volatile char padding[(stack_left() - LEFT_AT_PANIC) & ~(uintptr_t)15];
