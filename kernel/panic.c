@@ -44,6 +44,9 @@ void panic_use_unwinder(enum tracer_unwinder unwinder)
 void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layout *trap,
 			   uintptr_t sp)
 {
+	/* The walk keeps a pointer to its list: one entry per hart, so that
+	 * harts panicking at once do not share it. */
+	static struct tracer_range hart_stack[HART_COUNT];
 	uintptr_t stacks = (uintptr_t)__stacks_start;
 
 	trap->entry.start = (uintptr_t)trap_entry;
@@ -63,13 +66,15 @@ void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layo
 		/* sp == a stack's top still belongs to that stack. */
 		uintptr_t hart = (sp - stacks - 1) / STACK_SIZE;
 
-		config->stack.start = stacks + hart * STACK_SIZE;
-		config->stack.end = config->stack.start + STACK_SIZE;
+		hart_stack[hart].start = stacks + hart * STACK_SIZE;
+		hart_stack[hart].end = hart_stack[hart].start + STACK_SIZE;
+		config->stacks = &hart_stack[hart];
+		config->stack_count = 1;
 	} else {
 		/* sp is on no boot stack: declare none, so that the walk stops
 		 * at once instead of reading wherever sp points. */
-		config->stack.start = 0;
-		config->stack.end = 0;
+		config->stacks = NULL;
+		config->stack_count = 0;
 	}
 	config->symtab = &tracer_symtab;
 	config->eh_frame.start = (uintptr_t)__eh_frame_start;

@@ -40,11 +40,11 @@ static inline bool range_contains(struct tracer_range range, uintptr_t addr)
 
 /*
  * The one reader all unwinders use: reads the machine word at addr if it lies,
- * whole and aligned, inside the declared stack. Returns false instead of
- * faulting.
+ * whole and aligned, inside `stack` (the walk's current stack: another
+ * declared stack is reached only across a trap frame). Returns false instead
+ * of faulting.
  */
-bool memory_read_word(const struct tracer_config *config, uintptr_t addr,
-		      uintptr_t *value);
+bool memory_read_word(const struct tracer_range *stack, uintptr_t addr, uintptr_t *value);
 
 /*
  * A cursor over [pos, end), a part of a declared region: .eh_frame for the
