@@ -221,6 +221,24 @@ void frame_pointer_step(struct tracer_walk *walk);
 void dwarf_step(struct tracer_walk *walk);
 void prologue_step(struct tracer_walk *walk);
 
+/* walk->stack_index when sp is on no declared stack. */
+#define STACKS_NONE TRACER_MAX_STACKS
+
+/* Makes the stack that holds walk->next.sp (tracer_config's rules) the
+ * walk's current one, having left none. */
+void stacks_start(struct tracer_walk *walk);
+
+/*
+ * The frame at walk->next returns into the trap entry, which called its
+ * handler with sp pointing at the trap frame: continues from the registers
+ * saved there, or sets walk->stop. The interrupted pc is exact (not a
+ * return address). The interrupted sp chooses the stack the walk goes on
+ * with: the trap may have switched to this one (an interrupt stack) from
+ * another, never from one the walk left. A frame on no stack is shown, and
+ * the walk stops after it.
+ */
+void stacks_cross_trap(struct tracer_walk *walk);
+
 /*
  * Whether cfa, the caller's sp an unwinder computed, may follow the frame in
  * walk->next: inside the stack (its top included) and above the callee's sp,

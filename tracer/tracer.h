@@ -206,10 +206,10 @@ enum tracer_unwinder {
  * own frame holds struct tracer_walk, a tracer_frame and a line on top.
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
-#define TRACER_STACK_FRAME_POINTER 304u
-#define TRACER_STACK_DWARF 2560u
-#define TRACER_STACK_PROLOGUE 944u
-#define TRACER_STACK_AUTO 2560u /* the largest of the three */
+#define TRACER_STACK_FRAME_POINTER 144u
+#define TRACER_STACK_DWARF 2384u
+#define TRACER_STACK_PROLOGUE 784u
+#define TRACER_STACK_AUTO 2384u /* the largest of the three */
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {

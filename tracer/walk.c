@@ -6,49 +6,10 @@
  * return address lies in the trap entry, otherwise by the chosen unwinder's
  * step. Checks common to every unwinder live here: the embedded tables are
  * validated once at the start, and every return address an unwinder
- * recovers must lie in text just after a call; the depth is bounded.
+ * recovers must lie in text just after a call; the depth is bounded. Which
+ * stack the walk reads, and the switch at a trap frame: stacks.c.
  */
 #include "internal.h"
-
-/* stack_index when sp is on no declared stack. */
-#define NO_STACK TRACER_MAX_STACKS
-
-_Static_assert(TRACER_MAX_STACKS <= 32, "stacks_left has a bit per stack");
-
-/*
- * The stack sp is on (see tracer_config): the one with start < sp <= end,
- * else the lowest one starting at or above sp (sp ran past its bottom into
- * the guard page below, and its frames lie above), else NO_STACK. Runs at
- * the start and at trap frames only: reads check the copy in the walk.
- */
-static unsigned find_stack(const struct tracer_config *config, uintptr_t sp)
-{
-	unsigned count = config->stacks ? config->stack_count : 0;
-	unsigned below = NO_STACK;
-
-	if (count > TRACER_MAX_STACKS)
-		count = TRACER_MAX_STACKS;
-	for (unsigned i = 0; i < count; i++) {
-		struct tracer_range stack = config->stacks[i];
-
-		if (stack.start < sp && sp <= stack.end)
-			return i;
-		/* An empty entry holds no frame: never chosen. */
-		if (stack.start >= sp && stack.start < stack.end &&
-		    (below == NO_STACK || stack.start < config->stacks[below].start))
-			below = i;
-	}
-	return below;
-}
-
-/* Makes stack `index` the current one; NO_STACK leaves an empty range,
- * inside which no read succeeds. */
-static void enter_stack(struct tracer_walk *walk, unsigned index)
-{
-	walk->stack_index = index;
-	walk->stack.start = index == NO_STACK ? 0 : walk->config->stacks[index].start;
-	walk->stack.end = index == NO_STACK ? 0 : walk->config->stacks[index].end;
-}
 
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs)
@@ -67,8 +28,7 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 	walk->next_found_by = unwinder;
 	walk->symtab_status = tracer_symtab_check(config);
 	walk->fde_index_status = tracer_fde_index_check(config);
-	walk->stacks_left = 0;
-	enter_stack(walk, find_stack(config, regs->sp));
+	stacks_start(walk);
 }
 
 /*
@@ -133,61 +93,6 @@ enum tracer_stop frame_outermost(const struct tracer_walk *walk, uintptr_t cfa,
 }
 
 /*
- * The frame at walk->next returns into the trap entry, which called its
- * handler with sp pointing at the trap frame: continue from the registers
- * saved there. The interrupted pc is exact (not a return address). The
- * interrupted sp chooses the stack the walk goes on with: the trap may have
- * switched to this one (an interrupt stack) from another.
- */
-static void cross_trap(struct tracer_walk *walk)
-{
-	const struct tracer_config *config = walk->config;
-	const struct tracer_trap_layout *trap = config->trap;
-	const struct tracer_range *stack = &walk->stack;
-	struct tracer_regs *regs = &walk->next;
-	uintptr_t trap_frame = regs->sp;
-	unsigned next_stack;
-
-	/* Straight into walk->next: the frame there was returned already,
-	 * and a walk that stops here shows nothing more. */
-	bool readable =
-	    memory_read_word(stack, trap_frame + trap->epc_offset, &regs->pc) &&
-	    memory_read_word(stack, trap_frame + trap->ra_offset, &regs->ra) &&
-	    memory_read_word(stack, trap_frame + trap->sp_offset, &regs->sp) &&
-	    memory_read_word(stack, trap_frame + trap->cause_offset, &walk->trap_cause) &&
-	    memory_read_word(stack, trap_frame + trap->tval_offset, &walk->trap_tval);
-
-	for (unsigned i = 0; i < TRACER_SAVED_REGS && readable; i++)
-		readable =
-		    memory_read_word(stack, trap_frame + trap->s_offset[i], &regs->s[i]);
-	if (!readable) {
-		walk->stop = TRACER_STOP_OUTSIDE_STACK;
-		return;
-	}
-	next_stack = find_stack(config, regs->sp);
-	if (next_stack == walk->stack_index) {
-		/* The entry pushed the trap frame below the interrupted sp. */
-		if (regs->sp <= trap_frame) {
-			walk->stop = TRACER_STOP_NOT_ASCENDING;
-			return;
-		}
-	} else if (next_stack != NO_STACK && (walk->stacks_left >> next_stack & 1)) {
-		/* Back to a stack the walk left below: a loop. */
-		walk->stop = TRACER_STOP_NOT_ASCENDING;
-		return;
-	} else {
-		/* A stack switch, or a trap from no declared stack (user
-		 * mode): the interrupted frame is shown, and advance() stops
-		 * after it. */
-		walk->stacks_left |= (uint32_t)1 << walk->stack_index;
-		enter_stack(walk, next_stack);
-	}
-	walk->next_is_exact = true;
-	walk->next_after_trap = true;
-	walk->next_found_by = walk->unwinder;
-}
-
-/*
  * TRACER_AUTO: the first unwinder that applies to the frame. Each one leaves
  * walk->next as it was when it does not apply: no FDE (or no valid index);
  * no function in a valid symbol table, or code the decoder does not follow.
@@ -223,14 +128,14 @@ static void advance(struct tracer_walk *walk)
 			walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
 			return;
 		}
-		if (walk->stack_index == NO_STACK) {
+		if (walk->stack_index == STACKS_NONE) {
 			walk->stop = TRACER_STOP_OUTSIDE_STACK;
 			return;
 		}
 	}
 	if (!walk->next_is_exact && config->trap &&
 	    range_contains(config->trap->entry, code_address(walk->next.pc, true))) {
-		cross_trap(walk);
+		stacks_cross_trap(walk);
 		return;
 	}
 	switch (walk->unwinder) {
