@@ -117,11 +117,12 @@ struct tracer_config {
 	 * the top. A one-stack caller writes stacks = &stack, stack_count = 1.
 	 * The walk reads only the *current* stack: the one with start < sp <=
 	 * end; else, sp having overflowed below a stack's bottom (into its
-	 * guard page), the lowest stack with start >= sp; else none (sp above
-	 * every stack: only the first frame is shown). It changes stacks only
-	 * across a trap frame, by the interrupted sp, and never back to one it
-	 * left (that would be a loop). At most TRACER_MAX_STACKS entries are
-	 * looked at; NULL or 0 declares none.
+	 * guard page), the lowest non-empty stack with start >= sp; else none
+	 * (sp above every stack, or a trap from user mode: that frame is
+	 * shown, then the walk stops). It changes stacks only across a trap
+	 * frame, by the interrupted sp, and never back to one it left (that
+	 * would be a loop). At most TRACER_MAX_STACKS entries are looked at;
+	 * NULL or 0 declares none.
 	 */
 	const struct tracer_range *stacks;
 	unsigned stack_count;
