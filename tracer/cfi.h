@@ -148,11 +148,12 @@ enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_
  * subset: DW_OP_lit0-31, const1u-8s, constu, consts, dup, drop, over, swap,
  * plus, plus_uconst, minus, mul, and, or, xor, neg, not, shl, shr, shra,
  * breg0-31 and bregx of registers in tracer_regs (ra, sp, s0-s11), deref
- * (a word of the declared stack) and nop. Any other op is CFI_UNSUPPORTED,
+ * (a word of `stack`, the walk's current stack) and nop. Any other op is CFI_UNSUPPORTED,
  * as is a stack deeper than CFI_EXPRESSION_STACK; popping an empty stack,
  * or an empty stack at the end, is CFI_MALFORMED.
  */
-enum cfi_status cfi_evaluate(const struct tracer_config *config, uintptr_t expression,
+enum cfi_status cfi_evaluate(const struct tracer_config *config,
+			     const struct tracer_range *stack, uintptr_t expression,
 			     const struct tracer_regs *regs, bool push_initial,
 			     uintptr_t initial, uintptr_t *result);
 

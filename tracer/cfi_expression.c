@@ -161,7 +161,7 @@ static enum cfi_status binary(struct expression_stack *stack, uint8_t op)
 }
 
 /* Ops on the top entries in place, and the stack shuffles. */
-static enum cfi_status unary(const struct tracer_config *config,
+static enum cfi_status unary(const struct tracer_range *deref_stack,
 			     struct expression_stack *stack, uint8_t op,
 			     struct memory_cursor *cursor)
 {
@@ -173,7 +173,7 @@ static enum cfi_status unary(const struct tracer_config *config,
 		return CFI_MALFORMED;
 	switch (op) {
 	case DW_OP_deref:
-		return memory_read_word(config, *top, top) ? CFI_OK : CFI_UNREADABLE;
+		return memory_read_word(deref_stack, *top, top) ? CFI_OK : CFI_UNREADABLE;
 	case DW_OP_dup:
 		return push(stack, *top);
 	case DW_OP_drop:
@@ -198,7 +198,7 @@ static enum cfi_status unary(const struct tracer_config *config,
 	}
 }
 
-static enum cfi_status run_op(const struct tracer_config *config,
+static enum cfi_status run_op(const struct tracer_range *deref_stack,
 			      struct expression_stack *stack, uint8_t op,
 			      struct memory_cursor *cursor,
 			      const struct tracer_regs *regs)
@@ -214,7 +214,7 @@ static enum cfi_status run_op(const struct tracer_config *config,
 	case DW_OP_neg:
 	case DW_OP_not:
 	case DW_OP_plus_uconst:
-		return unary(config, stack, op, cursor);
+		return unary(deref_stack, stack, op, cursor);
 	case DW_OP_and:
 	case DW_OP_minus:
 	case DW_OP_mul:
@@ -230,7 +230,8 @@ static enum cfi_status run_op(const struct tracer_config *config,
 	}
 }
 
-enum cfi_status cfi_evaluate(const struct tracer_config *config, uintptr_t expression,
+enum cfi_status cfi_evaluate(const struct tracer_config *config,
+			     const struct tracer_range *deref_stack, uintptr_t expression,
 			     const struct tracer_regs *regs, bool push_initial,
 			     uintptr_t initial, uintptr_t *result)
 {
@@ -249,7 +250,7 @@ enum cfi_status cfi_evaluate(const struct tracer_config *config, uintptr_t expre
 		push(&stack, initial);
 	while (cursor.pos < cursor.end) {
 		enum cfi_status status =
-		    run_op(config, &stack, cursor_u8(&cursor), &cursor, regs);
+		    run_op(deref_stack, &stack, cursor_u8(&cursor), &cursor, regs);
 
 		if (cursor.failed)
 			return CFI_MALFORMED;

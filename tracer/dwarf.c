@@ -41,14 +41,15 @@ bool cfi_register_value(const struct tracer_regs *regs, unsigned column, uintptr
 }
 
 /* The CFA of the row, from the callee's registers. */
-static enum cfi_status compute_cfa(const struct tracer_config *config,
+static enum cfi_status compute_cfa(const struct tracer_walk *walk,
 				   const struct cfi_row *row,
 				   const struct tracer_regs *callee, uintptr_t *cfa)
 {
+	const struct tracer_config *config = walk->config;
 	uintptr_t base;
 
 	if (row->cfa_kind == CFI_CFA_EXPRESSION)
-		return cfi_evaluate(config,
+		return cfi_evaluate(config, &walk->stack,
 				    config->eh_frame.start + (uint32_t)row->cfa_offset,
 				    callee, false, 0, cfa);
 	if (!cfi_register_value(callee, row->cfa_register, &base))
@@ -58,11 +59,13 @@ static enum cfi_status compute_cfa(const struct tracer_config *config,
 }
 
 /* The caller's value of a register under `rule` (never UNDEFINED here). */
-static enum cfi_status apply_rule(const struct tracer_config *config,
+static enum cfi_status apply_rule(const struct tracer_walk *walk,
 				  const struct cfi_rule *rule,
 				  const struct tracer_regs *callee, uintptr_t cfa,
 				  uintptr_t *value)
 {
+	const struct tracer_config *config = walk->config;
+	const struct tracer_range *stack = &walk->stack;
 	uintptr_t expression = config->eh_frame.start + (uint32_t)rule->value;
 	uintptr_t address;
 	enum cfi_status status;
@@ -70,7 +73,7 @@ static enum cfi_status apply_rule(const struct tracer_config *config,
 	switch (rule->kind) {
 	case CFI_RULE_OFFSET:
 		address = cfa + (uintptr_t)(intptr_t)rule->value;
-		return memory_read_word(config, address, value) ? CFI_OK : CFI_UNREADABLE;
+		return memory_read_word(stack, address, value) ? CFI_OK : CFI_UNREADABLE;
 	case CFI_RULE_VAL_OFFSET:
 		*value = cfa + (uintptr_t)(intptr_t)rule->value;
 		return CFI_OK;
@@ -79,12 +82,13 @@ static enum cfi_status apply_rule(const struct tracer_config *config,
 			   ? CFI_OK
 			   : CFI_UNSUPPORTED;
 	case CFI_RULE_EXPRESSION:
-		status = cfi_evaluate(config, expression, callee, true, cfa, &address);
+		status =
+		    cfi_evaluate(config, stack, expression, callee, true, cfa, &address);
 		if (status != CFI_OK)
 			return status;
-		return memory_read_word(config, address, value) ? CFI_OK : CFI_UNREADABLE;
+		return memory_read_word(stack, address, value) ? CFI_OK : CFI_UNREADABLE;
 	case CFI_RULE_VAL_EXPRESSION:
-		return cfi_evaluate(config, expression, callee, true, cfa, value);
+		return cfi_evaluate(config, stack, expression, callee, true, cfa, value);
 	default: /* CFI_RULE_SAME_VALUE: already copied from the callee */
 		return CFI_OK;
 	}
@@ -111,7 +115,7 @@ static enum tracer_stop stop_reason(enum cfi_status status)
  * The caller's sp is the CFA (psABI), which the walk has checked: a rule for
  * sp may only agree with it, never replace it.
  */
-static enum tracer_stop apply_row(const struct tracer_config *config,
+static enum tracer_stop apply_row(const struct tracer_walk *walk,
 				  const struct cfi_row *row, unsigned ra_column,
 				  const struct tracer_regs *callee, uintptr_t cfa,
 				  struct tracer_regs *regs)
@@ -137,7 +141,7 @@ static enum tracer_stop apply_row(const struct tracer_config *config,
 		if (rule->column == ra_column)
 			has_return_address = true;
 		sp_by_rule = cfa;
-		status = apply_rule(config, rule, callee, cfa, slot);
+		status = apply_rule(walk, rule, callee, cfa, slot);
 		if (status != CFI_OK)
 			return stop_reason(status);
 		/* Another sp would be a frame the checks never saw: a loop. */
@@ -175,7 +179,7 @@ void dwarf_step(struct tracer_walk *walk)
 	if (status == CFI_OK)
 		status = cfi_row_at(config, &fde, pc, &row);
 	if (status == CFI_OK)
-		status = compute_cfa(config, &row, &walk->next, &cfa);
+		status = compute_cfa(walk, &row, &walk->next, &cfa);
 	if (status != CFI_OK) {
 		walk->stop = stop_reason(status);
 		return;
@@ -190,8 +194,8 @@ void dwarf_step(struct tracer_walk *walk)
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	regs_copy(&callee, &walk->next);
-	walk->stop = apply_row(config, &row, (unsigned)fde.cie.ra_column, &callee, cfa,
-			       &walk->next);
+	walk->stop =
+	    apply_row(walk, &row, (unsigned)fde.cie.ra_column, &callee, cfa, &walk->next);
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	walk->next_is_exact = false;

@@ -16,16 +16,17 @@
 
 #define WORD sizeof(uintptr_t)
 
-/* A caller's frame address lies inside the stack or at its very top (the
- * outermost function's CFA is the initial sp); a return address never does. */
-static bool is_frame_address(const struct tracer_config *config, uintptr_t value)
+/* A caller's frame address lies inside the current stack or at its very top
+ * (the outermost function's CFA is the initial sp); a return address never
+ * does. */
+static bool is_frame_address(const struct tracer_range *stack, uintptr_t value)
 {
-	return value > config->stack.start && value <= config->stack.end;
+	return value > stack->start && value <= stack->end;
 }
 
 void frame_pointer_step(struct tracer_walk *walk)
 {
-	const struct tracer_config *config = walk->config;
+	const struct tracer_range *stack = &walk->stack;
 	struct tracer_regs *frame = &walk->next;
 	uintptr_t fp = frame->s[0]; /* s0 is the frame pointer */
 	uintptr_t word_below_fp;
@@ -50,18 +51,18 @@ void frame_pointer_step(struct tracer_walk *walk)
 		return;
 	}
 	/* fp >= 16 here (aligned, non-zero), so fp - 2 * WORD cannot wrap. */
-	if (fp - 2 * WORD < config->stack.start || fp > config->stack.end ||
-	    !memory_read_word(config, fp - WORD, &word_below_fp)) {
+	if (fp - 2 * WORD < stack->start || fp > stack->end ||
+	    !memory_read_word(stack, fp - WORD, &word_below_fp)) {
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;
 		return;
 	}
-	if (walk->next_is_exact && is_frame_address(config, word_below_fp)) {
+	if (walk->next_is_exact && is_frame_address(stack, word_below_fp)) {
 		/* GCC leaf: only s0 saved; ra is still live. */
 		caller_fp = word_below_fp;
 		caller_pc = frame->ra;
 	} else {
 		caller_pc = word_below_fp;
-		if (!memory_read_word(config, fp - 2 * WORD, &caller_fp)) {
+		if (!memory_read_word(stack, fp - 2 * WORD, &caller_fp)) {
 			walk->stop = TRACER_STOP_OUTSIDE_STACK;
 			return;
 		}

@@ -40,11 +40,11 @@ static inline bool range_contains(struct tracer_range range, uintptr_t addr)
 
 /*
  * The one reader all unwinders use: reads the machine word at addr if it lies,
- * whole and aligned, inside the declared stack. Returns false instead of
- * faulting.
+ * whole and aligned, inside `stack` (the walk's current stack: another
+ * declared stack is reached only across a trap frame). Returns false instead
+ * of faulting.
  */
-bool memory_read_word(const struct tracer_config *config, uintptr_t addr,
-		      uintptr_t *value);
+bool memory_read_word(const struct tracer_range *stack, uintptr_t addr, uintptr_t *value);
 
 /*
  * A cursor over [pos, end), a part of a declared region: .eh_frame for the
@@ -220,6 +220,24 @@ void cursor_skip(struct memory_cursor *cursor, uintptr_t count);
 void frame_pointer_step(struct tracer_walk *walk);
 void dwarf_step(struct tracer_walk *walk);
 void prologue_step(struct tracer_walk *walk);
+
+/* walk->stack_index when sp is on no declared stack. */
+#define STACKS_NONE TRACER_MAX_STACKS
+
+/* Makes the stack that holds walk->next.sp (tracer_config's rules) the
+ * walk's current one, having left none. */
+void stacks_start(struct tracer_walk *walk);
+
+/*
+ * The frame at walk->next returns into the trap entry, which called its
+ * handler with sp pointing at the trap frame: continues from the registers
+ * saved there, or sets walk->stop. The interrupted pc is exact (not a
+ * return address). The interrupted sp chooses the stack the walk goes on
+ * with: the trap may have switched to this one (an interrupt stack) from
+ * another, never from one the walk left. A frame on no stack is shown, and
+ * the walk stops after it.
+ */
+void stacks_cross_trap(struct tracer_walk *walk);
 
 /*
  * Whether cfa, the caller's sp an unwinder computed, may follow the frame in

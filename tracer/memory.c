@@ -4,16 +4,16 @@
  * A panic handler must not fault: a corrupt frame pointer could point at an
  * unmapped device hole, and faulting there would recurse into the trap
  * handler. So no unwinder dereferences memory directly; every read comes here
- * and is checked against the regions the caller declared: the stack for
- * words, .eh_frame for the bytes of call-frame information, text for the
- * instructions the prologue decoder reads.
+ * and is checked against the regions the caller declared: the walk's
+ * current stack for words, .eh_frame for the bytes of call-frame
+ * information, text for the instructions the prologue decoder reads.
  */
 #include "internal.h"
 
-bool memory_read_word(const struct tracer_config *config, uintptr_t addr,
+bool memory_read_word(const struct tracer_range *current_stack, uintptr_t addr,
 		      uintptr_t *value)
 {
-	const struct tracer_range stack = config->stack;
+	const struct tracer_range stack = *current_stack;
 
 	if (addr % sizeof(uintptr_t) != 0)
 		return false;

@@ -37,15 +37,14 @@ static enum tracer_stop frame_cfa(const struct tracer_walk *walk,
 
 /* The caller's value of a register the frame may have saved at CFA + offset;
  * `live` if it did not. */
-static bool saved_register(const struct tracer_config *config, bool saved,
-			   uintptr_t cfa, intptr_t offset, uintptr_t live,
-			   uintptr_t *value)
+static bool saved_register(const struct tracer_range *stack, bool saved, uintptr_t cfa,
+			   intptr_t offset, uintptr_t live, uintptr_t *value)
 {
 	if (!saved) {
 		*value = live;
 		return true;
 	}
-	return memory_read_word(config, cfa + (uintptr_t)offset, value);
+	return memory_read_word(stack, cfa + (uintptr_t)offset, value);
 }
 
 void prologue_step(struct tracer_walk *walk)
@@ -84,8 +83,10 @@ void prologue_step(struct tracer_walk *walk)
 	walk->stop = frame_check_cfa(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return;
-	if (!saved_register(config, frame->ra_saved, cfa, frame->ra_offset, regs->ra, &ra) ||
-	    !saved_register(config, frame->s0_saved, cfa, frame->s0_offset, regs->s[0], &s0)) {
+	if (!saved_register(&walk->stack, frame->ra_saved, cfa, frame->ra_offset,
+			    regs->ra, &ra) ||
+	    !saved_register(&walk->stack, frame->s0_saved, cfa, frame->s0_offset,
+			    regs->s[0], &s0)) {
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;
 		return;
 	}

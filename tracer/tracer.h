@@ -25,8 +25,9 @@
  * The walk reads memory only inside the regions the caller declares in
  * struct tracer_config; anything else ends it with a stop reason. It
  * believes a caller only if its frame lies above the one before, inside the
- * stack, and its return address follows a call instruction; it says
- * "outermost" only at the top of the stack.
+ * current stack, and its return address follows a call instruction; it says
+ * "outermost" only at the top of that stack. It moves to another declared
+ * stack only across a trap frame, and never back to one it left.
  */
 #ifndef TRACER_H
 #define TRACER_H
@@ -104,10 +105,27 @@ struct tracer_fde_index {
 	const struct tracer_fde_entry *entries;
 };
 
+/* Stacks a config may declare; entries past it are ignored, as if absent. */
+#define TRACER_MAX_STACKS 16u
+
 /* What the walk may read and believe. Filled in by the kernel. */
 struct tracer_config {
-	struct tracer_range text;  /* every pc must lie in here */
-	struct tracer_range stack; /* the stack being walked: all reads stay inside */
+	struct tracer_range text; /* every pc must lie in here */
+	/*
+	 * The stacks the walk may read, in any order: a task's stack, the
+	 * interrupt stack, the emergency stack, ...; each [start, end), end
+	 * the top. A one-stack caller writes stacks = &stack, stack_count = 1.
+	 * The walk reads only the *current* stack: the one with start < sp <=
+	 * end; else, sp having overflowed below a stack's bottom (into its
+	 * guard page), the lowest non-empty stack with start >= sp; else none
+	 * (sp above every stack, or a trap from user mode: that frame is
+	 * shown, then the walk stops). It changes stacks only across a trap
+	 * frame, by the interrupted sp, and never back to one it left (that
+	 * would be a loop). At most TRACER_MAX_STACKS entries are looked at;
+	 * NULL or 0 declares none.
+	 */
+	const struct tracer_range *stacks;
+	unsigned stack_count;
 	const struct tracer_symtab *symtab;    /* NULL: frames print raw */
 	const struct tracer_trap_layout *trap; /* NULL: never cross a trap */
 	struct tracer_range eh_frame; /* .eh_frame: the CFI the DWARF unwinder reads */
@@ -189,10 +207,10 @@ enum tracer_unwinder {
  * own frame holds struct tracer_walk, a tracer_frame and a line on top.
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
-#define TRACER_STACK_FRAME_POINTER 304u
-#define TRACER_STACK_DWARF 2560u
-#define TRACER_STACK_PROLOGUE 944u
-#define TRACER_STACK_AUTO 2560u /* the largest of the three */
+#define TRACER_STACK_FRAME_POINTER 144u
+#define TRACER_STACK_DWARF 2384u
+#define TRACER_STACK_PROLOGUE 784u
+#define TRACER_STACK_AUTO 2384u /* the largest of the three */
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {
@@ -266,6 +284,12 @@ struct tracer_walk {
 	uintptr_t trap_cause;
 	uintptr_t trap_tval;
 	unsigned depth;
+	/* The current stack (a copy: reads check it without searching the
+	 * list), its index in config->stacks (TRACER_MAX_STACKS: none, and
+	 * the range empty), and a bit per stack the walk has left. */
+	struct tracer_range stack;
+	unsigned stack_index;
+	uint32_t stacks_left;
 };
 
 /* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config.

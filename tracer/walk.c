@@ -6,7 +6,8 @@
  * return address lies in the trap entry, otherwise by the chosen unwinder's
  * step. Checks common to every unwinder live here: the embedded tables are
  * validated once at the start, and every return address an unwinder
- * recovers must lie in text just after a call; the depth is bounded.
+ * recovers must lie in text just after a call; the depth is bounded. Which
+ * stack the walk reads, and the switch at a trap frame: stacks.c.
  */
 #include "internal.h"
 
@@ -27,6 +28,7 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 	walk->next_found_by = unwinder;
 	walk->symtab_status = tracer_symtab_check(config);
 	walk->fde_index_status = tracer_fde_index_check(config);
+	stacks_start(walk);
 }
 
 /*
@@ -73,7 +75,7 @@ static void describe_next(struct tracer_walk *walk, struct tracer_frame *frame)
 
 enum tracer_stop frame_check_cfa(const struct tracer_walk *walk, uintptr_t cfa)
 {
-	const struct tracer_range stack = walk->config->stack;
+	const struct tracer_range stack = walk->stack;
 
 	if (cfa <= stack.start || cfa > stack.end)
 		return TRACER_STOP_OUTSIDE_STACK;
@@ -85,50 +87,9 @@ enum tracer_stop frame_check_cfa(const struct tracer_walk *walk, uintptr_t cfa)
 enum tracer_stop frame_outermost(const struct tracer_walk *walk, uintptr_t cfa,
 				 enum tracer_stop early)
 {
-	uintptr_t top = walk->config->stack.end;
+	uintptr_t top = walk->stack.end;
 
 	return cfa == top || walk->next.sp == top ? TRACER_STOP_OUTERMOST : early;
-}
-
-/*
- * The frame at walk->next returns into the trap entry, which called its
- * handler with sp pointing at the trap frame: continue from the registers
- * saved there. The interrupted pc is exact (not a return address).
- */
-static void cross_trap(struct tracer_walk *walk)
-{
-	const struct tracer_config *config = walk->config;
-	const struct tracer_trap_layout *trap = config->trap;
-	uintptr_t trap_frame = walk->next.sp;
-	struct tracer_regs regs;
-	uintptr_t cause;
-	uintptr_t tval;
-
-	bool readable =
-	    memory_read_word(config, trap_frame + trap->epc_offset, &regs.pc) &&
-	    memory_read_word(config, trap_frame + trap->ra_offset, &regs.ra) &&
-	    memory_read_word(config, trap_frame + trap->sp_offset, &regs.sp) &&
-	    memory_read_word(config, trap_frame + trap->cause_offset, &cause) &&
-	    memory_read_word(config, trap_frame + trap->tval_offset, &tval);
-
-	for (unsigned i = 0; i < TRACER_SAVED_REGS && readable; i++)
-		readable =
-		    memory_read_word(config, trap_frame + trap->s_offset[i], &regs.s[i]);
-	if (!readable) {
-		walk->stop = TRACER_STOP_OUTSIDE_STACK;
-		return;
-	}
-	/* The entry pushed the trap frame below the interrupted sp. */
-	if (regs.sp <= trap_frame) {
-		walk->stop = TRACER_STOP_NOT_ASCENDING;
-		return;
-	}
-	regs_copy(&walk->next, &regs);
-	walk->next_is_exact = true;
-	walk->next_after_trap = true;
-	walk->trap_cause = cause;
-	walk->trap_tval = tval;
-	walk->next_found_by = walk->unwinder;
 }
 
 /*
@@ -159,14 +120,22 @@ static void advance(struct tracer_walk *walk)
 
 	/* A pc from a register set is shown even when it is not code (a jump
 	 * to a bad address), but nothing can be unwound from it. Unwound
-	 * return addresses were checked before they were returned. */
-	if (walk->next_is_exact && !range_contains(config->text, walk->next.pc)) {
-		walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
-		return;
+	 * return addresses were checked before they were returned. Nor can
+	 * anything be unwound from an sp on no declared stack; only register
+	 * sets change stacks, so unwound frames need neither check. */
+	if (walk->next_is_exact) {
+		if (!range_contains(config->text, walk->next.pc)) {
+			walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
+			return;
+		}
+		if (walk->stack_index == STACKS_NONE) {
+			walk->stop = TRACER_STOP_OUTSIDE_STACK;
+			return;
+		}
 	}
 	if (!walk->next_is_exact && config->trap &&
 	    range_contains(config->trap->entry, code_address(walk->next.pc, true))) {
-		cross_trap(walk);
+		stacks_cross_trap(walk);
 		return;
 	}
 	switch (walk->unwinder) {

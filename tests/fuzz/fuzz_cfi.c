@@ -36,6 +36,8 @@
 #define EH_FRAME_AT (4 * MiB)
 
 static struct fuzz_region stack_region, eh_frame_region;
+/* The stack DW_OP_deref reads, as a walk's current stack. */
+static struct tracer_range stack;
 static uintptr_t stack_words[MAX_STACK_WORDS];
 
 static void fail(const char *format, ...)
@@ -55,10 +57,9 @@ static bool inside(struct tracer_range range, uintptr_t start, uintptr_t end)
 	return range.start <= start && start <= end && end <= range.end;
 }
 
-static uintptr_t stack_word(const struct tracer_config *config, uint32_t offset)
+static uintptr_t stack_word(uint32_t offset)
 {
-	return config->stack.start +
-	       offset % (config->stack.end - config->stack.start + 1);
+	return stack.start + offset % (stack.end - stack.start + 1);
 }
 
 static void evaluate(const struct tracer_config *config, int32_t offset,
@@ -69,7 +70,7 @@ static void evaluate(const struct tracer_config *config, int32_t offset,
 	if (offset < 0 ||
 	    (uintptr_t)offset >= config->eh_frame.end - config->eh_frame.start)
 		fail("expression at offset %d, outside .eh_frame", offset);
-	cfi_evaluate(config, config->eh_frame.start + (uintptr_t)offset, regs,
+	cfi_evaluate(config, &stack, config->eh_frame.start + (uintptr_t)offset, regs,
 		     push_initial, initial, &result);
 }
 
@@ -176,10 +177,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	words = input_count(&input, words, 4);
 	config.text.start = eh_frame_region.base - EH_FRAME_AT + TEXT_AT;
 	config.text.end = config.text.start + TEXT_SIZE;
-	config.stack.start = stack_region.base;
-	config.stack.end = stack_region.base + words * sizeof(uintptr_t);
+	stack.start = stack_region.base;
+	stack.end = stack_region.base + words * sizeof(uintptr_t);
 	for (size_t i = 0; i < words; i++)
-		stack_words[i] = stack_word(&config, input_u32(&input));
+		stack_words[i] = stack_word(input_u32(&input));
 	eh_frame_size = input_count(&input, MAX_EH_FRAME, 1);
 	eh_frame = input_bytes(&input, eh_frame_size);
 	fuzz_region_load(&stack_region, 0, stack_words, words * sizeof(uintptr_t));
@@ -189,9 +190,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	regs.pc = config.text.start + reg_offsets[0] % TEXT_SIZE;
 	regs.ra = config.text.start + reg_offsets[1] % TEXT_SIZE;
-	regs.sp = stack_word(&config, reg_offsets[2]);
+	regs.sp = stack_word(reg_offsets[2]);
 	for (unsigned i = 0; i < 12; i++)
-		regs.s[i] = stack_word(&config, reg_offsets[3 + i]);
+		regs.s[i] = stack_word(reg_offsets[3 + i]);
 
 	if (memory_cursor_open(
 		&config, config.eh_frame.start + pointer_offset % (eh_frame_size + 1),

@@ -1,8 +1,8 @@
 /*
  * fuzz_walk.c - libFuzzer target: whole walks through the public API
  * (tracer_start, tracer_next, tracer_format_*) with the unwinder
- * FUZZ_UNWINDER, over a stack, registers, code, .eh_frame, FDE index,
- * symbol table and trap layout decoded from the input. After each walk it
+ * FUZZ_UNWINDER, over one to three stacks, registers, code, .eh_frame, FDE
+ * index, symbol table and trap layout decoded from the input. After each walk it
  * asserts the walk invariants of the spec (notes/spec.md) and aborts with a
  * message when one fails. Every region lives in guarded memory
  * (fuzz_regions.h): a read outside the declared regions crashes.
@@ -21,6 +21,8 @@
  *   fde      entries: pc_start, fde: 2 encoded words each
  *   symbols  addr (encoded word), size u32, name offset u32 (mod names bytes)
  *   names    raw bytes
+ *   stacks   the other stacks, as many as flags say: words u16, then
+ *            encoded words (u32 each), lowest address first
  * Counts larger than what the input still holds shrink to it.
  */
 #include <stdarg.h>
@@ -43,8 +45,15 @@ enum {
 	FLAG_FDE_INDEX = 1 << 2,
 	FLAG_SYMTAB_DAMAGED = 1 << 3,
 	FLAG_FDE_INDEX_DAMAGED = 1 << 4,
+	/* Bits 5-6: stacks after the first, modulo MAX_STACKS. */
+	FLAG_STACKS_SHIFT = 5,
+	/* List the stacks in config->stacks highest address first. */
+	FLAG_STACKS_REVERSED = 1 << 7,
 };
 
+/* Stacks in memory: the first at STACK_AT, the others above it in turn,
+ * each with guard pages below and above. */
+#define MAX_STACKS	3
 #define MAX_STACK_WORDS 8192
 #define MAX_FDE_ENTRIES 4096
 #define MAX_SYMBOLS	4096
@@ -56,6 +65,7 @@ enum {
  * its pc-relative pointers reach the code as in the image. */
 #define MiB		      ((size_t)1 << 20)
 #define STACK_AT	      (1 * MiB)
+#define STACK_SPACING	      (2 * MAX_STACK_WORDS * sizeof(uintptr_t))
 #define TABLES_AT	      (2 * MiB)
 #define TEXT_AT		      (4 * MiB)
 #define MAX_EH_FRAME_DISTANCE (16 * MiB)
@@ -134,8 +144,9 @@ struct parts {
 	struct header header;
 	struct fuzz_input regs;
 	struct fuzz_input trap;
-	struct fuzz_input stack;
-	size_t stack_words;
+	size_t stack_count;
+	struct fuzz_input stack[MAX_STACKS];
+	size_t stack_words[MAX_STACKS];
 	const uint8_t *text;
 	size_t text_size;
 	const uint8_t *eh_frame;
@@ -151,10 +162,13 @@ struct parts {
 #define REG_WORDS	  15
 #define TRAP_LAYOUT_BYTES (2 * 2 + 17 * 2)
 
-static struct fuzz_region stack_region, tables_region, text_region, eh_frame_region;
+static struct fuzz_region stack_regions[MAX_STACKS];
+static struct fuzz_region tables_region, text_region, eh_frame_region;
 static _Alignas(16) uint8_t tables_bytes[TABLES_CAPACITY];
 static struct tables tables;
-static uintptr_t stack_words[MAX_STACK_WORDS];
+static uintptr_t stack_words[MAX_STACKS][MAX_STACK_WORDS];
+/* config->stacks: the stacks by address, or reversed. */
+static struct tracer_range stacks[MAX_STACKS];
 
 static void fail(const char *format, ...)
 {
@@ -178,6 +192,15 @@ static struct fuzz_input take(struct fuzz_input *input, size_t size)
 	return part;
 }
 
+static void take_stack(struct fuzz_input *input, struct parts *parts, size_t i,
+		       uint16_t declared_words)
+{
+	parts->stack_words[i] = input_count(input, declared_words, 4);
+	if (parts->stack_words[i] > MAX_STACK_WORDS)
+		parts->stack_words[i] = MAX_STACK_WORDS;
+	parts->stack[i] = take(input, parts->stack_words[i] * 4);
+}
+
 static void split(struct fuzz_input *input, struct parts *parts)
 {
 	struct header *header = &parts->header;
@@ -197,10 +220,8 @@ static void split(struct fuzz_input *input, struct parts *parts)
 	/* Fixed-size parts read zeros past the end of a short input. */
 	parts->regs = take(input, input_count(input, REG_WORDS * 4, 1));
 	parts->trap = take(input, input_count(input, TRAP_LAYOUT_BYTES, 1));
-	parts->stack_words = input_count(input, header->stack_words, 4);
-	if (parts->stack_words > MAX_STACK_WORDS)
-		parts->stack_words = MAX_STACK_WORDS;
-	parts->stack = take(input, parts->stack_words * 4);
+	parts->stack_count = 1 + (header->flags >> FLAG_STACKS_SHIFT & 3) % MAX_STACKS;
+	take_stack(input, parts, 0, header->stack_words);
 	parts->text_size = input_count(input, header->text_size, 1);
 	parts->text = input_bytes(input, parts->text_size);
 	parts->eh_frame_size = input_count(input, header->eh_frame_size, 1);
@@ -215,6 +236,8 @@ static void split(struct fuzz_input *input, struct parts *parts)
 	parts->symbols = take(input, parts->symbol_count * 12);
 	parts->names_size = input_count(input, header->names_size, 1);
 	parts->names = input_bytes(input, parts->names_size);
+	for (size_t i = 1; i < parts->stack_count; i++)
+		take_stack(input, parts, i, input_u16(input));
 }
 
 /* range.start + offset, wrapped to stay inside [start, end]: the end is a
@@ -224,21 +247,34 @@ static uintptr_t in_range(struct tracer_range range, uint32_t offset)
 	return range.start + offset % (range.end - range.start + 1);
 }
 
+/* The low `bits` bits of value, as a signed number. */
+static intptr_t sign_extend(uint32_t value, unsigned bits)
+{
+	uint32_t sign = (uint32_t)1 << (bits - 1);
+
+	return (intptr_t)((value & (sign * 2 - 1)) ^ sign) - (intptr_t)sign;
+}
+
 /*
  * A machine word from 32 input bits: the top three choose what the low 29
  * are relative to, so that mutated pointers mostly stay inside the regions
- * and the walk goes on instead of stopping at the first word.
+ * and the walk goes on instead of stopping at the first word. With several
+ * stacks, the top 3 of the 29 choose the stack of a stack offset (modulo
+ * the count), and the low 26 are the offset.
  */
 static uintptr_t decode_word(const struct tracer_config *config, uint32_t encoded)
 {
 	uint32_t offset = encoded & 0x1fffffff;
-	intptr_t signed_offset = (intptr_t)(offset ^ 0x10000000) - 0x10000000;
+	intptr_t signed_offset = sign_extend(offset, 29);
+	unsigned stack_bits = config->stack_count > 1 ? 26 : 29;
+	struct tracer_range stack = config->stacks[(offset >> 26) % config->stack_count];
+	uint32_t stack_offset = offset & (((uint32_t)1 << stack_bits) - 1);
 
 	switch (encoded >> 29) {
 	case 0:
 		return in_range(config->text, offset);
 	case 1:
-		return in_range(config->stack, offset);
+		return in_range(stack, stack_offset);
 	case 2:
 		return offset;
 	case 3:
@@ -246,7 +282,7 @@ static uintptr_t decode_word(const struct tracer_config *config, uint32_t encode
 	case 4:
 		return config->text.start + (uintptr_t)signed_offset;
 	case 5:
-		return config->stack.start + (uintptr_t)signed_offset;
+		return stack.start + (uintptr_t)sign_extend(stack_offset, stack_bits);
 	case 6:
 		return (uintptr_t)signed_offset;
 	default:
@@ -301,8 +337,17 @@ static void declare_regions(const struct parts *parts, struct tracer_config *con
 {
 	config->text.start = text_region.base;
 	config->text.end = text_region.base + parts->text_size;
-	config->stack.start = stack_region.base;
-	config->stack.end = stack_region.base + parts->stack_words * sizeof(uintptr_t);
+	for (size_t i = 0; i < parts->stack_count; i++) {
+		size_t at = parts->header.flags & FLAG_STACKS_REVERSED
+				? parts->stack_count - 1 - i
+				: i;
+
+		stacks[at].start = stack_regions[i].base;
+		stacks[at].end =
+		    stack_regions[i].base + parts->stack_words[i] * sizeof(uintptr_t);
+	}
+	config->stacks = stacks;
+	config->stack_count = (unsigned)parts->stack_count;
 	config->eh_frame.start = eh_frame_region.base + eh_frame_distance(parts);
 	config->eh_frame.end = config->eh_frame.start + parts->eh_frame_size;
 	config->tables.start = tables_region.base;
@@ -652,10 +697,35 @@ static bool follows_call(struct tracer_range text, uintptr_t pc)
 	return false;
 }
 
-static void check_frames(const struct tracer_config *config,
-			 const struct tracer_frame *frames, size_t count,
-			 bool symtab_usable)
+/* The stack a walk reads at sp, by tracer.h's rule, found here again: its
+ * index in config->stacks, the lowest stack starting at or above sp if none
+ * holds it, else -1. */
+static int stack_of(const struct tracer_config *config, uintptr_t sp)
 {
+	int below = -1;
+
+	for (unsigned i = 0; i < config->stack_count; i++) {
+		if (config->stacks[i].start < sp && sp <= config->stacks[i].end)
+			return (int)i;
+	}
+	for (unsigned i = 0; i < config->stack_count; i++) {
+		struct tracer_range stack = config->stacks[i];
+
+		if (stack.start < stack.end && stack.start >= sp &&
+		    (below < 0 || stack.start < config->stacks[below].start))
+			below = (int)i;
+	}
+	return below;
+}
+
+/* Checks the frames; returns the stack the last one is on (-1: none). */
+static int check_frames(const struct tracer_config *config,
+			const struct tracer_frame *frames, size_t count,
+			bool symtab_usable)
+{
+	int current = count ? stack_of(config, frames[0].sp) : -1;
+	uint32_t left = 0;
+
 	for (size_t i = 0; i < count; i++) {
 		const struct tracer_frame *frame = &frames[i];
 
@@ -672,20 +742,38 @@ static void check_frames(const struct tracer_config *config,
 			fail("frame %zu: named from a rejected symbol table", i);
 		if (i == 0)
 			continue;
-		/* A trap frame's sp may belong to another stack (the trap came
-		 * from another stack, or from user mode): the frame is shown,
-		 * its pc exact, and the walk cannot go on from it. */
-		if (!frame->after_trap &&
-		    (frame->sp <= config->stack.start || frame->sp > config->stack.end))
-			fail("frame %zu: sp %#lx outside the stack (%#lx, %#lx]", i,
-			     (unsigned long)frame->sp, (unsigned long)config->stack.start,
-			     (unsigned long)config->stack.end);
+		/* Nothing is read without a stack: no frame follows one on
+		 * none. */
+		if (current < 0)
+			fail("frame %zu follows a frame on no stack", i);
+		/* A trap frame's sp chooses the stack: another one (the trap
+		 * switched to an interrupt stack), never one the walk left;
+		 * or none (a trap from user mode), and the walk stops after
+		 * showing the frame. Else the frame is above the one before,
+		 * on the same stack. */
+		if (frame->after_trap && stack_of(config, frame->sp) != current) {
+			int next = stack_of(config, frame->sp);
+
+			if (next >= 0 && (left >> next & 1))
+				fail("frame %zu: back on stack %d, which the walk left",
+				     i, next);
+			left |= (uint32_t)1 << current;
+			current = next;
+			continue;
+		}
+		if (!frame->after_trap && (frame->sp <= config->stacks[current].start ||
+					   frame->sp > config->stacks[current].end))
+			fail("frame %zu: sp %#lx outside the current stack (%#lx, %#lx]",
+			     i, (unsigned long)frame->sp,
+			     (unsigned long)config->stacks[current].start,
+			     (unsigned long)config->stacks[current].end);
 		if (frames[i - 1].is_return_address ? frame->sp <= frames[i - 1].sp
 						    : frame->sp < frames[i - 1].sp)
 			fail("frame %zu: sp %#lx not above frame %zu's %#lx", i,
 			     (unsigned long)frame->sp, i - 1,
 			     (unsigned long)frames[i - 1].sp);
 	}
+	return current;
 }
 
 static void walk_and_check(const struct tracer_config *config,
@@ -698,6 +786,8 @@ static void walk_and_check(const struct tracer_config *config,
 	struct tracer_frame after;
 	size_t count = 0;
 	enum tracer_stop stop;
+	int last_stack;
+	uintptr_t top;
 
 	tracer_start(&walk, FUZZ_UNWINDER, config, regs);
 	check_line(lines, LINE_HEADER, &walk, NULL);
@@ -719,26 +809,29 @@ static void walk_and_check(const struct tracer_config *config,
 	check_line(lines, LINE_END, &walk, NULL);
 	if (stop == TRACER_STOP_DEPTH_LIMIT && count != max_depth)
 		fail("depth limit after %zu frames, limit %u", count, max_depth);
+	last_stack = check_frames(config, frames, count, symtab_usable);
 	/* Outermost: the last frame's sp, or (DWARF) the CFA it was entered
-	 * with, which the harness does not know, is the top of the stack. */
+	 * with, which the harness does not know, is the top of its stack. */
+	top = last_stack >= 0 ? config->stacks[last_stack].end : 0;
 	if (stop == TRACER_STOP_OUTERMOST &&
-	    (count == 0 || frames[count - 1].sp > config->stack.end ||
-	     (frames[count - 1].sp != config->stack.end && FUZZ_UNWINDER != TRACER_DWARF &&
+	    (last_stack < 0 || frames[count - 1].sp > top ||
+	     (frames[count - 1].sp != top && FUZZ_UNWINDER != TRACER_DWARF &&
 	      FUZZ_UNWINDER != TRACER_AUTO)))
-		fail("outermost frame's sp %#lx is not the stack's top %#lx",
+		fail("outermost frame's sp %#lx is not the top %#lx of its stack",
 		     count ? (unsigned long)frames[count - 1].sp : 0UL,
-		     (unsigned long)config->stack.end);
-	check_frames(config, frames, count, symtab_usable);
+		     (unsigned long)top);
 }
 
 static void load_regions(const struct parts *parts, const struct tracer_config *config)
 {
-	struct fuzz_input stack = parts->stack;
+	for (size_t i = 0; i < parts->stack_count; i++) {
+		struct fuzz_input stack = parts->stack[i];
 
-	for (size_t i = 0; i < parts->stack_words; i++)
-		stack_words[i] = decode_word(config, input_u32(&stack));
-	fuzz_region_load(&stack_region, 0, stack_words,
-			 parts->stack_words * sizeof(uintptr_t));
+		for (size_t k = 0; k < parts->stack_words[i]; k++)
+			stack_words[i][k] = decode_word(config, input_u32(&stack));
+		fuzz_region_load(&stack_regions[i], 0, stack_words[i],
+				 parts->stack_words[i] * sizeof(uintptr_t));
+	}
 	fuzz_region_load(&text_region, 0, parts->text, parts->text_size);
 	fuzz_region_load(&eh_frame_region, config->eh_frame.start - eh_frame_region.base,
 			 parts->eh_frame, parts->eh_frame_size);
@@ -748,7 +841,8 @@ static void load_regions(const struct parts *parts, const struct tracer_config *
 /* Before the next input: its text may lie where this one's .eh_frame was. */
 static void unload_regions(void)
 {
-	fuzz_region_unload(&stack_region);
+	for (size_t i = 0; i < MAX_STACKS; i++)
+		fuzz_region_unload(&stack_regions[i]);
 	fuzz_region_unload(&text_region);
 	fuzz_region_unload(&eh_frame_region);
 	fuzz_region_unload(&tables_region);
@@ -758,7 +852,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	fuzz_region_init(&stack_region, STACK_AT, MAX_STACK_WORDS * sizeof(uintptr_t));
+	for (size_t i = 0; i < MAX_STACKS; i++)
+		fuzz_region_init(&stack_regions[i], STACK_AT + i * STACK_SPACING,
+				 MAX_STACK_WORDS * sizeof(uintptr_t));
 	fuzz_region_init(&tables_region, TABLES_AT, page_round_up(TABLES_CAPACITY));
 	fuzz_region_init(&text_region, TEXT_AT, MAX_BYTES);
 	/* The same window as text: .eh_frame lies at a distance from it. */

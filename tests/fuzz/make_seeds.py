@@ -3,7 +3,9 @@
 demo kernel: its code, .eh_frame, FDE index and symbol table, and real
 stacks taken with GDB at the moment the kernel starts its own walk (a
 breakpoint on tracer_start: its config and regs arguments give the stack
-and the registers the kernel walks from).
+and the registers the kernel walks from). One more seed splits the load
+fault's stack in two at the trap frame, as if the trap had switched to an
+interrupt stack.
 
     make BUILD=build/fuzzseed FP=1
     tests/fuzz/make_seeds.py build/fuzzseed/kernel.elf
@@ -29,6 +31,9 @@ WALK_TARGETS = ["fuzz_walk_fp", "fuzz_walk_dwarf", "fuzz_walk_prologue", "fuzz_w
 BOOT_TIMEOUT = 60
 
 FLAG_TRAP, FLAG_SYMTAB, FLAG_FDE_INDEX, FLAG_SYMTAB_DAMAGED = 1, 2, 4, 8
+FLAG_STACKS_SHIFT = 5  # bits 5-6: stacks after the first
+# The demo kernel's trap frame (kernel/layout.h): 36 words.
+TRAP_FRAME_BYTES = 36 * 8
 # Words of stack kept below the sp the walk starts from (the rest of the
 # hart's stack is unused by the walk).
 STACK_BELOW_SP = 32
@@ -42,7 +47,8 @@ def word(address):
     return int.from_bytes(inferior.read_memory(address, 8).tobytes(), "little")
 config = int(gdb.parse_and_eval("$a2")) & 0xffffffffffffffff
 regs = int(gdb.parse_and_eval("$a3")) & 0xffffffffffffffff
-stack_start, stack_end = word(config + 16), word(config + 24)
+stacks = word(config + 16)  # the kernel declares one: config.stacks[0]
+stack_start, stack_end = word(stacks), word(stacks + 8)
 print("REGS " + " ".join("%x" % word(regs + 8 * i) for i in range(15)))
 print("STACK %x %x %s" % (stack_start, stack_end,
       inferior.read_memory(stack_start, stack_end - stack_start).tobytes().hex()))
@@ -120,15 +126,21 @@ class Image:
         self.functions = sorted((a, s, n) for n, (a, s) in names.items()
                                 if self.text_start <= a < self.text_end)
         self.fdes = fde_list(elf)
-        self.stack = (0, 0)
+        self.stacks = []
 
     def encode(self, value):
-        """The u32 whose decoding is value (or a stand-in for it)."""
-        regions = [(0, self.text_start, self.text_end), (1,) + self.stack,
-                   (3, self.eh_frame_start, self.eh_frame_start + len(self.eh_frame))]
-        for kind, start, end in regions:
-            if start <= value <= end and value - start < 1 << 29:
-                return kind << 29 | (value - start)
+        """The u32 whose decoding is value (or a stand-in for it). With
+        several stacks, bits 26-28 of a stack offset say which one."""
+        if len(self.stacks) == 1:
+            stacks = [(1 << 29, 1 << 29) + self.stacks[0]]
+        else:
+            stacks = [(1 << 29 | k << 26, 1 << 26) + stack for k, stack in enumerate(self.stacks)]
+        regions = ([(0, 1 << 29, self.text_start, self.text_end)] + stacks +
+                   [(3 << 29, 1 << 29, self.eh_frame_start,
+                     self.eh_frame_start + len(self.eh_frame))])
+        for prefix, limit, start, end in regions:
+            if start <= value <= end and value - start < limit:
+                return prefix | (value - start)
         if value < 1 << 29:
             return 2 << 29 | value
         if value >= (1 << 64) - (1 << 29):
@@ -154,10 +166,40 @@ def trap_layout(image):
             b"".join(u16(o) for o in offsets))
 
 
-def walk_seed(image, regs, stack_start, stack, flags, max_depth, symtab_damage=0):
+def trimmed(regs, stack_start, stack):
+    """(start, bytes) of the stack from STACK_BELOW_SP words below sp."""
     keep_from = max(0, (regs[2] - stack_start) // 8 - STACK_BELOW_SP) // 2 * 2
-    stack_words = struct.unpack("<%dQ" % (len(stack) // 8), stack)[keep_from:]
-    image.stack = (stack_start + 8 * keep_from, stack_start + len(stack))
+    return stack_start + 8 * keep_from, stack[8 * keep_from:]
+
+
+def interrupt_stacks(regs, stack_start, stack, trap_entry):
+    """The stack as two, [task, interrupt]: the handler's frames and the
+    trap frame on the interrupt stack, the interrupted code's frames on the
+    task stack, which starts 16 bytes below the interrupted sp."""
+    words = struct.unpack("<%dQ" % (len(stack) // 8), stack)
+
+    def saved_sp(i):
+        return words[i + 3] if i + 3 < len(words) else None
+
+    # The handler's saved ra, at its CFA - 8, returns into the trap entry;
+    # its CFA is the trap frame, whose x2 is the sp it was pushed below.
+    trap_frame = next((stack_start + 8 * i + 8 for i, w in enumerate(words)
+                       if stack_start + 8 * i >= regs[2] and trap_entry[0] <= w <= trap_entry[1]
+                       and saved_sp(i) == stack_start + 8 * i + 8 + TRAP_FRAME_BYTES), None)
+    if trap_frame is None:
+        sys.exit("make_seeds: no trap frame on the stack")
+    interrupted_sp = trap_frame + TRAP_FRAME_BYTES
+    task_from = interrupted_sp - 16 - stack_start
+    return [(stack_start + task_from, stack[task_from:]),
+            trimmed(regs, stack_start, stack[:interrupted_sp - stack_start])]
+
+
+def walk_seed(image, regs, stacks, flags, max_depth, symtab_damage=0):
+    """stacks: [(start, bytes)], config.stacks in order: the first one's
+    size is in the header, the others follow the names."""
+    image.stacks = [(start, start + len(data)) for start, data in stacks]
+    stack_words = [struct.unpack("<%dQ" % (len(data) // 8), data) for _, data in stacks]
+    flags |= (len(stacks) - 1) << FLAG_STACKS_SHIFT
     names = b""
     symbol_bytes = b""
     for address, size, name in image.functions:
@@ -165,13 +207,15 @@ def walk_seed(image, regs, stack_start, stack, flags, max_depth, symtab_damage=0
         names += name.encode() + b"\0"
     entries = b"".join(u32(image.encode(pc)) + u32(image.encode(image.eh_frame_start + offset))
                        for offset, pc in image.fdes)
-    header = (bytes([flags, max_depth, 40, symtab_damage, 0]) + u16(len(stack_words)) +
+    header = (bytes([flags, max_depth, 40, symtab_damage, 0]) + u16(len(stack_words[0])) +
               u16(len(image.text)) + u16(len(image.eh_frame)) + u16(len(image.fdes)) +
               u16(len(image.functions)) + u16(len(names)) +
               u32(image.eh_frame_start - image.text_start))
     return (header + b"".join(u32(image.encode(r)) for r in regs) + trap_layout(image) +
-            b"".join(u32(image.encode(w)) for w in stack_words) + image.text + image.eh_frame +
-            entries + symbol_bytes + names)
+            b"".join(u32(image.encode(w)) for w in stack_words[0]) + image.text +
+            image.eh_frame + entries + symbol_bytes + names +
+            b"".join(u16(len(words)) + b"".join(u32(image.encode(w)) for w in words)
+                     for words in stack_words[1:]))
 
 
 def cfi_seed(image, regs, stack_start, stack, encoding, pointer_offset):
@@ -203,11 +247,15 @@ def main():
     fault = snapshot(elf, "scenario=load-fault")
     recursion = snapshot(elf, "scenario=recursion")
     for target in WALK_TARGETS:
-        write(target, "panic", walk_seed(image, *panic, everything, 0))
-        write(target, "load-fault", walk_seed(image, *fault, everything, 0))
+        write(target, "panic", walk_seed(image, panic[0], [trimmed(*panic)], everything, 0))
+        write(target, "load-fault", walk_seed(image, fault[0], [trimmed(*fault)], everything, 0))
+        write(target, "load-fault-interrupt-stack",
+              walk_seed(image, fault[0], interrupt_stacks(*fault, image.trap_entry),
+                        everything, 0))
         # A depth limit, and a symbol table damaged after its checksum.
         write(target, "recursion-damaged-symtab",
-              walk_seed(image, *recursion, everything | FLAG_SYMTAB_DAMAGED, 8, 7))
+              walk_seed(image, recursion[0], [trimmed(*recursion)],
+                        everything | FLAG_SYMTAB_DAMAGED, 8, 7))
     # The kernel's FDEs use pc-relative sdata4 (0x1b) pointers.
     write("fuzz_cfi", "panic", cfi_seed(image, *panic, 0x1b, image.fdes[0][0] + 8))
     write("fuzz_cfi", "load-fault", cfi_seed(image, *fault, 0x03, 0))

@@ -24,8 +24,10 @@ void fake_stack_init(struct fake_stack *stack)
 	last_text = (uintptr_t)stack->text;
 	stack->config.text.start = (uintptr_t)stack->text;
 	stack->config.text.end = (uintptr_t)stack->text + FAKE_TEXT_SIZE;
-	stack->config.stack.start = (uintptr_t)stack->words;
-	stack->config.stack.end = (uintptr_t)stack->words + bytes;
+	stack->range.start = (uintptr_t)stack->words;
+	stack->range.end = (uintptr_t)stack->words + bytes;
+	stack->config.stacks = &stack->range;
+	stack->config.stack_count = 1;
 }
 
 void fake_stack_free(struct fake_stack *stack)

@@ -28,6 +28,9 @@
 struct fake_stack {
 	uintptr_t *words;
 	uint16_t *text;
+	/* The stack config.stacks declares, its only entry: a test may move
+	 * its end below the words' end. */
+	struct tracer_range range;
 	struct tracer_config config;
 	struct tracer_trap_layout trap;
 	struct tracer_regs regs;

@@ -1566,8 +1566,8 @@ static enum cfi_status evaluate_case(struct fake_stack *s, struct fake_cfi *cfi,
 	fake_cfi_bytes(cfi, bytes, size);
 	FAKE_CFI(cfi, 0xa0, 0xa0, 0xa0, 0xa0, 0xa0, 0xa0, 0xa0, 0xa0);
 	fake_cfi_seal(cfi, &s->config);
-	return cfi_evaluate(&s->config, fake_cfi_addr(cfi, 2), &regs, push_initial,
-			    0x5000, result);
+	return cfi_evaluate(&s->config, &s->range, fake_cfi_addr(cfi, 2), &regs,
+			    push_initial, 0x5000, result);
 }
 
 void cfi_evaluate_ops(void)
@@ -1672,14 +1672,14 @@ void cfi_evaluate_past_section(void)
 	fake_cfi_init(&cfi);
 	FAKE_CFI(&cfi, 5, OP_lit0, OP_lit0);
 	fake_cfi_seal(&cfi, &s.config);
-	CHECK(cfi_evaluate(&s.config, fake_cfi_addr(&cfi, 0), &regs, false, 0, &result) ==
-	      CFI_MALFORMED);
+	CHECK(cfi_evaluate(&s.config, &s.range, fake_cfi_addr(&cfi, 0), &regs, false, 0,
+			   &result) == CFI_MALFORMED);
 	/* A length that is itself cut off, and an address past the end. */
-	CHECK(cfi_evaluate(&s.config, fake_cfi_addr(&cfi, 3), &regs, false, 0, &result) ==
-	      CFI_MALFORMED);
+	CHECK(cfi_evaluate(&s.config, &s.range, fake_cfi_addr(&cfi, 3), &regs, false, 0,
+			   &result) == CFI_MALFORMED);
 	cfi.block[2] = 0x80;
-	CHECK(cfi_evaluate(&s.config, fake_cfi_addr(&cfi, 2), &regs, false, 0, &result) ==
-	      CFI_MALFORMED);
+	CHECK(cfi_evaluate(&s.config, &s.range, fake_cfi_addr(&cfi, 2), &regs, false, 0,
+			   &result) == CFI_MALFORMED);
 	fake_cfi_free(&cfi);
 	fake_stack_free(&s);
 }
@@ -1712,8 +1712,8 @@ void cfi_random_expressions(void)
 		fake_cfi_init(&cfi);
 		fake_cfi_bytes(&cfi, bytes, size);
 		fake_cfi_seal(&cfi, &s.config);
-		(void)cfi_evaluate(&s.config, fake_cfi_addr(&cfi, 0), &regs, rand() % 2,
-				   regs.sp, &result);
+		(void)cfi_evaluate(&s.config, &s.range, fake_cfi_addr(&cfi, 0), &regs,
+				   rand() % 2, regs.sp, &result);
 		fake_cfi_free(&cfi);
 	}
 	fake_stack_free(&s);

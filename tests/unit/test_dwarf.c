@@ -237,7 +237,7 @@ static void put(struct program *p, size_t index, uintptr_t value)
 /* The top of the stack, where the outermost frame's CFA must be. */
 static void top_at(struct program *p, size_t index)
 {
-	p->stack.config.stack.end = word(p, index);
+	p->stack.range.end = word(p, index);
 }
 
 static bool frame_is(const struct program *p, size_t i, uintptr_t pc, size_t sp_word,

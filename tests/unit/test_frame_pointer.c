@@ -39,7 +39,7 @@ void fp_fake_text_follows_calls(void)
  * boot code's frame is. */
 static void build_chain(struct fake_stack *s)
 {
-	s->config.stack.end = fake_addr(s, 300);
+	s->range.end = fake_addr(s, 300);
 	fake_record(s, fake_addr(s, 100), fake_addr(s, 200), FAKE_TEXT_START + 0x204);
 	fake_record(s, fake_addr(s, 200), fake_addr(s, 300), FAKE_TEXT_START + 0x308);
 	fake_record(s, fake_addr(s, 300), 0, FAKE_TEXT_START + 0x40c);
@@ -181,7 +181,7 @@ void fp_outside_stack(void)
 	fake_stack_init(&s);
 	build_chain(&s);
 	/* Above the stack. */
-	fake_record(&s, fake_addr(&s, 200), s.config.stack.end + 0x1000,
+	fake_record(&s, fake_addr(&s, 200), s.range.end + 0x1000,
 		    FAKE_TEXT_START + 0x308);
 	CHECK(fake_walk(&s) == 3);
 	CHECK(s.stop == TRACER_STOP_OUTSIDE_STACK);
@@ -200,7 +200,7 @@ void fp_record_at_stack_top(void)
 
 	fake_stack_init(&s);
 	build_chain(&s);
-	s.config.stack.end = fake_addr(&s, FAKE_STACK_WORDS);
+	s.range.end = fake_addr(&s, FAKE_STACK_WORDS);
 	fake_record(&s, fake_addr(&s, 300), fake_addr(&s, FAKE_STACK_WORDS),
 		    FAKE_TEXT_START + 0x40c);
 	fake_record(&s, fake_addr(&s, FAKE_STACK_WORDS), 0, FAKE_TEXT_START + 0x510);
@@ -300,7 +300,7 @@ void fp_depth_limit(void)
 	fake_stack_init(&s);
 	/* 100 frames, 4 words apart, each returning to a distinct address;
 	 * the last one's frame address is the top of the stack. */
-	s.config.stack.end = fake_addr(&s, 8 + 4 * 99);
+	s.range.end = fake_addr(&s, 8 + 4 * 99);
 	for (size_t i = 0; i < 100; i++)
 		fake_record(&s, fake_addr(&s, 8 + 4 * i),
 			    i == 99 ? 0 : fake_addr(&s, 12 + 4 * i),
@@ -340,7 +340,7 @@ static void build_trap(struct fake_stack *s, uintptr_t entry_return)
 	fake_put(s, tf + TF_TVAL * WORD, 0x10);
 	fake_put(s, fake_addr(s, 299), fake_addr(s, 400));
 	fake_record(s, fake_addr(s, 400), 0, FAKE_TEXT_START + 0x908);
-	s->config.stack.end = fake_addr(s, 400);
+	s->range.end = fake_addr(s, 400);
 	s->regs.pc = FAKE_TEXT_START + 0x100;
 	s->regs.ra = 0;
 	s->regs.sp = fake_addr(s, 90);
@@ -401,7 +401,7 @@ void fp_trap_frame_outside_stack(void)
 
 	fake_stack_init(&s);
 	build_trap(&s, FAKE_ENTRY_START + 0x40);
-	s.config.stack.end = fake_addr(&s, FAKE_STACK_WORDS);
+	s.range.end = fake_addr(&s, FAKE_STACK_WORDS);
 	/* The handler's CFA is 4 words below the end: the 6-word trap frame
 	 * there would run past the stack. */
 	handler_fp = fake_addr(&s, FAKE_STACK_WORDS - 4);

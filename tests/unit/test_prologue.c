@@ -1495,7 +1495,7 @@ static void build_chain(struct chain *c)
 				       chain_functions[f].code, chain_functions[f].count);
 	fake_code_seal(&c->code, &c->stack.config);
 	/* start's frame is the outermost: its sp is the top of the stack. */
-	c->stack.config.stack.end = word(c, 104);
+	c->stack.range.end = word(c, 104);
 	put(c, 103, in(c, START, START_RETURN));
 	put(c, 102, 0);
 	put(c, 101, in(c, CALLER, CALLER_RETURN));
@@ -1683,14 +1683,14 @@ void prologue_walk_outside_stack(void)
 	CHECK(walk(&c) == 1);
 	CHECK(c.stack.stop == TRACER_STOP_OUTSIDE_STACK);
 	/* CFA = the stack's top, allowed; ra's slot above it is not. */
-	c.stack.config.stack.end = word(&c, FAKE_STACK_WORDS);
+	c.stack.range.end = word(&c, FAKE_STACK_WORDS);
 	start_at(&c, in(&c, ABOVE, ABOVE_BODY), 0, FAKE_STACK_WORDS - 2, 0);
 	CHECK(walk(&c) == 1);
 	CHECK(c.stack.stop == TRACER_STOP_OUTSIDE_STACK);
 	/* Lower down the same slot is read: word 100 + 2 + 1 holds start's
 	 * return address. start's sp is then word 102, below the top (104):
 	 * its la sp does not make it the outermost frame. */
-	c.stack.config.stack.end = word(&c, 104);
+	c.stack.range.end = word(&c, 104);
 	start_at(&c, in(&c, ABOVE, ABOVE_BODY), 0, 100, 0);
 	CHECK(walk(&c) == 2);
 	CHECK(c.stack.stop == TRACER_STOP_EARLY_OUTERMOST);
@@ -1997,7 +1997,7 @@ static void build_auto(struct auto_program *p, bool framed_has_symbol)
 	p->decoded += block;
 	p->described += block;
 	describe(p);
-	p->stack.config.stack.end = fake_addr(&p->stack, 400); /* outer's sp */
+	p->stack.range.end = fake_addr(&p->stack, 400); /* outer's sp */
 	fake_put(&p->stack, fake_addr(&p->stack, 399), p->outer + OUTER_RETURN);
 	fake_put(&p->stack, fake_addr(&p->stack, 398), 0);
 	fake_put(&p->stack, fake_addr(&p->stack, 397), p->framed + FRAMED_RETURN);
@@ -2306,9 +2306,9 @@ static bool walk_is_sane(const struct fake_stack *s, size_t n)
 		const struct tracer_frame *f = &s->frames[i];
 
 		if (f->sp < s->frames[i - 1].sp ||
-		    (i > 1 && f->sp == s->frames[i - 1].sp) ||
-		    f->sp <= s->config.stack.start || f->sp > s->config.stack.end ||
-		    f->pc - 1 < s->config.text.start || f->pc - 1 >= s->config.text.end)
+		    (i > 1 && f->sp == s->frames[i - 1].sp) || f->sp <= s->range.start ||
+		    f->sp > s->range.end || f->pc - 1 < s->config.text.start ||
+		    f->pc - 1 >= s->config.text.end)
 			return false;
 	}
 	return true;

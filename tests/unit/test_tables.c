@@ -183,7 +183,7 @@ void tables_walk_with_rejected_symtab(void)
 	fake_symtab_fill(&symtab, &symbol, 1, names, sizeof(names));
 	s.config.symtab = &symtab;
 	fake_tables_anywhere(&s.config);
-	s.config.stack.end = fake_addr(&s, 200);
+	s.range.end = fake_addr(&s, 200);
 	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), FAKE_TEXT_START + 0x204);
 	fake_record(&s, fake_addr(&s, 200), 0, FAKE_TEXT_START + 0x308);
 	s.regs.pc = FAKE_TEXT_START + 0x100;

@@ -1,0 +1,101 @@
+/*
+ * stacks.c - the declared stacks: which one a walk reads, and the switch
+ * from one to another across a trap frame (the rules: tracer_config in
+ * tracer.h).
+ *
+ * The walk keeps a copy of its current stack, which every read checks, so
+ * the list is searched only here: at the start and at each trap frame. Out
+ * of walk.c, so that tracer_next(), which runs once a frame, does not carry
+ * the registers of this rarer path.
+ */
+#include "internal.h"
+
+_Static_assert(TRACER_MAX_STACKS <= 32, "stacks_left has a bit per stack");
+
+/*
+ * The stack sp is on (see tracer_config): the one with start < sp <= end,
+ * else the lowest one starting at or above sp (sp ran past its bottom into
+ * the guard page below, and its frames lie above), else STACKS_NONE.
+ */
+static unsigned find_stack(const struct tracer_config *config, uintptr_t sp)
+{
+	unsigned count = config->stacks ? config->stack_count : 0;
+	unsigned below = STACKS_NONE;
+
+	if (count > TRACER_MAX_STACKS)
+		count = TRACER_MAX_STACKS;
+	for (unsigned i = 0; i < count; i++) {
+		struct tracer_range stack = config->stacks[i];
+
+		if (stack.start < sp && sp <= stack.end)
+			return i;
+		/* An empty entry holds no frame: never chosen. */
+		if (stack.start >= sp && stack.start < stack.end &&
+		    (below == STACKS_NONE || stack.start < config->stacks[below].start))
+			below = i;
+	}
+	return below;
+}
+
+/* Makes stack `index` the current one; STACKS_NONE leaves an empty range,
+ * inside which no read succeeds. */
+static void enter_stack(struct tracer_walk *walk, unsigned index)
+{
+	walk->stack_index = index;
+	walk->stack.start = index == STACKS_NONE ? 0 : walk->config->stacks[index].start;
+	walk->stack.end = index == STACKS_NONE ? 0 : walk->config->stacks[index].end;
+}
+
+void stacks_start(struct tracer_walk *walk)
+{
+	walk->stacks_left = 0;
+	enter_stack(walk, find_stack(walk->config, walk->next.sp));
+}
+
+void stacks_cross_trap(struct tracer_walk *walk)
+{
+	const struct tracer_config *config = walk->config;
+	const struct tracer_trap_layout *trap = config->trap;
+	const struct tracer_range *stack = &walk->stack;
+	struct tracer_regs *regs = &walk->next;
+	uintptr_t trap_frame = regs->sp;
+	unsigned next_stack;
+
+	/* Straight into walk->next: the frame there was returned already,
+	 * and a walk that stops here shows nothing more. */
+	bool readable =
+	    memory_read_word(stack, trap_frame + trap->epc_offset, &regs->pc) &&
+	    memory_read_word(stack, trap_frame + trap->ra_offset, &regs->ra) &&
+	    memory_read_word(stack, trap_frame + trap->sp_offset, &regs->sp) &&
+	    memory_read_word(stack, trap_frame + trap->cause_offset, &walk->trap_cause) &&
+	    memory_read_word(stack, trap_frame + trap->tval_offset, &walk->trap_tval);
+
+	for (unsigned i = 0; i < TRACER_SAVED_REGS && readable; i++)
+		readable =
+		    memory_read_word(stack, trap_frame + trap->s_offset[i], &regs->s[i]);
+	if (!readable) {
+		walk->stop = TRACER_STOP_OUTSIDE_STACK;
+		return;
+	}
+	next_stack = find_stack(config, regs->sp);
+	if (next_stack == walk->stack_index) {
+		/* The entry pushed the trap frame below the interrupted sp. */
+		if (regs->sp <= trap_frame) {
+			walk->stop = TRACER_STOP_NOT_ASCENDING;
+			return;
+		}
+	} else if (next_stack != STACKS_NONE && (walk->stacks_left >> next_stack & 1)) {
+		/* Back to a stack the walk left below: a loop. */
+		walk->stop = TRACER_STOP_NOT_ASCENDING;
+		return;
+	} else {
+		/* A stack switch, or a trap from no declared stack (user
+		 * mode): the interrupted frame is shown, and advance() stops
+		 * after it. */
+		walk->stacks_left |= (uint32_t)1 << walk->stack_index;
+		enter_stack(walk, next_stack);
+	}
+	walk->next_is_exact = true;
+	walk->next_after_trap = true;
+	walk->next_found_by = walk->unwinder;
+}
