@@ -63,6 +63,10 @@ def print_trap(label, condition):
     vector = register("pc")
     gdb.execute("set $pc = %d" % sepc)
     print_frames(label)
+    # Without this, GDB 13 may write the restored pc into ra (the register
+    # its frame-1 unwind of a leaf cached as the pc): the kernel would then
+    # see ra changed under it.
+    gdb.execute("maintenance flush register-cache", to_string=True)
     gdb.execute("set $pc = %d" % vector)
     gdb.execute("delete", to_string=True)
 

@@ -44,8 +44,10 @@ SINGLE_HART = [
 # With sp = 0x1000, a caller's frame is found only through a frame pointer
 # (s0 still points into the stack). Without one, GDB still names the caller
 # from the live ra, with a CFA it cannot read; the walk believes no frame
-# outside every stack and stops there: its frames must be GDB's first ones.
-STOPS_EARLY = {"bad-sp": OUTSIDE}
+# outside every stack and stops there (the prologue decoder reads `li sp`
+# as a claim to be the outermost frame, and refuses it): its frames must be
+# GDB's first ones.
+STOPS_EARLY = {"bad-sp": (OUTSIDE, "outermost frame claimed below the top of the stack")}
 HART_HEADER = re.compile(r"^Backtrace of hart (\d+) \((.*)\):$")
 NO_STOP = re.compile(r"^Hart (\d+) did not stop within 1 s: no backtrace$")
 BOOT_LINES = re.compile(r"^(backtrace demo kernel on hart|\d+ harts running|scenario )")
@@ -110,7 +112,7 @@ def check_against_gdb(results, name, block, gdb_out, stops_early=None):
     """Each segment of the trace against GDB: the first against its bt at
     panic() (frame 0 by name), the one after the k-th separator (walk order,
     innermost first) against the matching trap, pc included. With
-    stops_early (a stop reason), a walk that ends for that reason may show
+    stops_early (stop reasons), a walk that ends for one of them may show
     fewer frames than GDB after the last separator: a prefix of GDB's."""
     frames, _ = parse_gdb(gdb_out)
     traps = gdb_traps(gdb_out)
@@ -129,7 +131,7 @@ def check_against_gdb(results, name, block, gdb_out, stops_early=None):
                       "tracer %s, GDB scause=0x%x sepc=0x%x stval=0x%x"
                       % (separator, scause, sepc, stval))
         gdb = frames.get(label, [])
-        if stops_early and block["end"] == stops_early and k + 1 == len(block["traps"]):
+        if stops_early and block["end"] in stops_early and k + 1 == len(block["traps"]):
             gdb = gdb[:len(block["segments"][k + 1])]
         problems = compare_frames(block["segments"][k + 1], gdb, True)
         results.check("%s: frames after separator %d equal GDB's bt at that trap" % (name, k + 1),
@@ -156,21 +158,32 @@ def check_secondary_panic(results, label, elf, tracer, harts):
     """The last hart panics; every other one is stopped by its IPI and
     prints its own backtrace, equal to GDB's view of that hart."""
     name = "%s tracer=%s secondary-panic -smp %d" % (label, tracer, harts)
-    console, gdb_out, problem = boot(elf, "scenario=secondary-panic tracer=%s" % tracer,
-                                     "stop_at_traps([])", harts)
+    # A hart GDB catches inside a timer tick shows GDB only the handler (it
+    # cannot unwind across the trap entry): boot again, at most twice.
+    for _ in range(3):
+        console, gdb_out, problem = boot(elf, "scenario=secondary-panic tracer=%s" % tracer,
+                                         "stop_at_traps([])", harts)
+        frames, _ = parse_gdb(gdb_out)
+        if not any(f == "trap_entry" for label_, hart in frames.items() if label_ != "panic"
+                   for _, f in hart):
+            break
     report = parse_report(console)
-    if not check_headline(results, name, console, problem, report, r"panic on hart %d" % (harts - 1)):
+    # OpenSBI picks the boot hart; the scenario picks the highest other one.
+    boot_hart = re.search(r"backtrace demo kernel on hart (\d+)", console)
+    boot_hart = int(boot_hart.group(1)) if boot_hart else 0
+    panicking = max(h for h in range(harts) if h != boot_hart)
+    if not check_headline(results, name, console, problem, report, r"panic on hart %d" % panicking):
         return
     blocks = report["blocks"]
     order = [(b["hart"], b["why"]) for b in blocks]
-    expected = [(harts - 1, "the first to panic")] + [
-        (h, "stopped by the panic on hart %d" % (harts - 1)) for h in range(harts - 1)]
+    expected = [(panicking, "the first to panic")] + [
+        (h, "stopped by the panic on hart %d" % panicking) for h in range(harts) if h != panicking]
     if not results.check(name + ": the first hart's trace, then each other hart's, in order",
                          order == expected, "%s\nexpected %s" % (order, expected)):
         return
     results.check(name + ": every trace reaches the outermost frame",
                   all(b["end"] == OUTERMOST for b in blocks), [b["end"] for b in blocks])
-    check_against_gdb(results, name + " hart %d" % (harts - 1), blocks[0], gdb_out)
+    check_against_gdb(results, name + " hart %d" % panicking, blocks[0], gdb_out)
     frames, _ = parse_gdb(gdb_out)
     for block in blocks[1:]:
         gdb = frames.get("hart%d" % block["hart"], [])

@@ -16,12 +16,19 @@
 
 #define WORD sizeof(uintptr_t)
 
-/* A caller's frame address lies inside the current stack or at its very top
+/* A caller's frame address lies inside a declared stack or at its very top
  * (the outermost function's CFA is the initial sp); a return address never
- * does. */
-static bool is_frame_address(const struct tracer_range *stack, uintptr_t value)
+ * does. Any declared stack, not only the current one: a leaf an interrupt
+ * handler reached by tail calls from the trap entry saves the interrupted
+ * code's s0, on the stack the trap came from. */
+static bool is_frame_address(const struct tracer_config *config, uintptr_t value)
 {
-	return value > stack->start && value <= stack->end;
+	unsigned count = config->stacks ? config->stack_count : 0;
+
+	for (unsigned i = 0; i < count && i < TRACER_MAX_STACKS; i++)
+		if (value > config->stacks[i].start && value <= config->stacks[i].end)
+			return true;
+	return false;
 }
 
 void frame_pointer_step(struct tracer_walk *walk)
@@ -56,7 +63,7 @@ void frame_pointer_step(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;
 		return;
 	}
-	if (walk->next_is_exact && is_frame_address(stack, word_below_fp)) {
+	if (walk->next_is_exact && is_frame_address(walk->config, word_below_fp)) {
 		/* GCC leaf: only s0 saved; ra is still live. */
 		caller_fp = word_below_fp;
 		caller_pc = frame->ra;

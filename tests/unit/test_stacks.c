@@ -215,6 +215,37 @@ void stacks_reads_stay_on_current(void)
 	stacks_free(&t);
 }
 
+/*
+ * An interrupt handler that is a GCC leaf, reached from the trap entry by
+ * tail calls: first frame (exact), ra still the trap entry's return
+ * address, and the one word below its frame pointer is the interrupted
+ * code's s0, on the task stack. The frame-pointer unwinder must read that
+ * word as a frame address (of another declared stack), not as a return
+ * address, to reach the trap frame and the task below it.
+ */
+void stacks_leaf_saves_other_stack_s0(void)
+{
+	struct stacks t;
+	uintptr_t tf;
+
+	stacks_init(&t);
+	tf = at(&t, IRQ, 100);
+	put(tf - WORD, at(&t, TASK, 200));
+	trap_frame(tf, FAKE_TEXT_START + 0x600, FAKE_TEXT_START + 0x704, at(&t, TASK, 196),
+		   at(&t, TASK, 200));
+	build_task(&t);
+	t.s.regs.pc = FAKE_TEXT_START + 0x100;
+	t.s.regs.ra = FAKE_ENTRY_START + 0x40;
+	t.s.regs.sp = at(&t, IRQ, 90);
+	t.s.regs.s[0] = tf;
+	CHECK(fake_walk(&t.s) == 5 && t.s.stop == TRACER_STOP_OUTERMOST);
+	CHECK(frame_is(&t, 1, FAKE_ENTRY_START + 0x40, tf));
+	CHECK(frame_is(&t, 2, FAKE_TEXT_START + 0x600, at(&t, TASK, 196)) &&
+	      t.s.frames[2].after_trap);
+	CHECK(frame_is(&t, 4, FAKE_TEXT_START + 0x908, at(&t, TASK, STACK_WORDS)));
+	stacks_free(&t);
+}
+
 /* A trap frame on the task stack whose sp points back into the interrupt
  * stack, which the walk left: a loop, although that sp is above. */
 void stacks_trap_back_to_left_stack(void)
