@@ -106,8 +106,6 @@ $(BUILD)/obj/%.o: % $(BUILD)/flags
 
 -include $(KERNEL_OBJS:.o=.d)
 
-# symgen/ also holds prologue_check and its helper image_view.c: not part
-# of symgen.
 # symgen reads .eh_frame with the tracer's own parser, built for the host
 # (TRACER_HOST_VIEW: see tracer/internal.h), and includes
 # tracer/table_format.h, the tables' header format.
@@ -165,27 +163,11 @@ $(HOST_BUILD)/unit_tests: $(UNIT_SRCS) $(wildcard tests/unit/*.h tracer/*.h) | d
 	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-Itracer -Itests/unit $(UNIT_SRCS) -o $@
 
-# The tracer's CFI rows for the differential test against readelf; the
-# tracer reads the image's bytes through its host view (symgen/image_view.c).
-CFI_ROWS_SRCS := tests/host/cfi_rows.c symgen/die.c symgen/elf.c symgen/fde_index.c \
-	symgen/image_view.c $(wildcard tracer/*.c)
-$(HOST_BUILD)/cfi_rows: $(CFI_ROWS_SRCS) $(wildcard tracer/*.h symgen/*.h) | deps
-	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-		$(HOST_VIEW_CFLAGS) -Isymgen $(CFI_ROWS_SRCS) -o $@
-
-# The prologue decoder against the image's CFI (tests/prologue_crosscheck.py).
-PROLOGUE_CHECK_SRCS := symgen/prologue_check.c symgen/die.c symgen/elf.c symgen/fde_index.c \
-	symgen/functions.c symgen/image_view.c $(wildcard tracer/*.c)
-$(HOST_BUILD)/prologue_check: $(PROLOGUE_CHECK_SRCS) $(wildcard tracer/*.h symgen/*.h) | deps
-	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-		$(HOST_VIEW_CFLAGS) -Isymgen $(PROLOGUE_CHECK_SRCS) -o $@
-
+include tests/tools/tools.mk
 include tests/fuzz/fuzz.mk
 
-test: $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan $(HOST_BUILD)/cfi_rows \
-	$(HOST_BUILD)/prologue_check $(FUZZ_BINARIES)
+test: $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan $(TEST_TOOLS) \
+	$(FUZZ_BINARIES)
 	$(PYTHON) tests/run_tests.py
 
 clean:

@@ -17,8 +17,7 @@
  * Only libc and tracer/: copy symgen/ into your tree and build main.c,
  * symgen.c, die.c, elf.c, fde_index.c and functions.c with tracer/cfi_parse.c
  * and tracer/memory.c (the tracer's own .eh_frame parser), with the host
- * compiler and -DTRACER_HOST_VIEW -Itracer; prologue_check.c and
- * image_view.c are another tool.
+ * compiler and -DTRACER_HOST_VIEW -Itracer.
  * The output is written to a temporary file and renamed into place, so a
  * failed run leaves no output behind.
  */

@@ -7,8 +7,8 @@
  * image's addresses: the pc-relative pointers of .eh_frame mean what they
  * mean in the image, and the bounds checks are the target's.
  */
-#ifndef SYMGEN_IMAGE_VIEW_H
-#define SYMGEN_IMAGE_VIEW_H
+#ifndef TOOLS_IMAGE_VIEW_H
+#define TOOLS_IMAGE_VIEW_H
 
 #include "elf.h"
 #include "tracer.h"
@@ -30,4 +30,4 @@ struct image_view {
  * Dies if the sections span more than 1 GiB. */
 struct image_view image_view(const struct elf_file *elf, unsigned what);
 
-#endif /* SYMGEN_IMAGE_VIEW_H */
+#endif /* TOOLS_IMAGE_VIEW_H */

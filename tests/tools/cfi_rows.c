@@ -18,7 +18,7 @@
  * row claiming more than CFI_MAX_RULES rules error=rule-count-N.
  *
  * The tracer reads .eh_frame at the image's addresses through its host view
- * (symgen/image_view.c), so that the pc-relative pointers in it mean what
+ * (image_view.c), so that the pc-relative pointers in it mean what
  * they mean in the image.
  */
 #include "cfi.h"
