@@ -37,7 +37,8 @@ struct fde_list {
 	size_t capacity;
 };
 
-static void add_fde(const struct elf_file *elf, struct fde_list *list, struct fde_entry fde)
+static void add_fde(const struct elf_file *elf, struct fde_list *list,
+		    struct fde_entry fde)
 {
 	if (list->count == list->capacity) {
 		list->capacity = list->capacity ? 2 * list->capacity : 64;
@@ -79,8 +80,10 @@ static void sort_fdes(const struct elf_file *elf, struct fde_list *list)
 			    "FDEs at .eh_frame offsets 0x%llx and 0x%llx overlap: "
 			    "[0x%llx, 0x%llx) and [0x%llx, 0x%llx)",
 			    (unsigned long long)a->offset, (unsigned long long)b->offset,
-			    (unsigned long long)a->pc_start, (unsigned long long)a->pc_end,
-			    (unsigned long long)b->pc_start, (unsigned long long)b->pc_end);
+			    (unsigned long long)a->pc_start,
+			    (unsigned long long)a->pc_end,
+			    (unsigned long long)b->pc_start,
+			    (unsigned long long)b->pc_end);
 	}
 }
 
@@ -98,13 +101,15 @@ static struct tracer_config view_eh_frame(const struct elf_file *elf)
 	section = elf_section(elf, index);
 	data = elf_section_data(elf, &section, ".eh_frame");
 	if (section.addr > address_end || section.size > address_end - section.addr)
-		die(elf->path, ".eh_frame at 0x%llx (0x%llx bytes) runs past the end of "
-			       "the address space",
+		die(elf->path,
+		    ".eh_frame at 0x%llx (0x%llx bytes) runs past the end of "
+		    "the address space",
 		    (unsigned long long)section.addr, (unsigned long long)section.size);
 	tracer_host_word_size = elf->is64 ? 8 : 4;
 	tracer_host_bias = (uintptr_t)data - (uintptr_t)section.addr;
 	return (struct tracer_config){
-	    .eh_frame = {(uintptr_t)section.addr, (uintptr_t)(section.addr + section.size)}};
+	    .eh_frame = {(uintptr_t)section.addr,
+			 (uintptr_t)(section.addr + section.size)}};
 }
 
 /* An FDE the unwinder can find through the index: its pc_start must not
@@ -140,7 +145,8 @@ struct fde_entry *fde_index_read(const struct elf_file *elf, size_t *count)
 			continue;
 		check_fde_encoding(elf, offset, &entry.fde);
 		add_fde(elf, &list,
-			(struct fde_entry){entry.fde.pc_start, entry.fde.pc_end, addr, offset});
+			(struct fde_entry){entry.fde.pc_start, entry.fde.pc_end, addr,
+					   offset});
 	}
 	sort_fdes(elf, &list);
 	*count = list.count;

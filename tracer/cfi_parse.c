@@ -101,13 +101,16 @@ static enum cfi_status open_entry(const struct tracer_config *config, uintptr_t 
 		id_size = 8;
 	}
 	if (entry->failed)
-		return CFI_FAIL(CFI_MALFORMED, "length field runs past the end of the section");
+		return CFI_FAIL(CFI_MALFORMED,
+				"length field runs past the end of the section");
 	/* Length 0 is the terminator, not an entry. */
 	if (length < id_size)
-		return CFI_FAIL(CFI_MALFORMED, "length 0x%jx leaves no room for the CIE id",
+		return CFI_FAIL(CFI_MALFORMED,
+				"length 0x%jx leaves no room for the CIE id",
 				(uintmax_t)length);
 	if (length > entry->end - entry->pos)
-		return CFI_FAIL(CFI_MALFORMED, "length 0x%jx runs past the end of the section",
+		return CFI_FAIL(CFI_MALFORMED,
+				"length 0x%jx runs past the end of the section",
 				(uintmax_t)length);
 	entry->end = entry->pos + length;
 	*id_field = entry->pos;
@@ -128,10 +131,11 @@ static enum cfi_status parse_augmentation_data(struct memory_cursor *cie_cursor,
 	cursor_fork(&data, cie_cursor);
 	cursor_skip(cie_cursor, length);
 	if (cie_cursor->failed)
-		return CFI_FAIL(CFI_MALFORMED,
-				"CIE fields or augmentation data (0x%jx bytes) run past the end of "
-				"the CIE",
-				(uintmax_t)length);
+		return CFI_FAIL(
+		    CFI_MALFORMED,
+		    "CIE fields or augmentation data (0x%jx bytes) run past the end of "
+		    "the CIE",
+		    (uintmax_t)length);
 	data.end = cie_cursor->pos;
 	for (char letter = (char)cursor_u8(letters); letter != '\0';
 	     letter = (char)cursor_u8(letters)) {
@@ -145,9 +149,10 @@ static enum cfi_status parse_augmentation_data(struct memory_cursor *cie_cursor,
 			encoding = cursor_u8(&data);
 			if (read_pointer_format(&data, encoding & 0x0f, &ignored) !=
 			    CFI_OK)
-				return CFI_FAIL(CFI_MALFORMED,
-						"unsupported personality pointer encoding 0x%02x",
-						encoding);
+				return CFI_FAIL(
+				    CFI_MALFORMED,
+				    "unsupported personality pointer encoding 0x%02x",
+				    encoding);
 			break;
 		case 'L': /* the LSDA pointer's encoding; the FDE's z length skips it */
 			cursor_u8(&data);
@@ -156,15 +161,13 @@ static enum cfi_status parse_augmentation_data(struct memory_cursor *cie_cursor,
 			cie->is_signal_frame = true;
 			break;
 		default: /* unknown: 'z' says how much data to skip, done above */
-			return data.failed
-				   ? CFI_FAIL(CFI_MALFORMED,
-					      "CIE augmentation data too short for its letters")
-				   : CFI_OK;
+			return data.failed ? CFI_FAIL(CFI_MALFORMED,
+						      "CIE augmentation data too short")
+					   : CFI_OK;
 		}
 	}
 	return data.failed || letters->failed
-		   ? CFI_FAIL(CFI_MALFORMED,
-			      "CIE augmentation data too short for its letters")
+		   ? CFI_FAIL(CFI_MALFORMED, "CIE augmentation data too short")
 		   : CFI_OK;
 }
 
@@ -182,12 +185,14 @@ static enum cfi_status parse_cie(const struct tracer_config *config, uintptr_t a
 	if (status != CFI_OK)
 		return status;
 	if (id != 0) /* an FDE where its FDE points at a CIE */
-		return CFI_FAIL(CFI_MALFORMED, "CIE pointer leads to offset 0x%jx, where no CIE starts",
+		return CFI_FAIL(CFI_MALFORMED,
+				"CIE pointer leads to offset 0x%jx, where no CIE starts",
 				(uintmax_t)(addr - config->eh_frame.start));
 	version = cursor_u8(&cursor);
 	if (version != 1 && version != 3)
 		return CFI_FAIL(CFI_UNSUPPORTED,
-				"unsupported CIE version %u (1 and 3 are supported)", version);
+				"unsupported CIE version %u (1 and 3 are supported)",
+				version);
 	/* The augmentation string: letters, NUL-terminated. */
 	cursor_fork(&letters, &cursor);
 	while (cursor_u8(&cursor) != '\0' && !cursor.failed)
@@ -231,35 +236,41 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 	if (cie_pointer == 0)
 		return CFI_FAIL(CFI_MALFORMED, "a CIE where an FDE should be");
 	if (cie_pointer > id_field - config->eh_frame.start)
-		return CFI_FAIL(CFI_MALFORMED,
-				"CIE pointer 0x%jx points before the start of the section",
-				(uintmax_t)cie_pointer);
+		return CFI_FAIL(
+		    CFI_MALFORMED,
+		    "CIE pointer 0x%jx points before the start of the section",
+		    (uintmax_t)cie_pointer);
 	status = parse_cie(config, id_field - cie_pointer, &fde->cie);
 	if (status != CFI_OK)
 		return status;
 	status = cfi_read_pointer(config, &cursor, fde->cie.fde_encoding, &fde->pc_start);
 	/* The range is a length: the pointer's format, without its base. */
 	if (status == CFI_OK)
-		status = read_pointer_format(&cursor, fde->cie.fde_encoding & 0x0f, &pc_range);
+		status =
+		    read_pointer_format(&cursor, fde->cie.fde_encoding & 0x0f, &pc_range);
 	if (status != CFI_OK)
 		return cursor.failed
-			   ? CFI_FAIL(status, "FDE address range runs past the end of the FDE")
+			   ? CFI_FAIL(status,
+				      "FDE address range runs past the end of the FDE")
 			   : CFI_FAIL(status,
-				      "unsupported FDE pointer encoding 0x%02x (from the CIE at "
-				      "offset 0x%jx)",
+				      "unsupported FDE pointer encoding 0x%02x (from "
+				      "the CIE at offset 0x%jx)",
 				      fde->cie.fde_encoding,
-				      (uintmax_t)(id_field - cie_pointer - config->eh_frame.start));
+				      (uintmax_t)(id_field - cie_pointer -
+						  config->eh_frame.start));
 	/* Wrapping as the image's addresses do (target_address). */
 	fde->pc_end = target_address(fde->pc_start + target_address(pc_range));
 	if (fde->pc_end < fde->pc_start)
-		return CFI_FAIL(CFI_MALFORMED,
-				"FDE range 0x%jx+0x%jx runs past the end of the address space",
-				(uintmax_t)fde->pc_start, (uintmax_t)target_address(pc_range));
+		return CFI_FAIL(
+		    CFI_MALFORMED,
+		    "FDE range 0x%jx+0x%jx runs past the end of the address space",
+		    (uintmax_t)fde->pc_start, (uintmax_t)target_address(pc_range));
 	if (fde->cie.has_augmentation_data)
 		cursor_skip(&cursor, cursor_uleb128(&cursor));
 	if (cursor.failed)
-		return CFI_FAIL(CFI_MALFORMED,
-				"FDE fields or augmentation data run past the end of the FDE");
+		return CFI_FAIL(
+		    CFI_MALFORMED,
+		    "FDE fields or augmentation data run past the end of the FDE");
 	fde->instructions = cursor.pos;
 	fde->end = cursor.end;
 	return CFI_OK;

@@ -62,7 +62,8 @@ static inline const void *target_bytes(uintptr_t address)
 
 static inline uintptr_t target_address(uintptr_t address)
 {
-	return tracer_host_word_size < sizeof(uintptr_t) ? address & 0xffffffffu : address;
+	return tracer_host_word_size < sizeof(uintptr_t) ? address & 0xffffffffu
+							 : address;
 }
 
 static inline uint16_t target_u16(uintptr_t address)
@@ -165,8 +166,8 @@ static inline unsigned riscv_instruction_length(uint16_t parcel)
 /* Whether the `bytes` of code just before `address` (2-byte aligned, as
  * every instruction is) lie inside config->text, to be read as parcels
  * (target_u16). Inline: every unwound return address is checked this way. */
-static inline bool memory_code_before(const struct tracer_config *config, uintptr_t address,
-				      uintptr_t bytes)
+static inline bool memory_code_before(const struct tracer_config *config,
+				      uintptr_t address, uintptr_t bytes)
 {
 	const struct tracer_range text = config->text;
 

@@ -105,7 +105,8 @@ struct image_view image_view(const struct elf_file *elf, unsigned what)
 		struct elf_section section = elf_section(elf, i);
 
 		if (is_code(&section))
-			copy_section(elf, &view, span.start, &section, "an executable section");
+			copy_section(elf, &view, span.start, &section,
+				     "an executable section");
 	}
 	if (what & IMAGE_VIEW_EH_FRAME)
 		copy_section(elf, &view, span.start, &eh_frame, ".eh_frame");
