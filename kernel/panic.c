@@ -101,6 +101,7 @@ void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layo
 	config->eh_frame.start = (uintptr_t)__eh_frame_start;
 	config->eh_frame.end = (uintptr_t)__eh_frame_end;
 	config->fde_index = &tracer_fde_index;
+	config->unwind_table = NULL;
 	config->tables.start = (uintptr_t)__tracer_symtab_start;
 	config->tables.end = (uintptr_t)__tracer_symtab_end;
 	config->trap = trap;
