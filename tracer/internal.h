@@ -220,7 +220,10 @@ void cursor_skip(struct memory_cursor *cursor, uintptr_t count);
 void frame_pointer_step(struct tracer_walk *walk);
 void dwarf_step(struct tracer_walk *walk);
 void prologue_step(struct tracer_walk *walk);
-void table_step(struct tracer_walk *walk);
+/* False, with walk->next as it was, for a row the table marks "interpret":
+ * the caller runs dwarf_step() itself, so that the table's frame is not
+ * below the DWARF unwinder's on the stack. */
+bool table_step(struct tracer_walk *walk);
 
 /* walk->stack_index when sp is on no declared stack. */
 #define STACKS_NONE TRACER_MAX_STACKS

@@ -228,7 +228,8 @@ enum tracer_unwinder {
 	 * the DWARF unwinder (which needs config->eh_frame and
 	 * config->fde_index). Restores ra, sp and s0; s1-s11 keep the
 	 * callee's values, as in the prologue unwinder. Stack:
-	 * TRACER_STACK_TABLE, TRACER_STACK_DWARF for interpreted rows. */
+	 * TRACER_STACK_TABLE; TRACER_STACK_DWARF if the table has interpreted
+	 * rows. */
 	TRACER_TABLE,
 	TRACER_UNWINDER_COUNT
 };
@@ -244,7 +245,8 @@ enum tracer_unwinder {
 #define TRACER_STACK_FRAME_POINTER 144u
 #define TRACER_STACK_DWARF 2384u
 #define TRACER_STACK_PROLOGUE 784u
-#define TRACER_STACK_AUTO 2384u /* the largest of the three */
+#define TRACER_STACK_TABLE 144u /* rows the table holds; interpreted ones: DWARF's */
+#define TRACER_STACK_AUTO 2384u /* the largest of them */
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {

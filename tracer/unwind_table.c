@@ -8,8 +8,9 @@
  * caller's pc, s0's rule its s0. The checks are the DWARF unwinder's too:
  * the CFA lies in the stack above the frame before, and "ra undefined" is
  * believed only at the top of the stack. A row the table could not express
- * goes to the DWARF unwinder; a pc no FDE covers stops with NO_CFI, as DWARF
- * does, so that auto falls through to the next unwinder.
+ * goes to the DWARF unwinder (the caller runs it: see internal.h); a pc no
+ * FDE covers stops with NO_CFI, as DWARF does, so that auto falls through
+ * to the next unwinder.
  */
 #include "internal.h"
 
@@ -53,7 +54,7 @@ static uintptr_t displaced(uintptr_t base, uint32_t rule, unsigned shift, unsign
 	return base + (uintptr_t)(intptr_t)tracer_unwind_signed(rule, shift, bits) * unit;
 }
 
-void table_step(struct tracer_walk *walk)
+bool table_step(struct tracer_walk *walk)
 {
 	const struct tracer_unwind_table *table = walk->config->unwind_table;
 	struct tracer_regs *regs = &walk->next;
@@ -70,7 +71,7 @@ void table_step(struct tracer_walk *walk)
 		walk->stop = walk->unwind_table_status == TRACER_TABLE_ABSENT
 				 ? TRACER_STOP_NO_CFI
 				 : TRACER_STOP_BAD_UNWIND_TABLE;
-		return;
+		return true;
 	}
 	row = find_row(table, pc);
 	rule = row ? row->rule : TRACER_UNWIND_CFA_NONE;
@@ -82,22 +83,21 @@ void table_step(struct tracer_walk *walk)
 		cfa = regs->s[0];
 		break;
 	case TRACER_UNWIND_CFA_INTERPRET:
-		dwarf_step(walk);
-		return;
+		return false;
 	default:
 		walk->stop = TRACER_STOP_NO_CFI;
-		return;
+		return true;
 	}
 	cfa = displaced(cfa, rule, TRACER_UNWIND_CFA_OFFSET_SHIFT, TRACER_UNWIND_CFA_BITS,
 			TRACER_UNWIND_CFA_UNIT);
 	/* Boot code marks the first frame of a stack so: no caller. */
 	if ((rule >> TRACER_UNWIND_RA_SHIFT & 3) == TRACER_UNWIND_RA_UNDEFINED) {
 		walk->stop = frame_outermost(walk, cfa, TRACER_STOP_EARLY_OUTERMOST);
-		return;
+		return true;
 	}
 	walk->stop = frame_check_cfa(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
-		return;
+		return true;
 	if (((rule >> TRACER_UNWIND_RA_SHIFT & 3) == TRACER_UNWIND_RA_SAVED &&
 	     !memory_read_word(&walk->stack,
 			       displaced(cfa, rule, TRACER_UNWIND_RA_OFFSET_SHIFT,
@@ -109,7 +109,7 @@ void table_step(struct tracer_walk *walk)
 					 TRACER_UNWIND_SAVE_BITS, sizeof(uintptr_t)),
 			       &s0))) {
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;
-		return;
+		return true;
 	}
 	/* After the return, ra still holds the address returned to. */
 	regs->pc = ra;
@@ -117,4 +117,5 @@ void table_step(struct tracer_walk *walk)
 	regs->sp = cfa;
 	regs->s[0] = s0;
 	walk->next_is_exact = false;
+	return true;
 }

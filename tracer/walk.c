@@ -98,14 +98,14 @@ enum tracer_stop frame_outermost(const struct tracer_walk *walk, uintptr_t cfa,
  * TRACER_AUTO: the first unwinder that applies to the frame. Each one leaves
  * walk->next as it was when it does not apply: no row (or no valid table);
  * no FDE (or no valid index); no function in a valid symbol table, or code
- * the decoder does not follow. The table hands the rows it cannot express to
- * DWARF itself: those stop here as DWARF would.
+ * the decoder does not follow. The rows the table cannot express go to
+ * DWARF too; a frame either finds stays unmarked.
  */
 static void auto_step(struct tracer_walk *walk)
 {
-	table_step(walk);
 	walk->next_found_by = TRACER_TABLE;
-	if (walk->stop == TRACER_STOP_NO_CFI || walk->stop == TRACER_STOP_BAD_UNWIND_TABLE) {
+	if (!table_step(walk) || walk->stop == TRACER_STOP_NO_CFI ||
+	    walk->stop == TRACER_STOP_BAD_UNWIND_TABLE) {
 		walk->stop = TRACER_RUNNING;
 		dwarf_step(walk);
 		walk->next_found_by = TRACER_DWARF;
@@ -161,7 +161,8 @@ static void advance(struct tracer_walk *walk)
 		auto_step(walk);
 		break;
 	case TRACER_TABLE:
-		table_step(walk);
+		if (!table_step(walk))
+			dwarf_step(walk);
 		break;
 	default:
 		walk->stop = TRACER_STOP_BAD_UNWINDER;

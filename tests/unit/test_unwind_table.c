@@ -488,14 +488,15 @@ void unwind_table_auto_order(void)
 	CHECK(strchr(line, '(') == NULL);
 	tracer_format_frame(line, sizeof(line), &t.stack.frames[2]);
 	CHECK(strstr(line, " (frame-pointer)") != NULL);
-	/* The interpreted row: the table hands it to DWARF, unmarked. */
+	/* The interpreted row: DWARF's, unmarked. */
 	t.stack.regs.pc = BASE + INTERPRETED;
 	t.stack.regs.s[1] = word(&t, 130);
 	put(&t, word(&t, 130) - WORD, BASE + C + 0x10);
 	t.stack.range.end = word(&t, 130) + 16;
 	CHECK(fake_walk_with(&t.stack, TRACER_AUTO) == 2);
 	CHECK(t.stack.stop == TRACER_STOP_OUTERMOST);
-	CHECK(t.stack.frames[1].found_by == TRACER_TABLE);
+	CHECK(t.stack.frames[1].found_by == TRACER_DWARF);
+	CHECK(!t.stack.frames[1].found_by_fallback);
 	CHECK(t.stack.frames[1].sp == word(&t, 130));
 	CHECK(strcmp(tracer_unwinder_name(TRACER_TABLE), "table") == 0);
 	release(&t);
