@@ -106,16 +106,18 @@ $(BUILD)/obj/%.o: % $(BUILD)/flags
 
 -include $(KERNEL_OBJS:.o=.d)
 
-# symgen/ also holds prologue_check and its helper image_map.c, which need
-# tracer/: not part of symgen.
-# symgen includes tracer/table_format.h (-Itracer), the tables' header format.
-SYMGEN_LIB_SRCS := symgen/symgen.c symgen/die.c symgen/elf.c symgen/eh_frame.c \
-	symgen/functions.c
+# symgen reads .eh_frame with the tracer's own parser, built for the host
+# (TRACER_HOST_VIEW: see tracer/internal.h), and includes
+# tracer/table_format.h, the tables' header format.
+SYMGEN_TRACER_SRCS := tracer/cfi_parse.c tracer/memory.c
+SYMGEN_LIB_SRCS := symgen/symgen.c symgen/die.c symgen/elf.c symgen/fde_index.c \
+	symgen/functions.c $(SYMGEN_TRACER_SRCS)
 SYMGEN_SRCS := symgen/main.c $(SYMGEN_LIB_SRCS)
-SYMGEN_HEADERS := $(wildcard symgen/*.h) tracer/table_format.h
+SYMGEN_HEADERS := $(wildcard symgen/*.h tracer/*.h)
+HOST_VIEW_CFLAGS := -DTRACER_HOST_VIEW -Itracer
 $(SYMGEN): $(SYMGEN_SRCS) $(SYMGEN_HEADERS) | deps
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) -Itracer $(SYMGEN_SRCS) -o $@
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_VIEW_CFLAGS) $(SYMGEN_SRCS) -o $@
 
 # Two links: the first with an empty symbol table and FDE index, the second
 # with the symbol table and FDE index of the first. They sit last in the
@@ -151,7 +153,7 @@ debug: $(BUILD)/kernel.elf
 $(HOST_BUILD)/symgen-asan: $(SYMGEN_SRCS) $(SYMGEN_HEADERS) | deps
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-Itracer $(SYMGEN_SRCS) -o $@
+		$(HOST_VIEW_CFLAGS) $(SYMGEN_SRCS) -o $@
 
 # Host build of the tracer for the unit tests, with sanitizers: a read
 # outside the synthetic memory the tests declare is an error, not luck.
@@ -161,29 +163,11 @@ $(HOST_BUILD)/unit_tests: $(UNIT_SRCS) $(wildcard tests/unit/*.h tracer/*.h) | d
 	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-Itracer -Itests/unit $(UNIT_SRCS) -o $@
 
-# The tracer's CFI rows for the differential test against readelf. No
-# AddressSanitizer: the tool maps .eh_frame at its own address, which ASan's
-# shadow memory may cover.
-CFI_ROWS_SRCS := tests/host/cfi_rows.c symgen/die.c symgen/elf.c symgen/image_map.c \
-	$(wildcard tracer/*.c)
-$(HOST_BUILD)/cfi_rows: $(CFI_ROWS_SRCS) $(wildcard tracer/*.h symgen/*.h) | deps
-	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=undefined -fno-sanitize-recover=all \
-		-Itracer -Isymgen $(CFI_ROWS_SRCS) -o $@
-
-# The prologue decoder against the image's CFI (tests/prologue_crosscheck.py).
-# No AddressSanitizer, for the reason above: it maps code and .eh_frame.
-PROLOGUE_CHECK_SRCS := symgen/prologue_check.c symgen/die.c symgen/elf.c symgen/eh_frame.c \
-	symgen/functions.c symgen/image_map.c $(wildcard tracer/*.c)
-$(HOST_BUILD)/prologue_check: $(PROLOGUE_CHECK_SRCS) $(wildcard tracer/*.h symgen/*.h) | deps
-	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=undefined -fno-sanitize-recover=all \
-		-Itracer -Isymgen $(PROLOGUE_CHECK_SRCS) -o $@
-
+include tests/tools/tools.mk
 include tests/fuzz/fuzz.mk
 
-test: $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan $(HOST_BUILD)/cfi_rows \
-	$(HOST_BUILD)/prologue_check $(FUZZ_BINARIES)
+test: $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan $(TEST_TOOLS) \
+	$(FUZZ_BINARIES)
 	$(PYTHON) tests/run_tests.py
 
 clean:

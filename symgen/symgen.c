@@ -14,16 +14,16 @@
  * version, word size, counts and a checksum of the table's bytes as the
  * target lays them out, which the tracer checks before it believes the table.
  *
- * Only libc: copy symgen/ into your tree and build main.c, symgen.c, die.c,
- * elf.c, eh_frame.c and functions.c with the host compiler and -Itracer (for
- * table_format.h); prologue_check.c and image_map.c are another tool, which
- * also needs tracer/'s code.
+ * Only libc and tracer/: copy symgen/ into your tree and build main.c,
+ * symgen.c, die.c, elf.c, fde_index.c and functions.c with tracer/cfi_parse.c
+ * and tracer/memory.c (the tracer's own .eh_frame parser), with the host
+ * compiler and -DTRACER_HOST_VIEW -Itracer.
  * The output is written to a temporary file and renamed into place, so a
  * failed run leaves no output behind.
  */
 #include "symgen.h"
 
-#include "eh_frame.h"
+#include "fde_index.h"
 #include "elf.h"
 #include "functions.h"
 #include "table_format.h"
@@ -297,7 +297,7 @@ static struct table read_table(const struct elf_file *elf, bool cfi)
 	table.functions = functions_read(elf, &table.function_count);
 	collect_names(elf->path, &table);
 	if (cfi) {
-		table.fdes = eh_frame_index(elf, &table.fde_count);
+		table.fdes = fde_index_read(elf, &table.fde_count);
 		/* tracer_fde_index.count is 32 bits. */
 		if (table.fde_count > UINT32_MAX)
 			die(elf->path, "more than 2^32 FDEs");

@@ -2,7 +2,7 @@
 .eh_frame in the built kernels, in OpenSBI's firmware (when it has CFI), in
 the toolchain's libgcc linked whole (rv64gc, rv64imac, rv32imac) and in an
 assembled fixture with the rule kinds compilers rarely emit, the row of the
-rule table the tracer computes (build/host/cfi_rows, tests/host/cfi_rows.c)
+rule table the tracer computes (build/host/cfi_rows, tests/tools/cfi_rows.c)
 must equal the row `readelf --debug-dump=frames-interp` (-wF) prints: the
 CFA and every register column, at the first and at the last address of each
 row, plus the FDE's pc range and its CIE's factors and return-address column.

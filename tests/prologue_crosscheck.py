@@ -1,5 +1,5 @@
 """The prologue decoder (tracer/prologue_decode.c, the CompilerTracer)
-against two oracles, through build/host/prologue_check (symgen/prologue_check.c):
+against two oracles, through build/host/prologue_check (tests/tools/prologue_check.c):
 
   * the compiler's CFI, in every kernel the end-to-end tests built that has
     .eh_frame and in the toolchain's libgcc linked whole (three multilibs):

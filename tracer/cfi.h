@@ -25,6 +25,20 @@ enum cfi_status {
 	CFI_UNREADABLE,	 /* a saved register or DW_OP_deref outside the stack */
 };
 
+/*
+ * Why a parse failed, in words, for the build tools' messages (symgen names
+ * the .eh_frame entry and gives this reason). The target needs only the
+ * status: there CFI_FAIL is the status alone, its arguments unevaluated.
+ * A host build (TRACER_HOST_VIEW, internal.h) calls cfi_host_fail, which the
+ * tool defines, with a printf format and its arguments.
+ */
+#ifdef TRACER_HOST_VIEW
+void cfi_host_fail(const char *format, ...) __attribute__((format(printf, 1, 2)));
+#define CFI_FAIL(status, ...) (cfi_host_fail(__VA_ARGS__), (status))
+#else
+#define CFI_FAIL(status, ...) (status)
+#endif
+
 /* DW_EH_PE_*: how .eh_frame encodes a pointer. Low nibble: format; bits
  * 4-6: what it is relative to; bit 7: the value is an address to load. */
 enum {
@@ -85,6 +99,31 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
  * The FDE must agree with its index entry and lie inside config->text. */
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 			     struct cfi_fde *fde);
+
+#ifdef TRACER_HOST_VIEW
+/* An entry of .eh_frame, as a walk over the whole section finds it. */
+enum cfi_entry_kind {
+	CFI_ENTRY_CIE = 1,
+	CFI_ENTRY_FDE,
+	CFI_ENTRY_TERMINATOR, /* a zero length */
+};
+
+struct cfi_entry {
+	uint8_t kind;	    /* enum cfi_entry_kind */
+	uintptr_t next;	    /* where the next entry starts */
+	struct cfi_cie cie; /* a CIE's */
+	struct cfi_fde fde; /* an FDE's, with its CIE */
+};
+
+/*
+ * Parses the entry at addr, for the build tools that walk the whole section
+ * (symgen's FDE index): the target finds its FDEs through that index. A zero
+ * length (a terminator: libgcc's unwinder stops there, readelf reads on) is
+ * an entry of 4 bytes. On failure, entry->next is unset.
+ */
+enum cfi_status cfi_read_entry(const struct tracer_config *config, uintptr_t addr,
+			       struct cfi_entry *entry);
+#endif
 
 /*
  * A row of the rule table. A column without an entry in rules[] is

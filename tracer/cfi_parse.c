@@ -7,7 +7,7 @@
  * the encoding of FDE pointers, initial instructions) or an FDE (Frame
  * Description Entry: a pointer back to its CIE, the code range it covers, its
  * instructions). The FDE index symgen built finds the FDE by binary search;
- * nothing here walks the section.
+ * only the build tools walk the whole section (cfi_read_entry).
  */
 #include "cfi.h"
 
@@ -17,8 +17,8 @@ static enum cfi_status read_pointer_format(struct memory_cursor *cursor, uint8_t
 					   uintptr_t *value)
 {
 	switch (format) {
-	case DW_EH_PE_absptr:
-		*value = cursor_unsigned(cursor, sizeof(uintptr_t));
+	case DW_EH_PE_absptr: /* the image's word: see TARGET_WORD_SIZE */
+		*value = cursor_unsigned(cursor, TARGET_WORD_SIZE);
 		break;
 	case DW_EH_PE_uleb128:
 		*value = cursor_uleb128(cursor);
@@ -62,19 +62,22 @@ enum cfi_status cfi_read_pointer(const struct tracer_config *config,
 		return status;
 	switch (encoding & 0x70) {
 	case DW_EH_PE_absptr:
-		return CFI_OK;
+		break;
 	case DW_EH_PE_pcrel:
 		*value += field;
-		return CFI_OK;
+		break;
 	case DW_EH_PE_textrel:
 		*value += config->text.start;
-		return CFI_OK;
+		break;
 	case DW_EH_PE_datarel:
 		*value += config->eh_frame.start;
-		return CFI_OK;
+		break;
 	default: /* funcrel (LSDA only), aligned, undefined bases */
 		return CFI_UNSUPPORTED;
 	}
+	/* An address of the image, wrapping as its own do. */
+	*value = target_address(*value);
+	return CFI_OK;
 }
 
 /*
@@ -90,19 +93,27 @@ static enum cfi_status open_entry(const struct tracer_config *config, uintptr_t 
 	unsigned id_size = 4;
 
 	if (!memory_cursor_open(config, addr, config->eh_frame.end, entry))
-		return CFI_MALFORMED;
+		return CFI_FAIL(CFI_MALFORMED, "entry at 0x%jx lies outside the section",
+				(uintmax_t)addr);
 	length = cursor_u32(entry);
 	if (length == 0xffffffff) { /* 64-bit DWARF: 8-byte length and ids */
 		length = cursor_unsigned(entry, 8);
 		id_size = 8;
 	}
+	if (entry->failed)
+		return CFI_FAIL(CFI_MALFORMED, "length field runs past the end of the section");
 	/* Length 0 is the terminator, not an entry. */
-	if (entry->failed || length < id_size || length > entry->end - entry->pos)
-		return CFI_MALFORMED;
+	if (length < id_size)
+		return CFI_FAIL(CFI_MALFORMED, "length 0x%jx leaves no room for the CIE id",
+				(uintmax_t)length);
+	if (length > entry->end - entry->pos)
+		return CFI_FAIL(CFI_MALFORMED, "length 0x%jx runs past the end of the section",
+				(uintmax_t)length);
 	entry->end = entry->pos + length;
 	*id_field = entry->pos;
+	/* Cannot fail: the length covers the id. */
 	*id = id_size == 4 ? cursor_u32(entry) : cursor_unsigned(entry, 8);
-	return entry->failed ? CFI_MALFORMED : CFI_OK;
+	return CFI_OK;
 }
 
 /* The augmentation letters after 'z', read from the CIE's augmentation data. */
@@ -117,7 +128,10 @@ static enum cfi_status parse_augmentation_data(struct memory_cursor *cie_cursor,
 	cursor_fork(&data, cie_cursor);
 	cursor_skip(cie_cursor, length);
 	if (cie_cursor->failed)
-		return CFI_MALFORMED;
+		return CFI_FAIL(CFI_MALFORMED,
+				"CIE fields or augmentation data (0x%jx bytes) run past the end of "
+				"the CIE",
+				(uintmax_t)length);
 	data.end = cie_cursor->pos;
 	for (char letter = (char)cursor_u8(letters); letter != '\0';
 	     letter = (char)cursor_u8(letters)) {
@@ -131,7 +145,9 @@ static enum cfi_status parse_augmentation_data(struct memory_cursor *cie_cursor,
 			encoding = cursor_u8(&data);
 			if (read_pointer_format(&data, encoding & 0x0f, &ignored) !=
 			    CFI_OK)
-				return CFI_MALFORMED;
+				return CFI_FAIL(CFI_MALFORMED,
+						"unsupported personality pointer encoding 0x%02x",
+						encoding);
 			break;
 		case 'L': /* the LSDA pointer's encoding; the FDE's z length skips it */
 			cursor_u8(&data);
@@ -140,10 +156,16 @@ static enum cfi_status parse_augmentation_data(struct memory_cursor *cie_cursor,
 			cie->is_signal_frame = true;
 			break;
 		default: /* unknown: 'z' says how much data to skip, done above */
-			return data.failed ? CFI_MALFORMED : CFI_OK;
+			return data.failed
+				   ? CFI_FAIL(CFI_MALFORMED,
+					      "CIE augmentation data too short for its letters")
+				   : CFI_OK;
 		}
 	}
-	return data.failed || letters->failed ? CFI_MALFORMED : CFI_OK;
+	return data.failed || letters->failed
+		   ? CFI_FAIL(CFI_MALFORMED,
+			      "CIE augmentation data too short for its letters")
+		   : CFI_OK;
 }
 
 static enum cfi_status parse_cie(const struct tracer_config *config, uintptr_t addr,
@@ -160,10 +182,12 @@ static enum cfi_status parse_cie(const struct tracer_config *config, uintptr_t a
 	if (status != CFI_OK)
 		return status;
 	if (id != 0) /* an FDE where its FDE points at a CIE */
-		return CFI_MALFORMED;
+		return CFI_FAIL(CFI_MALFORMED, "CIE pointer leads to offset 0x%jx, where no CIE starts",
+				(uintmax_t)(addr - config->eh_frame.start));
 	version = cursor_u8(&cursor);
 	if (version != 1 && version != 3)
-		return CFI_UNSUPPORTED;
+		return CFI_FAIL(CFI_UNSUPPORTED,
+				"unsupported CIE version %u (1 and 3 are supported)", version);
 	/* The augmentation string: letters, NUL-terminated. */
 	cursor_fork(&letters, &cursor);
 	while (cursor_u8(&cursor) != '\0' && !cursor.failed)
@@ -181,10 +205,11 @@ static enum cfi_status parse_cie(const struct tracer_config *config, uintptr_t a
 			return status;
 	} else if (first_letter != '\0') {
 		/* Letters without 'z': their data's size is unknown. */
-		return CFI_UNSUPPORTED;
+		return CFI_FAIL(CFI_UNSUPPORTED,
+				"unsupported CIE augmentation (does not start with 'z')");
 	}
 	if (cursor.failed)
-		return CFI_MALFORMED;
+		return CFI_FAIL(CFI_MALFORMED, "CIE fields run past the end of the CIE");
 	cie->instructions = cursor.pos;
 	cie->end = cursor.end;
 	return CFI_OK;
@@ -203,25 +228,38 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 	if (status != CFI_OK)
 		return status;
 	/* The CIE pointer counts back from its own field; 0 marks a CIE. */
-	if (cie_pointer == 0 || cie_pointer > id_field - config->eh_frame.start)
-		return CFI_MALFORMED;
+	if (cie_pointer == 0)
+		return CFI_FAIL(CFI_MALFORMED, "a CIE where an FDE should be");
+	if (cie_pointer > id_field - config->eh_frame.start)
+		return CFI_FAIL(CFI_MALFORMED,
+				"CIE pointer 0x%jx points before the start of the section",
+				(uintmax_t)cie_pointer);
 	status = parse_cie(config, id_field - cie_pointer, &fde->cie);
 	if (status != CFI_OK)
 		return status;
 	status = cfi_read_pointer(config, &cursor, fde->cie.fde_encoding, &fde->pc_start);
-	if (status != CFI_OK)
-		return status;
 	/* The range is a length: the pointer's format, without its base. */
-	status = read_pointer_format(&cursor, fde->cie.fde_encoding & 0x0f, &pc_range);
+	if (status == CFI_OK)
+		status = read_pointer_format(&cursor, fde->cie.fde_encoding & 0x0f, &pc_range);
 	if (status != CFI_OK)
-		return status;
-	fde->pc_end = fde->pc_start + pc_range;
+		return cursor.failed
+			   ? CFI_FAIL(status, "FDE address range runs past the end of the FDE")
+			   : CFI_FAIL(status,
+				      "unsupported FDE pointer encoding 0x%02x (from the CIE at "
+				      "offset 0x%jx)",
+				      fde->cie.fde_encoding,
+				      (uintmax_t)(id_field - cie_pointer - config->eh_frame.start));
+	/* Wrapping as the image's addresses do (target_address). */
+	fde->pc_end = target_address(fde->pc_start + target_address(pc_range));
 	if (fde->pc_end < fde->pc_start)
-		return CFI_MALFORMED;
+		return CFI_FAIL(CFI_MALFORMED,
+				"FDE range 0x%jx+0x%jx runs past the end of the address space",
+				(uintmax_t)fde->pc_start, (uintmax_t)target_address(pc_range));
 	if (fde->cie.has_augmentation_data)
 		cursor_skip(&cursor, cursor_uleb128(&cursor));
 	if (cursor.failed)
-		return CFI_MALFORMED;
+		return CFI_FAIL(CFI_MALFORMED,
+				"FDE fields or augmentation data run past the end of the FDE");
 	fde->instructions = cursor.pos;
 	fde->end = cursor.end;
 	return CFI_OK;
@@ -266,3 +304,31 @@ enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 		return CFI_MALFORMED;
 	return pc < fde->pc_end ? CFI_OK : CFI_NOT_FOUND;
 }
+
+#ifdef TRACER_HOST_VIEW
+enum cfi_status cfi_read_entry(const struct tracer_config *config, uintptr_t addr,
+			       struct cfi_entry *entry)
+{
+	struct memory_cursor cursor;
+	uintptr_t id_field;
+	uintptr_t id;
+	enum cfi_status status;
+
+	if (memory_cursor_open(config, addr, config->eh_frame.end, &cursor) &&
+	    cursor_u32(&cursor) == 0 && !cursor.failed) {
+		entry->kind = CFI_ENTRY_TERMINATOR;
+		entry->next = cursor.pos;
+		return CFI_OK;
+	}
+	status = open_entry(config, addr, &cursor, &id_field, &id);
+	if (status != CFI_OK)
+		return status;
+	entry->next = cursor.end;
+	if (id == 0) {
+		entry->kind = CFI_ENTRY_CIE;
+		return parse_cie(config, addr, &entry->cie);
+	}
+	entry->kind = CFI_ENTRY_FDE;
+	return cfi_parse_fde(config, addr, &entry->fde);
+}
+#endif

@@ -39,6 +39,84 @@ static inline bool range_contains(struct tracer_range range, uintptr_t addr)
 }
 
 /*
+ * Reading the target's memory. On the target an address is a pointer. Host
+ * tools (symgen, tests/tools/) build this code with -DTRACER_HOST_VIEW to run
+ * it on an image's bytes held anywhere in their own memory: every read of
+ * the target goes through target_bytes() and the loads below, which add
+ * tracer_host_bias (host address minus target address, set per image); the
+ * bounds checks stay in target addresses. The image's word size may differ
+ * from the host's (an rv32 image on a 64-bit host): tracer_host_word_size
+ * (4 or 8) is then the size of its words and pointers, and target_address()
+ * wraps addresses as its uintptr_t would. Loads go through memcpy there, so
+ * that no bias can make them misaligned on the host.
+ */
+#ifdef TRACER_HOST_VIEW
+extern uintptr_t tracer_host_bias;
+extern unsigned tracer_host_word_size;
+#define TARGET_WORD_SIZE tracer_host_word_size
+
+static inline const void *target_bytes(uintptr_t address)
+{
+	return (const void *)(address + tracer_host_bias);
+}
+
+static inline uintptr_t target_address(uintptr_t address)
+{
+	return tracer_host_word_size < sizeof(uintptr_t) ? address & 0xffffffffu : address;
+}
+
+static inline uint16_t target_u16(uintptr_t address)
+{
+	uint16_t value;
+
+	__builtin_memcpy(&value, target_bytes(address), sizeof(value));
+	return value;
+}
+
+/* A word of the image, of its size (little-endian, as is the host). */
+static inline uintptr_t target_word(uintptr_t address)
+{
+	uint32_t half;
+	uintptr_t value;
+
+	if (tracer_host_word_size < sizeof(uintptr_t)) {
+		__builtin_memcpy(&half, target_bytes(address), sizeof(half));
+		return half;
+	}
+	__builtin_memcpy(&value, target_bytes(address), sizeof(value));
+	return value;
+}
+#else
+#define TARGET_WORD_SIZE sizeof(uintptr_t)
+
+static inline const void *target_bytes(uintptr_t address)
+{
+	return (const void *)address;
+}
+
+static inline uintptr_t target_address(uintptr_t address)
+{
+	return address;
+}
+
+static inline uint16_t target_u16(uintptr_t address)
+{
+	return *(const uint16_t *)address;
+}
+
+/* Volatile: a stack word may change under the walk (another hart). */
+static inline uintptr_t target_word(uintptr_t address)
+{
+	return *(const volatile uintptr_t *)address;
+}
+#endif
+
+static inline uint8_t target_u8(uintptr_t address)
+{
+	return *(const uint8_t *)target_bytes(address);
+}
+
+/*
  * The one reader all unwinders use: reads the machine word at addr if it lies,
  * whole and aligned, inside `stack` (the walk's current stack: another
  * declared stack is reached only across a trap frame). Returns false instead
@@ -84,18 +162,16 @@ static inline unsigned riscv_instruction_length(uint16_t parcel)
 	return (parcel & 0x1c) != 0x1c ? 4 : 0;
 }
 
-/* The `bytes` of code just before `address` (2-byte aligned, as every
- * instruction is), as parcels, if they lie inside config->text; else NULL.
- * Inline: every unwound return address is checked this way. */
-static inline const uint16_t *memory_code_before(const struct tracer_config *config,
-						 uintptr_t address, uintptr_t bytes)
+/* Whether the `bytes` of code just before `address` (2-byte aligned, as
+ * every instruction is) lie inside config->text, to be read as parcels
+ * (target_u16). Inline: every unwound return address is checked this way. */
+static inline bool memory_code_before(const struct tracer_config *config, uintptr_t address,
+				      uintptr_t bytes)
 {
 	const struct tracer_range text = config->text;
 
-	if (address % 2 != 0 || address > text.end || address < text.start ||
-	    address - text.start < bytes)
-		return NULL;
-	return (const uint16_t *)(address - bytes);
+	return address % 2 == 0 && address <= text.end && address >= text.start &&
+	       address - text.start >= bytes;
 }
 
 /* Whether the instruction (of that length) is a call: it jumps and links
@@ -125,15 +201,17 @@ static inline bool riscv_is_call(uint32_t insn, unsigned length, unsigned xlen)
 static inline bool code_follows_call(const struct tracer_config *config, uintptr_t address,
 				     unsigned xlen)
 {
-	const uint16_t *before = memory_code_before(config, address, 4);
-
 	/* Calls are mostly 4 bytes (jal, auipc + jalr). The parcel at
 	 * address - 2 may also be a 2-byte call of its own: either counts. */
-	if (before && riscv_instruction_length(before[0]) == 4 &&
-	    riscv_is_call(before[0] | (uint32_t)before[1] << 16, 4, xlen))
-		return true;
-	before = memory_code_before(config, address, 2);
-	return before && riscv_is_call(before[0], 2, xlen);
+	if (memory_code_before(config, address, 4)) {
+		uint16_t low = target_u16(address - 4);
+
+		if (riscv_instruction_length(low) == 4 &&
+		    riscv_is_call(low | (uint32_t)target_u16(address - 2) << 16, 4, xlen))
+			return true;
+	}
+	return memory_code_before(config, address, 2) &&
+	       riscv_is_call(target_u16(address - 2), 2, xlen);
 }
 
 /* A second cursor from the first one's position (field by field: see
@@ -153,7 +231,7 @@ static inline uint8_t cursor_u8(struct memory_cursor *cursor)
 		cursor->failed = true;
 		return 0;
 	}
-	return *(const uint8_t *)cursor->pos++;
+	return target_u8(cursor->pos++);
 }
 
 /* One parcel of code: instructions are little-endian 16-bit parcels. */
@@ -166,14 +244,14 @@ static inline uint16_t cursor_u16(struct memory_cursor *cursor)
 		cursor->failed = true;
 		return 0;
 	}
-	parcel = *(const uint16_t *)cursor->pos;
+	parcel = target_u16(cursor->pos);
 	cursor->pos += 2;
 	return parcel;
 }
 
 static inline uint32_t cursor_u32(struct memory_cursor *cursor)
 {
-	const uint8_t *bytes = (const uint8_t *)cursor->pos;
+	const uint8_t *bytes = target_bytes(cursor->pos);
 
 	if (cursor->end - cursor->pos < 4) {
 		cursor->pos = cursor->end;
@@ -197,16 +275,16 @@ intptr_t cursor_sleb128_long(struct memory_cursor *cursor);
 /* LEB128: 7 bits a byte, low group first; most values fit in one byte. */
 static inline uintptr_t cursor_uleb128(struct memory_cursor *cursor)
 {
-	if (cursor->pos < cursor->end && !(*(const uint8_t *)cursor->pos & 0x80))
-		return *(const uint8_t *)cursor->pos++;
+	if (cursor->pos < cursor->end && !(target_u8(cursor->pos) & 0x80))
+		return target_u8(cursor->pos++);
 	return cursor_uleb128_long(cursor);
 }
 
 static inline intptr_t cursor_sleb128(struct memory_cursor *cursor)
 {
-	if (cursor->pos < cursor->end && !(*(const uint8_t *)cursor->pos & 0x80))
+	if (cursor->pos < cursor->end && !(target_u8(cursor->pos) & 0x80))
 		/* Bit 6 is the sign of a one-byte value. */
-		return (intptr_t)(*(const uint8_t *)cursor->pos++ ^ 0x40) - 0x40;
+		return (intptr_t)(target_u8(cursor->pos++) ^ 0x40) - 0x40;
 	return cursor_sleb128_long(cursor);
 }
 

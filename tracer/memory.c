@@ -10,18 +10,25 @@
  */
 #include "internal.h"
 
+#ifdef TRACER_HOST_VIEW
+/* See internal.h. Until a tool says otherwise, the image is in place, with
+ * the host's word size. */
+uintptr_t tracer_host_bias;
+unsigned tracer_host_word_size = sizeof(uintptr_t);
+#endif
+
 bool memory_read_word(const struct tracer_range *current_stack, uintptr_t addr,
 		      uintptr_t *value)
 {
 	const struct tracer_range stack = *current_stack;
 
-	if (addr % sizeof(uintptr_t) != 0)
+	if (addr % TARGET_WORD_SIZE != 0)
 		return false;
 	/* Written so that addr + size cannot overflow. */
-	if (addr < stack.start || stack.end < sizeof(uintptr_t) ||
-	    addr > stack.end - sizeof(uintptr_t))
+	if (addr < stack.start || stack.end < TARGET_WORD_SIZE ||
+	    addr > stack.end - TARGET_WORD_SIZE)
 		return false;
-	*value = *(const volatile uintptr_t *)addr;
+	*value = target_word(addr);
 	return true;
 }
 
@@ -58,7 +65,7 @@ uintptr_t cursor_unsigned(struct memory_cursor *cursor, unsigned size)
 	for (unsigned i = 0; i < size; i++) {
 		uintptr_t byte = cursor_u8(cursor);
 
-		if (i < sizeof(uintptr_t))
+		if (i < TARGET_WORD_SIZE)
 			value |= byte << (8 * i);
 		else if (byte != 0)
 			cursor->failed = true; /* does not fit (rv32) */
@@ -73,9 +80,9 @@ intptr_t cursor_signed(struct memory_cursor *cursor, unsigned size)
 
 	for (unsigned i = 0; i < size; i++) {
 		byte = cursor_u8(cursor);
-		if (i < sizeof(uintptr_t))
+		if (i < TARGET_WORD_SIZE)
 			value |= (uintptr_t)byte << (8 * i);
-		else if (byte != ((value >> (8 * sizeof(uintptr_t) - 1)) ? 0xff : 0))
+		else if (byte != ((value >> (8 * TARGET_WORD_SIZE - 1) & 1) ? 0xff : 0))
 			cursor->failed = true; /* does not fit (rv32) */
 	}
 	/* Sign-extend from the top bit read. */

@@ -2,7 +2,7 @@
  * prologue.h - the prologue decoder behind TRACER_PROLOGUE (the
  * CompilerTracer): what a function's code did to its frame between its first
  * instruction and a pc. Shared by the unwinder (prologue.c), the host
- * cross-check against CFI (symgen/prologue_check.c) and the unit tests.
+ * cross-check against CFI (tests/tools/prologue_check.c) and the unit tests.
  */
 #ifndef TRACER_PROLOGUE_H
 #define TRACER_PROLOGUE_H

@@ -14,7 +14,8 @@ FUZZ_SYMGEN_TARGET := fuzz_symgen
 FUZZ_SYMGEN_CORPUS := symgen
 SYMGEN_FUZZ_CC ?= clang
 SYMGEN_FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Itracer -Isymgen
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DTRACER_HOST_VIEW \
+	-Itracer -Isymgen
 
 $(FUZZ_BUILD)/fuzz_symgen: tests/fuzz/fuzz_symgen.c $(SYMGEN_LIB_SRCS) $(SYMGEN_HEADERS) | deps
 	@mkdir -p $(@D)

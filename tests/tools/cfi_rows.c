@@ -17,21 +17,22 @@
  * unsupported, unreadable); a PC outside the FDE gives error=outside, and a
  * row claiming more than CFI_MAX_RULES rules error=rule-count-N.
  *
- * .eh_frame is mapped at its own virtual address (symgen/image_map.c), so
- * that the pc-relative pointers in it mean what they mean in the image.
+ * The tracer reads .eh_frame at the image's addresses through its host view
+ * (image_view.c), so that the pc-relative pointers in it mean what
+ * they mean in the image.
  */
 #include "cfi.h"
 #include "elf.h"
-#include "image_map.h"
+#include "image_view.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
 static struct tracer_config config_for(const struct elf_file *elf)
 {
-	struct image_map map = image_map(elf, IMAGE_MAP_EH_FRAME);
+	struct image_view view = image_view(elf, IMAGE_VIEW_EH_FRAME);
 
-	return (struct tracer_config){.text = map.text, .eh_frame = map.eh_frame};
+	return (struct tracer_config){.text = view.text, .eh_frame = view.eh_frame};
 }
 
 static const char *status_word(enum cfi_status status)

@@ -42,10 +42,10 @@
  * with one line on stderr for input it cannot use, 2 for bad usage.
  */
 #include "cfi.h"
-#include "eh_frame.h"
+#include "fde_index.h"
 #include "elf.h"
 #include "functions.h"
-#include "image_map.h"
+#include "image_view.h"
 #include "prologue.h"
 
 #include <errno.h>
@@ -69,24 +69,22 @@ struct checker {
 	size_t disagreeing_points;
 };
 
-/* The instruction at `at`, if it lies whole in [at, end) and in the mapped
- * text: false at the end, and at the longer encodings the decoder does not
- * handle. */
+/* The instruction at `at`, if it lies whole in [at, end) and in the
+ * image's text: false at the end, and at the longer encodings the decoder
+ * does not handle. */
 static bool read_instruction(const struct tracer_config *config, uintptr_t at,
 			     uintptr_t end, uint32_t *insn, unsigned *length)
 {
-	const uint16_t *parcels = (const uint16_t *)at;
-
 	if (end > config->text.end)
 		end = config->text.end;
 	if (at % 2 != 0 || at < config->text.start || at >= end || end - at < 2)
 		return false;
-	*insn = parcels[0];
-	*length = riscv_instruction_length(parcels[0]);
+	*insn = target_u16(at);
+	*length = riscv_instruction_length((uint16_t)*insn);
 	if (*length == 0 || end - at < *length)
 		return false;
 	if (*length == 4)
-		*insn |= (uint32_t)parcels[1] << 16;
+		*insn |= (uint32_t)target_u16(at + 2) << 16;
 	return true;
 }
 
@@ -401,11 +399,12 @@ static void check_function(struct checker *c, const struct function *f)
 	c->agreeing += agree;
 }
 
-/* The image's FDE index, as symgen would embed it; dies without .eh_frame. */
+/* The image's FDE index, as symgen would embed it; dies without .eh_frame.
+ * Before image_view(): it reads .eh_frame where the file holds it. */
 static struct tracer_fde_index fde_index_of(const struct elf_file *elf)
 {
 	size_t count;
-	struct fde_entry *fdes = eh_frame_index(elf, &count);
+	struct fde_entry *fdes = fde_index_read(elf, &count);
 	struct tracer_fde_entry *entries = calloc(count, sizeof(*entries));
 
 	if (!entries)
@@ -422,13 +421,13 @@ static void check_image(const struct elf_file *elf)
 	struct checker c = {.xlen = elf->is64 ? 8 : 4, .fde_index = fde_index_of(elf)};
 	size_t count;
 	struct function *functions = functions_read(elf, &count);
-	struct image_map map;
+	struct image_view view;
 
 	if (count == 0)
 		die(elf->path, "no function symbols");
-	map = image_map(elf, IMAGE_MAP_CODE | IMAGE_MAP_EH_FRAME);
+	view = image_view(elf, IMAGE_VIEW_CODE | IMAGE_VIEW_EH_FRAME);
 	c.config = (struct tracer_config){
-	    .text = map.text, .eh_frame = map.eh_frame, .fde_index = &c.fde_index};
+	    .text = view.text, .eh_frame = view.eh_frame, .fde_index = &c.fde_index};
 	for (size_t i = 0; i < count; i++)
 		check_function(&c, &functions[i]);
 	printf("prologue_check: %zu functions with CFI, %zu agree at every point "
@@ -436,6 +435,7 @@ static void check_image(const struct elf_file *elf)
 	       c.with_cfi, c.agreeing, c.points, c.disagreeing_points, c.without_cfi);
 	free((void *)c.fde_index.entries);
 	tracked_free(functions);
+	tracked_free(view.bytes);
 }
 
 /* One "START END NAME" line of a --functions file. */
@@ -503,16 +503,17 @@ static void print_decoded_frame(const struct checker *c, const struct function *
 static void decode_listed(const struct elf_file *elf, const char *list)
 {
 	struct checker c = {.xlen = elf->is64 ? 8 : 4};
-	struct image_map map = image_map(elf, IMAGE_MAP_CODE);
+	struct image_view view = image_view(elf, IMAGE_VIEW_CODE);
 	size_t count;
-	struct function *functions = read_function_list(list, map.text, &count);
+	struct function *functions = read_function_list(list, view.text, &count);
 
-	c.config = (struct tracer_config){.text = map.text};
+	c.config = (struct tracer_config){.text = view.text};
 	for (size_t i = 0; i < count; i++) {
 		print_decoded_frame(&c, &functions[i]);
 		free((char *)functions[i].name);
 	}
 	free(functions);
+	tracked_free(view.bytes);
 }
 
 static _Noreturn void usage(void)
