@@ -124,7 +124,7 @@ struct tracer_unwind_table {
 	uint16_t word_size;    /* sizeof(uintptr_t) of the image */
 	uint32_t count;	       /* entries of rows[] */
 	uint32_t lookup_count; /* entries of lookup[]: (last row's pc >> shift) + 1 */
-	uint32_t checksum;     /* over count, lookup_count, base, rows[], lookup[] */
+	uint32_t checksum;     /* over count, lookup_count, base (64-bit), rows[], lookup[] */
 	uintptr_t base;	       /* the address of rows[0] */
 	const struct tracer_unwind_row *rows;
 	const uint32_t *lookup;

@@ -529,12 +529,13 @@ static uint32_t build_symbols(const struct parts *parts,
 static uint32_t unwind_table_checksum(const struct tracer_unwind_table *table)
 {
 	struct table_checksum sum;
-	uintptr_t base = table->base;
+	uint64_t base = table->base;
 
 	table_checksum_start(&sum);
 	table_checksum_word(&sum, table->count);
 	table_checksum_word(&sum, table->lookup_count);
-	table_checksum_words(&sum, (const uint32_t *)(const void *)&base, sizeof(base) / 4);
+	table_checksum_word(&sum, (uint32_t)base);
+	table_checksum_word(&sum, (uint32_t)(base >> 32));
 	table_checksum_words(&sum, (const uint32_t *)(const void *)tables.rows,
 			     table->count * sizeof(struct tracer_unwind_row) / 4);
 	table_checksum_words(&sum, tables.lookup, table->lookup_count);

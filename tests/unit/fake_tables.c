@@ -58,7 +58,8 @@ void fake_unwind_table_fill(struct tracer_unwind_table *table, uintptr_t base,
 	table_checksum_start(&sum);
 	table_checksum_word(&sum, count);
 	table_checksum_word(&sum, lookup_count);
-	table_checksum_words(&sum, (const uint32_t *)(const void *)&base, sizeof(base) / 4);
+	table_checksum_word(&sum, (uint32_t)base);
+	table_checksum_word(&sum, (uint32_t)((uint64_t)base >> 32));
 	table_checksum_words(&sum, (const uint32_t *)(const void *)rows,
 			     count * sizeof(*rows) / 4);
 	table_checksum_words(&sum, lookup, lookup_count);
