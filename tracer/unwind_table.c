@@ -14,11 +14,8 @@
  */
 #include "internal.h"
 
-/* The row in effect at pc, or NULL before the first row. The table is one
- * tracer_unwind_table_check() accepted: every lookup entry lies in rows[]
- * and is the row in effect at its block's start. */
-static const struct tracer_unwind_row *find_row(const struct tracer_unwind_table *table,
-						uintptr_t pc)
+const struct tracer_unwind_row *unwind_table_find(const struct tracer_unwind_table *table,
+						  uintptr_t pc)
 {
 	const struct tracer_unwind_row *rows = table->rows;
 	uintptr_t offset = pc - table->base;
@@ -73,7 +70,7 @@ bool table_step(struct tracer_walk *walk)
 				 : TRACER_STOP_BAD_UNWIND_TABLE;
 		return true;
 	}
-	row = find_row(table, pc);
+	row = unwind_table_find(table, pc);
 	rule = row ? row->rule : TRACER_UNWIND_CFA_NONE;
 	switch (rule & 3) {
 	case TRACER_UNWIND_CFA_SP:
