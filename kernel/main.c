@@ -6,7 +6,7 @@
  *
  *     scenario=NAME    one of scenarios[] (default: panic)
  *     scenario=call:F  call function F, found by name in the symbol table
- *     tracer=NAME      auto (default), fp, dwarf or compiler
+ *     tracer=NAME      auto (default), fp, dwarf, compiler or table
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,6 +35,7 @@ static const struct {
     {"fp", TRACER_FRAME_POINTER},
     {"dwarf", TRACER_DWARF},
     {"compiler", TRACER_PROLOGUE},
+    {"table", TRACER_TABLE},
 };
 
 /*

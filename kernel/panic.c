@@ -32,6 +32,7 @@ extern char __text_start[], __text_end[];
 extern char trap_entry[], trap_entry_end[];
 extern const struct tracer_symtab tracer_symtab;
 extern const struct tracer_fde_index tracer_fde_index;
+extern const struct tracer_unwind_table tracer_unwind_table;
 extern char __eh_frame_start[], __eh_frame_end[];
 extern char __tracer_symtab_start[], __tracer_symtab_end[];
 
@@ -101,6 +102,7 @@ void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layo
 	config->eh_frame.start = (uintptr_t)__eh_frame_start;
 	config->eh_frame.end = (uintptr_t)__eh_frame_end;
 	config->fde_index = &tracer_fde_index;
+	config->unwind_table = &tracer_unwind_table;
 	config->tables.start = (uintptr_t)__tracer_symtab_start;
 	config->tables.end = (uintptr_t)__tracer_symtab_end;
 	config->trap = trap;

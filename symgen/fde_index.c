@@ -87,9 +87,7 @@ static void sort_fdes(const struct elf_file *elf, struct fde_list *list)
 	}
 }
 
-/* The tracer's view of the image's .eh_frame: its target addresses, read
- * from the file's bytes (tracer_host_bias). */
-static struct tracer_config view_eh_frame(const struct elf_file *elf)
+struct tracer_config fde_index_view(const struct elf_file *elf)
 {
 	uint32_t index = elf_section_by_name(elf, ".eh_frame");
 	uint64_t address_end = elf->is64 ? UINT64_MAX : UINT32_MAX;
@@ -129,7 +127,7 @@ static void check_fde_encoding(const struct elf_file *elf, uint64_t offset,
 
 struct fde_entry *fde_index_read(const struct elf_file *elf, size_t *count)
 {
-	const struct tracer_config config = view_eh_frame(elf);
+	const struct tracer_config config = fde_index_view(elf);
 	const uintptr_t start = config.eh_frame.start;
 	struct fde_list list = {0};
 	struct cfi_entry entry;

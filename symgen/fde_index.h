@@ -11,6 +11,7 @@
 #define SYMGEN_FDE_INDEX_H
 
 #include "elf.h"
+#include "tracer.h"
 
 struct fde_entry {
 	uint64_t pc_start; /* first address the FDE covers */
@@ -28,5 +29,10 @@ struct fde_entry {
  * tracked_free().
  */
 struct fde_entry *fde_index_read(const struct elf_file *elf, size_t *count);
+
+/* The tracer's view of the image's .eh_frame: a config whose eh_frame is
+ * the section's target addresses, read from the file's bytes (sets
+ * tracer_host_bias and tracer_host_word_size). Dies if there is none. */
+struct tracer_config fde_index_view(const struct elf_file *elf);
 
 #endif /* SYMGEN_FDE_INDEX_H */

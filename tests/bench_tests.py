@@ -28,20 +28,24 @@ PROLOGUE_MAX_PER_FRAME = 2000
 # The frame-pointer walk, every check on (call site included): a guard at
 # about 1.1 times the figure reached (314).
 FP_MAX_PER_FRAME = 345
-# Starting a walk validates both tables (bounds, header, checksum, order):
-# about 41 instructions per symbol or FDE; a guard at about 1.1 times that.
+# Starting a walk validates the three tables (bounds, header, checksum,
+# order): about 37 instructions per symbol, FDE, unwind row or lookup entry;
+# a guard at about 1.1 times the 41 measured before the unwind table.
 WALK_START_MAX_PER_ENTRY = 46
+# The table unwinder, symbolized frames, every check on: a guard at about
+# 1.1 times the figures reached (433 without frame pointers, 464 with).
+TABLE_MAX_PER_FRAME = 510
 MIN_RATIO_TO_LIBGCC = 1
 BENCH_TIMEOUT = 600
 BENCH_KERNELS = [os.path.join(ROOT, "build", "bench", "kernel.elf"),
                  os.path.join(ROOT, "build", "bench-fp1", "kernel.elf")]
 # Which unwinders each benchmark kernel measures, by its frame-pointers=N line.
-EXPECTED_UNWINDERS = {"0": ["auto", "dwarf", "libgcc", "prologue"],
-                      "1": ["auto", "dwarf", "fp", "libgcc", "prologue"]}
+EXPECTED_UNWINDERS = {"0": ["auto", "dwarf", "libgcc", "prologue", "table"],
+                      "1": ["auto", "dwarf", "fp", "libgcc", "prologue", "table"]}
 ALLOCATOR_SYMBOLS = {"malloc", "free", "calloc", "realloc"}
 
 KERNEL_RE = re.compile(r"^BENCH kernel frame-pointers=(\d)$")
-START_RE = re.compile(r"^BENCH walk-start instret=(\d+) symbols=(\d+) fdes=(\d+)$")
+START_RE = re.compile(r"^BENCH walk-start instret=(\d+) symbols=(\d+) fdes=(\d+) unwind=(\d+)$")
 WALK_RE = re.compile(r"^BENCH (\w+) depth=(\d+) frames=(\d+) instret=(\d+) complete=([01])$")
 
 
@@ -102,6 +106,10 @@ def report_and_check_costs(results, label, unwinders):
     if "fp" in unwinders:
         results.check("%s fp: at most %d instructions per frame (measured %s)"
                       % (label, FP_MAX_PER_FRAME, fp), fp is not None and fp <= FP_MAX_PER_FRAME)
+    table = slopes.get("table")
+    results.check("%s table: at most %d instructions per frame (measured %s)"
+                  % (label, TABLE_MAX_PER_FRAME, table),
+                  table is not None and table <= TABLE_MAX_PER_FRAME)
     prologue = slopes.get("prologue")
     results.check("%s prologue: at most %d instructions per frame (measured %s)"
                   % (label, PROLOGUE_MAX_PER_FRAME, prologue),
@@ -116,10 +124,11 @@ def check_walk_start(results, label, start):
     """tracer_start()'s table validation costs time linear in the tables."""
     if not results.check("%s: the cost of starting a walk was measured" % label, start is not None):
         return
-    instret, symbols, fdes = start
-    per_entry = instret / max(symbols + fdes, 1)
-    print("  %s walk start: %d instructions for %d symbols and %d FDEs (%.1f per entry)"
-          % (label, instret, symbols, fdes, per_entry), flush=True)
+    instret, symbols, fdes, unwind = start
+    per_entry = instret / max(symbols + fdes + unwind, 1)
+    print("  %s walk start: %d instructions for %d symbols, %d FDEs and %d unwind table "
+          "entries (%.1f per entry)" % (label, instret, symbols, fdes, unwind, per_entry),
+          flush=True)
     results.check("%s: starting a walk costs at most %d instructions per table entry "
                   "(measured %.1f)" % (label, WALK_START_MAX_PER_ENTRY, per_entry),
                   symbols > 0 and fdes > 0 and per_entry <= WALK_START_MAX_PER_ENTRY)

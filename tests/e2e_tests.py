@@ -27,11 +27,11 @@ import time
 from testlib import ROOT, TEST_BUILD, Results, run
 
 # (label, make variables, tracers to check). The frame-pointer unwinder
-# needs frame pointers and the DWARF one needs CFI; the prologue unwinder and
+# needs frame pointers and the DWARF and table ones need CFI; the prologue unwinder and
 # auto (the default) must work everywhere, including images built without
 # unwind tables whose linker script discards .eh_frame (-nocfi).
-ALL_TRACERS = ["fp", "dwarf", "compiler", "auto"]
-NO_FP_TRACERS = ["dwarf", "compiler", "auto"]
+ALL_TRACERS = ["fp", "dwarf", "compiler", "auto", "table"]
+NO_FP_TRACERS = ["dwarf", "compiler", "auto", "table"]
 NO_CFI_TRACERS = ["compiler", "auto"]
 NO_CFI = ["FP=0", "CFI=0", "LDSCRIPT=tests/fixtures/no_eh_frame.ld"]
 CONFIGS = [
@@ -49,7 +49,7 @@ CONFIGS = [
     ("clang-O2-nocfi", ["CC=clang", "OPT=-O2"] + NO_CFI, NO_CFI_TRACERS),
 ]
 UNWINDER_NAMES = {"fp": "frame-pointer", "dwarf": "dwarf", "compiler": "prologue",
-                  "auto": "auto"}
+                  "auto": "auto", "table": "table"}
 # EXTRA_SRCS of every build; user_stack.c last (its last function ends the text).
 USER_CODE = ("tests/fixtures/asm_frames.S tests/fixtures/hostile.S tests/fixtures/hostile.c "
              "tests/fixtures/user_stack.c")

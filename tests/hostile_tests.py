@@ -10,9 +10,9 @@ from testlib import Results
 
 # Builds (from e2e_tests.CONFIGS) and the tracers that apply to each.
 BUILDS = {
-    "gcc-O2-fp1": ["fp", "dwarf", "compiler", "auto"],
-    "clang-O2-fp1": ["fp", "dwarf", "compiler", "auto"],
-    "gcc-O2-fp0": ["dwarf", "compiler", "auto"],
+    "gcc-O2-fp1": ["fp", "dwarf", "compiler", "auto", "table"],
+    "clang-O2-fp1": ["fp", "dwarf", "compiler", "auto", "table"],
+    "gcc-O2-fp0": ["dwarf", "compiler", "auto", "table"],
     "gcc-O2-nocfi": ["compiler", "auto"],
 }
 NOT_A_CALL = "return address does not follow a call"
@@ -151,7 +151,7 @@ def check_clobbered_symtab_pointer(results, label, elf, tracer):
         results.check(name + ": the prologue unwinder stops: symbol table rejected",
                       trace["end"] == "symbol table rejected" and len(trace["before"]) == 1,
                       trace)
-    elif tracer in ("fp", "dwarf") or (tracer == "auto" and "nocfi" not in label):
+    elif tracer in ("fp", "dwarf", "table") or (tracer == "auto" and "nocfi" not in label):
         raw_and_equal_to_gdb(results, name, trace, gdb)
 
 
@@ -169,6 +169,10 @@ def check_page_allocator(results, label, elf, tracer):
     if tracer == "dwarf":
         results.check(name + ": the DWARF unwinder stops: FDE index rejected",
                       trace["end"] == "FDE index rejected" and len(trace["before"]) == 1, trace)
+    elif tracer == "table":
+        results.check(name + ": the table unwinder stops: unwind table rejected",
+                      trace["end"] == "unwind table rejected" and len(trace["before"]) == 1,
+                      trace)
     elif tracer == "compiler":
         results.check(name + ": the prologue unwinder stops: symbol table rejected",
                       trace["end"] == "symbol table rejected" and len(trace["before"]) == 1,

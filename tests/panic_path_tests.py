@@ -17,7 +17,7 @@ from testlib import Results
 
 # Builds (from e2e_tests.CONFIGS) and the tracers each runs the scenarios with.
 BUILDS = {
-    "gcc-O2-fp1": ["fp", "dwarf", "compiler", "auto"],
+    "gcc-O2-fp1": ["fp", "dwarf", "compiler", "auto", "table"],
     "gcc-O0-fp1": ["auto"],
     "clang-O2-fp1": ["fp", "auto"],
     "gcc-O2-fp0": ["dwarf", "auto"],

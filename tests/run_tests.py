@@ -18,6 +18,7 @@ import panic_path_tests  # noqa: E402
 import prologue_crosscheck  # noqa: E402
 import stack_usage  # noqa: E402
 import symgen_tests  # noqa: E402
+import table_proof  # noqa: E402
 from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, run  # noqa: E402
 
 TRACER_SOURCES = sorted(glob.glob(os.path.join(ROOT, "tracer", "*.c")))
@@ -72,6 +73,7 @@ def main():
     panic_path_tests.run_all(results, kernels)
     symgen_tests.run_all(results, kernels)
     prologue_crosscheck.run_all(results, kernels)
+    table_proof.run_all(results, kernels)
     cfi_differential.run_all(results)
     bench_tests.run_all(results)
     print("%d passed, %d failed" % (results.passed, results.failed))

@@ -19,11 +19,15 @@ from testlib import CROSS, ROOT, Results, run
 FLAGS = ["-std=c11", "-O2", "-march=rv64imac_zicsr_zifencei", "-mabi=lp64", "-mcmodel=medany",
          "-ffreestanding", "-fno-builtin", "-fasynchronous-unwind-tables"]
 FRAME_POINTER_FLAGS = [["-fno-omit-frame-pointer"], ["-fomit-frame-pointer"]]
-STEPS = {"frame_pointer_step", "dwarf_step", "prologue_step"}
-# The unwinder, its tracer.h figure, and the steps its walk can reach.
+STEPS = {"frame_pointer_step", "dwarf_step", "prologue_step", "table_step"}
+# The unwinder, its tracer.h figure, and the steps its walk can reach. The
+# table unwinder's own figure holds for tables without interpreted rows,
+# which reach the DWARF unwinder.
 UNWINDERS = [("frame pointer", "TRACER_STACK_FRAME_POINTER", {"frame_pointer_step"}),
              ("DWARF", "TRACER_STACK_DWARF", {"dwarf_step"}),
              ("prologue", "TRACER_STACK_PROLOGUE", {"prologue_step"}),
+             ("table", "TRACER_STACK_TABLE", {"table_step"}),
+             ("table, interpreted rows", "TRACER_STACK_DWARF", {"table_step", "dwarf_step"}),
              ("auto", "TRACER_STACK_AUTO", STEPS)]
 NODE_RE = re.compile(r'^node: \{ title: "([^"]+)" label: "[^"]*\\n(\d+) bytes \((\w+)\)"')
 EDGE_RE = re.compile(r'^edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')

@@ -336,7 +336,9 @@ def parse_fde_index(path):
     """Reads symgen's FDE index back: [(pc_start, fde)] in file order, and the
     count its descriptor states."""
     text = open(path).read()
-    entries = [(int(pc, 16), int(fde, 16)) for pc, fde in FDE_ENTRY.findall(text)]
+    # The FDE entries' array only: the unwind table's rows look alike.
+    array = text.split("fde_entries[", 1)[1].split("};", 1)[0] if "fde_entries[" in text else ""
+    entries = [(int(pc, 16), int(fde, 16)) for pc, fde in FDE_ENTRY.findall(array)]
     count = FDE_COUNT.search(text)
     return entries, int(count.group(1)) if count else None
 

@@ -132,6 +132,8 @@ char *tracer_format_note(char *buf, size_t size, const struct tracer_walk *walk)
 
 	noted |= put_table_note(&line, noted, "FDE index", walk->fde_index_status,
 				"no DWARF unwinding");
+	noted |= put_table_note(&line, noted, "unwind table", walk->unwind_table_status,
+				"no table unwinding");
 	return noted ? buf : NULL;
 }
 
@@ -173,6 +175,7 @@ const char *tracer_stop_text(enum tracer_stop stop)
 		"outermost frame claimed below the top of the stack",
 	    [TRACER_STOP_BAD_SYMTAB] = "symbol table rejected",
 	    [TRACER_STOP_BAD_FDE_INDEX] = "FDE index rejected",
+	    [TRACER_STOP_BAD_UNWIND_TABLE] = "unwind table rejected",
 	};
 
 	return (unsigned)stop < TRACER_STOP_COUNT ? texts[stop] : "unknown stop reason";
@@ -185,6 +188,7 @@ const char *tracer_unwinder_name(enum tracer_unwinder unwinder)
 	    [TRACER_DWARF] = "dwarf",
 	    [TRACER_PROLOGUE] = "prologue",
 	    [TRACER_AUTO] = "auto",
+	    [TRACER_TABLE] = "table",
 	};
 
 	return (unsigned)unwinder < TRACER_UNWINDER_COUNT ? names[unwinder] : "unknown";

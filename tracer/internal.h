@@ -299,6 +299,16 @@ void cursor_skip(struct memory_cursor *cursor, uintptr_t count);
 void frame_pointer_step(struct tracer_walk *walk);
 void dwarf_step(struct tracer_walk *walk);
 void prologue_step(struct tracer_walk *walk);
+/* False, with walk->next as it was, for a row the table marks "interpret":
+ * the caller runs dwarf_step() itself, so that the table's frame is not
+ * below the DWARF unwinder's on the stack. */
+bool table_step(struct tracer_walk *walk);
+
+/* The row in effect at pc, or NULL before the first row, in a table
+ * tracer_unwind_table_check() accepted: every lookup entry lies in rows[]
+ * and is the row in effect at its block's start. */
+const struct tracer_unwind_row *unwind_table_find(const struct tracer_unwind_table *table,
+						  uintptr_t pc);
 
 /* walk->stack_index when sp is on no declared stack. */
 #define STACKS_NONE TRACER_MAX_STACKS

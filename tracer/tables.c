@@ -1,6 +1,6 @@
 /*
- * tables.c - validation of the tables symgen embeds: the symbol table and
- * the FDE index. A walk checks them once, in tracer_start(), and reads only
+ * tables.c - validation of the tables symgen embeds: the symbol table, the
+ * FDE index and the unwind table. A walk checks them once, in tracer_start(), and reads only
  * the ones that pass; the lookups then need no checks of their own.
  *
  * What is checked, in this order (each step makes the next one safe): the
@@ -104,4 +104,84 @@ enum tracer_table_status tracer_fde_index_check(const struct tracer_config *conf
 			return TRACER_TABLE_MALFORMED;
 	}
 	return TRACER_TABLE_OK;
+}
+
+/* Whether a rule word is one symgen writes (table_format.h): a known kind
+ * for each of CFA and ra, and no offset a rule does not use. */
+static bool unwind_rule_valid(uint32_t rule)
+{
+	uint32_t cfa = rule & 3;
+	uint32_t ra = rule >> TRACER_UNWIND_RA_SHIFT & 3;
+
+	if (cfa == TRACER_UNWIND_CFA_NONE || cfa == TRACER_UNWIND_CFA_INTERPRET)
+		return rule == cfa;
+	if (ra != TRACER_UNWIND_RA_SAVED &&
+	    tracer_unwind_field(rule, TRACER_UNWIND_RA_OFFSET_SHIFT, TRACER_UNWIND_SAVE_BITS))
+		return false;
+	if (!(rule & TRACER_UNWIND_S0_SAVED) &&
+	    tracer_unwind_field(rule, TRACER_UNWIND_S0_OFFSET_SHIFT, TRACER_UNWIND_SAVE_BITS))
+		return false;
+	return ra <= TRACER_UNWIND_RA_UNDEFINED;
+}
+
+/* Rows from pc 0, strictly ascending, valid, the last one no-CFI; each
+ * lookup entry the row in effect at its block's start, so that a lookup
+ * finds exactly the row a search of the whole table would. */
+static bool unwind_table_consistent(const struct tracer_unwind_table *table)
+{
+	const struct tracer_unwind_row *rows = table->rows;
+	uint32_t count = table->count;
+
+	if (count == 0)
+		return table->lookup_count == 0;
+	if (rows[0].pc != 0 || rows[count - 1].rule != TRACER_UNWIND_CFA_NONE ||
+	    table->lookup_count != (rows[count - 1].pc >> TRACER_UNWIND_BLOCK_SHIFT) + 1)
+		return false;
+	for (uint32_t i = 0; i < count; i++) {
+		if (!unwind_rule_valid(rows[i].rule) || (i > 0 && rows[i].pc <= rows[i - 1].pc))
+			return false;
+	}
+	for (uint32_t i = 0; i < table->lookup_count; i++) {
+		uint32_t row = table->lookup[i];
+		uint32_t block_start = i << TRACER_UNWIND_BLOCK_SHIFT;
+
+		if (row >= count || rows[row].pc > block_start ||
+		    (row + 1 < count && rows[row + 1].pc <= block_start))
+			return false;
+	}
+	return true;
+}
+
+enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config)
+{
+	const struct tracer_unwind_table *table = config->unwind_table;
+	struct table_checksum sum;
+	uint64_t base;
+
+	if (!table)
+		return TRACER_TABLE_ABSENT;
+	if (!array_inside(config, table, 1, sizeof(*table),
+			  _Alignof(struct tracer_unwind_table)))
+		return TRACER_TABLE_OUTSIDE;
+	if (!header_valid(table->magic, table->version, table->word_size,
+			  TRACER_UNWIND_TABLE_MAGIC))
+		return TRACER_TABLE_MALFORMED;
+	if (!array_inside(config, table->rows, table->count,
+			  sizeof(struct tracer_unwind_row), _Alignof(struct tracer_unwind_row)) ||
+	    !array_inside(config, table->lookup, table->lookup_count, 4, 4))
+		return TRACER_TABLE_OUTSIDE;
+	/* base as a 64-bit value, low word first, on rv32 too: so the empty
+	 * table of the first link has one checksum for both. */
+	base = table->base;
+	table_checksum_start(&sum);
+	table_checksum_word(&sum, table->count);
+	table_checksum_word(&sum, table->lookup_count);
+	table_checksum_word(&sum, (uint32_t)base);
+	table_checksum_word(&sum, (uint32_t)(base >> 32));
+	table_checksum_words(&sum, (const uint32_t *)(const void *)table->rows,
+			     table->count * (sizeof(struct tracer_unwind_row) / 4));
+	table_checksum_words(&sum, table->lookup, table->lookup_count);
+	if (table_checksum_end(&sum) != table->checksum)
+		return TRACER_TABLE_BAD_CHECKSUM;
+	return unwind_table_consistent(table) ? TRACER_TABLE_OK : TRACER_TABLE_MALFORMED;
 }

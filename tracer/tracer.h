@@ -105,6 +105,31 @@ struct tracer_fde_index {
 	const struct tracer_fde_entry *entries;
 };
 
+/*
+ * The unwind table symgen compiles from .eh_frame (symgen --cfi; the format:
+ * tracer/UNWIND_TABLE.md, the rule word: table_format.h): for each range of
+ * code, how to find the CFA (sp or s0 plus an offset), ra and s0, or that
+ * the DWARF unwinder must interpret the range, or that no CFI covers it.
+ * rows[0].pc is 0 and the last row is a no-CFI row; lookup[i] is the index
+ * of the row in effect at base + i * 2^TRACER_UNWIND_BLOCK_SHIFT.
+ */
+struct tracer_unwind_row {
+	uint32_t pc;   /* first address of the row, as an offset from base */
+	uint32_t rule; /* table_format.h */
+};
+
+struct tracer_unwind_table {
+	uint32_t magic;	       /* TRACER_UNWIND_TABLE_MAGIC */
+	uint16_t version;      /* TRACER_TABLE_VERSION */
+	uint16_t word_size;    /* sizeof(uintptr_t) of the image */
+	uint32_t count;	       /* entries of rows[] */
+	uint32_t lookup_count; /* entries of lookup[]: (last row's pc >> shift) + 1 */
+	uint32_t checksum;     /* over count, lookup_count, base (64-bit), rows[], lookup[] */
+	uintptr_t base;	       /* the address of rows[0] */
+	const struct tracer_unwind_row *rows;
+	const uint32_t *lookup;
+};
+
 /* Stacks a config may declare; entries past it are ignored, as if absent. */
 #define TRACER_MAX_STACKS 16u
 
@@ -130,6 +155,7 @@ struct tracer_config {
 	const struct tracer_trap_layout *trap; /* NULL: never cross a trap */
 	struct tracer_range eh_frame; /* .eh_frame: the CFI the DWARF unwinder reads */
 	const struct tracer_fde_index *fde_index; /* NULL: no DWARF unwinding */
+	const struct tracer_unwind_table *unwind_table; /* NULL: no table unwinding */
 	/* Where the tables symgen embeds lie (__tracer_symtab_start/_end in
 	 * linker/tracer_symtab.ld): a table whose descriptor or arrays are
 	 * outside is rejected. */
@@ -192,10 +218,19 @@ enum tracer_unwinder {
 	 * TRACER_STACK_PROLOGUE, mostly the decoder's table of constant
 	 * registers. */
 	TRACER_PROLOGUE,
-	/* Per frame: DWARF where an FDE covers the pc, else the prologue
-	 * decoder where the symbol table knows the function and the decoder
-	 * understands its code, else the frame pointer. */
+	/* Per frame: the unwind table where it covers the pc, else DWARF where
+	 * an FDE does, else the prologue decoder where the symbol table knows
+	 * the function and the decoder understands its code, else the frame
+	 * pointer. */
 	TRACER_AUTO,
+	/* The unwind table (needs config->unwind_table): a lookup, a binary
+	 * search, and the row applied; rows the table cannot express go to
+	 * the DWARF unwinder (which needs config->eh_frame and
+	 * config->fde_index). Restores ra, sp and s0; s1-s11 keep the
+	 * callee's values, as in the prologue unwinder. Stack:
+	 * TRACER_STACK_TABLE; TRACER_STACK_DWARF if the table has interpreted
+	 * rows. */
+	TRACER_TABLE,
 	TRACER_UNWINDER_COUNT
 };
 
@@ -210,7 +245,8 @@ enum tracer_unwinder {
 #define TRACER_STACK_FRAME_POINTER 144u
 #define TRACER_STACK_DWARF 2384u
 #define TRACER_STACK_PROLOGUE 784u
-#define TRACER_STACK_AUTO 2384u /* the largest of the three */
+#define TRACER_STACK_TABLE 144u /* rows the table holds; interpreted ones: DWARF's */
+#define TRACER_STACK_AUTO 2384u /* the largest of them */
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {
@@ -235,6 +271,7 @@ enum tracer_stop {
 					the first of its stack */
 	TRACER_STOP_BAD_SYMTAB,	     /* the prologue unwinder has no valid symbol table */
 	TRACER_STOP_BAD_FDE_INDEX,   /* the DWARF unwinder has no valid FDE index */
+	TRACER_STOP_BAD_UNWIND_TABLE, /* the table unwinder has no valid unwind table */
 	TRACER_STOP_COUNT
 };
 
@@ -254,7 +291,8 @@ struct tracer_frame {
 	 * from a register set (the first, the one a trap interrupted), the
 	 * walk's own. */
 	enum tracer_unwinder found_by;
-	/* Found by a fallback of a TRACER_AUTO walk (not DWARF):
+	/* Found by a fallback of a TRACER_AUTO walk (not the table, not
+	 * DWARF, which interprets what the table does not hold):
 	 * tracer_format_frame then names found_by after the frame. */
 	bool found_by_fallback;
 };
@@ -274,6 +312,7 @@ struct tracer_walk {
 	/* The tables as tracer_start() found them; only OK ones are read. */
 	enum tracer_table_status symtab_status;
 	enum tracer_table_status fde_index_status;
+	enum tracer_table_status unwind_table_status;
 	enum tracer_unwinder unwinder;
 	const struct tracer_config *config;
 	struct tracer_regs next; /* the frame tracer_next() returns next */
@@ -293,7 +332,7 @@ struct tracer_walk {
 };
 
 /* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config.
- * Validates config->symtab and config->fde_index (see
+ * Validates config->symtab, config->fde_index and config->unwind_table (see
  * tracer_symtab_check): a cost of a few instructions per table byte. */
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs);
@@ -320,8 +359,8 @@ char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder
 /* "End of trace: <reason>" */
 char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop);
 /* "Note: symbol table rejected (bad checksum): frames print raw", and the
- * like for the FDE index; NULL when the walk's tables are usable or absent.
- * Print it after the header. */
+ * like for the FDE index and the unwind table; NULL when the walk's tables
+ * are usable or absent. Print it after the header. */
 char *tracer_format_note(char *buf, size_t size, const struct tracer_walk *walk);
 const char *tracer_table_status_text(enum tracer_table_status status);
 
@@ -330,6 +369,7 @@ const char *tracer_table_status_text(enum tracer_table_status status);
  * the lookups below on a table that memory corruption may have reached. */
 enum tracer_table_status tracer_symtab_check(const struct tracer_config *config);
 enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config);
+enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config);
 
 /* Function containing addr, or NULL if addr is in a gap or outside the
  * table. The table must be one tracer_symtab_check() accepted. */

@@ -28,6 +28,7 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 	walk->next_found_by = unwinder;
 	walk->symtab_status = tracer_symtab_check(config);
 	walk->fde_index_status = tracer_fde_index_check(config);
+	walk->unwind_table_status = tracer_unwind_table_check(config);
 	stacks_start(walk);
 }
 
@@ -69,6 +70,7 @@ static void describe_next(struct tracer_walk *walk, struct tracer_frame *frame)
 	frame->found_by = walk->next_found_by;
 	frame->found_by_fallback = walk->unwinder == TRACER_AUTO &&
 				   walk->next_found_by != TRACER_AUTO &&
+				   walk->next_found_by != TRACER_TABLE &&
 				   walk->next_found_by != TRACER_DWARF;
 	symbolize(walk, frame);
 }
@@ -94,13 +96,20 @@ enum tracer_stop frame_outermost(const struct tracer_walk *walk, uintptr_t cfa,
 
 /*
  * TRACER_AUTO: the first unwinder that applies to the frame. Each one leaves
- * walk->next as it was when it does not apply: no FDE (or no valid index);
- * no function in a valid symbol table, or code the decoder does not follow.
+ * walk->next as it was when it does not apply: no row (or no valid table);
+ * no FDE (or no valid index); no function in a valid symbol table, or code
+ * the decoder does not follow. The rows the table cannot express go to
+ * DWARF too; a frame either finds stays unmarked.
  */
 static void auto_step(struct tracer_walk *walk)
 {
-	dwarf_step(walk);
-	walk->next_found_by = TRACER_DWARF;
+	walk->next_found_by = TRACER_TABLE;
+	if (!table_step(walk) || walk->stop == TRACER_STOP_NO_CFI ||
+	    walk->stop == TRACER_STOP_BAD_UNWIND_TABLE) {
+		walk->stop = TRACER_RUNNING;
+		dwarf_step(walk);
+		walk->next_found_by = TRACER_DWARF;
+	}
 	if (walk->stop != TRACER_STOP_NO_CFI && walk->stop != TRACER_STOP_BAD_FDE_INDEX)
 		return;
 	walk->stop = TRACER_RUNNING;
@@ -150,6 +159,10 @@ static void advance(struct tracer_walk *walk)
 		break;
 	case TRACER_AUTO:
 		auto_step(walk);
+		break;
+	case TRACER_TABLE:
+		if (!table_step(walk))
+			dwarf_step(walk);
 		break;
 	default:
 		walk->stop = TRACER_STOP_BAD_UNWINDER;

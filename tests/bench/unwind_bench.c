@@ -15,8 +15,9 @@
  *   BENCH kernel frame-pointers=<0|1>
  *   BENCH <unwinder> depth=<levels> frames=<seen> instret=<count> complete=<0|1>
  * complete=1: the walk ended at the outermost frame (_start), not earlier.
- * And the cost of starting a walk, which validates both embedded tables:
- *   BENCH walk-start instret=<count> symbols=<n> fdes=<n>
+ * And the cost of starting a walk, which validates the embedded tables
+ * (unwind: the unwind table's rows and lookup entries):
+ *   BENCH walk-start instret=<count> symbols=<n> fdes=<n> unwind=<n>
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -48,15 +49,16 @@ enum bench_unwinder {
 	BENCH_FRAME_POINTER,
 	BENCH_PROLOGUE,
 	BENCH_AUTO,
+	BENCH_TABLE,
 	BENCH_LIBGCC,
 	BENCH_UNWINDERS
 };
 
-static const char *const bench_names[BENCH_UNWINDERS] = {"dwarf", "fp", "prologue", "auto",
-							 "libgcc"};
+static const char *const bench_names[BENCH_UNWINDERS] = {"dwarf", "fp",    "prologue",
+							 "auto",  "table", "libgcc"};
 /* The tracer's unwinder for each of the tracer's entries above. */
 static const enum tracer_unwinder tracer_unwinders[BENCH_LIBGCC] = {
-    TRACER_DWARF, TRACER_FRAME_POINTER, TRACER_PROLOGUE, TRACER_AUTO};
+    TRACER_DWARF, TRACER_FRAME_POINTER, TRACER_PROLOGUE, TRACER_AUTO, TRACER_TABLE};
 
 struct bench_result {
 	unsigned frames;
@@ -135,6 +137,7 @@ BENCH_FN static void measure_all(void)
 		measure_tracer(BENCH_FRAME_POINTER);
 	measure_tracer(BENCH_PROLOGUE);
 	measure_tracer(BENCH_AUTO);
+	measure_tracer(BENCH_TABLE);
 	measure_libgcc();
 	/* No tail call: every walk must start below this same frame. */
 	__asm__ volatile("" ::: "memory");
@@ -159,8 +162,8 @@ BENCH_FN static unsigned descend(unsigned levels, const volatile unsigned *paren
 	return descend(levels - 1, &mine) * a + b * c;
 }
 
-/* tracer_start() alone: it checks the symbol table and the FDE index
- * (bounds, header, checksum, order) before the walk reads them. */
+/* tracer_start() alone: it checks the symbol table, the FDE index and the
+ * unwind table (bounds, header, checksum, order) before the walk reads them. */
 BENCH_FN static void measure_walk_start(void)
 {
 	struct tracer_regs regs;
@@ -175,8 +178,9 @@ BENCH_FN static void measure_walk_start(void)
 	start = read_instret();
 	tracer_start(&walk, TRACER_AUTO, &config, &regs);
 	instret = read_instret() - start;
-	kprintf("BENCH walk-start instret=%lu symbols=%u fdes=%u\n", instret,
-		config.symtab->count, config.fde_index->count);
+	kprintf("BENCH walk-start instret=%lu symbols=%u fdes=%u unwind=%u\n", instret,
+		config.symtab->count, config.fde_index->count,
+		config.unwind_table->count + config.unwind_table->lookup_count);
 }
 
 static void print_result(enum bench_unwinder which, unsigned slot, unsigned depth)

@@ -23,7 +23,9 @@ FUZZ_UNWINDER_fp := TRACER_FRAME_POINTER
 FUZZ_UNWINDER_dwarf := TRACER_DWARF
 FUZZ_UNWINDER_prologue := TRACER_PROLOGUE
 FUZZ_UNWINDER_auto := TRACER_AUTO
-FUZZ_TARGETS := fuzz_walk_fp fuzz_walk_dwarf fuzz_walk_prologue fuzz_walk_auto fuzz_cfi
+FUZZ_UNWINDER_table := TRACER_TABLE
+FUZZ_TARGETS := fuzz_walk_fp fuzz_walk_dwarf fuzz_walk_prologue fuzz_walk_auto fuzz_walk_table \
+	fuzz_cfi
 
 -include tests/fuzz/symgen.mk
 ifdef FUZZ_SYMGEN_TARGET

@@ -2,7 +2,7 @@
  * fuzz_walk.c - libFuzzer target: whole walks through the public API
  * (tracer_start, tracer_next, tracer_format_*) with the unwinder
  * FUZZ_UNWINDER, over one to three stacks, registers, code, .eh_frame, FDE
- * index, symbol table and trap layout decoded from the input. After each walk it
+ * index, symbol table, unwind table and trap layout decoded from the input. After each walk it
  * asserts the walk invariants of the spec (notes/spec.md) and aborts with a
  * message when one fails. Every region lives in guarded memory
  * (fuzz_regions.h): a read outside the declared regions crashes.
@@ -23,6 +23,10 @@
  *   names    raw bytes
  *   stacks   the other stacks, as many as flags say: words u16, then
  *            encoded words (u32 each), lowest address first
+ *   unwind   rows u16 (0: no unwind table), damage u8 (0: none), base u16
+ *            (bytes into text), then per row: pc step u16 (2 * (1 + n)
+ *            bytes after the row before; rows past 64 KiB are dropped),
+ *            rule u32 (made valid)
  * Counts larger than what the input still holds shrink to it.
  */
 #include <stdarg.h>
@@ -57,6 +61,10 @@ enum {
 #define MAX_STACK_WORDS 8192
 #define MAX_FDE_ENTRIES 4096
 #define MAX_SYMBOLS	4096
+#define MAX_ROWS	4096
+/* Rows cover at most as much as text can hold. */
+#define MAX_ROW_PC	0x10000u
+#define MAX_LOOKUP	((MAX_ROW_PC >> TRACER_UNWIND_BLOCK_SHIFT) + 1)
 /* Text, .eh_frame and names have u16 sizes. */
 #define MAX_BYTES 0x10000
 
@@ -79,16 +87,21 @@ enum {
 struct tables {
 	struct tracer_symtab *symtab;
 	struct tracer_fde_index *fde_index;
+	struct tracer_unwind_table *unwind_table;
 	struct tracer_fde_entry *entries;
 	struct tracer_symbol *symbols;
+	struct tracer_unwind_row *rows;
+	uint32_t *lookup;
 	char *names;
 	size_t size;
 };
-#define TABLES_ARRAYS_AT 64
+#define TABLES_ARRAYS_AT 128
 #define TABLES_CAPACITY                                                                  \
 	(TABLES_ARRAYS_AT + MAX_FDE_ENTRIES * sizeof(struct tracer_fde_entry) +          \
-	 MAX_SYMBOLS * sizeof(struct tracer_symbol) + MAX_BYTES + 4)
-_Static_assert(sizeof(struct tracer_symtab) + sizeof(struct tracer_fde_index) <=
+	 MAX_SYMBOLS * sizeof(struct tracer_symbol) +                                    \
+	 MAX_ROWS * sizeof(struct tracer_unwind_row) + MAX_LOOKUP * 4 + MAX_BYTES + 4)
+_Static_assert(sizeof(struct tracer_symtab) + sizeof(struct tracer_fde_index) +
+			   sizeof(struct tracer_unwind_table) <=
 		   TABLES_ARRAYS_AT,
 	       "the descriptors fit before the arrays");
 
@@ -157,6 +170,11 @@ struct parts {
 	size_t symbol_count;
 	const uint8_t *names;
 	size_t names_size;
+	struct fuzz_input rows;
+	size_t row_count;
+	uint32_t last_row_pc;
+	uint8_t unwind_damage;
+	uint16_t unwind_base;
 };
 
 #define REG_WORDS	  15
@@ -201,6 +219,36 @@ static void take_stack(struct fuzz_input *input, struct parts *parts, size_t i,
 	parts->stack[i] = take(input, parts->stack_words[i] * 4);
 }
 
+/* Row i from the input: its pc (0 first, then a step past the one
+ * before) and its raw rule. */
+static uint32_t next_row(struct fuzz_input *rows, uint32_t previous, size_t i,
+			 uint32_t *rule)
+{
+	uint32_t step = 2 * (1 + (uint32_t)input_u16(rows));
+
+	*rule = input_u32(rows);
+	return i == 0 ? 0 : previous + step;
+}
+
+/* Keeps the rows up to MAX_ROW_PC, and the last one's pc. */
+static void keep_rows(struct parts *parts)
+{
+	struct fuzz_input rows = parts->rows;
+	uint32_t pc = 0;
+	uint32_t rule;
+
+	for (size_t i = 0; i < parts->row_count; i++) {
+		uint32_t next = next_row(&rows, pc, i, &rule);
+
+		if (next > MAX_ROW_PC) {
+			parts->row_count = i;
+			break;
+		}
+		pc = next;
+	}
+	parts->last_row_pc = pc;
+}
+
 static void split(struct fuzz_input *input, struct parts *parts)
 {
 	struct header *header = &parts->header;
@@ -238,6 +286,14 @@ static void split(struct fuzz_input *input, struct parts *parts)
 	parts->names = input_bytes(input, parts->names_size);
 	for (size_t i = 1; i < parts->stack_count; i++)
 		take_stack(input, parts, i, input_u16(input));
+	parts->row_count = input_u16(input);
+	parts->unwind_damage = input_u8(input);
+	parts->unwind_base = input_u16(input);
+	parts->row_count = input_count(input, parts->row_count, 6);
+	if (parts->row_count > MAX_ROWS)
+		parts->row_count = MAX_ROWS;
+	parts->rows = take(input, parts->row_count * 6);
+	keep_rows(parts);
 }
 
 /* range.start + offset, wrapped to stay inside [start, end]: the end is a
@@ -317,16 +373,26 @@ static size_t names_capacity(const struct parts *parts)
 	return parts->symbol_count ? (parts->names_size + 4) / 4 * 4 : 0;
 }
 
+/* The lookup entries the rows need. */
+static size_t lookup_entries(const struct parts *parts)
+{
+	return parts->row_count ? (parts->last_row_pc >> TRACER_UNWIND_BLOCK_SHIFT) + 1 : 0;
+}
+
 static void lay_out_tables(const struct parts *parts)
 {
 	tables.symtab = (struct tracer_symtab *)(void *)tables_bytes;
 	tables.fde_index =
 	    (struct tracer_fde_index *)(void *)(tables_bytes +
 						sizeof(struct tracer_symtab));
+	tables.unwind_table =
+	    (struct tracer_unwind_table *)(void *)(tables.fde_index + 1);
 	tables.entries =
 	    (struct tracer_fde_entry *)(void *)(tables_bytes + TABLES_ARRAYS_AT);
 	tables.symbols = (struct tracer_symbol *)(tables.entries + parts->fde_entries);
-	tables.names = (char *)(tables.symbols + parts->symbol_count);
+	tables.rows = (struct tracer_unwind_row *)(tables.symbols + parts->symbol_count);
+	tables.lookup = (uint32_t *)(tables.rows + parts->row_count);
+	tables.names = (char *)(tables.lookup + lookup_entries(parts));
 	tables.size =
 	    (size_t)(tables.names - (char *)tables_bytes) + names_capacity(parts);
 }
@@ -460,6 +526,65 @@ static uint32_t build_symbols(const struct parts *parts,
 	return count;
 }
 
+static uint32_t unwind_table_checksum(const struct tracer_unwind_table *table)
+{
+	struct table_checksum sum;
+	uint64_t base = table->base;
+
+	table_checksum_start(&sum);
+	table_checksum_word(&sum, table->count);
+	table_checksum_word(&sum, table->lookup_count);
+	table_checksum_word(&sum, (uint32_t)base);
+	table_checksum_word(&sum, (uint32_t)(base >> 32));
+	table_checksum_words(&sum, (const uint32_t *)(const void *)tables.rows,
+			     table->count * sizeof(struct tracer_unwind_row) / 4);
+	table_checksum_words(&sum, tables.lookup, table->lookup_count);
+	return table_checksum_end(&sum);
+}
+
+/* A rule symgen could write (tracer/UNWIND_TABLE.md): the input's CFA kind,
+ * ra kind modulo 3, and offsets only where the rule has them. */
+static uint32_t valid_rule(uint32_t rule)
+{
+	const uint32_t ra_offset = 0x7fu << TRACER_UNWIND_RA_OFFSET_SHIFT;
+	const uint32_t s0_offset = 0x7fu << TRACER_UNWIND_S0_OFFSET_SHIFT;
+	uint32_t cfa = rule & 3;
+	uint32_t ra = (rule >> TRACER_UNWIND_RA_SHIFT & 3) % 3;
+
+	if (cfa == TRACER_UNWIND_CFA_NONE || cfa == TRACER_UNWIND_CFA_INTERPRET)
+		return cfa;
+	rule = (rule & ~(3u << TRACER_UNWIND_RA_SHIFT)) | ra << TRACER_UNWIND_RA_SHIFT;
+	if (ra != TRACER_UNWIND_RA_SAVED)
+		rule &= ~ra_offset;
+	if (!(rule & TRACER_UNWIND_S0_SAVED))
+		rule &= ~s0_offset;
+	return rule;
+}
+
+/* Rows from pc 0 by the input's steps, the last one no-CFI, and their
+ * lookup index: a table as symgen writes it. Returns the row count. */
+static uint32_t build_rows(const struct parts *parts, uint32_t *lookup_count)
+{
+	struct fuzz_input input = parts->rows;
+	uint32_t count = (uint32_t)parts->row_count;
+	uint32_t row = 0;
+
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t rule;
+
+		tables.rows[i].pc = next_row(&input, i ? tables.rows[i - 1].pc : 0, i, &rule);
+		tables.rows[i].rule = i + 1 < count ? valid_rule(rule) : TRACER_UNWIND_CFA_NONE;
+	}
+	*lookup_count = (uint32_t)lookup_entries(parts);
+	for (uint32_t block = 0; block < *lookup_count; block++) {
+		while (row + 1 < count &&
+		       tables.rows[row + 1].pc <= block << TRACER_UNWIND_BLOCK_SHIFT)
+			row++;
+		tables.lookup[block] = row;
+	}
+	return count;
+}
+
 static uint32_t build_fde_entries(const struct parts *parts,
 				  const struct tracer_config *config)
 {
@@ -566,12 +691,76 @@ static enum damage damage_fde_index(uint8_t selector, struct tracer_config *conf
 	return damage;
 }
 
+static enum damage damage_unwind_table(uint8_t selector, struct tracer_config *config)
+{
+	struct tracer_unwind_table *table = tables.unwind_table;
+	/* DAMAGE_NAMES_UNTERMINATED, the last kind, is the symbol table's. */
+	enum damage damage = selector % (DAMAGE_KINDS - 1);
+	unsigned detail = selector / (DAMAGE_KINDS - 1);
+
+	switch (damage) {
+	case DAMAGE_CHECKSUM:
+		table->checksum ^= 1u << detail % 32;
+		break;
+	case DAMAGE_MAGIC:
+		table->magic = TRACER_FDE_INDEX_MAGIC;
+		break;
+	case DAMAGE_VERSION:
+		table->version++;
+		break;
+	case DAMAGE_WORD_SIZE:
+		table->word_size = 4;
+		break;
+	case DAMAGE_DESCRIPTOR_OUTSIDE:
+		config->unwind_table =
+		    (const struct tracer_unwind_table *)(config->tables.end + 64);
+		break;
+	case DAMAGE_ARRAY_OUTSIDE:
+		table->rows = (const struct tracer_unwind_row *)config->tables.end;
+		break;
+	case DAMAGE_COUNT:
+		table->count++;
+		table->checksum = unwind_table_checksum(table);
+		break;
+	default:
+		/* Rows and lookup are adjacent. */
+		flip_byte(tables.rows,
+			  table->count * sizeof(struct tracer_unwind_row) +
+			      table->lookup_count * 4,
+			  detail);
+		break;
+	}
+	return damage;
+}
+
 /* What a table's damage promises about its check. */
 struct table_expectation {
 	bool damaged;
 	enum damage damage;
 	uint32_t count;
 };
+
+/* The unwind table, if the input has rows. */
+static void build_unwind_table(const struct parts *parts, struct tracer_config *config,
+			       struct table_expectation *expected)
+{
+	struct tracer_unwind_table *table = tables.unwind_table;
+
+	table->magic = TRACER_UNWIND_TABLE_MAGIC;
+	table->version = TRACER_TABLE_VERSION;
+	table->word_size = sizeof(uintptr_t);
+	table->count = build_rows(parts, &table->lookup_count);
+	table->base = in_range(config->text, parts->unwind_base) & ~(uintptr_t)1;
+	table->rows = (const struct tracer_unwind_row *)tables_address(tables.rows);
+	table->lookup = (const uint32_t *)tables_address(tables.lookup);
+	table->checksum = unwind_table_checksum(table);
+	config->unwind_table =
+	    table->count ? (const struct tracer_unwind_table *)tables_address(table) : NULL;
+	expected->count = table->count;
+	expected->damaged = config->unwind_table && parts->unwind_damage != 0;
+	if (expected->damaged)
+		expected->damage = damage_unwind_table(parts->unwind_damage - 1, config);
+}
 
 static void build_tables(const struct parts *parts, struct tracer_config *config,
 			 struct table_expectation *symtab_expected,
@@ -810,13 +999,13 @@ static void walk_and_check(const struct tracer_config *config,
 	if (stop == TRACER_STOP_DEPTH_LIMIT && count != max_depth)
 		fail("depth limit after %zu frames, limit %u", count, max_depth);
 	last_stack = check_frames(config, frames, count, symtab_usable);
-	/* Outermost: the last frame's sp, or (DWARF) the CFA it was entered
+	/* Outermost: the last frame's sp, or (DWARF, table) the CFA it was entered
 	 * with, which the harness does not know, is the top of its stack. */
 	top = last_stack >= 0 ? config->stacks[last_stack].end : 0;
 	if (stop == TRACER_STOP_OUTERMOST &&
 	    (last_stack < 0 || frames[count - 1].sp > top ||
 	     (frames[count - 1].sp != top && FUZZ_UNWINDER != TRACER_DWARF &&
-	      FUZZ_UNWINDER != TRACER_AUTO)))
+	      FUZZ_UNWINDER != TRACER_TABLE && FUZZ_UNWINDER != TRACER_AUTO)))
 		fail("outermost frame's sp %#lx is not the top %#lx of its stack",
 		     count ? (unsigned long)frames[count - 1].sp : 0UL,
 		     (unsigned long)top);
@@ -869,7 +1058,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tracer_config config = {0};
 	struct tracer_trap_layout trap;
 	struct tracer_regs regs;
-	struct table_expectation symtab_expected, fde_index_expected;
+	struct table_expectation symtab_expected, fde_index_expected, unwind_expected;
 	enum tracer_table_status symtab_status;
 	struct lines lines;
 
@@ -880,11 +1069,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	decode_trap(&parts.trap, &config, &trap);
 	config.trap = parts.header.flags & FLAG_TRAP ? &trap : NULL;
 	build_tables(&parts, &config, &symtab_expected, &fde_index_expected);
+	build_unwind_table(&parts, &config, &unwind_expected);
 	load_regions(&parts, &config);
 
 	symtab_status = tracer_symtab_check(&config);
 	check_table("symbol table", symtab_status, &symtab_expected);
 	check_table("FDE index", tracer_fde_index_check(&config), &fde_index_expected);
+	check_table("unwind table", tracer_unwind_table_check(&config), &unwind_expected);
 
 	lines.small_size = 1 + parts.header.small_line % TRACER_LINE_MAX;
 	lines.full = malloc(TRACER_LINE_MAX);

@@ -27,7 +27,8 @@ from e2e_tests import free_port, qemu_argv, wait_for_listener  # noqa: E402
 from testlib import CROSS, ROOT, run  # noqa: E402
 
 CORPUS = os.path.join(HERE, "corpus")
-WALK_TARGETS = ["fuzz_walk_fp", "fuzz_walk_dwarf", "fuzz_walk_prologue", "fuzz_walk_auto"]
+WALK_TARGETS = ["fuzz_walk_fp", "fuzz_walk_dwarf", "fuzz_walk_prologue", "fuzz_walk_auto",
+                "fuzz_walk_table"]
 BOOT_TIMEOUT = 60
 
 FLAG_TRAP, FLAG_SYMTAB, FLAG_FDE_INDEX, FLAG_SYMTAB_DAMAGED = 1, 2, 4, 8
@@ -100,6 +101,22 @@ def symbols(elf):
     return found
 
 
+def unwind_rows(elf, addresses):
+    """(base, [(pc offset, rule)]) of the image's unwind table (struct
+    tracer_unwind_table, rv64), or (0, []) if it has none."""
+    if "tracer_unwind_table" not in addresses:
+        return 0, []
+    start = addresses["__tracer_symtab_start"]
+    data = section(elf, ".tracer_symtab")
+
+    def at(address, size):
+        return data[address - start:address - start + size]
+
+    count, = struct.unpack("<I", at(addresses["tracer_unwind_table"] + 8, 4))
+    base, rows = struct.unpack("<QQ", at(addresses["tracer_unwind_table"] + 24, 16))
+    return base, [struct.unpack("<II", at(rows + 8 * i, 8)) for i in range(count)]
+
+
 def fde_list(elf):
     """[(offset of the FDE in .eh_frame, pc_start)] from readelf."""
     out = run([CROSS + "readelf", "--debug-dump=frames", elf]).stdout
@@ -126,6 +143,7 @@ class Image:
         self.functions = sorted((a, s, n) for n, (a, s) in names.items()
                                 if self.text_start <= a < self.text_end)
         self.fdes = fde_list(elf)
+        self.unwind_base, self.unwind_rows = unwind_rows(elf, addresses)
         self.stacks = []
 
     def encode(self, value):
@@ -194,6 +212,17 @@ def interrupt_stacks(regs, stack_start, stack, trap_entry):
             trimmed(regs, stack_start, stack[:interrupted_sp - stack_start])]
 
 
+def unwind_part(image):
+    """The unwind table as fuzz_walk.c reads it: rows, damage 0, base, then
+    each row's step (2 * (1 + n) bytes) and rule."""
+    rows, previous = b"", 0
+    for pc, rule in image.unwind_rows:
+        rows += u16(max(pc - previous, 2) // 2 - 1) + u32(rule)
+        previous = pc
+    return (u16(len(image.unwind_rows)) + b"\0" + u16(image.unwind_base - image.text_start) +
+            rows)
+
+
 def walk_seed(image, regs, stacks, flags, max_depth, symtab_damage=0):
     """stacks: [(start, bytes)], config.stacks in order: the first one's
     size is in the header, the others follow the names."""
@@ -215,7 +244,7 @@ def walk_seed(image, regs, stacks, flags, max_depth, symtab_damage=0):
             b"".join(u32(image.encode(w)) for w in stack_words[0]) + image.text +
             image.eh_frame + entries + symbol_bytes + names +
             b"".join(u16(len(words)) + b"".join(u32(image.encode(w)) for w in words)
-                     for words in stack_words[1:]))
+                     for words in stack_words[1:]) + unwind_part(image))
 
 
 def cfi_seed(image, regs, stack_start, stack, encoding, pointer_offset):

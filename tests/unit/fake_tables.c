@@ -41,6 +41,31 @@ void fake_fde_index_fill(struct tracer_fde_index *index,
 	index->checksum = table_checksum_end(&sum);
 }
 
+void fake_unwind_table_fill(struct tracer_unwind_table *table, uintptr_t base,
+			    const struct tracer_unwind_row *rows, uint32_t count,
+			    const uint32_t *lookup, uint32_t lookup_count)
+{
+	struct table_checksum sum;
+
+	table->magic = TRACER_UNWIND_TABLE_MAGIC;
+	table->version = TRACER_TABLE_VERSION;
+	table->word_size = sizeof(uintptr_t);
+	table->count = count;
+	table->lookup_count = lookup_count;
+	table->base = base;
+	table->rows = rows;
+	table->lookup = lookup;
+	table_checksum_start(&sum);
+	table_checksum_word(&sum, count);
+	table_checksum_word(&sum, lookup_count);
+	table_checksum_word(&sum, (uint32_t)base);
+	table_checksum_word(&sum, (uint32_t)((uint64_t)base >> 32));
+	table_checksum_words(&sum, (const uint32_t *)(const void *)rows,
+			     count * sizeof(*rows) / 4);
+	table_checksum_words(&sum, lookup, lookup_count);
+	table->checksum = table_checksum_end(&sum);
+}
+
 void fake_tables_anywhere(struct tracer_config *config)
 {
 	config->tables.start = 0;

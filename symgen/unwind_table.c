@@ -1,0 +1,148 @@
+/*
+ * unwind_table.c - see unwind_table.h. The rows come from the tracer's own
+ * interpreter (cfi_row_at), so the table and the DWARF unwinder it stands
+ * in for cannot disagree about what .eh_frame says.
+ */
+#include "unwind_table.h"
+
+#include "cfi.h"
+#include "die.h"
+
+#include <stdlib.h>
+
+/* The rule of a register column: none or "same value" keep the callee's
+ * value; an offset from the CFA; anything else is not for the table. */
+enum column_rule { COLUMN_KEPT, COLUMN_SAVED, COLUMN_UNDEFINED, COLUMN_OTHER };
+
+static enum column_rule column_rule(const struct cfi_row *row, unsigned column,
+				    int64_t *offset)
+{
+	const struct cfi_rule *rule = cfi_row_rule(row, column);
+
+	*offset = 0;
+	if (!rule || rule->kind == CFI_RULE_SAME_VALUE)
+		return COLUMN_KEPT;
+	if (rule->kind == CFI_RULE_UNDEFINED)
+		return COLUMN_UNDEFINED;
+	if (rule->kind != CFI_RULE_OFFSET)
+		return COLUMN_OTHER;
+	*offset = rule->value;
+	return COLUMN_SAVED;
+}
+
+/*
+ * The rule word for the row the interpreter computed (status: its
+ * result), or "interpret" where the table cannot say what the DWARF
+ * unwinder would do: the interpreter failed (DWARF then stops with its
+ * reason), a signal frame, a return-address column other than ra, a CFA
+ * on another register or an expression, a rule for sp, ra or s0 under
+ * another kind of rule, s0 undefined, an offset out of range.
+ */
+static uint32_t rule_for(const struct cfi_fde *fde, enum cfi_status status,
+			 const struct cfi_row *row, unsigned word_size)
+{
+	enum tracer_unwind_cfa cfa;
+	enum column_rule ra, s0;
+	int64_t ra_offset, s0_offset;
+	uint32_t rule;
+
+	if (status != CFI_OK || fde->cie.is_signal_frame ||
+	    fde->cie.ra_column != DWARF_REG_RA || row->cfa_kind != CFI_CFA_REGISTER_OFFSET ||
+	    cfi_row_rule(row, DWARF_REG_SP))
+		return TRACER_UNWIND_CFA_INTERPRET;
+	if (row->cfa_register == DWARF_REG_SP)
+		cfa = TRACER_UNWIND_CFA_SP;
+	else if (row->cfa_register == DWARF_REG_S0)
+		cfa = TRACER_UNWIND_CFA_S0;
+	else
+		return TRACER_UNWIND_CFA_INTERPRET;
+	ra = column_rule(row, DWARF_REG_RA, &ra_offset);
+	s0 = column_rule(row, DWARF_REG_S0, &s0_offset);
+	if (ra == COLUMN_OTHER || s0 == COLUMN_OTHER || s0 == COLUMN_UNDEFINED)
+		return TRACER_UNWIND_CFA_INTERPRET;
+	if (!tracer_unwind_encode(&rule, cfa, row->cfa_offset,
+				  ra == COLUMN_SAVED       ? TRACER_UNWIND_RA_SAVED
+				  : ra == COLUMN_UNDEFINED ? TRACER_UNWIND_RA_UNDEFINED
+							   : TRACER_UNWIND_RA_REGISTER,
+				  ra_offset, s0 == COLUMN_SAVED, s0_offset, word_size))
+		return TRACER_UNWIND_CFA_INTERPRET;
+	return rule;
+}
+
+struct builder {
+	const struct elf_file *elf;
+	struct unwind_table table;
+	size_t capacity;
+};
+
+/* Appends a row at pc, unless the last row already says the same. */
+static void add_row(struct builder *b, uint64_t pc, uint32_t rule)
+{
+	struct unwind_table *table = &b->table;
+
+	if (table->count > 0 && table->rows[table->count - 1].rule == rule)
+		return;
+	if (pc - table->base > UINT32_MAX)
+		die(b->elf->path, "code covered by .eh_frame spans more than 4 GiB");
+	if (table->count == b->capacity) {
+		b->capacity = b->capacity ? 2 * b->capacity : 256;
+		table->rows = tracked_realloc(b->elf->path, table->rows, b->capacity,
+					      sizeof(*table->rows));
+	}
+	table->rows[table->count].pc = (uint32_t)(pc - table->base);
+	table->rows[table->count].rule = rule;
+	table->count++;
+	table->interpreted += rule == TRACER_UNWIND_CFA_INTERPRET;
+}
+
+/* The rows of one FDE: the row at every 2-byte step (instructions are 2 or
+ * 4 bytes); equal neighbours merge. */
+static void add_fde(struct builder *b, const struct tracer_config *config,
+		    const struct fde_entry *entry)
+{
+	unsigned word_size = b->elf->is64 ? 8 : 4;
+	struct cfi_fde fde;
+	struct cfi_row row;
+
+	if (cfi_parse_fde(config, (uintptr_t)entry->fde, &fde) != CFI_OK)
+		die(b->elf->path, "malformed .eh_frame at offset 0x%llx",
+		    (unsigned long long)entry->offset);
+	for (uint64_t pc = entry->pc_start; pc < entry->pc_end; pc += 2) {
+		enum cfi_status status = cfi_row_at(config, &fde, (uintptr_t)pc, &row);
+
+		add_row(b, pc, rule_for(&fde, status, &row, word_size));
+	}
+}
+
+/* lookup[i]: the row in effect at base + i * 2^TRACER_UNWIND_BLOCK_SHIFT. */
+static void build_lookup(struct builder *b)
+{
+	struct unwind_table *table = &b->table;
+	uint32_t row = 0;
+
+	table->lookup_count = (table->rows[table->count - 1].pc >> TRACER_UNWIND_BLOCK_SHIFT) + 1;
+	table->lookup = tracked_alloc(b->elf->path, table->lookup_count, sizeof(uint32_t));
+	for (size_t block = 0; block < table->lookup_count; block++) {
+		while (row + 1 < table->count &&
+		       table->rows[row + 1].pc <= block << TRACER_UNWIND_BLOCK_SHIFT)
+			row++;
+		table->lookup[block] = row;
+	}
+}
+
+struct unwind_table unwind_table_build(const struct elf_file *elf,
+				       const struct fde_entry *fdes, size_t count)
+{
+	const struct tracer_config config = fde_index_view(elf);
+	struct builder b = {.elf = elf, .table = {.base = fdes[0].pc_start}};
+
+	for (size_t i = 0; i < count; i++) {
+		add_fde(&b, &config, &fdes[i]);
+		/* A gap, or the end: no CFI until the next FDE. (An FDE's
+		 * rows are never no-CFI, so this one is never merged away.) */
+		if (i + 1 == count || fdes[i + 1].pc_start > fdes[i].pc_end)
+			add_row(&b, fdes[i].pc_end, TRACER_UNWIND_CFA_NONE);
+	}
+	build_lookup(&b);
+	return b.table;
+}

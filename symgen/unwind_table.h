@@ -1,0 +1,31 @@
+/*
+ * unwind_table.h - the unwind table of a linked image (struct
+ * tracer_unwind_table in tracer/tracer.h, format in tracer/UNWIND_TABLE.md):
+ * the rule table of its .eh_frame, row by row, as the tracer's own CFI
+ * interpreter (tracer/cfi_row.c, built for the host) computes it.
+ */
+#ifndef SYMGEN_UNWIND_TABLE_H
+#define SYMGEN_UNWIND_TABLE_H
+
+#include "fde_index.h"
+
+struct unwind_table {
+	uint64_t base; /* the address of rows[0] */
+	struct tracer_unwind_row *rows;
+	size_t count;
+	uint32_t *lookup;
+	size_t lookup_count;
+	size_t interpreted; /* rows marked "interpret" */
+};
+
+/*
+ * The table of the FDEs (fde_index_read's, sorted, not overlapping): at
+ * every 2-byte step of the code each covers, the interpreter's row, encoded
+ * (or "interpret" where the format cannot express it); identical
+ * consecutive rows merged; a no-CFI row wherever the next FDE does not
+ * start where one ends, and after the last. Tracked blocks (die.h).
+ */
+struct unwind_table unwind_table_build(const struct elf_file *elf,
+				       const struct fde_entry *fdes, size_t count);
+
+#endif /* SYMGEN_UNWIND_TABLE_H */

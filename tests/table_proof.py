@@ -1,0 +1,43 @@
+"""The proof that the unwind table is exact (issue 11): at every instruction
+boundary of every function of every test kernel built with CFI, and of the
+toolchain's whole libgcc (rv64imac and rv32imac), the table's row equals the
+row the tracer's interpreter computes from .eh_frame (CFA, ra, s0); a row
+the table leaves to the interpreter counts only where the format cannot
+express it; code without CFI is no-CFI. tests/tools/table_check.c does the
+comparison and prints the counts; every one must be equal.
+"""
+import os
+import re
+
+from testlib import HOST_BUILD, TEST_BUILD, Results, link_libgcc_whole, run
+
+LIBGCC_FLAGS = [("rv64imac", ["-march=rv64imac", "-mabi=lp64"]),
+                ("rv32imac", ["-march=rv32imac", "-mabi=ilp32"])]
+SUMMARY_RE = re.compile(r"^table_check: (\d+) boundaries .* (\d+) equal \((\d+) interpreted\), "
+                        r"(\d+) differ$", re.M)
+
+
+def check_image(results, name, elf):
+    result = run([os.path.join(HOST_BUILD, "table_check"), elf], timeout=300)
+    summary = SUMMARY_RE.search(result.stdout)
+    if summary:
+        print("  %s: %s" % (name, summary.group(0)), flush=True)
+    results.check("unwind table %s: every row equals the interpreter's (100%%)" % name,
+                  result.returncode == 0 and summary is not None and summary.group(4) == "0"
+                  and summary.group(1) == summary.group(2) and int(summary.group(1)) > 0,
+                  (result.stdout[-3000:] + result.stderr[-1000:]))
+
+
+def run_all(results: Results, kernels):
+    """kernels: [(name, elf)] from e2e_tests.run_all; those without CFI
+    (-nocfi) have no table."""
+    for name, elf in kernels:
+        if "nocfi" not in name:
+            check_image(results, name, elf)
+    for label, flags in LIBGCC_FLAGS:
+        elf = os.path.join(TEST_BUILD, "table-proof", "libgcc-%s.elf" % label)
+        os.makedirs(os.path.dirname(elf), exist_ok=True)
+        archive, result = link_libgcc_whole(flags, elf)
+        if results.check("unwind table proof: %s linked whole (%s)" % (label, archive),
+                         result.returncode == 0, result.stderr[-2000:]):
+            check_image(results, "libgcc " + label, elf)

@@ -1,0 +1,243 @@
+/*
+ * table_check.c - the proof that the unwind table is exact (tests/
+ * table_proof.py): at every instruction boundary of an image's code, the
+ * row the table gives, found as the table unwinder finds it
+ * (unwind_table_find), against the row the tracer's interpreter computes
+ * from .eh_frame (cfi_row_at).
+ *
+ *     table_check ELF
+ *
+ * The table is symgen's for the image (unwind_table_build), validated as a
+ * walk validates it. Inside an FDE, a row equals the interpreter's if it
+ * decodes to the same CFA (register and offset), ra rule and s0 rule; an
+ * "interpret" row counts as equal only if the interpreter's row is not
+ * expressible in the format, which this file decides on its own from
+ * tracer/UNWIND_TABLE.md. In a function no FDE covers, the row must be
+ * no-CFI. Prints one line per difference, then
+ *
+ *     table_check: N boundaries (F in FDEs, G outside), E equal (I interpreted), D differ
+ *
+ * and exits 1 if any differ.
+ */
+#include "cfi.h"
+#include "functions.h"
+#include "image_view.h"
+#include "unwind_table.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct counts {
+	size_t in_fdes;
+	size_t outside;
+	size_t interpreted;
+	size_t differ;
+};
+
+/* What a register column holds in the interpreter's row, as the format
+ * would say it: 0 kept, 1 saved at CFA + offset, 2 undefined, -1 none of
+ * these. */
+static int column(const struct cfi_row *row, unsigned number, int64_t *offset)
+{
+	const struct cfi_rule *rule = cfi_row_rule(row, number);
+
+	*offset = 0;
+	if (!rule || rule->kind == CFI_RULE_SAME_VALUE)
+		return 0;
+	if (rule->kind == CFI_RULE_UNDEFINED)
+		return 2;
+	if (rule->kind != CFI_RULE_OFFSET)
+		return -1;
+	*offset = rule->value;
+	return 1;
+}
+
+/* Whether an offset fits a signed field of `bits` bits in units of `unit`. */
+static bool fits(int64_t offset, unsigned bits, int64_t unit)
+{
+	int64_t limit = (int64_t)1 << (bits - 1);
+
+	return offset % unit == 0 && offset / unit >= -limit && offset / unit < limit;
+}
+
+/* Whether the format can express the row (UNWIND_TABLE.md, "interpret"). */
+static bool expressible(const struct cfi_fde *fde, enum cfi_status status,
+			const struct cfi_row *row, int64_t word)
+{
+	int64_t ra_offset, s0_offset;
+	int ra, s0;
+
+	if (status != CFI_OK || fde->cie.is_signal_frame || fde->cie.ra_column != 1 ||
+	    row->cfa_kind != CFI_CFA_REGISTER_OFFSET ||
+	    (row->cfa_register != 2 && row->cfa_register != 8) || cfi_row_rule(row, 2) ||
+	    !fits(row->cfa_offset, 13, 4))
+		return false;
+	ra = column(row, 1, &ra_offset);
+	s0 = column(row, 8, &s0_offset);
+	return ra >= 0 && s0 >= 0 && s0 != 2 && fits(ra_offset, 7, word) &&
+	       fits(s0_offset, 7, word);
+}
+
+/* Whether the table's rule says what the interpreter's row says. */
+static bool same_row(uint32_t rule, const struct cfi_fde *fde, enum cfi_status status,
+		     const struct cfi_row *row, int64_t word, struct counts *counts)
+{
+	uint32_t kind = rule & 3;
+	int64_t ra_offset, s0_offset;
+	int ra, s0;
+
+	if (kind == TRACER_UNWIND_CFA_INTERPRET) {
+		counts->interpreted++;
+		return !expressible(fde, status, row, word);
+	}
+	if (kind == TRACER_UNWIND_CFA_NONE || !expressible(fde, status, row, word))
+		return false;
+	ra = column(row, 1, &ra_offset);
+	s0 = column(row, 8, &s0_offset);
+	return row->cfa_register == (kind == TRACER_UNWIND_CFA_SP ? 2 : 8) &&
+	       row->cfa_offset == 4 * tracer_unwind_signed(rule, TRACER_UNWIND_CFA_OFFSET_SHIFT,
+							   TRACER_UNWIND_CFA_BITS) &&
+	       (uint32_t)ra == (rule >> TRACER_UNWIND_RA_SHIFT & 3) &&
+	       ra_offset == word * tracer_unwind_signed(rule, TRACER_UNWIND_RA_OFFSET_SHIFT,
+							TRACER_UNWIND_SAVE_BITS) &&
+	       s0 == !!(rule & TRACER_UNWIND_S0_SAVED) &&
+	       s0_offset == word * tracer_unwind_signed(rule, TRACER_UNWIND_S0_OFFSET_SHIFT,
+							TRACER_UNWIND_SAVE_BITS);
+}
+
+static uint32_t table_rule(const struct tracer_unwind_table *table, uint64_t pc)
+{
+	const struct tracer_unwind_row *row = unwind_table_find(table, (uintptr_t)pc);
+
+	return row ? row->rule : TRACER_UNWIND_CFA_NONE;
+}
+
+/* The next instruction boundary: 2 or 4 bytes on (2 past a longer
+ * encoding, which RISC-V code here does not use). */
+static uint64_t next_boundary(uint64_t pc)
+{
+	unsigned length = riscv_instruction_length(target_u16((uintptr_t)pc));
+
+	return pc + (length ? length : 2);
+}
+
+static void check_fde(const struct tracer_config *config,
+		      const struct tracer_unwind_table *table, const struct fde_entry *entry,
+		      int64_t word, struct counts *counts)
+{
+	struct cfi_fde fde;
+	struct cfi_row row;
+
+	if (cfi_parse_fde(config, (uintptr_t)entry->fde, &fde) != CFI_OK) {
+		printf("FDE at .eh_frame+0x%" PRIx64 ": does not parse\n", entry->offset);
+		counts->differ++;
+		return;
+	}
+	for (uint64_t pc = entry->pc_start; pc < entry->pc_end; pc = next_boundary(pc)) {
+		enum cfi_status status = cfi_row_at(config, &fde, (uintptr_t)pc, &row);
+		uint32_t rule = table_rule(table, pc);
+
+		counts->in_fdes++;
+		if (!same_row(rule, &fde, status, &row, word, counts)) {
+			printf("0x%" PRIx64 ": table rule 0x%08" PRIx32 ", interpreter: status %d "
+			       "cfa r%u%+" PRId32 "\n",
+			       pc, rule, (int)status, (unsigned)row.cfa_register, row.cfa_offset);
+			counts->differ++;
+		}
+	}
+}
+
+/* The FDE covering pc, or NULL. */
+static const struct fde_entry *fde_at(const struct fde_entry *fdes, size_t count,
+				      uint64_t pc)
+{
+	for (size_t i = 0; i < count; i++)
+		if (pc >= fdes[i].pc_start && pc < fdes[i].pc_end)
+			return &fdes[i];
+	return NULL;
+}
+
+static void check_functions_without_cfi(const struct elf_file *elf,
+					const struct tracer_unwind_table *table,
+					const struct fde_entry *fdes, size_t fde_count,
+					struct tracer_range text, struct counts *counts)
+{
+	size_t count;
+	struct function *functions = functions_read(elf, &count);
+
+	for (size_t i = 0; i < count; i++) {
+		uint64_t end = functions[i].addr + functions[i].size;
+
+		if (functions[i].addr < text.start || end > text.end)
+			continue;
+		for (uint64_t pc = functions[i].addr; pc < end; pc = next_boundary(pc)) {
+			if (fde_at(fdes, fde_count, pc))
+				continue;
+			counts->outside++;
+			if (table_rule(table, pc) != TRACER_UNWIND_CFA_NONE) {
+				printf("0x%" PRIx64 " (%s, no FDE): table rule 0x%08" PRIx32 "\n",
+				       pc, functions[i].name, table_rule(table, pc));
+				counts->differ++;
+			}
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct elf_file elf;
+	struct fde_entry *fdes;
+	size_t fde_count;
+	struct unwind_table built;
+	struct tracer_unwind_table table;
+	struct tracer_config config = {.tables = {0, UINTPTR_MAX}};
+	struct image_view view;
+	struct counts counts = {0};
+	struct table_checksum sum;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: table_check ELF\n");
+		return 2;
+	}
+	die_program = "table_check";
+	elf_open(&elf, argv[1]);
+	fdes = fde_index_read(&elf, &fde_count);
+	built = unwind_table_build(&elf, fdes, fde_count);
+	/* The descriptor symgen would write, checked as a walk checks it. */
+	table = (struct tracer_unwind_table){TRACER_UNWIND_TABLE_MAGIC,
+					     TRACER_TABLE_VERSION,
+					     sizeof(uintptr_t),
+					     (uint32_t)built.count,
+					     (uint32_t)built.lookup_count,
+					     0,
+					     (uintptr_t)built.base,
+					     built.rows,
+					     built.lookup};
+	table_checksum_start(&sum);
+	table_checksum_word(&sum, table.count);
+	table_checksum_word(&sum, table.lookup_count);
+	table_checksum_word(&sum, (uint32_t)built.base);
+	table_checksum_word(&sum, (uint32_t)(built.base >> 32));
+	table_checksum_words(&sum, (const uint32_t *)(const void *)built.rows, 2 * built.count);
+	table_checksum_words(&sum, built.lookup, built.lookup_count);
+	table.checksum = table_checksum_end(&sum);
+	config.unwind_table = &table;
+	if (tracer_unwind_table_check(&config) != TRACER_TABLE_OK) {
+		printf("table_check: the table fails validation\n");
+		return 1;
+	}
+	/* The interpreter reads code and .eh_frame through the view. */
+	view = image_view(&elf, IMAGE_VIEW_CODE | IMAGE_VIEW_EH_FRAME);
+	config.text = view.text;
+	config.eh_frame = view.eh_frame;
+	for (size_t i = 0; i < fde_count; i++)
+		check_fde(&config, &table, &fdes[i], elf.is64 ? 8 : 4, &counts);
+	check_functions_without_cfi(&elf, &table, fdes, fde_count, view.text, &counts);
+	printf("table_check: %zu boundaries (%zu in FDEs, %zu outside), %zu equal "
+	       "(%zu interpreted), %zu differ\n",
+	       counts.in_fdes + counts.outside, counts.in_fdes, counts.outside,
+	       counts.in_fdes + counts.outside - counts.differ, counts.interpreted,
+	       counts.differ);
+	return counts.differ ? 1 : 0;
+}
