@@ -11,8 +11,10 @@
  */
 #include "internal.h"
 
-void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
-		  const struct tracer_config *config, const struct tracer_regs *regs)
+void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unwinder,
+		const struct tracer_config *config, const struct tracer_regs *regs,
+		enum tracer_table_status symtab_status,
+		enum tracer_table_status fde_index_status)
 {
 	walk->stop =
 	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
@@ -23,12 +25,26 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 	walk->next_after_trap = false;
 	walk->trap_cause = 0;
 	walk->trap_tval = 0;
-	walk->depth = 0;
+	walk->frames_left = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
+	/* Only a valid table is read, even for its count. */
+	walk->symtab_step =
+	    symtab_status == TRACER_TABLE_OK ? symtab_step(config->symtab->count) : 0;
 	walk->next_function = NULL;
+	walk->next_function_known = false;
 	walk->next_found_by = unwinder;
-	walk->symtab_status = tracer_symtab_check(config);
-	walk->fde_index_status = tracer_fde_index_check(config);
+	walk->symtab_status = symtab_status;
+	walk->fde_index_status = fde_index_status;
+	walk->call_window = memory_window(config->text, 4);
+	walk->trap_return_window =
+	    memory_window(config->trap ? config->trap->entry : (struct tracer_range){0, 0}, 1);
 	stacks_start(walk);
+}
+
+void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
+		  const struct tracer_config *config, const struct tracer_regs *regs)
+{
+	walk_begin(walk, unwinder, config, regs, tracer_symtab_check(config),
+		   tracer_fde_index_check(config));
 }
 
 /*
@@ -42,19 +58,28 @@ static uintptr_t code_address(uintptr_t pc, bool is_return_address)
 	return is_return_address ? pc - 1 : pc;
 }
 
-/* Also keeps the function in the walk: the prologue decoder starts there. */
+const struct tracer_symbol *walk_function(struct tracer_walk *walk)
+{
+	const struct tracer_symtab *symtab = walk->config->symtab;
+
+	if (!walk->next_function_known) {
+		walk->next_function =
+		    walk->symtab_status == TRACER_TABLE_OK
+			? symtab_search(symtab, walk->symtab_step,
+					code_address(walk->next.pc, !walk->next_is_exact))
+			: NULL;
+		walk->next_function_known = true;
+	}
+	return walk->next_function;
+}
+
 static void symbolize(struct tracer_walk *walk, struct tracer_frame *frame)
 {
-	const struct tracer_symtab *symtab =
-	    walk->symtab_status == TRACER_TABLE_OK ? walk->config->symtab : NULL;
-	uintptr_t addr = code_address(frame->pc, frame->is_return_address);
-	const struct tracer_symbol *symbol =
-	    symtab ? tracer_symtab_lookup(symtab, addr) : NULL;
+	const struct tracer_symbol *symbol = walk_function(walk);
 
-	frame->name = symbol ? tracer_symbol_name(symtab, symbol) : NULL;
+	frame->name = symbol ? tracer_symbol_name(walk->config->symtab, symbol) : NULL;
 	frame->offset = symbol ? frame->pc - symbol->addr : 0;
 	frame->size = symbol ? symbol->size : 0;
-	walk->next_function = symbol;
 }
 
 static void describe_next(struct tracer_walk *walk, struct tracer_frame *frame)
@@ -168,17 +193,28 @@ static void advance(struct tracer_walk *walk)
 			 : TRACER_STOP_PC_OUTSIDE_TEXT;
 }
 
+/* Inline in tracer_next(): the frame-pointer unwinder's common frame does
+ * not need advance(). */
+static inline void step(struct tracer_walk *walk)
+{
+	if (walk->unwinder != TRACER_FRAME_POINTER || !frame_pointer_next(walk))
+		advance(walk);
+	walk->next_function_known = false;
+}
+
+void walk_advance(struct tracer_walk *walk)
+{
+	step(walk);
+}
+
 bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
 {
-	unsigned max_depth =
-	    walk->config->max_depth ? walk->config->max_depth : TRACER_DEFAULT_DEPTH;
-
-	if (walk->stop == TRACER_RUNNING && walk->depth >= max_depth)
+	if (walk->stop == TRACER_RUNNING && walk->frames_left == 0)
 		walk->stop = TRACER_STOP_DEPTH_LIMIT;
 	if (walk->stop != TRACER_RUNNING)
 		return false;
 	describe_next(walk, frame);
-	walk->depth++;
-	advance(walk);
+	walk->frames_left--;
+	step(walk);
 	return true;
 }
