@@ -58,7 +58,8 @@ static uintptr_t code_address(uintptr_t pc, bool is_return_address)
 	return is_return_address ? pc - 1 : pc;
 }
 
-const struct tracer_symbol *walk_function(struct tracer_walk *walk)
+/* Inline in tracer_next(), which symbolizes every frame. */
+static inline const struct tracer_symbol *function_of(struct tracer_walk *walk)
 {
 	const struct tracer_symtab *symtab = walk->config->symtab;
 
@@ -73,9 +74,14 @@ const struct tracer_symbol *walk_function(struct tracer_walk *walk)
 	return walk->next_function;
 }
 
+const struct tracer_symbol *walk_function(struct tracer_walk *walk)
+{
+	return function_of(walk);
+}
+
 static void symbolize(struct tracer_walk *walk, struct tracer_frame *frame)
 {
-	const struct tracer_symbol *symbol = walk_function(walk);
+	const struct tracer_symbol *symbol = function_of(walk);
 
 	frame->name = symbol ? tracer_symbol_name(walk->config->symtab, symbol) : NULL;
 	frame->offset = symbol ? frame->pc - symbol->addr : 0;
