@@ -15,9 +15,9 @@ void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config
 	prepared->fde_index_status = tracer_fde_index_check(config);
 }
 
-size_t tracer_capture(const struct tracer_prepared *prepared, enum tracer_unwinder unwinder,
-		      const struct tracer_regs *regs, uintptr_t *pcs, size_t max,
-		      enum tracer_stop *stop)
+size_t tracer_capture(const struct tracer_prepared *prepared,
+		      enum tracer_unwinder unwinder, const struct tracer_regs *regs,
+		      uintptr_t *pcs, size_t max, enum tracer_stop *stop)
 {
 	struct tracer_walk walk;
 	size_t count = 0;

@@ -11,6 +11,10 @@
  * GCC's leaf functions (they call nothing, so ra never leaves its register)
  * store only the caller's s0, at s0 - 8. That layout can be told apart only in
  * a frame whose live ra we know, i.e. the first frame of a register set.
+ *
+ * Most frames are neither first nor odd: frame_pointer_next() (internal.h)
+ * and frame_pointer_run() below unwind those with inline checks against
+ * bounds the walk computed once; frame_pointer_step() does the rest.
  */
 #include "internal.h"
 

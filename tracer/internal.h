@@ -378,11 +378,41 @@ symtab_search(const struct tracer_symtab *symtab, uint32_t step, uintptr_t addr)
 	return symbol;
 }
 
-/* tracer_start() with the tables' statuses given (tracer_prepare()). */
-void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unwinder,
-		const struct tracer_config *config, const struct tracer_regs *regs,
-		enum tracer_table_status symtab_status,
-		enum tracer_table_status fde_index_status);
+/* Makes the stack that holds walk->next.sp (tracer_config's rules) the
+ * walk's current one, having left none. */
+void stacks_start(struct tracer_walk *walk);
+
+/* tracer_start() with the tables' statuses given (tracer_prepare()).
+ * Inline: no frame of its own on the way to stacks_start(). */
+static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unwinder,
+			      const struct tracer_config *config,
+			      const struct tracer_regs *regs,
+			      enum tracer_table_status symtab_status,
+			      enum tracer_table_status fde_index_status)
+{
+	walk->stop =
+	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
+	walk->unwinder = unwinder;
+	walk->config = config;
+	regs_copy(&walk->next, regs);
+	walk->next_is_exact = true;
+	walk->next_after_trap = false;
+	walk->trap_cause = 0;
+	walk->trap_tval = 0;
+	walk->frames_left = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
+	/* Only a valid table is read, even for its count. */
+	walk->symtab_step =
+	    symtab_status == TRACER_TABLE_OK ? symtab_step(config->symtab->count) : 0;
+	walk->next_function = NULL;
+	walk->next_function_known = false;
+	walk->next_found_by = unwinder;
+	walk->symtab_status = symtab_status;
+	walk->fde_index_status = fde_index_status;
+	walk->call_window = memory_window(config->text, 4);
+	walk->trap_return_window =
+	    memory_window(config->trap ? config->trap->entry : (struct tracer_range){0, 0}, 1);
+	stacks_start(walk);
+}
 
 /* Computes the caller of the frame in walk->next (tracer_next() after the
  * frame is returned): into walk->next, or sets walk->stop. */
@@ -395,10 +425,6 @@ const struct tracer_symbol *walk_function(struct tracer_walk *walk);
 
 /* walk->stack_index when sp is on no declared stack. */
 #define STACKS_NONE TRACER_MAX_STACKS
-
-/* Makes the stack that holds walk->next.sp (tracer_config's rules) the
- * walk's current one, having left none. */
-void stacks_start(struct tracer_walk *walk);
 
 /*
  * The frame at walk->next returns into the trap entry, which called its

@@ -201,16 +201,19 @@ enum tracer_unwinder {
 
 /*
  * Stack each unwinder needs below its caller's frame, in bytes: the deepest
- * path from tracer_start() or tracer_next(), as GCC 12 reports it
- * (-fcallgraph-info=su) for rv64 at -O2, with or without frame pointers.
+ * path from tracer_start(), tracer_next() or tracer_prepare(), as GCC 12
+ * reports it (-fcallgraph-info=su) for rv64 at -O2, with or without frame
+ * pointers.
  * tests/stack_usage.py fails when a change grows past them. The caller's
  * own frame holds struct tracer_walk, a tracer_frame and a line on top.
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
-#define TRACER_STACK_FRAME_POINTER 144u
-#define TRACER_STACK_DWARF 2384u
-#define TRACER_STACK_PROLOGUE 784u
-#define TRACER_STACK_AUTO 2384u /* the largest of the three */
+#define TRACER_STACK_FRAME_POINTER 160u
+#define TRACER_STACK_DWARF 2400u
+#define TRACER_STACK_PROLOGUE 800u
+#define TRACER_STACK_AUTO 2400u /* the largest of the three */
+/* What tracer_capture() needs on top of its unwinder's figure. */
+#define TRACER_STACK_CAPTURE 368u
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {
@@ -330,13 +333,26 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  *     TRACER_CAPTURE_REGS(&regs);
  *     size_t n = tracer_capture(&prepared, TRACER_FRAME_POINTER, &regs, pcs, 16, &stop);
  *
- * tracer_prepare() validates the tables once (as tracer_start() does on
- * every walk, a cost that grows with them); tracer_capture() reuses its
- * verdict, so its cost per call does not depend on the tables' size.
- * Prepare again if the tables may have changed since: a capture reads the
- * tables the verdict accepted, and a damaged one can mislead it (never
- * outside the declared regions, whose checks stay). The config must
- * outlive the prepared form, which points at it.
+ * tracer_prepare() validates the tables once, as tracer_start() does on
+ * every walk (about 41 instructions per symbol and FDE: 18,300 for the
+ * benchmark kernel); tracer_capture() reuses its verdict, so its cost does
+ * not depend on the tables' size. Prepare again if the tables may have
+ * changed since: a capture reads the tables the verdict accepted, and a
+ * damaged one can mislead it (never outside the declared regions, whose
+ * checks stay). The config must outlive the prepared form, which points
+ * at it.
+ *
+ * Instructions per frame (`make bench`: rv64imac, gcc -O2, every check on;
+ * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
+ * comparison:
+ *     frame pointer     22 (FP=1)       162
+ *     DWARF          1,800 / 2,132   1,907 / 2,239
+ *     prologue       1,283 / 1,572   1,317 / 1,606
+ *     auto           1,807 / 2,139   1,917 / 2,249
+ * The frame-pointer capture runs its frames in one loop: a frame whose
+ * return address follows `jal ra` or `jalr ra` costs 22; any other frame
+ * (a 2-byte call, a trap frame, the first frame, a stop) takes the
+ * iterator's path.
  */
 struct tracer_prepared {
 	const struct tracer_config *config;
@@ -353,9 +369,9 @@ void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config
  * how many. *stop (if stop is not NULL) gets the walk's stop reason, or
  * TRACER_STOP_DEPTH_LIMIT if frames remained; config->max_depth is not
  * used. pcs[0], and a pc a trap interrupted, are exact; the others are
- * return addresses: look a return address up at pc - 1.
- * Cost per frame, from `make bench` (rv64imac, gcc -O2): see TRACER_*
- * below. Stack: TRACER_STACK_CAPTURE more than the unwinder's figure.
+ * return addresses: look a return address up at pc - 1. Stack:
+ * TRACER_STACK_CAPTURE more than the unwinder's TRACER_STACK_* figure (the
+ * walk lives in tracer_capture()'s own frame).
  */
 size_t tracer_capture(const struct tracer_prepared *prepared, enum tracer_unwinder unwinder,
 		      const struct tracer_regs *regs, uintptr_t *pcs, size_t max,

@@ -11,35 +11,6 @@
  */
 #include "internal.h"
 
-void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unwinder,
-		const struct tracer_config *config, const struct tracer_regs *regs,
-		enum tracer_table_status symtab_status,
-		enum tracer_table_status fde_index_status)
-{
-	walk->stop =
-	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
-	walk->unwinder = unwinder;
-	walk->config = config;
-	regs_copy(&walk->next, regs);
-	walk->next_is_exact = true;
-	walk->next_after_trap = false;
-	walk->trap_cause = 0;
-	walk->trap_tval = 0;
-	walk->frames_left = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
-	/* Only a valid table is read, even for its count. */
-	walk->symtab_step =
-	    symtab_status == TRACER_TABLE_OK ? symtab_step(config->symtab->count) : 0;
-	walk->next_function = NULL;
-	walk->next_function_known = false;
-	walk->next_found_by = unwinder;
-	walk->symtab_status = symtab_status;
-	walk->fde_index_status = fde_index_status;
-	walk->call_window = memory_window(config->text, 4);
-	walk->trap_return_window =
-	    memory_window(config->trap ? config->trap->entry : (struct tracer_range){0, 0}, 1);
-	stacks_start(walk);
-}
-
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs)
 {

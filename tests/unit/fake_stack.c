@@ -108,7 +108,8 @@ static bool capture_gives(const struct fake_stack *stack, enum tracer_unwinder u
 	for (size_t i = 0; i <= FAKE_MAX_FRAMES; i++)
 		pcs[i] = untouched;
 	tracer_prepare(&prepared, &stack->config);
-	count = tracer_capture(&prepared, unwinder, &stack->regs, pcs, max, &capture_stop);
+	count =
+	    tracer_capture(&prepared, unwinder, &stack->regs, pcs, max, &capture_stop);
 	if (count != expected || capture_stop != stop || pcs[count] != untouched)
 		return false;
 	for (size_t i = 0; i < count; i++) {
@@ -133,7 +134,8 @@ static void check_capture(const struct fake_stack *stack, enum tracer_unwinder u
 		return; /* the frames past FAKE_MAX_FRAMES were not kept */
 	if (!capture_gives(stack, unwinder, n, n, stack->stop))
 		test_fail(__FILE__, __LINE__, "capture of the walk's frames differs");
-	if (!capture_gives(stack, unwinder, n + 1, n, stack->stop) && stack->stop != limit)
+	if (!capture_gives(stack, unwinder, n + 1, n, stack->stop) &&
+	    stack->stop != limit)
 		test_fail(__FILE__, __LINE__, "capture with room for more differs");
 	if (n > 0 && !capture_gives(stack, unwinder, n - 1, n - 1, limit))
 		test_fail(__FILE__, __LINE__, "capture of fewer frames differs");

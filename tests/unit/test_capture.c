@@ -72,7 +72,8 @@ static size_t capture(const struct fake_stack *s, enum tracer_unwinder unwinder,
 static bool chain_pcs(size_t count)
 {
 	for (size_t i = 0; i < count; i++) {
-		if (pcs[i] != (i == 0 ? FAKE_TEXT_START + 0x100 : chain_ra((unsigned)i - 1)))
+		if (pcs[i] !=
+		    (i == 0 ? FAKE_TEXT_START + 0x100 : chain_ra((unsigned)i - 1)))
 			return false;
 	}
 	return pcs[count] == UNTOUCHED;
@@ -92,7 +93,8 @@ void capture_fp_chain(void)
 		if (i < sizeof(calls) / sizeof(calls[0]))
 			build_chain(&s, calls[i]);
 		else
-			build_chain(&s, (uint32_t)FAKE_CALL_PARCEL << 16 | FAKE_CALL_PARCEL);
+			build_chain(&s,
+				    (uint32_t)FAKE_CALL_PARCEL << 16 | FAKE_CALL_PARCEL);
 		CHECK(capture(&s, TRACER_FRAME_POINTER, CHAIN + 4, &stop) == CHAIN + 1);
 		CHECK(stop == TRACER_STOP_OUTERMOST && chain_pcs(CHAIN + 1));
 		CHECK(fake_walk(&s) == CHAIN + 1 && s.stop == TRACER_STOP_OUTERMOST);
@@ -160,13 +162,14 @@ void capture_bad_unwinder(void)
  * Frame 2 (ra_1, returned by the loop) gets the frame pointer `fp` from
  * record 1; unwinding it must stop with `expected` after three pcs.
  */
-static bool frame_2_fp_stops(struct fake_stack *s, uintptr_t fp, enum tracer_stop expected)
+static bool frame_2_fp_stops(struct fake_stack *s, uintptr_t fp,
+			     enum tracer_stop expected)
 {
 	enum tracer_stop stop;
 
 	fake_put(s, chain_fp(s, 1) - 2 * WORD, fp);
-	return capture(s, TRACER_FRAME_POINTER, CHAIN + 4, &stop) == 3 && stop == expected &&
-	       chain_pcs(3);
+	return capture(s, TRACER_FRAME_POINTER, CHAIN + 4, &stop) == 3 &&
+	       stop == expected && chain_pcs(3);
 }
 
 /* fp 8 bytes past a 16-byte boundary, where a record that the other checks
@@ -230,8 +233,8 @@ static bool ra_1_stops(struct fake_stack *s, uintptr_t ra, enum tracer_stop expe
 	enum tracer_stop stop;
 
 	fake_put(s, chain_fp(s, 1) - WORD, ra);
-	return capture(s, TRACER_FRAME_POINTER, CHAIN + 4, &stop) == 2 && stop == expected &&
-	       chain_pcs(2);
+	return capture(s, TRACER_FRAME_POINTER, CHAIN + 4, &stop) == 2 &&
+	       stop == expected && chain_pcs(2);
 }
 
 /* A return address past the declared text, after a `jal ra` in memory
@@ -294,7 +297,8 @@ void capture_fp_ra_odd(void)
 void capture_fp_trap_return(void)
 {
 	/* From FAKE_TEXT_START; 0x810 is FAKE_ENTRY_START + 0x10. */
-	static const uintptr_t expected_offsets[] = {0x100, 0x200, 0x810, 0x600, 0x700, 0x740};
+	static const uintptr_t expected_offsets[] = {0x100, 0x200, 0x810,
+						     0x600, 0x700, 0x740};
 	struct fake_stack s;
 	enum tracer_stop stop;
 	uintptr_t entry_ra;
@@ -310,12 +314,14 @@ void capture_fp_trap_return(void)
 	fake_put(&s, trap_frame + TF_EPC * WORD, FAKE_TEXT_START + 0x600);
 	fake_put(&s, trap_frame + TF_SP * WORD, fake_addr(&s, 200));
 	fake_put(&s, trap_frame + TF_S0 * WORD, fake_addr(&s, 220));
-	fake_record(&s, fake_addr(&s, 220), chain_fp(&s, CHAIN - 1), FAKE_TEXT_START + 0x700);
+	fake_record(&s, fake_addr(&s, 220), chain_fp(&s, CHAIN - 1),
+		    FAKE_TEXT_START + 0x700);
 	fake_text_put32(&s, FAKE_TEXT_START + 0x6fc, JAL_RA);
 	fake_record(&s, chain_fp(&s, CHAIN - 1), 0, FAKE_TEXT_START + 0x740);
 	fake_text_put32(&s, FAKE_TEXT_START + 0x73c, JAL_RA);
 	/* The decoy: where the loop would go on without its trap check. */
-	fake_record(&s, fake_addr(&s, 260), chain_fp(&s, CHAIN - 1), FAKE_TEXT_START + 0x780);
+	fake_record(&s, fake_addr(&s, 260), chain_fp(&s, CHAIN - 1),
+		    FAKE_TEXT_START + 0x780);
 	fake_text_put32(&s, FAKE_TEXT_START + 0x77c, JAL_RA);
 
 	CHECK(capture(&s, TRACER_FRAME_POINTER, CHAIN + 4, &stop) == 6);
