@@ -182,6 +182,8 @@ clean:
 BENCH_SRCS := tests/bench/unwind_bench.c tests/bench/libgcc_support.c
 BENCH_MAKE = $(MAKE) CC=$(CROSS_COMPILE)gcc OPT=-O2 EXTRA_SRCS="$(BENCH_SRCS)" \
 	LIBGCC=$$($(CROSS_COMPILE)gcc -march=rv64imac -mabi=$(ABI) -print-libgcc-file-name)
+# The benchmark names its build in its output (gcc-O2-fp0): the level from OPT.
+$(BUILD)/obj/tests/bench/%.o: TARGET_CFLAGS += -DBENCH_OPT='"$(OPT)"'
 BENCH_QEMU = $(QEMU) -machine virt -nographic -bios default -icount shift=0 -kernel
 .PHONY: bench
 bench: deps

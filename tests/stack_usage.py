@@ -2,9 +2,12 @@
 is compiled as the demo kernel compiles it (rv64, gcc -O2, with and without
 frame pointers) with -fcallgraph-info=su, which gives every function's frame
 size and its calls. The worst case of a walk is the deepest path from
-tracer_start() or tracer_next() through the functions that unwinder can
-reach. It must stay within the figure tracer.h states for that unwinder
-(TRACER_STACK_*), which kernels use to size the stack a panic walks on.
+tracer_start(), tracer_next() or tracer_prepare() through the functions that
+unwinder can reach. It must stay within the figure tracer.h states for that
+unwinder (TRACER_STACK_*), which kernels use to size the stack a panic walks
+on. A raw capture (tracer_capture()) holds its walk in its own frame: its
+deepest path must stay within the unwinder's figure plus
+TRACER_STACK_CAPTURE.
 
 The call graph must be closed and bounded: no recursion, no frame of
 dynamic size, no call to a function outside tracer/ (a freestanding kernel
@@ -88,16 +91,25 @@ def run_all(results: Results):
             for name, macro, steps in UNWINDERS:
                 excluded = STEPS - steps
                 try:
-                    start = deepest("tracer_start", frames, calls, excluded, [])
-                    step = deepest("tracer_next", frames, calls, excluded, [])
+                    worst = max((deepest(entry, frames, calls, excluded, [])
+                                 for entry in ("tracer_start", "tracer_next", "tracer_prepare")),
+                                key=lambda b: b[0])
+                    capture = deepest("tracer_capture", frames, calls, excluded, [])
                 except ValueError as error:
                     results.check("%s %s: the call graph is bounded" % (label, name), False,
                                   str(error))
                     continue
-                worst = max(start, step, key=lambda b: b[0])
                 print("  %s %s: %d bytes: %s" % (label, name, worst[0], " -> ".join(worst[1])),
                       flush=True)
                 results.check("%s %s: %d bytes, within tracer.h's %s (%s)"
                               % (label, name, worst[0], macro, stated.get(macro)),
                               macro in stated and worst[0] <= stated[macro],
                               " -> ".join(worst[1]))
+                limit = stated.get(macro, 0) + stated.get("TRACER_STACK_CAPTURE", 0)
+                print("  %s %s capture: %d bytes (%d over %s): %s"
+                      % (label, name, capture[0], capture[0] - stated.get(macro, 0), macro,
+                         " -> ".join(capture[1])), flush=True)
+                results.check("%s %s capture: %d bytes, within tracer.h's %s + "
+                              "TRACER_STACK_CAPTURE (%d)" % (label, name, capture[0], macro, limit),
+                              macro in stated and "TRACER_STACK_CAPTURE" in stated and
+                              capture[0] <= limit, " -> ".join(capture[1]))

@@ -11,6 +11,10 @@
  * GCC's leaf functions (they call nothing, so ra never leaves its register)
  * store only the caller's s0, at s0 - 8. That layout can be told apart only in
  * a frame whose live ra we know, i.e. the first frame of a register set.
+ *
+ * Most frames are neither first nor odd: frame_pointer_next() (internal.h)
+ * and frame_pointer_run() below unwind those with inline checks against
+ * bounds the walk computed once; frame_pointer_step() does the rest.
  */
 #include "internal.h"
 
@@ -79,4 +83,37 @@ void frame_pointer_step(struct tracer_walk *walk)
 	frame->s[0] = caller_fp;
 	frame->ra = 0; /* unknown in callers' frames, as are s1-s11 */
 	walk->next_is_exact = false;
+}
+
+size_t frame_pointer_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
+{
+	const struct tracer_window record = walk->record_window;
+	const struct tracer_window call = walk->call_window;
+	const struct tracer_window trap_return = walk->trap_return_window;
+	uintptr_t sp = walk->next.sp;
+	uintptr_t fp = walk->next.s[0];
+	uintptr_t *next = pcs;
+	uintptr_t *const end = pcs + max;
+
+	if (!frame_pointer_takes_common(walk))
+		return 0;
+	while (next != end) {
+		uintptr_t caller_fp;
+		uintptr_t caller_pc;
+
+		if (!frame_pointer_common(record, call, sp, fp, &caller_fp, &caller_pc))
+			break;
+		*next++ = caller_pc;
+		sp = fp;
+		fp = caller_fp;
+		if (window_contains(trap_return, caller_pc))
+			break;
+	}
+	if (next != pcs) {
+		walk->next.pc = next[-1];
+		walk->next.sp = sp;
+		walk->next.s[0] = fp;
+		walk->next.ra = 0; /* unknown in callers' frames */
+	}
+	return (size_t)(next - pcs);
 }

@@ -126,6 +126,47 @@ static inline uint8_t target_u8(uintptr_t address)
 bool memory_read_word(const struct tracer_range *stack, uintptr_t addr, uintptr_t *value);
 
 /*
+ * A window, [first, first + span]: a region less its first `before` bytes,
+ * computed once a walk, so that a hot loop checks an address with one
+ * subtraction and one comparison. A region smaller than `before` gives
+ * {UINTPTR_MAX, 0}: only UINTPTR_MAX is inside, an odd address, which every
+ * user rejects first (frame pointers, return addresses: never odd).
+ */
+static inline struct tracer_window memory_window(struct tracer_range range,
+						 uintptr_t before)
+{
+	struct tracer_window window = {UINTPTR_MAX, 0};
+
+	if (range.end >= range.start && range.end - range.start >= before) {
+		window.first = range.start + before;
+		window.span = range.end - window.first;
+	}
+	return window;
+}
+
+static inline bool window_contains(struct tracer_window window, uintptr_t addr)
+{
+	return addr - window.first <= window.span;
+}
+
+/*
+ * The same reader for the frame-pointer unwinder's common path, inline: the
+ * two words of a frame record below fp (fp - 2 words: the caller's fp, fp -
+ * 1 word: the return address), if fp is 16-byte aligned (as every frame
+ * address is, psABI) and the record lies inside the stack whose window
+ * (memory_window(stack, 2 words)) is `stack`.
+ */
+static inline bool memory_read_record(struct tracer_window stack, uintptr_t fp,
+				      uintptr_t *caller_fp, uintptr_t *return_address)
+{
+	if (fp % 16 != 0 || !window_contains(stack, fp))
+		return false;
+	*caller_fp = ((const volatile uintptr_t *)fp)[-2];
+	*return_address = ((const volatile uintptr_t *)fp)[-1];
+	return true;
+}
+
+/*
  * A cursor over [pos, end), a part of a declared region: .eh_frame for the
  * DWARF unwinder's byte-oriented parsing, text for the prologue decoder. A
  * read past end yields 0 and sets `failed`, so a parser checks once per
@@ -215,6 +256,27 @@ static inline bool code_follows_call(const struct tracer_config *config, uintptr
 	       riscv_is_call(target_u16(address - 2), 2, xlen);
 }
 
+/*
+ * The common case of code_follows_call, for the frame-pointer unwinder's
+ * common path: `jal ra` or `jalr ra` (a direct or an indirect call, relaxed
+ * or not) ends just before `address`, inside text, whose window
+ * (memory_window(text, 4)) is `text`. false means "not this case", and
+ * code_follows_call decides.
+ */
+static inline bool code_follows_ra_call(struct tracer_window text, uintptr_t address)
+{
+	const unsigned bits = 8 * sizeof(uintptr_t);
+	uintptr_t parcel;
+
+	if (address % 2 != 0 || !window_contains(text, address))
+		return false;
+	parcel = ((const uint16_t *)address)[-2];
+	/* jal ra: the low 12 bits are 0x0ef (rd = 1, opcode 0x6f); jalr ra:
+	 * the low 15 are 0x0e7 (funct3 = 0, rd = 1, opcode 0x67). Compared by
+	 * shifting the rest out, which needs no mask in a register. */
+	return (parcel ^ 0x0ef) << (bits - 12) == 0 || (parcel ^ 0x0e7) << (bits - 15) == 0;
+}
+
 /* A second cursor from the first one's position (field by field: see
  * regs_copy). */
 static inline void cursor_fork(struct memory_cursor *to, const struct memory_cursor *from)
@@ -297,6 +359,57 @@ void cursor_skip(struct memory_cursor *cursor, uintptr_t count);
  * caller), computes its caller into walk->next, or sets walk->stop.
  */
 void frame_pointer_step(struct tracer_walk *walk);
+
+/*
+ * The frame-pointer unwinder's common path, where frame_pointer_step and
+ * the walk's check of the return address would go on: the caller of the
+ * frame at (sp, fp) from its record, if every check of frame_pointer_step
+ * accepts the record (fp above sp, aligned, the record inside the stack)
+ * and the return address follows `jal ra` or `jalr ra` in text. The
+ * windows are the walk's (record_window, call_window), as arguments, so
+ * that a loop keeps them in registers.
+ */
+static inline bool frame_pointer_common(struct tracer_window record,
+					struct tracer_window call, uintptr_t sp,
+					uintptr_t fp, uintptr_t *caller_fp,
+					uintptr_t *caller_pc)
+{
+	/* fp <= sp also catches fp = 0: the walk's end, or a lost fp. */
+	return fp > sp && memory_read_record(record, fp, caller_fp, caller_pc) &&
+	       code_follows_ra_call(call, *caller_pc);
+}
+
+/* Whether frame_pointer_common may unwind the frame in walk->next: not a
+ * register set's, which may be a leaf's (frame_pointer_step), not one that
+ * returns into the trap entry (stacks_cross_trap). */
+static inline bool frame_pointer_takes_common(const struct tracer_walk *walk)
+{
+	return !walk->next_is_exact &&
+	       !window_contains(walk->trap_return_window, walk->next.pc);
+}
+
+/* One frame of the common path: makes the caller of walk->next walk->next
+ * and returns true, or changes nothing (the general path then decides,
+ * with a stop reason). Inline: tracer_next() runs it once a frame. */
+static inline bool frame_pointer_next(struct tracer_walk *walk)
+{
+	uintptr_t caller_fp;
+	uintptr_t caller_pc;
+
+	if (!frame_pointer_takes_common(walk) ||
+	    !frame_pointer_common(walk->record_window, walk->call_window, walk->next.sp,
+				  walk->next.s[0], &caller_fp, &caller_pc))
+		return false;
+	walk->next.pc = caller_pc;
+	walk->next.sp = walk->next.s[0];
+	walk->next.s[0] = caller_fp;
+	walk->next.ra = 0; /* unknown in callers' frames */
+	return true;
+}
+
+/* The common path for up to `max` frames, from walk->next, each caller's pc
+ * stored in pcs[]; returns how many. Leaves walk->next at the last one. */
+size_t frame_pointer_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max);
 void dwarf_step(struct tracer_walk *walk);
 void prologue_step(struct tracer_walk *walk);
 /* False, with walk->next as it was, for a row the table marks "interpret":
@@ -310,12 +423,99 @@ bool table_step(struct tracer_walk *walk);
 const struct tracer_unwind_row *unwind_table_find(const struct tracer_unwind_table *table,
 						  uintptr_t pc);
 
-/* walk->stack_index when sp is on no declared stack. */
-#define STACKS_NONE TRACER_MAX_STACKS
+/* The largest power of two <= count, or 0: symtab_search's first step. */
+static inline uint32_t symtab_step(uint32_t count)
+{
+	count |= count >> 1;
+	count |= count >> 2;
+	count |= count >> 4;
+	count |= count >> 8;
+	count |= count >> 16;
+	return count - (count >> 1);
+}
+
+/*
+ * tracer_symtab_lookup with its first step given (symtab_step(count), which
+ * a walk computes once). Inline: it runs once a frame. Shar's method: step
+ * sizes a range [symbol, symbol + step) that holds the last symbol starting
+ * at or below addr after the first probe (count - step < step); each probe
+ * then halves the range, in bytes, which leaves no index arithmetic in the
+ * loop.
+ */
+static inline const struct tracer_symbol *
+symtab_search(const struct tracer_symtab *symtab, uint32_t step, uintptr_t addr)
+{
+	const struct tracer_symbol *symbol = symtab->symbols;
+	uint32_t count = symtab->count;
+	uintptr_t step_bytes;
+
+	if (count == 0 || addr < symbol->addr)
+		return NULL;
+	if (symbol[count - step].addr <= addr)
+		symbol += count - step;
+	for (step_bytes = step * sizeof(*symbol); step_bytes > sizeof(*symbol);) {
+		const struct tracer_symbol *probe;
+
+		step_bytes /= 2;
+		probe = (const struct tracer_symbol *)((const char *)symbol + step_bytes);
+		if (probe->addr <= addr)
+			symbol = probe;
+	}
+	/* Past its end: padding between functions, or data after the last. */
+	if (addr - symbol->addr >= symbol->size)
+		return NULL;
+	return symbol;
+}
 
 /* Makes the stack that holds walk->next.sp (tracer_config's rules) the
  * walk's current one, having left none. */
 void stacks_start(struct tracer_walk *walk);
+
+/* tracer_start() with the tables' statuses given (tracer_prepare()).
+ * Inline: no frame of its own on the way to stacks_start(). */
+static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unwinder,
+			      const struct tracer_config *config,
+			      const struct tracer_regs *regs,
+			      enum tracer_table_status symtab_status,
+			      enum tracer_table_status fde_index_status,
+			      enum tracer_table_status unwind_table_status)
+{
+	walk->stop =
+	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
+	walk->unwinder = unwinder;
+	walk->config = config;
+	regs_copy(&walk->next, regs);
+	walk->next_is_exact = true;
+	walk->next_after_trap = false;
+	walk->trap_cause = 0;
+	walk->trap_tval = 0;
+	walk->frames_left = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
+	/* Only a valid table is read, even for its count. */
+	walk->symtab_step =
+	    symtab_status == TRACER_TABLE_OK ? symtab_step(config->symtab->count) : 0;
+	walk->next_function = NULL;
+	walk->next_function_known = false;
+	walk->next_found_by = unwinder;
+	walk->symtab_status = symtab_status;
+	walk->fde_index_status = fde_index_status;
+	walk->unwind_table_status = unwind_table_status;
+	walk->call_window = memory_window(config->text, 4);
+	walk->trap_return_window =
+	    memory_window(config->trap ? config->trap->entry : (struct tracer_range){0, 0}, 1);
+	stacks_start(walk);
+}
+
+/* Computes the caller of the frame in walk->next (tracer_next() after the
+ * frame is returned): into walk->next, or sets walk->stop. */
+void walk_advance(struct tracer_walk *walk);
+
+/* The function of the frame in walk->next, if the walk's symbol table is
+ * valid and has it, else NULL: looked up once a frame, when the frame is
+ * symbolized or an unwinder needs it. */
+const struct tracer_symbol *walk_function(struct tracer_walk *walk);
+
+/* walk->stack_index when sp is on no declared stack. */
+#define STACKS_NONE TRACER_MAX_STACKS
 
 /*
  * The frame at walk->next returns into the trap entry, which called its

@@ -50,7 +50,7 @@ static bool saved_register(const struct tracer_range *stack, bool saved, uintptr
 void prologue_step(struct tracer_walk *walk)
 {
 	const struct tracer_config *config = walk->config;
-	const struct tracer_symbol *function = walk->next_function;
+	const struct tracer_symbol *function = walk_function(walk);
 	struct tracer_regs *regs = &walk->next;
 	struct prologue_analysis analysis;
 	const struct prologue_frame *frame = &analysis.frame;

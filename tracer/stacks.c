@@ -44,6 +44,7 @@ static void enter_stack(struct tracer_walk *walk, unsigned index)
 	walk->stack_index = index;
 	walk->stack.start = index == STACKS_NONE ? 0 : walk->config->stacks[index].start;
 	walk->stack.end = index == STACKS_NONE ? 0 : walk->config->stacks[index].end;
+	walk->record_window = memory_window(walk->stack, 2 * sizeof(uintptr_t));
 }
 
 void stacks_start(struct tracer_walk *walk)

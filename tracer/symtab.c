@@ -6,24 +6,7 @@
 const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *symtab,
 						 uintptr_t addr)
 {
-	const struct tracer_symbol *symbol = symtab->symbols;
-	uint32_t count = symtab->count;
-
-	if (count == 0 || addr < symbol->addr)
-		return NULL;
-	/* The last symbol starting at or below addr lies in [symbol, symbol +
-	 * count): halve that until one is left. Runs once a frame. */
-	while (count > 1) {
-		uint32_t half = count / 2;
-
-		if (symbol[half].addr <= addr)
-			symbol += half;
-		count -= half;
-	}
-	/* Past its end: padding between functions, or data after the last. */
-	if (addr - symbol->addr >= symbol->size)
-		return NULL;
-	return symbol;
+	return symtab_search(symtab, symtab_step(symtab->count), addr);
 }
 
 static bool names_equal(const char *a, const char *b)

@@ -236,17 +236,20 @@ enum tracer_unwinder {
 
 /*
  * Stack each unwinder needs below its caller's frame, in bytes: the deepest
- * path from tracer_start() or tracer_next(), as GCC 12 reports it
- * (-fcallgraph-info=su) for rv64 at -O2, with or without frame pointers.
+ * path from tracer_start(), tracer_next() or tracer_prepare(), as GCC 12
+ * reports it (-fcallgraph-info=su) for rv64 at -O2, with or without frame
+ * pointers.
  * tests/stack_usage.py fails when a change grows past them. The caller's
  * own frame holds struct tracer_walk, a tracer_frame and a line on top.
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
-#define TRACER_STACK_FRAME_POINTER 144u
-#define TRACER_STACK_DWARF 2384u
-#define TRACER_STACK_PROLOGUE 784u
-#define TRACER_STACK_TABLE 144u /* rows the table holds; interpreted ones: DWARF's */
-#define TRACER_STACK_AUTO 2384u /* the largest of them */
+#define TRACER_STACK_FRAME_POINTER 160u
+#define TRACER_STACK_DWARF 2400u
+#define TRACER_STACK_PROLOGUE 800u
+#define TRACER_STACK_TABLE 160u /* rows the table holds; interpreted ones: DWARF's */
+#define TRACER_STACK_AUTO 2400u /* the largest of them */
+/* What tracer_capture() needs on top of its unwinder's figure. */
+#define TRACER_STACK_CAPTURE 368u
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {
@@ -306,6 +309,12 @@ enum tracer_table_status {
 	TRACER_TABLE_BAD_CHECKSUM /* contents changed since symgen wrote them */
 };
 
+/* Addresses a with a - first <= span: private to the library (internal.h). */
+struct tracer_window {
+	uintptr_t first;
+	uintptr_t span;
+};
+
 /* Walk state. Fields are private to the library except `stop`. */
 struct tracer_walk {
 	enum tracer_stop stop;
@@ -316,19 +325,27 @@ struct tracer_walk {
 	enum tracer_unwinder unwinder;
 	const struct tracer_config *config;
 	struct tracer_regs next; /* the frame tracer_next() returns next */
-	const struct tracer_symbol *next_function; /* its function, once returned */
+	const struct tracer_symbol *next_function; /* its function, */
+	bool next_function_known;		   /* once looked up */
 	enum tracer_unwinder next_found_by;
 	bool next_is_exact;	 /* registers came from a register set, not from memory */
 	bool next_after_trap;
 	uintptr_t trap_cause;
 	uintptr_t trap_tval;
-	unsigned depth;
+	unsigned frames_left; /* of config->max_depth */
+	uint32_t symtab_step; /* for the symbol table's search (symtab.c) */
 	/* The current stack (a copy: reads check it without searching the
 	 * list), its index in config->stacks (TRACER_MAX_STACKS: none, and
 	 * the range empty), and a bit per stack the walk has left. */
 	struct tracer_range stack;
 	unsigned stack_index;
 	uint32_t stacks_left;
+	/* The checks of the frame-pointer unwinder's common path, as windows:
+	 * frame pointers whose record lies in the stack, return addresses
+	 * with 4 bytes of text before them, returns into the trap entry. */
+	struct tracer_window record_window;
+	struct tracer_window call_window;
+	struct tracer_window trap_return_window;
 };
 
 /* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config.
@@ -340,6 +357,65 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 /* Fills *frame with the next frame and returns true, or returns false once
  * the walk has stopped; walk->stop then says why. */
 bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
+
+/*
+ * Raw capture, for hot paths (allocation sites, lock checking, profiling):
+ * the pcs of a walk into an array, no symbolization, no formatting.
+ *
+ *     static struct tracer_prepared prepared;    (once, at boot)
+ *     tracer_prepare(&prepared, &config);
+ *     ...
+ *     uintptr_t pcs[16];
+ *     struct tracer_regs regs;
+ *     enum tracer_stop stop;
+ *
+ *     TRACER_CAPTURE_REGS(&regs);
+ *     size_t n = tracer_capture(&prepared, TRACER_FRAME_POINTER, &regs, pcs, 16, &stop);
+ *
+ * tracer_prepare() validates the tables once, as tracer_start() does on
+ * every walk (about 41 instructions per symbol and FDE: 18,300 for the
+ * benchmark kernel); tracer_capture() reuses its verdict, so its cost does
+ * not depend on the tables' size. Prepare again if the tables may have
+ * changed since: a capture reads the tables the verdict accepted, and a
+ * damaged one can mislead it (never outside the declared regions, whose
+ * checks stay). The config must outlive the prepared form, which points
+ * at it.
+ *
+ * Instructions per frame (`make bench`: rv64imac, gcc -O2, every check on;
+ * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
+ * comparison:
+ *     frame pointer     22 (FP=1)       162
+ *     DWARF          1,800 / 2,132   1,907 / 2,239
+ *     prologue       1,283 / 1,572   1,317 / 1,606
+ *     auto           1,807 / 2,139   1,917 / 2,249
+ * The frame-pointer capture runs its frames in one loop: a frame whose
+ * return address follows `jal ra` or `jalr ra` costs 22; any other frame
+ * (a 2-byte call, a trap frame, the first frame, a stop) takes the
+ * iterator's path.
+ */
+struct tracer_prepared {
+	const struct tracer_config *config;
+	enum tracer_table_status symtab_status;
+	enum tracer_table_status fde_index_status;
+	enum tracer_table_status unwind_table_status;
+};
+
+void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config *config);
+
+/*
+ * Stores in pcs[] the pc of each frame the walk tracer_start() and
+ * tracer_next() would make from *regs with this unwinder (their
+ * tracer_frame.pc, in order, the same checks made), at most `max`; returns
+ * how many. *stop (if stop is not NULL) gets the walk's stop reason, or
+ * TRACER_STOP_DEPTH_LIMIT if frames remained; config->max_depth is not
+ * used. pcs[0], and a pc a trap interrupted, are exact; the others are
+ * return addresses: look a return address up at pc - 1. Stack:
+ * TRACER_STACK_CAPTURE more than the unwinder's TRACER_STACK_* figure (the
+ * walk lives in tracer_capture()'s own frame).
+ */
+size_t tracer_capture(const struct tracer_prepared *prepared, enum tracer_unwinder unwinder,
+		      const struct tracer_regs *regs, uintptr_t *pcs, size_t max,
+		      enum tracer_stop *stop);
 
 /* Human-readable texts for the output. Never NULL. */
 const char *tracer_stop_text(enum tracer_stop stop);

@@ -14,22 +14,8 @@
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs)
 {
-	walk->stop =
-	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
-	walk->unwinder = unwinder;
-	walk->config = config;
-	regs_copy(&walk->next, regs);
-	walk->next_is_exact = true;
-	walk->next_after_trap = false;
-	walk->trap_cause = 0;
-	walk->trap_tval = 0;
-	walk->depth = 0;
-	walk->next_function = NULL;
-	walk->next_found_by = unwinder;
-	walk->symtab_status = tracer_symtab_check(config);
-	walk->fde_index_status = tracer_fde_index_check(config);
-	walk->unwind_table_status = tracer_unwind_table_check(config);
-	stacks_start(walk);
+	walk_begin(walk, unwinder, config, regs, tracer_symtab_check(config),
+		   tracer_fde_index_check(config), tracer_unwind_table_check(config));
 }
 
 /*
@@ -43,19 +29,34 @@ static uintptr_t code_address(uintptr_t pc, bool is_return_address)
 	return is_return_address ? pc - 1 : pc;
 }
 
-/* Also keeps the function in the walk: the prologue decoder starts there. */
+/* Inline in tracer_next(), which symbolizes every frame. */
+static inline const struct tracer_symbol *function_of(struct tracer_walk *walk)
+{
+	const struct tracer_symtab *symtab = walk->config->symtab;
+
+	if (!walk->next_function_known) {
+		walk->next_function =
+		    walk->symtab_status == TRACER_TABLE_OK
+			? symtab_search(symtab, walk->symtab_step,
+					code_address(walk->next.pc, !walk->next_is_exact))
+			: NULL;
+		walk->next_function_known = true;
+	}
+	return walk->next_function;
+}
+
+const struct tracer_symbol *walk_function(struct tracer_walk *walk)
+{
+	return function_of(walk);
+}
+
 static void symbolize(struct tracer_walk *walk, struct tracer_frame *frame)
 {
-	const struct tracer_symtab *symtab =
-	    walk->symtab_status == TRACER_TABLE_OK ? walk->config->symtab : NULL;
-	uintptr_t addr = code_address(frame->pc, frame->is_return_address);
-	const struct tracer_symbol *symbol =
-	    symtab ? tracer_symtab_lookup(symtab, addr) : NULL;
+	const struct tracer_symbol *symbol = function_of(walk);
 
-	frame->name = symbol ? tracer_symbol_name(symtab, symbol) : NULL;
+	frame->name = symbol ? tracer_symbol_name(walk->config->symtab, symbol) : NULL;
 	frame->offset = symbol ? frame->pc - symbol->addr : 0;
 	frame->size = symbol ? symbol->size : 0;
-	walk->next_function = symbol;
 }
 
 static void describe_next(struct tracer_walk *walk, struct tracer_frame *frame)
@@ -181,17 +182,28 @@ static void advance(struct tracer_walk *walk)
 			 : TRACER_STOP_PC_OUTSIDE_TEXT;
 }
 
+/* Inline in tracer_next(): the frame-pointer unwinder's common frame does
+ * not need advance(). */
+static inline void step(struct tracer_walk *walk)
+{
+	if (walk->unwinder != TRACER_FRAME_POINTER || !frame_pointer_next(walk))
+		advance(walk);
+	walk->next_function_known = false;
+}
+
+void walk_advance(struct tracer_walk *walk)
+{
+	step(walk);
+}
+
 bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
 {
-	unsigned max_depth =
-	    walk->config->max_depth ? walk->config->max_depth : TRACER_DEFAULT_DEPTH;
-
-	if (walk->stop == TRACER_RUNNING && walk->depth >= max_depth)
+	if (walk->stop == TRACER_RUNNING && walk->frames_left == 0)
 		walk->stop = TRACER_STOP_DEPTH_LIMIT;
 	if (walk->stop != TRACER_RUNNING)
 		return false;
 	describe_next(walk, frame);
-	walk->depth++;
-	advance(walk);
+	walk->frames_left--;
+	step(walk);
 	return true;
 }

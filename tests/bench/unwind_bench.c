@@ -7,17 +7,25 @@
  * retired instructions exactly.
  *
  * Each unwinder walks the whole stack from the bottom of a recursion of
- * BENCH_SHALLOW, then BENCH_DEEP levels, without printing. The cost of one
- * frame is the slope (instret deep - shallow) / (frames deep - shallow):
- * setup, the frames below the recursion and rdinstret itself cancel.
+ * BENCH_SHALLOW, then BENCH_DEEP levels, in two modes: raw (tracer_capture()
+ * into an array, the tables validated beforehand by tracer_prepare()) and
+ * symbolized (tracer_start() and tracer_next(), as panic() walks, without
+ * printing). libgcc's walk is raw. The cost of one frame is the slope
+ * (instret deep - shallow) / (frames deep - shallow): setup, the frames
+ * below the recursion and rdinstret itself cancel.
  *
- * Output: a line for the kernel, one line per walk, then a summary:
+ * Output: a line for the kernel, one line per walk:
  *   BENCH kernel frame-pointers=<0|1>
- *   BENCH <unwinder> depth=<levels> frames=<seen> instret=<count> complete=<0|1>
+ *   BENCH <unwinder> <raw|symbolized> depth=<levels> frames=<seen> instret=<count> complete=<0|1>
  * complete=1: the walk ended at the outermost frame (_start), not earlier.
- * And the cost of starting a walk, which validates the embedded tables
+ * The cost of starting a walk, which validates the embedded tables
  * (unwind: the unwind table's rows and lookup entries):
  *   BENCH walk-start instret=<count> symbols=<n> fdes=<n> unwind=<n>
+ * Then the slopes, in the form tools read (build: gcc-O2-fp0, ...):
+ *   bench <build> <unwinder> raw slope <N> instr/frame
+ *   bench <build> <unwinder> symbolized slope <N> instr/frame
+ * and what symbolizing adds against the issue's bound, 15 * log2(symbols):
+ *   bench <build> <unwinder> symbolization <N> instr/frame, 15*log2(<symbols>) = <L>
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -35,6 +43,15 @@
 /* Frames must stay as written: never inlined, never cloned. */
 #define BENCH_FN __attribute__((noinline, noclone))
 
+#ifndef BENCH_OPT
+#error "build with -DBENCH_OPT='\"-O2\"' (the Makefile's bench kernels do)"
+#endif
+#ifdef __clang__
+#define BENCH_COMPILER "clang"
+#else
+#define BENCH_COMPILER "gcc"
+#endif
+
 /* Provided by the linker script, the boot code and symgen (as in panic.c). */
 extern char __eh_frame_start[];
 
@@ -44,21 +61,24 @@ void __register_frame_info(const void *eh_frame, void *object);
 void bench_unwinders(void);
 void bench_unwinders_fp(void);
 
-enum bench_unwinder {
-	BENCH_DWARF,
-	BENCH_FRAME_POINTER,
-	BENCH_PROLOGUE,
-	BENCH_AUTO,
-	BENCH_TABLE,
-	BENCH_LIBGCC,
-	BENCH_UNWINDERS
+/* The tracer's unwinders the benchmark measures, one line each. */
+static const struct {
+	const char *name;
+	enum tracer_unwinder unwinder;
+	bool needs_frame_pointers;
+} benched[] = {
+    {"fp", TRACER_FRAME_POINTER, true},
+    {"dwarf", TRACER_DWARF, false},
+    {"prologue", TRACER_PROLOGUE, false},
+    {"auto", TRACER_AUTO, false},
+    {"table", TRACER_TABLE, false},
 };
 
-static const char *const bench_names[BENCH_UNWINDERS] = {"dwarf", "fp",    "prologue",
-							 "auto",  "table", "libgcc"};
-/* The tracer's unwinder for each of the tracer's entries above. */
-static const enum tracer_unwinder tracer_unwinders[BENCH_LIBGCC] = {
-    TRACER_DWARF, TRACER_FRAME_POINTER, TRACER_PROLOGUE, TRACER_AUTO, TRACER_TABLE};
+#define BENCH_TRACERS (sizeof(benched) / sizeof(benched[0]))
+#define BENCH_LIBGCC  BENCH_TRACERS /* after the tracer's, in results[] */
+
+enum bench_mode { BENCH_RAW, BENCH_SYMBOLIZED, BENCH_MODES };
+static const char *const mode_names[BENCH_MODES] = {"raw", "symbolized"};
 
 struct bench_result {
 	unsigned frames;
@@ -66,10 +86,17 @@ struct bench_result {
 	bool complete;
 };
 
-/* [unwinder][0: shallow, 1: deep] */
-static struct bench_result results[BENCH_UNWINDERS][2];
+/* [unwinder][mode][0: shallow, 1: deep] */
+static struct bench_result results[BENCH_TRACERS + 1][BENCH_MODES][2];
 static bool measure_frame_pointer;
 static unsigned current_slot;
+
+/* What a panic's walk reads (panic_describe_kernel), with no depth limit
+ * below BENCH_MAX_FRAMES; validated once for the raw walks. */
+static struct tracer_config config;
+static struct tracer_trap_layout trap;
+static struct tracer_prepared prepared;
+static uintptr_t pcs[BENCH_MAX_FRAMES];
 
 /* libgcc keeps its list of registered .eh_frame sections in a private
  * struct object of about 6 words; reserve generously, aligned. */
@@ -84,27 +111,40 @@ static inline unsigned long read_instret(void)
 }
 
 /* A full walk as panic() makes it (symbolized frames), minus the printing. */
-BENCH_FN static void measure_tracer(enum bench_unwinder which)
+BENCH_FN static void measure_symbolized(unsigned which)
 {
 	struct tracer_regs regs;
-	struct tracer_config config;
-	struct tracer_trap_layout trap;
 	struct tracer_walk walk;
 	struct tracer_frame frame;
-	struct bench_result *result = &results[which][current_slot];
+	struct bench_result *result = &results[which][BENCH_SYMBOLIZED][current_slot];
 	unsigned long start;
 
 	TRACER_CAPTURE_REGS(&regs);
-	/* Exactly what a panic's walk reads; only the depth limit differs. */
-	panic_describe_kernel(&config, &trap);
-	config.max_depth = BENCH_MAX_FRAMES;
 	result->frames = 0;
 	start = read_instret();
-	tracer_start(&walk, tracer_unwinders[which], &config, &regs);
+	tracer_start(&walk, benched[which].unwinder, &config, &regs);
 	while (tracer_next(&walk, &frame))
 		result->frames++;
 	result->instret = read_instret() - start;
 	result->complete = walk.stop == TRACER_STOP_OUTERMOST;
+}
+
+/* The same walk, pcs only, as a hot path records them. */
+BENCH_FN static void measure_raw(unsigned which)
+{
+	struct tracer_regs regs;
+	struct bench_result *result = &results[which][BENCH_RAW][current_slot];
+	enum tracer_stop stop;
+	unsigned long start;
+	size_t frames;
+
+	TRACER_CAPTURE_REGS(&regs);
+	start = read_instret();
+	frames = tracer_capture(&prepared, benched[which].unwinder, &regs, pcs,
+				BENCH_MAX_FRAMES, &stop);
+	result->instret = read_instret() - start;
+	result->frames = (unsigned)frames;
+	result->complete = stop == TRACER_STOP_OUTERMOST;
 }
 
 static _Unwind_Reason_Code count_frame(struct _Unwind_Context *context, void *frames)
@@ -119,7 +159,7 @@ static _Unwind_Reason_Code count_frame(struct _Unwind_Context *context, void *fr
 /* libgcc's walk starts at its caller: this function, as the tracer's does. */
 BENCH_FN static void measure_libgcc(void)
 {
-	struct bench_result *result = &results[BENCH_LIBGCC][current_slot];
+	struct bench_result *result = &results[BENCH_LIBGCC][BENCH_RAW][current_slot];
 	unsigned long start;
 	_Unwind_Reason_Code end;
 
@@ -130,14 +170,20 @@ BENCH_FN static void measure_libgcc(void)
 	result->complete = end == _URC_END_OF_STACK;
 }
 
+static bool measured(unsigned which)
+{
+	return which == BENCH_LIBGCC || !benched[which].needs_frame_pointers ||
+	       measure_frame_pointer;
+}
+
 BENCH_FN static void measure_all(void)
 {
-	measure_tracer(BENCH_DWARF);
-	if (measure_frame_pointer)
-		measure_tracer(BENCH_FRAME_POINTER);
-	measure_tracer(BENCH_PROLOGUE);
-	measure_tracer(BENCH_AUTO);
-	measure_tracer(BENCH_TABLE);
+	for (unsigned i = 0; i < BENCH_TRACERS; i++) {
+		if (!measured(i))
+			continue;
+		measure_raw(i);
+		measure_symbolized(i);
+	}
 	measure_libgcc();
 	/* No tail call: every walk must start below this same frame. */
 	__asm__ volatile("" ::: "memory");
@@ -167,14 +213,11 @@ BENCH_FN static unsigned descend(unsigned levels, const volatile unsigned *paren
 BENCH_FN static void measure_walk_start(void)
 {
 	struct tracer_regs regs;
-	struct tracer_config config;
-	struct tracer_trap_layout trap;
 	struct tracer_walk walk;
 	unsigned long start;
 	unsigned long instret;
 
 	TRACER_CAPTURE_REGS(&regs);
-	panic_describe_kernel(&config, &trap);
 	start = read_instret();
 	tracer_start(&walk, TRACER_AUTO, &config, &regs);
 	instret = read_instret() - start;
@@ -183,43 +226,78 @@ BENCH_FN static void measure_walk_start(void)
 		config.unwind_table->count + config.unwind_table->lookup_count);
 }
 
-static void print_result(enum bench_unwinder which, unsigned slot, unsigned depth)
+static const char *unwinder_name(unsigned which)
 {
-	const struct bench_result *result = &results[which][slot];
-
-	kprintf("BENCH %s depth=%u frames=%u instret=%lu complete=%d\n",
-		bench_names[which], depth, result->frames, result->instret,
-		result->complete);
+	return which == BENCH_LIBGCC ? "libgcc" : benched[which].name;
 }
 
-/* Instructions per frame between the two depths, in tenths (no floats). */
-static unsigned long slope_tenths(enum bench_unwinder which)
+static void print_result(unsigned which, enum bench_mode mode, unsigned slot,
+			 unsigned depth)
 {
-	const struct bench_result *shallow = &results[which][0];
-	const struct bench_result *deep = &results[which][1];
+	const struct bench_result *result = &results[which][mode][slot];
+
+	kprintf("BENCH %s %s depth=%u frames=%u instret=%lu complete=%d\n",
+		unwinder_name(which), mode_names[mode], depth, result->frames,
+		result->instret, result->complete);
+}
+
+/* Instructions per frame between the two depths, rounded (0: the frames
+ * did not grow). */
+static unsigned long slope(unsigned which, enum bench_mode mode)
+{
+	const struct bench_result *shallow = &results[which][mode][0];
+	const struct bench_result *deep = &results[which][mode][1];
 	unsigned long frames = deep->frames - shallow->frames;
 
 	if (deep->frames <= shallow->frames || deep->instret < shallow->instret)
 		return 0;
-	return ((deep->instret - shallow->instret) * 10 + frames / 2) / frames;
+	return (deep->instret - shallow->instret + frames / 2) / frames;
 }
 
-static void print_summary(void)
+/* 15 * log2(n), rounded, for n >= 1, without floats: the integer part of
+ * log2 from the top bit, then 16 fraction bits by repeated squaring of the
+ * mantissa (a 1.16 fixed-point number in [1, 2)). */
+static unsigned long fifteen_log2(unsigned long n)
 {
-	unsigned long dwarf = slope_tenths(BENCH_DWARF);
-	unsigned long libgcc = slope_tenths(BENCH_LIBGCC);
+	unsigned long whole = 0;
+	unsigned long mantissa;
+	unsigned long fraction = 0;
 
-	for (unsigned i = 0; i < BENCH_UNWINDERS; i++) {
-		unsigned long slope = slope_tenths(i);
-
-		if (i == BENCH_FRAME_POINTER && !measure_frame_pointer)
-			continue;
-		kprintf("summary: %s %lu.%lu instructions per frame\n", bench_names[i],
-			slope / 10, slope % 10);
+	while (n >> (whole + 1))
+		whole++;
+	mantissa = (n << 16) >> whole;
+	for (unsigned bit = 0; bit < 16; bit++) {
+		mantissa = (mantissa * mantissa) >> 16;
+		fraction <<= 1;
+		if (mantissa >= 2ul << 16) {
+			fraction |= 1;
+			mantissa >>= 1;
+		}
 	}
-	if (dwarf)
-		kprintf("summary: libgcc / dwarf = %lu.%lu\n", libgcc / dwarf,
-			libgcc * 10 / dwarf % 10);
+	return (15 * ((whole << 16) + fraction) + (1ul << 15)) >> 16;
+}
+
+static void print_slopes(const char *build)
+{
+	unsigned long symbols = config.symtab->count;
+
+	for (unsigned i = 0; i <= BENCH_LIBGCC; i++) {
+		unsigned long raw = slope(i, BENCH_RAW);
+		unsigned long symbolized;
+
+		if (!measured(i))
+			continue;
+		kprintf("bench %s %s raw slope %lu instr/frame\n", build, unwinder_name(i),
+			raw);
+		if (i == BENCH_LIBGCC)
+			continue;
+		symbolized = slope(i, BENCH_SYMBOLIZED);
+		kprintf("bench %s %s symbolized slope %lu instr/frame\n", build,
+			unwinder_name(i), symbolized);
+		kprintf("bench %s %s symbolization %ld instr/frame, 15*log2(%lu) = %lu\n",
+			build, unwinder_name(i), (long)(symbolized - raw), symbols,
+			fifteen_log2(symbols));
+	}
 }
 
 static void bench_run(bool with_frame_pointer)
@@ -231,19 +309,25 @@ static void bench_run(bool with_frame_pointer)
 	__asm__ volatile("csrci sstatus, 2" ::: "memory");
 	kprintf("BENCH kernel frame-pointers=%d\n", with_frame_pointer);
 	measure_frame_pointer = with_frame_pointer;
+	panic_describe_kernel(&config, &trap);
+	config.max_depth = BENCH_MAX_FRAMES;
+	tracer_prepare(&prepared, &config);
 	__register_frame_info(__eh_frame_start, libgcc_object);
 	/* libgcc sorts its FDEs on first use: keep that one-time cost out. */
 	descend(0, &seed);
 	for (current_slot = 0; current_slot < 2; current_slot++)
 		descend(depths[current_slot], &seed);
-	for (unsigned i = 0; i < BENCH_UNWINDERS; i++) {
-		if (i == BENCH_FRAME_POINTER && !with_frame_pointer)
-			continue;
-		print_result(i, 0, BENCH_SHALLOW);
-		print_result(i, 1, BENCH_DEEP);
+	for (unsigned i = 0; i <= BENCH_LIBGCC; i++) {
+		for (unsigned mode = 0; mode < BENCH_MODES && measured(i); mode++) {
+			if (i == BENCH_LIBGCC && mode != BENCH_RAW)
+				continue;
+			print_result(i, mode, 0, BENCH_SHALLOW);
+			print_result(i, mode, 1, BENCH_DEEP);
+		}
 	}
 	measure_walk_start();
-	print_summary();
+	print_slopes(with_frame_pointer ? BENCH_COMPILER BENCH_OPT "-fp1"
+					: BENCH_COMPILER BENCH_OPT "-fp0");
 }
 
 /* For kernels built without frame pointers: all but the frame-pointer tracer. */

@@ -965,6 +965,35 @@ static int check_frames(const struct tracer_config *config,
 	return current;
 }
 
+/* A raw capture (tracer_capture) of the same walk gives its pcs and its
+ * stop; room for one frame fewer stops at the depth limit. */
+static void check_capture(const struct tracer_config *config,
+			  const struct tracer_regs *regs,
+			  const struct tracer_frame *frames, size_t count,
+			  enum tracer_stop stop)
+{
+	static uintptr_t pcs[MAX_FRAMES];
+	struct tracer_prepared prepared;
+	enum tracer_stop capture_stop;
+	size_t captured;
+
+	tracer_prepare(&prepared, config);
+	captured =
+	    tracer_capture(&prepared, FUZZ_UNWINDER, regs, pcs, count, &capture_stop);
+	if (captured != count || capture_stop != stop)
+		fail("capture: %zu pcs, stop %d; the walk: %zu frames, stop %d", captured,
+		     capture_stop, count, stop);
+	for (size_t i = 0; i < count; i++) {
+		if (pcs[i] != frames[i].pc)
+			fail("capture: pc %zu is %#lx, the walk's %#lx", i,
+			     (unsigned long)pcs[i], (unsigned long)frames[i].pc);
+	}
+	if (count > 0 && (tracer_capture(&prepared, FUZZ_UNWINDER, regs, pcs, count - 1,
+					 &capture_stop) != count - 1 ||
+			  capture_stop != TRACER_STOP_DEPTH_LIMIT))
+		fail("capture into %zu words: not the depth limit", count - 1);
+}
+
 static void walk_and_check(const struct tracer_config *config,
 			   const struct tracer_regs *regs, const struct lines *lines,
 			   bool symtab_usable)
@@ -998,6 +1027,7 @@ static void walk_and_check(const struct tracer_config *config,
 	check_line(lines, LINE_END, &walk, NULL);
 	if (stop == TRACER_STOP_DEPTH_LIMIT && count != max_depth)
 		fail("depth limit after %zu frames, limit %u", count, max_depth);
+	check_capture(config, regs, frames, count, stop);
 	last_stack = check_frames(config, frames, count, symtab_usable);
 	/* Outermost: the last frame's sp, or (DWARF, table) the CFA it was entered
 	 * with, which the harness does not know, is the top of its stack. */

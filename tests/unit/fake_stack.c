@@ -3,6 +3,8 @@
  */
 #include "fake_stack.h"
 
+#include "harness.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +93,54 @@ void fake_enable_traps(struct fake_stack *stack)
 	stack->config.trap = &stack->trap;
 }
 
+/* Whether tracer_capture() into an array of `max` words gives `expected`
+ * pcs, the first ones of the walk's frames, and the stop `stop`; and leaves
+ * the words past them alone. */
+static bool capture_gives(const struct fake_stack *stack, enum tracer_unwinder unwinder,
+			  size_t max, size_t expected, enum tracer_stop stop)
+{
+	const uintptr_t untouched = 0x5a5a5a5a;
+	uintptr_t pcs[FAKE_MAX_FRAMES + 1];
+	struct tracer_prepared prepared;
+	enum tracer_stop capture_stop = TRACER_RUNNING;
+	size_t count;
+
+	for (size_t i = 0; i <= FAKE_MAX_FRAMES; i++)
+		pcs[i] = untouched;
+	tracer_prepare(&prepared, &stack->config);
+	count =
+	    tracer_capture(&prepared, unwinder, &stack->regs, pcs, max, &capture_stop);
+	if (count != expected || capture_stop != stop || pcs[count] != untouched)
+		return false;
+	for (size_t i = 0; i < count; i++) {
+		if (pcs[i] != stack->frames[i].pc)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Every walk the tests make is also captured (tracer_capture), which must
+ * give the same pcs and stop reason: with room for exactly the walk's frames
+ * (its stop, or the depth limit if that ended it), for one more, and for
+ * one fewer (the depth limit).
+ */
+static void check_capture(const struct fake_stack *stack, enum tracer_unwinder unwinder,
+			  size_t n)
+{
+	enum tracer_stop limit = TRACER_STOP_DEPTH_LIMIT;
+
+	if (n >= FAKE_MAX_FRAMES)
+		return; /* the frames past FAKE_MAX_FRAMES were not kept */
+	if (!capture_gives(stack, unwinder, n, n, stack->stop))
+		test_fail(__FILE__, __LINE__, "capture of the walk's frames differs");
+	if (!capture_gives(stack, unwinder, n + 1, n, stack->stop) &&
+	    stack->stop != limit)
+		test_fail(__FILE__, __LINE__, "capture with room for more differs");
+	if (n > 0 && !capture_gives(stack, unwinder, n - 1, n - 1, limit))
+		test_fail(__FILE__, __LINE__, "capture of fewer frames differs");
+}
+
 size_t fake_walk_with(struct fake_stack *stack, enum tracer_unwinder unwinder)
 {
 	struct tracer_walk walk;
@@ -104,6 +154,7 @@ size_t fake_walk_with(struct fake_stack *stack, enum tracer_unwinder unwinder)
 		n++;
 	}
 	stack->stop = walk.stop;
+	check_capture(stack, unwinder, n);
 	return n;
 }
 

@@ -1,0 +1,41 @@
+/*
+ * capture.c - raw capture: the pcs of a walk into an array, for hot paths
+ * (allocation sites, lock checking, profiling). No symbolization, no
+ * formatting, and no table validation on each call: tracer_prepare() does
+ * it once. The walk is the iterator's (walk.c), step for step, checks
+ * included; the frame-pointer unwinder runs its common frames in one tight
+ * loop (frame_pointer_run), the others step as they always do.
+ */
+#include "internal.h"
+
+void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config *config)
+{
+	prepared->config = config;
+	prepared->symtab_status = tracer_symtab_check(config);
+	prepared->fde_index_status = tracer_fde_index_check(config);
+	prepared->unwind_table_status = tracer_unwind_table_check(config);
+}
+
+size_t tracer_capture(const struct tracer_prepared *prepared,
+		      enum tracer_unwinder unwinder, const struct tracer_regs *regs,
+		      uintptr_t *pcs, size_t max, enum tracer_stop *stop)
+{
+	struct tracer_walk walk;
+	size_t count = 0;
+
+	walk_begin(&walk, unwinder, prepared->config, regs, prepared->symtab_status,
+		   prepared->fde_index_status, prepared->unwind_table_status);
+	while (walk.stop == TRACER_RUNNING) {
+		if (count == max) {
+			walk.stop = TRACER_STOP_DEPTH_LIMIT;
+			break;
+		}
+		pcs[count++] = walk.next.pc;
+		if (unwinder == TRACER_FRAME_POINTER)
+			count += frame_pointer_run(&walk, pcs + count, max - count);
+		walk_advance(&walk);
+	}
+	if (stop)
+		*stop = walk.stop;
+	return count;
+}
