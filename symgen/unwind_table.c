@@ -69,30 +69,37 @@ static uint32_t rule_for(const struct cfi_fde *fde, enum cfi_status status,
 	return rule;
 }
 
+/* A row before encoding: its address, its rule word. */
+struct plain_row {
+	uint64_t pc;
+	uint32_t rule;
+};
+
 struct builder {
 	const struct elf_file *elf;
-	struct unwind_table table;
+	uint64_t base;
+	struct plain_row *rows;
+	size_t count;
 	size_t capacity;
 };
 
 /* Appends a row at pc, unless the last row already says the same. */
 static void add_row(struct builder *b, uint64_t pc, uint32_t rule)
 {
-	struct unwind_table *table = &b->table;
-
-	if (table->count > 0 && table->rows[table->count - 1].rule == rule)
+	if (b->count > 0 && b->rows[b->count - 1].rule == rule)
 		return;
-	if (pc - table->base > UINT32_MAX)
+	if (pc - b->base > UINT32_MAX)
 		die(b->elf->path, "code covered by .eh_frame spans more than 4 GiB");
-	if (table->count == b->capacity) {
+	if (pc % 2 != 0)
+		die(b->elf->path, "call-frame information for code at an odd address (0x%llx)",
+		    (unsigned long long)pc);
+	if (b->count == b->capacity) {
 		b->capacity = b->capacity ? 2 * b->capacity : 256;
-		table->rows = tracked_realloc(b->elf->path, table->rows, b->capacity,
-					      sizeof(*table->rows));
+		b->rows = tracked_realloc(b->elf->path, b->rows, b->capacity, sizeof(*b->rows));
 	}
-	table->rows[table->count].pc = (uint32_t)(pc - table->base);
-	table->rows[table->count].rule = rule;
-	table->count++;
-	table->interpreted += rule == TRACER_UNWIND_CFA_INTERPRET;
+	b->rows[b->count].pc = pc;
+	b->rows[b->count].rule = rule;
+	b->count++;
 }
 
 /* The rows of one FDE: the row at every 2-byte step (instructions are 2 or
@@ -114,27 +121,62 @@ static void add_fde(struct builder *b, const struct tracer_config *config,
 	}
 }
 
-/* lookup[i]: the row in effect at base + i * 2^TRACER_UNWIND_BLOCK_SHIFT. */
-static void build_lookup(struct builder *b)
+/* The index of rule in the dictionary, added if new; "interpret" once the
+ * dictionary is full but for the slot kept for it. */
+static uint32_t rule_index(struct unwind_table *table, const struct elf_file *elf,
+			   uint32_t rule)
 {
-	struct unwind_table *table = &b->table;
-	uint32_t row = 0;
+	for (size_t i = 0; i < table->rule_count; i++)
+		if (table->rules[i] == rule)
+			return (uint32_t)i;
+	if (table->rule_count + 1 == TRACER_UNWIND_MAX_RULES &&
+	    rule != TRACER_UNWIND_CFA_INTERPRET)
+		return rule_index(table, elf, TRACER_UNWIND_CFA_INTERPRET);
+	if (table->rule_count % 64 == 0)
+		table->rules = tracked_realloc(elf->path, table->rules, table->rule_count + 64,
+					       sizeof(*table->rules));
+	table->rules[table->rule_count] = rule;
+	return (uint32_t)table->rule_count++;
+}
 
-	table->lookup_count = (table->rows[table->count - 1].pc >> TRACER_UNWIND_BLOCK_SHIFT) + 1;
-	table->lookup = tracked_alloc(b->elf->path, table->lookup_count, sizeof(uint32_t));
-	for (size_t block = 0; block < table->lookup_count; block++) {
-		while (row + 1 < table->count &&
-		       table->rows[row + 1].pc <= block << TRACER_UNWIND_BLOCK_SHIFT)
-			row++;
-		table->lookup[block] = row;
+/* The rows in the format: a dictionary index each (rows whose rule became
+ * "interpret" merge with such neighbours), their offsets within their
+ * blocks, and lookup[b], the first row at or past block b's start. */
+static struct unwind_table encode(const struct builder *b)
+{
+	struct unwind_table table = {.base = b->base};
+	uint32_t *indexes = tracked_alloc(b->elf->path, b->count, sizeof(*indexes));
+	uint32_t *offsets = tracked_alloc(b->elf->path, b->count, sizeof(*offsets));
+	size_t block = 0;
+
+	for (size_t i = 0; i < b->count; i++) {
+		uint32_t index = rule_index(&table, b->elf, b->rows[i].rule);
+
+		if (table.count > 0 && indexes[table.count - 1] == index)
+			continue;
+		indexes[table.count] = index;
+		offsets[table.count] = (uint32_t)(b->rows[i].pc - b->base);
+		table.count++;
+		table.interpreted += table.rules[index] == TRACER_UNWIND_CFA_INTERPRET;
 	}
+	table.block_count = (offsets[table.count - 1] >> TRACER_UNWIND_BLOCK_SHIFT) + 1;
+	table.lookup = tracked_alloc(b->elf->path, table.block_count + 1, sizeof(uint32_t));
+	table.rows = tracked_alloc(b->elf->path, table.count, sizeof(uint16_t));
+	for (size_t i = 0; i < table.count; i++) {
+		while (block <= offsets[i] >> TRACER_UNWIND_BLOCK_SHIFT)
+			table.lookup[block++] = (uint32_t)i;
+		table.rows[i] = tracer_unwind_row(
+		    offsets[i] & ((1u << TRACER_UNWIND_BLOCK_SHIFT) - 1), indexes[i]);
+	}
+	table.lookup[block] = (uint32_t)table.count;
+	return table;
 }
 
 struct unwind_table unwind_table_build(const struct elf_file *elf,
 				       const struct fde_entry *fdes, size_t count)
 {
 	const struct tracer_config config = fde_index_view(elf);
-	struct builder b = {.elf = elf, .table = {.base = fdes[0].pc_start}};
+	struct builder b = {.elf = elf, .base = fdes[0].pc_start};
 
 	for (size_t i = 0; i < count; i++) {
 		add_fde(&b, &config, &fdes[i]);
@@ -143,6 +185,5 @@ struct unwind_table unwind_table_build(const struct elf_file *elf,
 		if (i + 1 == count || fdes[i + 1].pc_start > fdes[i].pc_end)
 			add_row(&b, fdes[i].pc_end, TRACER_UNWIND_CFA_NONE);
 	}
-	build_lookup(&b);
-	return b.table;
+	return encode(&b);
 }

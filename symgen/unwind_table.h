@@ -10,11 +10,13 @@
 #include "fde_index.h"
 
 struct unwind_table {
-	uint64_t base; /* the address of rows[0] */
-	struct tracer_unwind_row *rows;
+	uint64_t base;	 /* the address of the first row */
+	uint16_t *rows;	 /* table_format.h */
 	size_t count;
-	uint32_t *lookup;
-	size_t lookup_count;
+	uint32_t *lookup; /* block_count + 1 entries */
+	size_t block_count;
+	uint32_t *rules;
+	size_t rule_count;
 	size_t interpreted; /* rows marked "interpret" */
 };
 
@@ -23,7 +25,9 @@ struct unwind_table {
  * every 2-byte step of the code each covers, the interpreter's row, encoded
  * (or "interpret" where the format cannot express it); identical
  * consecutive rows merged; a no-CFI row wherever the next FDE does not
- * start where one ends, and after the last. Tracked blocks (die.h).
+ * start where one ends, and after the last. Rules past the dictionary's
+ * TRACER_UNWIND_MAX_RULES become "interpret". Dies on code at an odd
+ * address. Tracked blocks (die.h).
  */
 struct unwind_table unwind_table_build(const struct elf_file *elf,
 				       const struct fde_entry *fdes, size_t count);

@@ -9,7 +9,10 @@ comparison and prints the counts; every one must be equal.
 import os
 import re
 
-from testlib import HOST_BUILD, TEST_BUILD, Results, link_libgcc_whole, run
+from testlib import CROSS, HOST_BUILD, TEST_BUILD, Results, link_libgcc_whole, run
+
+# The table's parts, by the names symgen gives them (nm -S sizes).
+TABLE_SYMBOLS = {"tracer_unwind_table", "unwind_rows", "unwind_lookup", "unwind_rules"}
 
 LIBGCC_FLAGS = [("rv64imac", ["-march=rv64imac", "-mabi=lp64"]),
                 ("rv32imac", ["-march=rv32imac", "-mabi=ilp32"])]
@@ -28,12 +31,31 @@ def check_image(results, name, elf):
                   (result.stdout[-3000:] + result.stderr[-1000:]))
 
 
+def check_size(results, name, elf):
+    """The issue's bound: the table and its index (descriptor, rows, lookup,
+    rules: their sizes from nm) no larger than the image's .eh_frame (from
+    readelf), so that a kernel may drop .eh_frame."""
+    table = sum(int(fields[1], 16) for fields in
+                (line.split() for line in run([CROSS + "nm", "-S", elf]).stdout.splitlines())
+                if len(fields) == 4 and fields[3] in TABLE_SYMBOLS)
+    eh_frame = [int(fields[fields.index("PROGBITS") + 3], 16) for fields in
+                (line.split() for line in run([CROSS + "readelf", "-SW", elf]).stdout.splitlines())
+                if ".eh_frame" in fields and "PROGBITS" in fields]
+    if eh_frame:
+        print("  %s: unwind table %d bytes, .eh_frame %d bytes (%.2fx)"
+              % (name, table, eh_frame[0], table / eh_frame[0]), flush=True)
+    results.check("unwind table %s: table + index <= .eh_frame" % name,
+                  len(eh_frame) == 1 and 0 < table <= eh_frame[0],
+                  "table %d bytes, .eh_frame %s" % (table, eh_frame))
+
+
 def run_all(results: Results, kernels):
     """kernels: [(name, elf)] from e2e_tests.run_all; those without CFI
     (-nocfi) have no table."""
     for name, elf in kernels:
         if "nocfi" not in name:
             check_image(results, name, elf)
+            check_size(results, name, elf)
     for label, flags in LIBGCC_FLAGS:
         elf = os.path.join(TEST_BUILD, "table-proof", "libgcc-%s.elf" % label)
         os.makedirs(os.path.dirname(elf), exist_ok=True)

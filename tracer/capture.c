@@ -3,8 +3,9 @@
  * (allocation sites, lock checking, profiling). No symbolization, no
  * formatting, and no table validation on each call: tracer_prepare() does
  * it once. The walk is the iterator's (walk.c), step for step, checks
- * included; the frame-pointer unwinder runs its common frames in one tight
- * loop (frame_pointer_run), the others step as they always do.
+ * included; the frame-pointer and table unwinders (auto too, whose first
+ * choice is the table) run their common frames in one tight loop
+ * (frame_pointer_run, table_run), the others step as they always do.
  */
 #include "internal.h"
 
@@ -33,6 +34,8 @@ size_t tracer_capture(const struct tracer_prepared *prepared,
 		pcs[count++] = walk.next.pc;
 		if (unwinder == TRACER_FRAME_POINTER)
 			count += frame_pointer_run(&walk, pcs + count, max - count);
+		else if (unwinder == TRACER_TABLE || unwinder == TRACER_AUTO)
+			count += table_run(&walk, pcs + count, max - count);
 		walk_advance(&walk);
 	}
 	if (stop)

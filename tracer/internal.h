@@ -417,11 +417,49 @@ void prologue_step(struct tracer_walk *walk);
  * below the DWARF unwinder's on the stack. */
 bool table_step(struct tracer_walk *walk);
 
-/* The row in effect at pc, or NULL before the first row, in a table
- * tracer_unwind_table_check() accepted: every lookup entry lies in rows[]
- * and is the row in effect at its block's start. */
-const struct tracer_unwind_row *unwind_table_find(const struct tracer_unwind_table *table,
-						  uintptr_t pc);
+/*
+ * The rule in effect `offset` bytes past the base of a table
+ * tracer_unwind_table_check() accepted, offset in block `block` (<
+ * block_count): the last of the block's rows at or below the offset, or,
+ * if the block has none there, the row before the block's (the first
+ * block starts with a row at offset 0). Binary search over the block's
+ * rows only. Inline: the table's capture loop runs it once a frame.
+ */
+static inline uint32_t unwind_table_rule_in(const uint16_t *rows, const uint32_t *lookup,
+					    const uint32_t *rules, uintptr_t block,
+					    uintptr_t offset)
+{
+	const uint16_t *low = rows + lookup[block];
+	uintptr_t count = lookup[block + 1] - lookup[block]; /* validated: no wrap */
+	uint16_t key = tracer_unwind_row_key(offset);
+
+	/* The rows before low are at or below the offset, those from low +
+	 * count on above it. */
+	while (count > 0) {
+		uintptr_t half = count / 2;
+
+		if (low[half] <= key) {
+			low += half + 1;
+			count -= half + 1;
+		} else {
+			count = half;
+		}
+	}
+	return rules[tracer_unwind_row_rule(low[-1])];
+}
+
+/* The rule in effect at pc in a table tracer_unwind_table_check()
+ * accepted: no-CFI before the base, past the last block, or in an empty
+ * table. */
+uint32_t unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc);
+
+/* The table unwinder's common path for up to `max` frames from walk->next
+ * (not a register set's, not one returning into the trap entry), each
+ * caller's pc stored in pcs[]: the frames whose row gives sp or s0 plus an
+ * offset and ra saved, whose reads table_step() would accept and whose
+ * return address follows `jal ra` or `jalr ra`. Returns how many; leaves
+ * walk->next at the last one. */
+size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max);
 
 /* The largest power of two <= count, or 0: symtab_search's first step. */
 static inline uint32_t symtab_step(uint32_t count)

@@ -57,8 +57,15 @@ static inline uint32_t table_checksum_end(const struct table_checksum *sum)
 }
 
 /*
- * The unwind table (tracer/UNWIND_TABLE.md): rows sorted by pc, each a pc
- * offset from the table's base and a 32-bit rule word:
+ * The unwind table (tracer/UNWIND_TABLE.md): a dictionary of the distinct
+ * 32-bit rule words, 16-bit rows, and a lookup index over blocks of
+ * 2^TRACER_UNWIND_BLOCK_SHIFT bytes of code from the table's base. A row
+ * is the row's first address as an offset within its block, in 2-byte
+ * units (instructions are 2-byte aligned), in the top
+ * TRACER_UNWIND_ROW_OFFSET_BITS bits, and its rule's index in the
+ * dictionary in the low TRACER_UNWIND_RULE_BITS. lookup[i] is the index of
+ * the first row of block i (lookup[block_count] = count): a block's rows
+ * sort as numbers in the order of their addresses. A rule word:
  *
  *   bits  0-1   CFA:  0 no CFI (no FDE covers the pc), 1 sp + offset,
  *                     2 s0 + offset, 3 interpret (the row does not fit:
@@ -71,11 +78,65 @@ static inline uint32_t table_checksum_end(const struct table_checksum *sum)
  *   bits 19-31  the CFA's offset from sp or s0, signed, in units of 4 bytes
  *
  * The offset fields are 0 when their rule has none; a no-CFI or interpret
- * row is its CFA kind alone. The lookup index has an entry per
- * 2^TRACER_UNWIND_BLOCK_SHIFT bytes from the base: the row in effect at
- * that block's first byte.
+ * rule is its CFA kind alone.
  */
-#define TRACER_UNWIND_BLOCK_SHIFT 8u
+#define TRACER_UNWIND_VERSION	       2u
+#define TRACER_UNWIND_BLOCK_SHIFT      6u
+#define TRACER_UNWIND_ROW_OFFSET_BITS  (TRACER_UNWIND_BLOCK_SHIFT - 1u)
+#define TRACER_UNWIND_RULE_BITS	       (16u - TRACER_UNWIND_ROW_OFFSET_BITS)
+#define TRACER_UNWIND_MAX_RULES	       (1u << TRACER_UNWIND_RULE_BITS)
+
+/* The row for an offset within its block (even) and a rule index. */
+static inline uint16_t tracer_unwind_row(uint32_t block_offset, uint32_t rule_index)
+{
+	return (uint16_t)(block_offset >> 1 << TRACER_UNWIND_RULE_BITS | rule_index);
+}
+
+/* A row's offset within its block, in bytes, and its rule's index. */
+static inline uint32_t tracer_unwind_row_offset(uint16_t row)
+{
+	return (uint32_t)(row >> TRACER_UNWIND_RULE_BITS) << 1;
+}
+
+static inline uint32_t tracer_unwind_row_rule(uint16_t row)
+{
+	return row & (TRACER_UNWIND_MAX_RULES - 1);
+}
+
+/* The largest row whose offset is at or below `block_offset` (any rule):
+ * a search compares whole rows with it. */
+static inline uint16_t tracer_unwind_row_key(uintptr_t block_offset)
+{
+	return (uint16_t)((block_offset & ((1u << TRACER_UNWIND_BLOCK_SHIFT) - 2))
+			      << (TRACER_UNWIND_RULE_BITS - 1) |
+			  (TRACER_UNWIND_MAX_RULES - 1));
+}
+
+/* The unwind table's checksum: the words count, block_count, rule_count,
+ * base (64-bit, low word first, on rv32 too), then each row as a word of
+ * its own, the block_count + 1 lookup entries and the rules. An empty
+ * table (count 0) has no arrays. */
+static inline uint32_t tracer_unwind_checksum(uint32_t count, uint32_t block_count,
+					      uint32_t rule_count, uint64_t base,
+					      const uint16_t *rows, const uint32_t *lookup,
+					      const uint32_t *rules)
+{
+	struct table_checksum sum;
+
+	table_checksum_start(&sum);
+	table_checksum_word(&sum, count);
+	table_checksum_word(&sum, block_count);
+	table_checksum_word(&sum, rule_count);
+	table_checksum_word(&sum, (uint32_t)base);
+	table_checksum_word(&sum, (uint32_t)(base >> 32));
+	if (count > 0) {
+		for (uint32_t i = 0; i < count; i++)
+			table_checksum_word(&sum, rows[i]);
+		table_checksum_words(&sum, lookup, (size_t)block_count + 1);
+		table_checksum_words(&sum, rules, rule_count);
+	}
+	return table_checksum_end(&sum);
+}
 
 enum tracer_unwind_cfa {
 	TRACER_UNWIND_CFA_NONE,
@@ -105,12 +166,12 @@ static inline uint32_t tracer_unwind_field(uint32_t rule, unsigned shift, unsign
 	return rule >> shift & ((1u << bits) - 1);
 }
 
-/* The signed (two's complement) field of `bits` bits at `shift`. */
+/* The signed (two's complement) field of `bits` bits at `shift`: shifted
+ * to the top, then back with the sign (GCC and clang convert and shift
+ * signed values so, as two's complement). */
 static inline int32_t tracer_unwind_signed(uint32_t rule, unsigned shift, unsigned bits)
 {
-	uint32_t sign = 1u << (bits - 1);
-
-	return (int32_t)(tracer_unwind_field(rule, shift, bits) ^ sign) - (int32_t)sign;
+	return (int32_t)(rule << (32 - shift - bits)) >> (32 - bits);
 }
 
 /* Places `value` as a signed field of `bits` bits at `shift`; false if it

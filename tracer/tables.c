@@ -36,9 +36,9 @@ static bool array_inside(const struct tracer_config *config, const void *array,
 }
 
 static bool header_valid(uint32_t magic, uint16_t version, uint16_t word_size,
-			 uint32_t expected_magic)
+			 uint32_t expected_magic, uint16_t expected_version)
 {
-	return magic == expected_magic && version == TRACER_TABLE_VERSION &&
+	return magic == expected_magic && version == expected_version &&
 	       word_size == sizeof(uintptr_t);
 }
 
@@ -52,7 +52,7 @@ enum tracer_table_status tracer_symtab_check(const struct tracer_config *config)
 	if (!array_inside(config, symtab, 1, sizeof(*symtab), _Alignof(struct tracer_symtab)))
 		return TRACER_TABLE_OUTSIDE;
 	if (!header_valid(symtab->magic, symtab->version, symtab->word_size,
-			  TRACER_SYMTAB_MAGIC) ||
+			  TRACER_SYMTAB_MAGIC, TRACER_TABLE_VERSION) ||
 	    symtab->names_size % 4 != 0 || (symtab->count == 0) != (symtab->names_size == 0))
 		return TRACER_TABLE_MALFORMED;
 	if (!array_inside(config, symtab->symbols, symtab->count,
@@ -88,7 +88,7 @@ enum tracer_table_status tracer_fde_index_check(const struct tracer_config *conf
 	if (!array_inside(config, index, 1, sizeof(*index), _Alignof(struct tracer_fde_index)))
 		return TRACER_TABLE_OUTSIDE;
 	if (!header_valid(index->magic, index->version, index->word_size,
-			  TRACER_FDE_INDEX_MAGIC))
+			  TRACER_FDE_INDEX_MAGIC, TRACER_TABLE_VERSION))
 		return TRACER_TABLE_MALFORMED;
 	if (!array_inside(config, index->entries, index->count,
 			  sizeof(struct tracer_fde_entry), _Alignof(struct tracer_fde_entry)))
@@ -124,39 +124,51 @@ static bool unwind_rule_valid(uint32_t rule)
 	return ra <= TRACER_UNWIND_RA_UNDEFINED;
 }
 
-/* Rows from pc 0, strictly ascending, valid, the last one no-CFI; each
- * lookup entry the row in effect at its block's start, so that a lookup
- * finds exactly the row a search of the whole table would. */
+/*
+ * Rules valid; the lookup entries from 0 to count, never decreasing, so
+ * that each block's rows lie in rows[]; the rows of a block strictly
+ * ascending, each rule index in rules[]; the first row at the base, in
+ * the first block; the last row no-CFI, in the last block. A lookup then finds the row in
+ * effect at any pc from the base on, and every address past the last
+ * block is in the last row's no-CFI range.
+ */
 static bool unwind_table_consistent(const struct tracer_unwind_table *table)
 {
-	const struct tracer_unwind_row *rows = table->rows;
+	const uint16_t *rows = table->rows;
+	const uint32_t *lookup = table->lookup;
 	uint32_t count = table->count;
+	uint32_t blocks = table->block_count;
 
 	if (count == 0)
-		return table->lookup_count == 0;
-	if (rows[0].pc != 0 || rows[count - 1].rule != TRACER_UNWIND_CFA_NONE ||
-	    table->lookup_count != (rows[count - 1].pc >> TRACER_UNWIND_BLOCK_SHIFT) + 1)
+		return blocks == 0 && table->rule_count == 0;
+	if (blocks == 0 || table->rule_count > TRACER_UNWIND_MAX_RULES)
 		return false;
-	for (uint32_t i = 0; i < count; i++) {
-		if (!unwind_rule_valid(rows[i].rule) || (i > 0 && rows[i].pc <= rows[i - 1].pc))
+	for (uint32_t i = 0; i < table->rule_count; i++) {
+		if (!unwind_rule_valid(table->rules[i]))
 			return false;
 	}
-	for (uint32_t i = 0; i < table->lookup_count; i++) {
-		uint32_t row = table->lookup[i];
-		uint32_t block_start = i << TRACER_UNWIND_BLOCK_SHIFT;
+	if (lookup[0] != 0 || lookup[1] == 0 || lookup[blocks] != count ||
+	    lookup[blocks - 1] >= count)
+		return false;
+	for (uint32_t block = 0; block < blocks; block++) {
+		uint32_t end = lookup[block + 1];
 
-		if (row >= count || rows[row].pc > block_start ||
-		    (row + 1 < count && rows[row + 1].pc <= block_start))
+		if (end < lookup[block] || end > count)
 			return false;
+		for (uint32_t i = lookup[block]; i < end; i++) {
+			if (tracer_unwind_row_rule(rows[i]) >= table->rule_count ||
+			    (i > lookup[block] && rows[i] >> TRACER_UNWIND_RULE_BITS <=
+						      rows[i - 1] >> TRACER_UNWIND_RULE_BITS))
+				return false;
+		}
 	}
-	return true;
+	return tracer_unwind_row_offset(rows[0]) == 0 &&
+	       table->rules[tracer_unwind_row_rule(rows[count - 1])] == TRACER_UNWIND_CFA_NONE;
 }
 
 enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config)
 {
 	const struct tracer_unwind_table *table = config->unwind_table;
-	struct table_checksum sum;
-	uint64_t base;
 
 	if (!table)
 		return TRACER_TABLE_ABSENT;
@@ -164,24 +176,19 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
 			  _Alignof(struct tracer_unwind_table)))
 		return TRACER_TABLE_OUTSIDE;
 	if (!header_valid(table->magic, table->version, table->word_size,
-			  TRACER_UNWIND_TABLE_MAGIC))
+			  TRACER_UNWIND_TABLE_MAGIC, TRACER_UNWIND_VERSION))
 		return TRACER_TABLE_MALFORMED;
-	if (!array_inside(config, table->rows, table->count,
-			  sizeof(struct tracer_unwind_row), _Alignof(struct tracer_unwind_row)) ||
-	    !array_inside(config, table->lookup, table->lookup_count, 4, 4))
+	/* An empty table has no arrays; the lookup has block_count + 1
+	 * entries (block_count + 1 cannot wrap past 0 there: count != 0). */
+	if (table->count > 0 &&
+	    (!array_inside(config, table->rows, table->count, 2, 2) ||
+	     table->block_count == UINT32_MAX ||
+	     !array_inside(config, table->lookup, table->block_count + 1, 4, 4) ||
+	     !array_inside(config, table->rules, table->rule_count, 4, 4)))
 		return TRACER_TABLE_OUTSIDE;
-	/* base as a 64-bit value, low word first, on rv32 too: so the empty
-	 * table of the first link has one checksum for both. */
-	base = table->base;
-	table_checksum_start(&sum);
-	table_checksum_word(&sum, table->count);
-	table_checksum_word(&sum, table->lookup_count);
-	table_checksum_word(&sum, (uint32_t)base);
-	table_checksum_word(&sum, (uint32_t)(base >> 32));
-	table_checksum_words(&sum, (const uint32_t *)(const void *)table->rows,
-			     table->count * (sizeof(struct tracer_unwind_row) / 4));
-	table_checksum_words(&sum, table->lookup, table->lookup_count);
-	if (table_checksum_end(&sum) != table->checksum)
+	if (tracer_unwind_checksum(table->count, table->block_count, table->rule_count,
+				   table->base, table->rows, table->lookup,
+				   table->rules) != table->checksum)
 		return TRACER_TABLE_BAD_CHECKSUM;
 	return unwind_table_consistent(table) ? TRACER_TABLE_OK : TRACER_TABLE_MALFORMED;
 }

@@ -107,27 +107,25 @@ struct tracer_fde_index {
 
 /*
  * The unwind table symgen compiles from .eh_frame (symgen --cfi; the format:
- * tracer/UNWIND_TABLE.md, the rule word: table_format.h): for each range of
- * code, how to find the CFA (sp or s0 plus an offset), ra and s0, or that
- * the DWARF unwinder must interpret the range, or that no CFI covers it.
- * rows[0].pc is 0 and the last row is a no-CFI row; lookup[i] is the index
- * of the row in effect at base + i * 2^TRACER_UNWIND_BLOCK_SHIFT.
+ * tracer/UNWIND_TABLE.md, the rows and rule words: table_format.h): for
+ * each range of code, how to find the CFA (sp or s0 plus an offset), ra and
+ * s0, or that the DWARF unwinder must interpret the range, or that no CFI
+ * covers it. 2-byte rows (an offset within a block of code and an index
+ * into rules[]); lookup[i] is the first row of the block at base + i *
+ * 2^TRACER_UNWIND_BLOCK_SHIFT.
  */
-struct tracer_unwind_row {
-	uint32_t pc;   /* first address of the row, as an offset from base */
-	uint32_t rule; /* table_format.h */
-};
-
 struct tracer_unwind_table {
-	uint32_t magic;	       /* TRACER_UNWIND_TABLE_MAGIC */
-	uint16_t version;      /* TRACER_TABLE_VERSION */
-	uint16_t word_size;    /* sizeof(uintptr_t) of the image */
-	uint32_t count;	       /* entries of rows[] */
-	uint32_t lookup_count; /* entries of lookup[]: (last row's pc >> shift) + 1 */
-	uint32_t checksum;     /* over count, lookup_count, base (64-bit), rows[], lookup[] */
-	uintptr_t base;	       /* the address of rows[0] */
-	const struct tracer_unwind_row *rows;
+	uint32_t magic;	      /* TRACER_UNWIND_TABLE_MAGIC */
+	uint16_t version;     /* TRACER_UNWIND_VERSION */
+	uint16_t word_size;   /* sizeof(uintptr_t) of the image */
+	uint32_t count;	      /* entries of rows[] */
+	uint32_t block_count; /* blocks of code; lookup[] has one entry more */
+	uint32_t rule_count;  /* entries of rules[] */
+	uint32_t checksum;    /* tracer_unwind_checksum() */
+	uintptr_t base;	      /* the address of the first row */
+	const uint16_t *rows;
 	const uint32_t *lookup;
+	const uint32_t *rules;
 };
 
 /* Stacks a config may declare; entries past it are ignored, as if absent. */
@@ -387,11 +385,13 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  *     frame pointer     22 (FP=1)       162
  *     DWARF          1,800 / 2,132   1,907 / 2,239
  *     prologue       1,283 / 1,572   1,317 / 1,606
- *     auto           1,807 / 2,139   1,917 / 2,249
+ *     table             86 / 87         371 / 394
+ *     auto              86 / 87         382 / 405
  * The frame-pointer capture runs its frames in one loop: a frame whose
  * return address follows `jal ra` or `jalr ra` costs 22; any other frame
  * (a 2-byte call, a trap frame, the first frame, a stop) takes the
- * iterator's path.
+ * iterator's path. The table capture (auto's too) has such a loop for rows
+ * based on sp or s0 with ra saved.
  */
 struct tracer_prepared {
 	const struct tracer_config *config;

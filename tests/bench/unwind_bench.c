@@ -19,7 +19,7 @@
  *   BENCH <unwinder> <raw|symbolized> depth=<levels> frames=<seen> instret=<count> complete=<0|1>
  * complete=1: the walk ended at the outermost frame (_start), not earlier.
  * The cost of starting a walk, which validates the embedded tables
- * (unwind: the unwind table's rows and lookup entries):
+ * (unwind: the unwind table's rows and blocks):
  *   BENCH walk-start instret=<count> symbols=<n> fdes=<n> unwind=<n>
  * Then the slopes, in the form tools read (build: gcc-O2-fp0, ...):
  *   bench <build> <unwinder> raw slope <N> instr/frame
@@ -223,7 +223,7 @@ BENCH_FN static void measure_walk_start(void)
 	instret = read_instret() - start;
 	kprintf("BENCH walk-start instret=%lu symbols=%u fdes=%u unwind=%u\n", instret,
 		config.symtab->count, config.fde_index->count,
-		config.unwind_table->count + config.unwind_table->lookup_count);
+		config.unwind_table->count + config.unwind_table->block_count);
 }
 
 static const char *unwinder_name(unsigned which)

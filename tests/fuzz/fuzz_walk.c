@@ -64,7 +64,7 @@ enum {
 #define MAX_ROWS	4096
 /* Rows cover at most as much as text can hold. */
 #define MAX_ROW_PC	0x10000u
-#define MAX_LOOKUP	((MAX_ROW_PC >> TRACER_UNWIND_BLOCK_SHIFT) + 1)
+#define MAX_LOOKUP	((MAX_ROW_PC >> TRACER_UNWIND_BLOCK_SHIFT) + 2)
 /* Text, .eh_frame and names have u16 sizes. */
 #define MAX_BYTES 0x10000
 
@@ -90,8 +90,9 @@ struct tables {
 	struct tracer_unwind_table *unwind_table;
 	struct tracer_fde_entry *entries;
 	struct tracer_symbol *symbols;
-	struct tracer_unwind_row *rows;
-	uint32_t *lookup;
+	uint16_t *rows;
+	uint32_t *lookup; /* then rules[], after it */
+	uint32_t *rules;
 	char *names;
 	size_t size;
 };
@@ -99,7 +100,7 @@ struct tables {
 #define TABLES_CAPACITY                                                                  \
 	(TABLES_ARRAYS_AT + MAX_FDE_ENTRIES * sizeof(struct tracer_fde_entry) +          \
 	 MAX_SYMBOLS * sizeof(struct tracer_symbol) +                                    \
-	 MAX_ROWS * sizeof(struct tracer_unwind_row) + MAX_LOOKUP * 4 + MAX_BYTES + 4)
+	 MAX_ROWS * 2 + 2 + MAX_LOOKUP * 4 + TRACER_UNWIND_MAX_RULES * 4 + MAX_BYTES + 4)
 _Static_assert(sizeof(struct tracer_symtab) + sizeof(struct tracer_fde_index) +
 			   sizeof(struct tracer_unwind_table) <=
 		   TABLES_ARRAYS_AT,
@@ -373,10 +374,17 @@ static size_t names_capacity(const struct parts *parts)
 	return parts->symbol_count ? (parts->names_size + 4) / 4 * 4 : 0;
 }
 
-/* The lookup entries the rows need. */
-static size_t lookup_entries(const struct parts *parts)
+/* The blocks the rows need (lookup[] has one entry more). */
+static size_t block_count(const struct parts *parts)
 {
 	return parts->row_count ? (parts->last_row_pc >> TRACER_UNWIND_BLOCK_SHIFT) + 1 : 0;
+}
+
+/* Distinct rules: at most one a row, and the format's maximum. */
+static size_t rules_capacity(const struct parts *parts)
+{
+	return parts->row_count < TRACER_UNWIND_MAX_RULES ? parts->row_count
+							  : TRACER_UNWIND_MAX_RULES;
 }
 
 static void lay_out_tables(const struct parts *parts)
@@ -390,9 +398,10 @@ static void lay_out_tables(const struct parts *parts)
 	tables.entries =
 	    (struct tracer_fde_entry *)(void *)(tables_bytes + TABLES_ARRAYS_AT);
 	tables.symbols = (struct tracer_symbol *)(tables.entries + parts->fde_entries);
-	tables.rows = (struct tracer_unwind_row *)(tables.symbols + parts->symbol_count);
-	tables.lookup = (uint32_t *)(tables.rows + parts->row_count);
-	tables.names = (char *)(tables.lookup + lookup_entries(parts));
+	tables.rows = (uint16_t *)(void *)(tables.symbols + parts->symbol_count);
+	tables.lookup = (uint32_t *)(void *)(tables.rows + (parts->row_count + 1) / 2 * 2);
+	tables.rules = tables.lookup + (parts->row_count ? block_count(parts) + 1 : 0);
+	tables.names = (char *)(tables.rules + rules_capacity(parts));
 	tables.size =
 	    (size_t)(tables.names - (char *)tables_bytes) + names_capacity(parts);
 }
@@ -528,18 +537,8 @@ static uint32_t build_symbols(const struct parts *parts,
 
 static uint32_t unwind_table_checksum(const struct tracer_unwind_table *table)
 {
-	struct table_checksum sum;
-	uint64_t base = table->base;
-
-	table_checksum_start(&sum);
-	table_checksum_word(&sum, table->count);
-	table_checksum_word(&sum, table->lookup_count);
-	table_checksum_word(&sum, (uint32_t)base);
-	table_checksum_word(&sum, (uint32_t)(base >> 32));
-	table_checksum_words(&sum, (const uint32_t *)(const void *)tables.rows,
-			     table->count * sizeof(struct tracer_unwind_row) / 4);
-	table_checksum_words(&sum, tables.lookup, table->lookup_count);
-	return table_checksum_end(&sum);
+	return tracer_unwind_checksum(table->count, table->block_count, table->rule_count,
+				      table->base, tables.rows, tables.lookup, tables.rules);
 }
 
 /* A rule symgen could write (tracer/UNWIND_TABLE.md): the input's CFA kind,
@@ -561,28 +560,45 @@ static uint32_t valid_rule(uint32_t rule)
 	return rule;
 }
 
-/* Rows from pc 0 by the input's steps, the last one no-CFI, and their
- * lookup index: a table as symgen writes it. Returns the row count. */
-static uint32_t build_rows(const struct parts *parts, uint32_t *lookup_count)
+/* The index of rule among the table's rules, added if new; rule 0 (no
+ * CFI) once they are full. */
+static uint32_t rule_index(struct tracer_unwind_table *table, uint32_t rule)
+{
+	for (uint32_t i = 0; i < table->rule_count; i++)
+		if (tables.rules[i] == rule)
+			return i;
+	if (table->rule_count == TRACER_UNWIND_MAX_RULES)
+		return 0;
+	tables.rules[table->rule_count] = rule;
+	return table->rule_count++;
+}
+
+/* Rows from pc 0 by the input's steps, the last one no-CFI (rule 0), their
+ * rules and lookup index: a table as symgen writes it. */
+static void build_rows(const struct parts *parts, struct tracer_unwind_table *table)
 {
 	struct fuzz_input input = parts->rows;
 	uint32_t count = (uint32_t)parts->row_count;
-	uint32_t row = 0;
+	uint32_t pc = 0;
+	uint32_t block = 0;
 
+	table->count = count;
+	table->rule_count = 0;
+	table->block_count = (uint32_t)block_count(parts);
+	if (count == 0)
+		return;
+	rule_index(table, TRACER_UNWIND_CFA_NONE);
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t rule;
 
-		tables.rows[i].pc = next_row(&input, i ? tables.rows[i - 1].pc : 0, i, &rule);
-		tables.rows[i].rule = i + 1 < count ? valid_rule(rule) : TRACER_UNWIND_CFA_NONE;
+		pc = next_row(&input, pc, i, &rule);
+		while (block <= pc >> TRACER_UNWIND_BLOCK_SHIFT)
+			tables.lookup[block++] = i;
+		tables.rows[i] = tracer_unwind_row(
+		    pc & ((1u << TRACER_UNWIND_BLOCK_SHIFT) - 1),
+		    i + 1 < count ? rule_index(table, valid_rule(rule)) : 0);
 	}
-	*lookup_count = (uint32_t)lookup_entries(parts);
-	for (uint32_t block = 0; block < *lookup_count; block++) {
-		while (row + 1 < count &&
-		       tables.rows[row + 1].pc <= block << TRACER_UNWIND_BLOCK_SHIFT)
-			row++;
-		tables.lookup[block] = row;
-	}
-	return count;
+	tables.lookup[block] = count;
 }
 
 static uint32_t build_fde_entries(const struct parts *parts,
@@ -716,17 +732,17 @@ static enum damage damage_unwind_table(uint8_t selector, struct tracer_config *c
 		    (const struct tracer_unwind_table *)(config->tables.end + 64);
 		break;
 	case DAMAGE_ARRAY_OUTSIDE:
-		table->rows = (const struct tracer_unwind_row *)config->tables.end;
+		table->rows = (const uint16_t *)config->tables.end;
 		break;
 	case DAMAGE_COUNT:
 		table->count++;
 		table->checksum = unwind_table_checksum(table);
 		break;
 	default:
-		/* Rows and lookup are adjacent. */
+		/* Rows, lookup and rules are adjacent. */
 		flip_byte(tables.rows,
-			  table->count * sizeof(struct tracer_unwind_row) +
-			      table->lookup_count * 4,
+			  (size_t)((char *)(tables.rules + table->rule_count) -
+				   (char *)tables.rows),
 			  detail);
 		break;
 	}
@@ -747,12 +763,13 @@ static void build_unwind_table(const struct parts *parts, struct tracer_config *
 	struct tracer_unwind_table *table = tables.unwind_table;
 
 	table->magic = TRACER_UNWIND_TABLE_MAGIC;
-	table->version = TRACER_TABLE_VERSION;
+	table->version = TRACER_UNWIND_VERSION;
 	table->word_size = sizeof(uintptr_t);
-	table->count = build_rows(parts, &table->lookup_count);
+	build_rows(parts, table);
 	table->base = in_range(config->text, parts->unwind_base) & ~(uintptr_t)1;
-	table->rows = (const struct tracer_unwind_row *)tables_address(tables.rows);
+	table->rows = (const uint16_t *)tables_address(tables.rows);
 	table->lookup = (const uint32_t *)tables_address(tables.lookup);
+	table->rules = (const uint32_t *)tables_address(tables.rules);
 	table->checksum = unwind_table_checksum(table);
 	config->unwind_table =
 	    table->count ? (const struct tracer_unwind_table *)tables_address(table) : NULL;

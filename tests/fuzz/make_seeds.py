@@ -101,6 +101,12 @@ def symbols(elf):
     return found
 
 
+# The unwind table's layout (tracer/UNWIND_TABLE.md, table_format.h): 64-byte
+# blocks; a row's offset within its block in 2-byte units in bits 11-15, its
+# rule's index in bits 0-10.
+BLOCK_SHIFT, RULE_BITS = 6, 11
+
+
 def unwind_rows(elf, addresses):
     """(base, [(pc offset, rule)]) of the image's unwind table (struct
     tracer_unwind_table, rv64), or (0, []) if it has none."""
@@ -112,9 +118,16 @@ def unwind_rows(elf, addresses):
     def at(address, size):
         return data[address - start:address - start + size]
 
-    count, = struct.unpack("<I", at(addresses["tracer_unwind_table"] + 8, 4))
-    base, rows = struct.unpack("<QQ", at(addresses["tracer_unwind_table"] + 24, 16))
-    return base, [struct.unpack("<II", at(rows + 8 * i, 8)) for i in range(count)]
+    count, blocks, rule_count = struct.unpack("<III", at(addresses["tracer_unwind_table"] + 8, 12))
+    base, rows, lookup, rules = struct.unpack("<QQQQ", at(addresses["tracer_unwind_table"] + 24, 32))
+    if count == 0:
+        return base, []
+    rows = struct.unpack("<%dH" % count, at(rows, 2 * count))
+    lookup = struct.unpack("<%dI" % (blocks + 1), at(lookup, 4 * (blocks + 1)))
+    rules = struct.unpack("<%dI" % rule_count, at(rules, 4 * rule_count))
+    return base, [((block << BLOCK_SHIFT) + (rows[i] >> RULE_BITS) * 2,
+                   rules[rows[i] & ((1 << RULE_BITS) - 1)])
+                  for block in range(blocks) for i in range(lookup[block], lookup[block + 1])]
 
 
 def fde_list(elf):

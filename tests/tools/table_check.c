@@ -2,7 +2,7 @@
  * table_check.c - the proof that the unwind table is exact (tests/
  * table_proof.py): at every instruction boundary of an image's code, the
  * row the table gives, found as the table unwinder finds it
- * (unwind_table_find), against the row the tracer's interpreter computes
+ * (unwind_table_rule), against the row the tracer's interpreter computes
  * from .eh_frame (cfi_row_at).
  *
  *     table_check ELF
@@ -108,9 +108,7 @@ static bool same_row(uint32_t rule, const struct cfi_fde *fde, enum cfi_status s
 
 static uint32_t table_rule(const struct tracer_unwind_table *table, uint64_t pc)
 {
-	const struct tracer_unwind_row *row = unwind_table_find(table, (uintptr_t)pc);
-
-	return row ? row->rule : TRACER_UNWIND_CFA_NONE;
+	return unwind_table_rule(table, (uintptr_t)pc);
 }
 
 /* The next instruction boundary: 2 or 4 bytes on (2 past a longer
@@ -194,7 +192,6 @@ int main(int argc, char **argv)
 	struct tracer_config config = {.tables = {0, UINTPTR_MAX}};
 	struct image_view view;
 	struct counts counts = {0};
-	struct table_checksum sum;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: table_check ELF\n");
@@ -206,22 +203,19 @@ int main(int argc, char **argv)
 	built = unwind_table_build(&elf, fdes, fde_count);
 	/* The descriptor symgen would write, checked as a walk checks it. */
 	table = (struct tracer_unwind_table){TRACER_UNWIND_TABLE_MAGIC,
-					     TRACER_TABLE_VERSION,
+					     TRACER_UNWIND_VERSION,
 					     sizeof(uintptr_t),
 					     (uint32_t)built.count,
-					     (uint32_t)built.lookup_count,
+					     (uint32_t)built.block_count,
+					     (uint32_t)built.rule_count,
 					     0,
 					     (uintptr_t)built.base,
 					     built.rows,
-					     built.lookup};
-	table_checksum_start(&sum);
-	table_checksum_word(&sum, table.count);
-	table_checksum_word(&sum, table.lookup_count);
-	table_checksum_word(&sum, (uint32_t)built.base);
-	table_checksum_word(&sum, (uint32_t)(built.base >> 32));
-	table_checksum_words(&sum, (const uint32_t *)(const void *)built.rows, 2 * built.count);
-	table_checksum_words(&sum, built.lookup, built.lookup_count);
-	table.checksum = table_checksum_end(&sum);
+					     built.lookup,
+					     built.rules};
+	table.checksum = tracer_unwind_checksum(table.count, table.block_count,
+						table.rule_count, built.base, built.rows,
+						built.lookup, built.rules);
 	config.unwind_table = &table;
 	if (tracer_unwind_table_check(&config) != TRACER_TABLE_OK) {
 		printf("table_check: the table fails validation\n");

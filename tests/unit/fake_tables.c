@@ -42,27 +42,33 @@ void fake_fde_index_fill(struct tracer_fde_index *index,
 }
 
 void fake_unwind_table_fill(struct tracer_unwind_table *table, uintptr_t base,
-			    const struct tracer_unwind_row *rows, uint32_t count,
-			    const uint32_t *lookup, uint32_t lookup_count)
+			    const uint16_t *rows, uint32_t count, const uint32_t *lookup,
+			    uint32_t block_count, const uint32_t *rules, uint32_t rule_count)
 {
 	struct table_checksum sum;
 
 	table->magic = TRACER_UNWIND_TABLE_MAGIC;
-	table->version = TRACER_TABLE_VERSION;
+	table->version = TRACER_UNWIND_VERSION;
 	table->word_size = sizeof(uintptr_t);
 	table->count = count;
-	table->lookup_count = lookup_count;
+	table->block_count = block_count;
+	table->rule_count = rule_count;
 	table->base = base;
 	table->rows = rows;
 	table->lookup = lookup;
+	table->rules = rules;
 	table_checksum_start(&sum);
 	table_checksum_word(&sum, count);
-	table_checksum_word(&sum, lookup_count);
+	table_checksum_word(&sum, block_count);
+	table_checksum_word(&sum, rule_count);
 	table_checksum_word(&sum, (uint32_t)base);
 	table_checksum_word(&sum, (uint32_t)((uint64_t)base >> 32));
-	table_checksum_words(&sum, (const uint32_t *)(const void *)rows,
-			     count * sizeof(*rows) / 4);
-	table_checksum_words(&sum, lookup, lookup_count);
+	if (count > 0) {
+		for (uint32_t i = 0; i < count; i++)
+			table_checksum_word(&sum, rows[i]);
+		table_checksum_words(&sum, lookup, block_count + 1);
+		table_checksum_words(&sum, rules, rule_count);
+	}
 	table->checksum = table_checksum_end(&sum);
 }
 

@@ -1,10 +1,14 @@
 /*
  * test_unwind_table.c - the table unwinder over hand-built unwind tables.
  *
- * The rule words are derived by hand from the layout in
- * tracer/UNWIND_TABLE.md (bits 0-1 CFA kind, 2-3 ra, 4 s0 saved, 5-11 ra's
- * offset in words, 12-18 s0's offset in words, 19-31 the CFA's offset in
- * units of 4 bytes; offsets two's complement), never with the encoder.
+ * The rule words, rows and lookup entries are derived by hand from the
+ * layout in tracer/UNWIND_TABLE.md, never with the encoder: rule words
+ * (bits 0-1 CFA kind, 2-3 ra, 4 s0 saved, 5-11 ra's offset in words, 12-18
+ * s0's offset in words, 19-31 the CFA's offset in units of 4 bytes;
+ * offsets two's complement); rows of 16 bits, the offset within a 64-byte
+ * block in 2-byte units in bits 11-15, the rule's index in bits 0-10;
+ * lookup[i], the first row at or past block i's start, and one entry more,
+ * the row count.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +53,9 @@ struct table_test {
 	struct fake_cfi cfi;
 	struct tracer_fde_entry entry;
 	struct tracer_fde_index index;
-	struct tracer_unwind_row rows[8];
-	uint32_t lookup[5];
+	uint16_t rows[8];
+	uint32_t lookup[20];
+	uint32_t rules[7];
 	struct tracer_unwind_table table;
 };
 
@@ -79,25 +84,29 @@ static void build_cfi(struct table_test *t)
 	t->stack.config.fde_index = &t->index;
 }
 
-/* Lookup: blocks of 256 bytes from BASE; the row in effect at each start. */
+/* 19 blocks of 64 bytes from BASE (END is in block 18). */
 static void fill_table(struct table_test *t)
 {
-	fake_unwind_table_fill(&t->table, BASE, t->rows, 8, t->lookup, 5);
+	fake_unwind_table_fill(&t->table, BASE, t->rows, 8, t->lookup, 19, t->rules, 7);
 }
 
+/* Every row starts a block (offset 0): a row is its rule's index. */
 static void build(struct table_test *t)
 {
-	static const struct tracer_unwind_row rows[8] = {
-	    {A, RULE_A},		 {B, RULE_B},	  {C, RULE_OUTERMOST},
-	    {LEAF, RULE_LEAF},		 {INTERPRETED, RULE_INTERPRET},
-	    {GAP, RULE_NONE},		 {D, RULE_D},	  {END, RULE_NONE},
-	};
-	static const uint32_t lookup[5] = {0, 1, 2, 3, 6};
+	static const uint32_t rules[7] = {RULE_A,	  RULE_B,    RULE_OUTERMOST, RULE_LEAF,
+					  RULE_INTERPRET, RULE_NONE, RULE_D};
+	/* A, B, C, LEAF, INTERPRETED, GAP, D, END (no CFI: index 5). */
+	static const uint16_t rows[8] = {0, 1, 2, 3, 4, 5, 6, 5};
+	/* Blocks 0 (A), 1-4 (B at block 4), 5-8 (C at 8), 9-12 (LEAF at 12),
+	 * 13 (INTERPRETED), 14 (GAP), 15-16 (D at 16), 17-18 (END at 18). */
+	static const uint32_t lookup[20] = {0, 1, 1, 1, 1, 2, 2, 2, 2, 3,
+					    3, 3, 3, 4, 5, 6, 6, 7, 7, 8};
 
 	fake_stack_init(&t->stack);
 	build_cfi(t);
 	memcpy(t->rows, rows, sizeof(rows));
 	memcpy(t->lookup, lookup, sizeof(lookup));
+	memcpy(t->rules, rules, sizeof(rules));
 	fill_table(t);
 	t->stack.config.unwind_table = &t->table;
 	fake_tables_anywhere(&t->stack.config);
@@ -136,22 +145,28 @@ static bool frame_is(const struct table_test *t, size_t i, uintptr_t pc, uintptr
 }
 
 /*
- * Hand-derived (base counts as two words on rv32 too): count 2, lookup_count 1, base 0x80200000 (words
- * 0x80200000, 0), rows {0, RULE_D}, {0x10, 0}, lookup {0}. The words 2, 1,
- * 0x80200000, 0, 0, 0x27eff5, 0x10, 0, 0: a ends 0x8047f009, b (mod 2^32)
- * 0x817fc027; end = 0x817fc027 ^ 0xf0098047. Empty, base 0: four zero
- * words, a = 1, b = 4: 0x00010004.
+ * Hand-derived (base counts as two words on rv32 too): count 2, block_count
+ * 1, rule_count 2, base 0x80200000 (words 0x80200000, 0), rows 0x0000 (at
+ * 0, RULE_D) and 0x4001 (at 0x10: 8 << 11, no CFI), lookup {0, 2}, rules
+ * {RULE_D, RULE_NONE}: the words 2, 1, 2, 0x80200000, 0, 0, 0x4001, 0, 2,
+ * 0x27eff5, 0 give 0x2eafa07a (computed apart, in Python). Empty, base 0:
+ * five zero words, a = 1, b = 5: 0x00010005.
  */
 void unwind_table_checksum_by_hand(void)
 {
-	static const struct tracer_unwind_row rows[2] = {{0, RULE_D}, {0x10, RULE_NONE}};
-	static const uint32_t lookup[1] = {0};
+	static const uint16_t rows[2] = {0x0000, 0x4001};
+	static const uint32_t lookup[2] = {0, 2};
+	static const uint32_t rules[2] = {RULE_D, RULE_NONE};
 	struct tracer_unwind_table table;
+	struct tracer_config config = {.unwind_table = &table};
 
-	fake_unwind_table_fill(&table, 0x80200000u, rows, 2, lookup, 1);
-	CHECK(table.checksum == 0x71764060u);
-	fake_unwind_table_fill(&table, 0, NULL, 0, NULL, 0);
-	CHECK(table.checksum == 0x00010004u);
+	fake_unwind_table_fill(&table, 0x80200000u, rows, 2, lookup, 1, rules, 2);
+	CHECK(table.checksum == 0x2eafa07au);
+	fake_tables_anywhere(&config);
+	CHECK(tracer_unwind_table_check(&config) == TRACER_TABLE_OK);
+	fake_unwind_table_fill(&table, 0, NULL, 0, NULL, 0, NULL, 0);
+	CHECK(table.checksum == 0x00010005u);
+	CHECK(tracer_unwind_table_check(&config) == TRACER_TABLE_OK);
 }
 
 /*
@@ -219,14 +234,17 @@ void unwind_table_walk_leaf(void)
  */
 void unwind_table_lookup_edges(void)
 {
-	static const struct tracer_unwind_row rows[8] = {
-	    {0x000, 0x00200001u}, {0x0fe, 0x00400001u}, {0x100, 0x00600001u},
-	    {0x102, 0x00800001u}, {0x300, 0x00a00001u}, {0x3fe, RULE_NONE},
-	    {0x500, 0x00c00001u}, {0x520, RULE_NONE},
-	};
-	/* Blocks at 0x000, 0x100, 0x200 (no row starts there: 0x102's),
-	 * 0x300, 0x400 (in the gap), 0x500. */
-	static const uint32_t lookup[6] = {0, 2, 3, 4, 5, 6};
+	static const uint32_t rules[7] = {0x00200001u, 0x00400001u, 0x00600001u, 0x00800001u,
+					  0x00a00001u, RULE_NONE,   0x00c00001u};
+	/* Rows at 0x000 (block 0), 0x0fe (block 3, offset 0x3e: 0x1f << 11),
+	 * 0x100 (block 4), 0x102 (block 4, offset 2: 1 << 11), 0x300 (block
+	 * 12), 0x3fe (block 15, offset 0x3e, no CFI), 0x500 (block 20), 0x520
+	 * (block 20, offset 0x20: 0x10 << 11, no CFI). */
+	static const uint16_t rows[8] = {0x0000, 0xf801, 0x0002, 0x0803,
+					 0x0004, 0xf805, 0x0006, 0x8005};
+	/* 21 blocks: no row starts in blocks 1-2, 5-11, 13-14, 16-19. */
+	static const uint32_t lookup[22] = {0, 1, 1, 1, 2, 4, 4, 4, 4, 4, 4,
+					    4, 4, 5, 5, 5, 6, 6, 6, 6, 6, 8};
 	static const struct {
 		intptr_t offset; /* pc - base */
 		uintptr_t cfa;	 /* bytes above sp; 0: no CFI */
@@ -239,7 +257,7 @@ void unwind_table_lookup_edges(void)
 	struct table_test t;
 
 	build(&t);
-	fake_unwind_table_fill(&t.table, BASE, rows, 8, lookup, 6);
+	fake_unwind_table_fill(&t.table, BASE, rows, 8, lookup, 21, rules, 7);
 	CHECK(tracer_unwind_table_check(&t.stack.config) == TRACER_TABLE_OK);
 	t.stack.config.fde_index = NULL;
 	t.stack.config.max_depth = 2;
@@ -343,25 +361,29 @@ void unwind_table_rejected(void)
 	t.table.magic ^= 1;
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
 	fill_table(&t);
-	t.table.version = 2;
+	t.table.version = 1;
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
 	fill_table(&t);
 	t.table.word_size = 12 - sizeof(uintptr_t);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	/* Contents changed: a rule, the base, a lookup entry, the count. */
+	/* Contents changed: a rule, a row, the base, a lookup entry, the
+	 * count. */
 	fill_table(&t);
-	t.rows[3].rule = RULE_D;
+	t.rules[3] = RULE_D;
 	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
-	t.rows[3].rule = RULE_LEAF;
+	t.rules[3] = RULE_LEAF;
+	t.rows[3] = 6;
+	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
+	t.rows[3] = 3;
 	t.table.base += 2;
 	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
 	t.table.base -= 2;
-	t.lookup[4] = 5;
+	t.lookup[19] = 7;
 	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
-	t.lookup[4] = 6;
+	t.lookup[19] = 8;
 	t.table.count = 7;
 	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
-	/* Outside the declared memory: the descriptor, the arrays. */
+	/* Outside the declared memory: the descriptor, each array. */
 	fill_table(&t);
 	CHECK(check(&t) == TRACER_TABLE_OK);
 	t.stack.config.tables.start = (uintptr_t)&t.table;
@@ -373,13 +395,16 @@ void unwind_table_rejected(void)
 	t.table.lookup = (const uint32_t *)t.stack.words;
 	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
 	t.table.lookup = t.lookup;
-	t.table.rows = (const struct tracer_unwind_row *)t.stack.words;
+	t.table.rules = (const uint32_t *)t.stack.words;
+	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
+	t.table.rules = t.rules;
+	t.table.rows = (const uint16_t *)t.stack.words;
 	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
 	t.table.rows = t.rows;
 	t.stack.config.tables.start = (uintptr_t)&t.rows[1];
 	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
 	fake_tables_anywhere(&t.stack.config);
-	t.table.rows = (const struct tracer_unwind_row *)((uintptr_t)t.rows + 2);
+	t.table.rows = (const uint16_t *)((uintptr_t)t.rows + 1);
 	CHECK(check(&t) == TRACER_TABLE_OUTSIDE); /* misaligned */
 	/* A count that reaches past the declared end. */
 	t.table.count = 0x40000000u;
@@ -389,49 +414,70 @@ void unwind_table_rejected(void)
 	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
 	fake_tables_anywhere(&t.stack.config);
 
-	/* Checksums right, contents crafted. Unsorted rows: */
-	t.rows[2].pc = B;
-	fill_table(&t);
-	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	t.rows[2].pc = C;
-	/* Rules: ra's value 3; an offset a rule does not use; bits beside an
-	 * interpret or no-CFI kind. */
+	/* Checksums right, contents crafted. Rules: ra's value 3; an offset
+	 * a rule does not use; bits beside an interpret or no-CFI kind. */
 	static const uint32_t bad_rules[] = {0x0000000du, 0x00000fe1u, 0x0007e001u,
 					     0x00200003u, 0x00000004u};
 	for (size_t i = 0; i < sizeof(bad_rules) / sizeof(bad_rules[0]); i++) {
-		t.rows[3].rule = bad_rules[i];
+		t.rules[3] = bad_rules[i];
 		fill_table(&t);
 		CHECK(check(&t) == TRACER_TABLE_MALFORMED);
 	}
-	t.rows[3].rule = RULE_LEAF;
-	/* The last row covers code; the first starts past the base. */
-	t.rows[7].rule = RULE_LEAF;
-	fill_table(&t);
-	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	t.rows[7].rule = RULE_NONE;
-	t.rows[0].pc = 2;
-	fill_table(&t);
-	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	t.rows[0].pc = A;
-	/* A lookup entry one row early, one row late, past the rows; a
-	 * lookup_count that is not the blocks'. */
+	t.rules[3] = RULE_LEAF;
+	/* Rows: a rule index past the rules; the last row covering code; the
+	 * first starting past the base. */
 	static const struct {
 		size_t index;
-		uint32_t value;
-	} bad_lookups[] = {{4, 5}, {3, 4}, {0, 8}, {2, 1}};
-	for (size_t i = 0; i < sizeof(bad_lookups) / sizeof(bad_lookups[0]); i++) {
-		uint32_t saved = t.lookup[bad_lookups[i].index];
+		uint16_t value;
+	} bad_rows[] = {{3, 7}, {7, 3}, {0, 0x0800}};
+	for (size_t i = 0; i < sizeof(bad_rows) / sizeof(bad_rows[0]); i++) {
+		uint16_t saved = t.rows[bad_rows[i].index];
 
-		t.lookup[bad_lookups[i].index] = bad_lookups[i].value;
+		t.rows[bad_rows[i].index] = bad_rows[i].value;
 		fill_table(&t);
 		CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-		t.lookup[bad_lookups[i].index] = saved;
+		t.rows[bad_rows[i].index] = saved;
 	}
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.lookup, 4);
+	/* Lookup entries: decreasing; rows 1 and 2 (both at offset 0) in one
+	 * block, unsorted; the first not 0; the first block empty; the last
+	 * not the count. */
+	static const struct {
+		size_t first;
+		size_t last;
+		uint32_t value;
+	} bad_lookups[] = {{4, 4, 0}, {5, 8, 3}, {0, 0, 1}, {1, 1, 0}, {19, 19, 7}};
+	for (size_t i = 0; i < sizeof(bad_lookups) / sizeof(bad_lookups[0]); i++) {
+		uint32_t saved[20];
+
+		memcpy(saved, t.lookup, sizeof(saved));
+		for (size_t j = bad_lookups[i].first; j <= bad_lookups[i].last; j++)
+			t.lookup[j] = bad_lookups[i].value;
+		fill_table(&t);
+		CHECK(check(&t) == TRACER_TABLE_MALFORMED);
+		memcpy(t.lookup, saved, sizeof(saved));
+	}
+	/* The last block empty (END moved into block 17); too many rules;
+	 * rows without blocks; blocks or rules without rows. */
+	t.lookup[18] = 8;
+	fill_table(&t);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.lookup, 1);
+	t.lookup[18] = 7;
+	static uint32_t many_rules[TRACER_UNWIND_MAX_RULES + 1];
+	for (size_t i = 0; i <= TRACER_UNWIND_MAX_RULES; i++)
+		many_rules[i] = i < 7 ? t.rules[i] : RULE_LEAF;
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.lookup, 19, many_rules,
+			       TRACER_UNWIND_MAX_RULES + 1);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.lookup, 0);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.lookup, 19, many_rules,
+			       TRACER_UNWIND_MAX_RULES);
+	CHECK(check(&t) == TRACER_TABLE_OK);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.lookup, 0, t.rules, 7);
+	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.lookup, 1, t.rules, 0);
+	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.lookup, 0, t.rules, 7);
+	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.lookup, 0, t.rules, 0);
 	CHECK(check(&t) == TRACER_TABLE_OK);
 
 	/* A walk with a rejected table: tracer=table stops, the note says
