@@ -183,11 +183,22 @@ BENCH_SRCS := tests/bench/unwind_bench.c tests/bench/libgcc_support.c
 BENCH_MAKE = $(MAKE) CC=$(CROSS_COMPILE)gcc OPT=-O2 EXTRA_SRCS="$(BENCH_SRCS)" \
 	LIBGCC=$$($(CROSS_COMPILE)gcc -march=rv64imac -mabi=$(ABI) -print-libgcc-file-name)
 # The benchmark names its build in its output (gcc-O2-fp0): the level from OPT.
-$(BUILD)/obj/tests/bench/%.o: TARGET_CFLAGS += -DBENCH_OPT='"$(OPT)"'
+$(BUILD)/obj/tests/bench/%.o: TARGET_CFLAGS += -DBENCH_OPT='"$(OPT)"' \
+	-DBENCH_VARIANT='"$(BENCH_VARIANT)"'
+# A third kernel, FP=0, with ten times the functions (generated): the
+# tables grow, the walked stack does not (build name gcc-O2-fp0-10x).
+BENCH_MANY := build/bench-10x/many_functions.c
+BENCH_MANY_COUNT := 2100
 BENCH_QEMU = $(QEMU) -machine virt -nographic -bios default -icount shift=0 -kernel
 .PHONY: bench
 bench: deps
 	$(BENCH_MAKE) BUILD=build/bench FP=0
 	$(BENCH_MAKE) BUILD=build/bench-fp1 FP=1
+	@mkdir -p $(dir $(BENCH_MANY))
+	@$(PYTHON) tests/bench/many_functions.py $(BENCH_MANY_COUNT) > $(BENCH_MANY).new
+	@cmp -s $(BENCH_MANY).new $(BENCH_MANY) && rm $(BENCH_MANY).new || mv $(BENCH_MANY).new $(BENCH_MANY)
+	$(BENCH_MAKE) BUILD=build/bench-10x FP=0 EXTRA_SRCS="$(BENCH_SRCS) $(BENCH_MANY)" \
+		BENCH_VARIANT=-10x
 	$(BENCH_QEMU) build/bench/kernel.elf -append "scenario=call:bench_unwinders"
 	$(BENCH_QEMU) build/bench-fp1/kernel.elf -append "scenario=call:bench_unwinders_fp"
+	$(BENCH_QEMU) build/bench-10x/kernel.elf -append "scenario=call:bench_unwinders"

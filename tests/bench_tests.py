@@ -52,7 +52,13 @@ WALK_START_MAX_PER_ENTRY = 46
 MIN_RATIO_TO_LIBGCC = 1
 BENCH_TIMEOUT = 600
 BENCH_KERNELS = [os.path.join(ROOT, "build", "bench", "kernel.elf"),
-                 os.path.join(ROOT, "build", "bench-fp1", "kernel.elf")]
+                 os.path.join(ROOT, "build", "bench-fp1", "kernel.elf"),
+                 os.path.join(ROOT, "build", "bench-10x", "kernel.elf")]
+# The kernels' builds, as they name themselves; the last has ten times the
+# functions (tests/bench/many_functions.py), only the walked stack is equal.
+BENCH_BUILDS = ["gcc-O2-fp0", "gcc-O2-fp1", "gcc-O2-fp0-10x"]
+BIG_BUILD = BENCH_BUILDS[2]
+FLAT_PERCENT = 10
 # The unwinders each benchmark kernel must measure, by its frame-pointers=N
 # line; the kernel may measure more (a new unwinder is one line in
 # unwind_bench.c).
@@ -60,7 +66,7 @@ REQUIRED_UNWINDERS = {"0": {"auto", "dwarf", "libgcc", "prologue", "table"},
                       "1": {"auto", "dwarf", "fp", "libgcc", "prologue", "table"}}
 ALLOCATOR_SYMBOLS = {"malloc", "free", "calloc", "realloc"}
 
-KERNEL_RE = re.compile(r"^BENCH kernel frame-pointers=(\d)$")
+KERNEL_RE = re.compile(r"^BENCH kernel build=(\S+) frame-pointers=(\d)$")
 START_RE = re.compile(r"^BENCH walk-start instret=(\d+) symbols=(\d+) fdes=(\d+) unwind=(\d+)$")
 WALK_RE = re.compile(r"^BENCH (\w+) (raw|symbolized) depth=(\d+) frames=(\d+) instret=(\d+) "
                      r"complete=([01])$")
@@ -68,14 +74,15 @@ SLOPE_RE = re.compile(r"^bench (\S+) (\w+) (raw|symbolized) slope (\d+) instr/fr
 
 
 def parse(output):
-    """(kernels, slopes): {frame-pointers: {"walk-start": (instret, symbols,
-    fdes), (unwinder, mode): {depth: (frames, instret, complete)}}} and
-    {build: {(unwinder, mode): slope}}."""
+    """(kernels, slopes): {build: {"frame-pointers": "0" or "1", "walk-start":
+    (instret, symbols, fdes, unwind), (unwinder, mode): {depth: (frames,
+    instret, complete)}}} and {build: {(unwinder, mode): slope}}."""
     kernels, slopes, current = {}, {}, None
     for line in output.splitlines():
         line = line.rstrip("\r")
         if KERNEL_RE.match(line):
-            current = kernels.setdefault(KERNEL_RE.match(line).group(1), {})
+            build, fp = KERNEL_RE.match(line).groups()
+            current = kernels.setdefault(build, {"frame-pointers": fp})
         elif START_RE.match(line) and current is not None:
             current["walk-start"] = tuple(int(g) for g in START_RE.match(line).groups())
         elif WALK_RE.match(line) and current is not None:
@@ -165,12 +172,13 @@ def run_benchmark():
     return result.returncode, result.stdout + result.stderr
 
 
-def measured_as_required(kernels):
-    """Both kernels ran; each measured its required unwinders at two depths,
-    the tracer's raw and symbolized, libgcc's raw."""
-    if set(kernels) != set(REQUIRED_UNWINDERS):
+def measured_as_required(kernels, fps):
+    """The three kernels ran; each measured its required unwinders at two
+    depths, the tracer's raw and symbolized, libgcc's raw."""
+    if set(kernels) != set(BENCH_BUILDS):
         return False
-    for fp, walks_by_name in kernels.items():
+    for build, walks_by_name in kernels.items():
+        fp = fps[build]
         names = {name for name, mode in walks_by_name}
         modes = {name: {m for n, m in walks_by_name if n == name} for name in names}
         if not REQUIRED_UNWINDERS[fp] <= names or modes.get("libgcc") != {"raw"}:
@@ -182,24 +190,41 @@ def measured_as_required(kernels):
     return True
 
 
+def check_many_functions(results, slopes, starts):
+    """With ten times the functions, the table's raw walk costs what it did:
+    its lookup index leaves a search of one 64-byte block."""
+    small, big = starts.get(BENCH_BUILDS[0]), starts.get(BIG_BUILD)
+    results.check("bench %s: at least ten times the symbols of %s (%s, %s)"
+                  % (BIG_BUILD, BENCH_BUILDS[0], big and big[1], small and small[1]),
+                  small and big and big[1] >= 10 * small[1])
+    for name in ("table", "auto"):
+        base = slopes.get(BENCH_BUILDS[0], {}).get((name, "raw"))
+        grown = slopes.get(BIG_BUILD, {}).get((name, "raw"))
+        results.check("bench %s %s raw: within %d%% of %s's (%s, %s)"
+                      % (BIG_BUILD, name, FLAT_PERCENT, BENCH_BUILDS[0], grown, base),
+                      base and grown and grown <= base * (100 + FLAT_PERCENT) / 100)
+
+
 def check_benchmark(results):
     status, output = run_benchmark()
     kernels, slopes = parse(output)
-    starts = {fp: walks.pop("walk-start", None) for fp, walks in kernels.items()}
-    ran = results.check("make bench builds and runs both benchmark kernels",
-                        status == 0 and measured_as_required(kernels),
+    fps = {build: walks.pop("frame-pointers") for build, walks in kernels.items()}
+    starts = {build: walks.pop("walk-start", None) for build, walks in kernels.items()}
+    ran = results.check("make bench builds and runs the three benchmark kernels",
+                        status == 0 and measured_as_required(kernels, fps),
                         "exit %s\n%s" % (status, output[-3000:]))
     if not ran:
         return
-    for fp, walks_by_name in sorted(kernels.items()):
-        build = "gcc-O2-fp%s" % fp
+    for build, walks_by_name in sorted(kernels.items()):
         for line in sorted("bench %s %s %s slope %d instr/frame" % ((build,) + key + (value,))
                            for key, value in slopes.get(build, {}).items()):
             print("  " + line, flush=True)
         check_frames(results, "bench " + build, walks_by_name)
-        check_costs(results, build, walks_by_name, slopes.get(build, {}),
-                    starts[fp][1] if starts[fp] else 1)
-        check_walk_start(results, "bench " + build, starts[fp])
+        if build != BIG_BUILD:
+            check_costs(results, build, walks_by_name, slopes.get(build, {}),
+                        starts[build][1] if starts[build] else 1)
+        check_walk_start(results, "bench " + build, starts[build])
+    check_many_functions(results, slopes, starts)
 
 
 def allocator_symbols(elf):

@@ -15,7 +15,7 @@
  * below the recursion and rdinstret itself cancel.
  *
  * Output: a line for the kernel, one line per walk:
- *   BENCH kernel frame-pointers=<0|1>
+ *   BENCH kernel build=<build> frame-pointers=<0|1>
  *   BENCH <unwinder> <raw|symbolized> depth=<levels> frames=<seen> instret=<count> complete=<0|1>
  * complete=1: the walk ended at the outermost frame (_start), not earlier.
  * The cost of starting a walk, which validates the embedded tables
@@ -43,6 +43,10 @@
 /* Frames must stay as written: never inlined, never cloned. */
 #define BENCH_FN __attribute__((noinline, noclone))
 
+/* "-10x" for the kernel with ten times the functions (Makefile), else "". */
+#ifndef BENCH_VARIANT
+#define BENCH_VARIANT ""
+#endif
 #ifndef BENCH_OPT
 #error "build with -DBENCH_OPT='\"-O2\"' (the Makefile's bench kernels do)"
 #endif
@@ -51,6 +55,8 @@
 #else
 #define BENCH_COMPILER "gcc"
 #endif
+/* The build's name in the output: gcc-O2-fp0, gcc-O2-fp1, gcc-O2-fp0-10x. */
+#define BENCH_BUILD(fp) BENCH_COMPILER BENCH_OPT "-fp" fp BENCH_VARIANT
 
 /* Provided by the linker script, the boot code and symgen (as in panic.c). */
 extern char __eh_frame_start[];
@@ -303,11 +309,12 @@ static void print_slopes(const char *build)
 static void bench_run(bool with_frame_pointer)
 {
 	static const unsigned depths[2] = {BENCH_SHALLOW, BENCH_DEEP};
+	const char *build = with_frame_pointer ? BENCH_BUILD("1") : BENCH_BUILD("0");
 	volatile unsigned seed = 1;
 
 	/* No timer tick may land inside a measured walk (sstatus.SIE, bit 1). */
 	__asm__ volatile("csrci sstatus, 2" ::: "memory");
-	kprintf("BENCH kernel frame-pointers=%d\n", with_frame_pointer);
+	kprintf("BENCH kernel build=%s frame-pointers=%d\n", build, with_frame_pointer);
 	measure_frame_pointer = with_frame_pointer;
 	panic_describe_kernel(&config, &trap);
 	config.max_depth = BENCH_MAX_FRAMES;
@@ -326,8 +333,7 @@ static void bench_run(bool with_frame_pointer)
 		}
 	}
 	measure_walk_start();
-	print_slopes(with_frame_pointer ? BENCH_COMPILER BENCH_OPT "-fp1"
-					: BENCH_COMPILER BENCH_OPT "-fp0");
+	print_slopes(build);
 }
 
 /* For kernels built without frame pointers: all but the frame-pointer tracer. */
