@@ -45,8 +45,8 @@ struct scan {
 	uint32_t resume_known;
 	uint32_t written;	    /* registers changed since the entry */
 	uint32_t known;		    /* registers holding a known constant */
-	intptr_t value[32];	    /* their values, when known */
 	unsigned xlen;		    /* register width in bytes: 4 or 8 */
+	intptr_t value[32];	    /* their values, when known */
 };
 
 #define BIT(reg) ((uint32_t)1 << (reg))
