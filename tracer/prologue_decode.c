@@ -23,7 +23,8 @@
 
 /* What one instruction means for the walk through the code. */
 enum effect {
-	EFFECT_NONE,	/* decoded (or irrelevant); go on */
+	EFFECT_NOTHING, /* changes nothing the decoder follows; go on */
+	EFFECT_NONE,	/* decoded; go on */
 	EFFECT_CALL,	/* jumps and links: the callee returns with the frame as
 			   it was, and ra and the temporaries changed */
 	EFFECT_JUMP,	/* jumps without linking: the code after it is reached
@@ -44,8 +45,8 @@ struct scan {
 	uint32_t resume_known;
 	uint32_t written;	    /* registers changed since the entry */
 	uint32_t known;		    /* registers holding a known constant */
-	intptr_t value[32];	    /* their values, when known */
 	unsigned xlen;		    /* register width in bytes: 4 or 8 */
+	intptr_t value[32];	    /* their values, when known */
 };
 
 #define BIT(reg) ((uint32_t)1 << (reg))
@@ -286,7 +287,22 @@ static intptr_t imm_ci(uint32_t insn)
 	return value >= 32 ? value - 64 : value;
 }
 
-static enum effect decode32(struct scan *s, uint32_t insn)
+/*
+ * Most instructions change no register the decoder watches: they are told
+ * apart by the register they write (or store, or read a constant from)
+ * before anything else, against these masks. Registers that may matter:
+ * written, the frame registers and those holding a constant, x0 included,
+ * which sends rd = x0 on to the checks of reserved encodings.
+ */
+static inline uint32_t write_mask(const struct scan *s)
+{
+	return s->known | BIT(RISCV_ZERO) | BIT(RISCV_RA) | BIT(RISCV_SP) | BIT(RISCV_S0);
+}
+
+/* Stored: only the caller's ra and s0 are saves. */
+#define SAVED_REGISTERS (BIT(RISCV_RA) | BIT(RISCV_S0))
+
+static inline enum effect decode32(struct scan *s, uint32_t watch, uint32_t insn)
 {
 	unsigned rd = insn >> 7 & 0x1f;
 	unsigned rs1 = insn >> 15 & 0x1f;
@@ -296,12 +312,16 @@ static enum effect decode32(struct scan *s, uint32_t insn)
 
 	switch (insn & 0x7f) {
 	case 0x13: /* OP-IMM: addi, and shifts and logic on a register */
+		if (!(watch & BIT(rd)) && !(s->known & BIT(rs1)))
+			return EFFECT_NOTHING;
 		if (funct3 == 0)
 			op_addi(s, rd, rs1, imm_i(insn));
 		else
 			write_unknown(s, rd);
 		return EFFECT_NONE;
 	case 0x1b: /* OP-IMM-32: addiw builds 32-bit constants on rv64 */
+		if (!(watch & BIT(rd)) && !(s->known & BIT(rs1)))
+			return EFFECT_NOTHING;
 		if (funct3 == 0 && s->xlen == 8 && (s->known & BIT(rs1)))
 			write_constant(s, rd, (int32_t)wrapping_add(s->value[rs1], imm_i(insn)));
 		else
@@ -311,21 +331,29 @@ static enum effect decode32(struct scan *s, uint32_t insn)
 		write_constant(s, rd, imm_u(insn));
 		return EFFECT_NONE;
 	case 0x17: /* AUIPC: an address; into sp, a stack of this function's */
+		if (!(watch & BIT(rd)))
+			return EFFECT_NOTHING;
 		if (rd == RISCV_SP)
 			write_constant(s, rd, 0);
 		else
 			write_unknown(s, rd);
 		return EFFECT_NONE;
 	case 0x33: /* OP: add, sub, and the rest */
+		if (!(watch & BIT(rd)) && !(s->known & BIT(rs1)))
+			return EFFECT_NOTHING;
 		if (funct3 == 0 && (funct7 == 0 || funct7 == 0x20))
 			op_add(s, rd, rs1, rs2, funct7 == 0x20);
 		else
 			write_unknown(s, rd);
 		return EFFECT_NONE;
 	case 0x23: /* STORE: sb, sh, sw, sd */
+		if (!(SAVED_REGISTERS & BIT(rs2)))
+			return EFFECT_NOTHING;
 		op_store(s, rs1, rs2, imm_s(insn), 1u << funct3);
 		return EFFECT_NONE;
 	case 0x03: /* LOAD */
+		if (!(watch & BIT(rd)))
+			return EFFECT_NOTHING;
 		op_load(s, rd, rs1, imm_i(insn), 1u << (funct3 & 3));
 		return EFFECT_NONE;
 	case 0x6f: /* JAL: a call links ra (or t0, for millicode) */
@@ -337,13 +365,19 @@ static enum effect decode32(struct scan *s, uint32_t insn)
 	case 0x3b: /* OP-32 */
 	case 0x2f: /* AMO */
 	case 0x73: /* SYSTEM: csr reads write rd; ecall, ebreak, wfi have rd 0 */
+		if (!(watch & BIT(rd)))
+			return EFFECT_NOTHING;
 		write_unknown(s, rd);
 		return EFFECT_NONE;
 	case 0x53: /* OP-FP: feq/flt/fle, fclass, fmv.x, fcvt to integer write x rd */
+		if (!(watch & BIT(rd)))
+			return EFFECT_NOTHING;
 		if ((insn >> 27) == 0x14 || (insn >> 27) == 0x18 || (insn >> 27) == 0x1c)
 			write_unknown(s, rd);
 		return EFFECT_NONE;
 	case 0x57: /* OP-V: vset{i}vl{i}, and vmv.x.s and kin (funct6 0x10) */
+		if (!(watch & BIT(rd)))
+			return EFFECT_NOTHING;
 		if (funct3 == 7 || (funct3 == 2 && (insn >> 26) == 0x10))
 			write_unknown(s, rd);
 		return EFFECT_NONE;
@@ -355,65 +389,75 @@ static enum effect decode32(struct scan *s, uint32_t insn)
 	case 0x47:
 	case 0x4b:
 	case 0x4f:
-		return EFFECT_NONE;
+		return EFFECT_NOTHING;
 	default: /* custom and reserved opcodes */
 		return EFFECT_UNKNOWN;
 	}
 }
 
-/* Quadrant 0: c.addi4spn, and loads and stores on x8-x15 (rd', rs1'). */
-#define RVC_LOW(insn) (8 + ((insn) >> 2 & 0x7))  /* rd' or rs2' */
-#define RVC_HIGH(insn) (8 + ((insn) >> 7 & 0x7)) /* rs1' */
+/* Registers x8-x15 of the compressed formats (rd', rs1', rs2'). */
+#define RVC_LOW(insn) (8 + ((insn) >> 2 & 0x7))  /* bits 4:2: rd' or rs2' */
+#define RVC_HIGH(insn) (8 + ((insn) >> 7 & 0x7)) /* bits 9:7: rs1', or rd' */
 /* Offsets of c.lw/c.sw (uimm[5:3|2|6]) and c.ld/c.sd (uimm[5:3|7:6]). */
 #define RVC_WORD_OFFSET(insn) (FIELD(insn, 10, 3, 3) | FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 6))
 #define RVC_DOUBLE_OFFSET(insn) (FIELD(insn, 10, 3, 3) | FIELD(insn, 5, 2, 6))
+/* A compressed instruction's case: its quadrant (bits 1:0) and funct3. */
+#define RVC(quadrant, funct3) ((quadrant) << 3 | (funct3))
 
-static enum effect decode16_q0(struct scan *s, uint32_t insn)
+/* One switch over quadrant and funct3: a single jump for every compressed
+ * instruction, most of which then end at a mask test. */
+static inline enum effect decode16(struct scan *s, uint32_t watch, uint32_t insn)
 {
-	intptr_t spn_imm;
+	unsigned rd = insn >> 7 & 0x1f; /* also rs1 */
+	unsigned rs2 = insn >> 2 & 0x1f;
+	bool bit12 = insn >> 12 & 1;
+	intptr_t imm;
 
-	switch (insn >> 13) {
-	case 0: /* c.addi4spn rd', sp, nzuimm[5:4|9:6|2|3]; all zero: illegal */
-		spn_imm = FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) | FIELD(insn, 6, 1, 2) |
-			  FIELD(insn, 5, 1, 3);
-		if (spn_imm == 0)
+	switch (RVC(insn & 0x3, insn >> 13)) {
+	case RVC(0, 0): /* c.addi4spn rd', sp, nzuimm[5:4|9:6|2|3]; all zero: illegal */
+		if ((insn & 0x1fe0) == 0)
 			return EFFECT_UNKNOWN;
-		op_addi(s, RVC_LOW(insn), RISCV_SP, spn_imm);
+		if (!(watch & BIT(RVC_LOW(insn))))
+			return EFFECT_NOTHING;
+		imm = FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) | FIELD(insn, 6, 1, 2) |
+		      FIELD(insn, 5, 1, 3);
+		op_addi(s, RVC_LOW(insn), RISCV_SP, imm);
 		return EFFECT_NONE;
-	case 2: /* c.lw */
+	case RVC(0, 2): /* c.lw */
+		if (!(watch & BIT(RVC_LOW(insn))))
+			return EFFECT_NOTHING;
 		op_load(s, RVC_LOW(insn), RVC_HIGH(insn), RVC_WORD_OFFSET(insn), 4);
 		return EFFECT_NONE;
-	case 3: /* c.ld (rv64); c.flw (rv32) */
-		if (s->xlen == 8)
-			op_load(s, RVC_LOW(insn), RVC_HIGH(insn), RVC_DOUBLE_OFFSET(insn), 8);
+	case RVC(0, 3): /* c.ld (rv64); c.flw (rv32) */
+		if (!(watch & BIT(RVC_LOW(insn))) || s->xlen != 8)
+			return EFFECT_NOTHING;
+		op_load(s, RVC_LOW(insn), RVC_HIGH(insn), RVC_DOUBLE_OFFSET(insn), 8);
 		return EFFECT_NONE;
-	case 6: /* c.sw */
+	case RVC(0, 6): /* c.sw */
+		if (!(SAVED_REGISTERS & BIT(RVC_LOW(insn))))
+			return EFFECT_NOTHING;
 		op_store(s, RVC_HIGH(insn), RVC_LOW(insn), RVC_WORD_OFFSET(insn), 4);
 		return EFFECT_NONE;
-	case 7: /* c.sd (rv64); c.fsw (rv32) */
-		if (s->xlen == 8)
-			op_store(s, RVC_HIGH(insn), RVC_LOW(insn), RVC_DOUBLE_OFFSET(insn), 8);
+	case RVC(0, 7): /* c.sd (rv64); c.fsw (rv32) */
+		if (!(SAVED_REGISTERS & BIT(RVC_LOW(insn))) || s->xlen != 8)
+			return EFFECT_NOTHING;
+		op_store(s, RVC_HIGH(insn), RVC_LOW(insn), RVC_DOUBLE_OFFSET(insn), 8);
 		return EFFECT_NONE;
-	case 4: /* reserved */
+	case RVC(0, 4): /* reserved */
 		return EFFECT_UNKNOWN;
-	default: /* c.fld, c.fsd */
-		return EFFECT_NONE;
-	}
-}
-
-/* Quadrant 1: immediates, sp adjustment, c.j, compressed branches. */
-static enum effect decode16_q1(struct scan *s, uint32_t insn)
-{
-	unsigned rd = insn >> 7 & 0x1f;
-	intptr_t imm16sp;
-
-	switch (insn >> 13) {
-	case 0: /* c.addi rd, imm (c.nop: rd 0) */
+	case RVC(0, 1): /* c.fld, c.fsd */
+	case RVC(0, 5):
+		return EFFECT_NOTHING;
+	case RVC(1, 0): /* c.addi rd, imm (c.nop: rd 0) */
+		if (!(watch & BIT(rd)))
+			return EFFECT_NOTHING;
 		op_addi(s, rd, rd, imm_ci(insn));
 		return EFFECT_NONE;
-	case 1: /* c.jal (rv32); c.addiw (rv64) */
+	case RVC(1, 1): /* c.jal (rv32); c.addiw (rv64) */
 		if (s->xlen == 4)
 			return EFFECT_CALL;
+		if (!(watch & BIT(rd)))
+			return EFFECT_NOTHING;
 		if (rd == RISCV_ZERO)
 			return EFFECT_UNKNOWN; /* reserved */
 		if (s->known & BIT(rd))
@@ -421,10 +465,10 @@ static enum effect decode16_q1(struct scan *s, uint32_t insn)
 		else
 			write_unknown(s, rd);
 		return EFFECT_NONE;
-	case 2: /* c.li rd, imm */
+	case RVC(1, 2): /* c.li rd, imm */
 		op_addi(s, rd, RISCV_ZERO, imm_ci(insn));
 		return EFFECT_NONE;
-	case 3:
+	case RVC(1, 3):
 		if (rd != RISCV_SP) { /* c.lui rd, imm */
 			if (imm_ci(insn) == 0)
 				return EFFECT_UNKNOWN; /* reserved */
@@ -432,51 +476,50 @@ static enum effect decode16_q1(struct scan *s, uint32_t insn)
 			return EFFECT_NONE;
 		}
 		/* c.addi16sp: nzimm[9|4|6|8:7|5] in bits 12|6|5|4:3|2 */
-		imm16sp = FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) | FIELD(insn, 3, 2, 7) |
-			  FIELD(insn, 2, 1, 5);
-		imm16sp -= (intptr_t)FIELD(insn, 12, 1, 9);
-		if (imm16sp == 0)
+		imm = FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) | FIELD(insn, 3, 2, 7) |
+		      FIELD(insn, 2, 1, 5);
+		imm -= (intptr_t)FIELD(insn, 12, 1, 9);
+		if (imm == 0)
 			return EFFECT_UNKNOWN; /* reserved */
-		sp_adjust(s, imm16sp);
+		sp_adjust(s, imm);
 		return EFFECT_NONE;
-	case 4: /* c.srli, c.srai, c.andi, c.sub ... c.addw on rd' */
-		write_unknown(s, 8 + (insn >> 7 & 0x7));
+	case RVC(1, 4): /* c.srli, c.srai, c.andi, c.sub ... c.addw on rd' */
+		if (!(watch & BIT(RVC_HIGH(insn))))
+			return EFFECT_NOTHING;
+		write_unknown(s, RVC_HIGH(insn));
 		return EFFECT_NONE;
-	case 5: /* c.j */
+	case RVC(1, 5): /* c.j */
 		return EFFECT_JUMP;
-	default: /* c.beqz, c.bnez */
-		return EFFECT_NONE;
-	}
-}
-
-/* Quadrant 2: sp-relative loads and stores, c.mv, c.add, c.jr, c.jalr. */
-static enum effect decode16_q2(struct scan *s, uint32_t insn)
-{
-	unsigned rd = insn >> 7 & 0x1f; /* also rs1 */
-	unsigned rs2 = insn >> 2 & 0x1f;
-	bool bit12 = insn >> 12 & 1;
-
-	switch (insn >> 13) {
-	case 0: /* c.slli */
+	case RVC(1, 6): /* c.beqz, c.bnez */
+	case RVC(1, 7):
+		return EFFECT_NOTHING;
+	case RVC(2, 0): /* c.slli */
+		if (!(watch & BIT(rd)))
+			return EFFECT_NOTHING;
 		write_unknown(s, rd);
 		return EFFECT_NONE;
-	case 2: /* c.lwsp: uimm[5] bit 12, [4:2] bits 6:4, [7:6] bits 3:2 */
+	case RVC(2, 2): /* c.lwsp: uimm[5] bit 12, [4:2] bits 6:4, [7:6] bits 3:2 */
+		if (!(watch & BIT(rd)))
+			return EFFECT_NOTHING;
 		if (rd == RISCV_ZERO)
 			return EFFECT_UNKNOWN; /* reserved */
 		op_load(s, rd, RISCV_SP,
 			FIELD(insn, 12, 1, 5) | FIELD(insn, 4, 3, 2) | FIELD(insn, 2, 2, 6),
 			4);
 		return EFFECT_NONE;
-	case 3: /* c.ldsp (rv64): uimm[5] bit 12, [4:3] bits 6:5, [8:6] bits 4:2 */
-		if (s->xlen == 4)
-			return EFFECT_NONE; /* c.flwsp */
+	case RVC(2, 3): /* c.ldsp (rv64): uimm[5] bit 12, [4:3] bits 6:5, [8:6] bits 4:2 */
+		if (!(watch & BIT(rd)) || s->xlen == 4)
+			return EFFECT_NOTHING; /* rv32: c.flwsp */
 		if (rd == RISCV_ZERO)
 			return EFFECT_UNKNOWN;
 		op_load(s, rd, RISCV_SP,
 			FIELD(insn, 12, 1, 5) | FIELD(insn, 5, 2, 3) | FIELD(insn, 2, 3, 6),
 			8);
 		return EFFECT_NONE;
-	case 4:
+	case RVC(2, 4):
+		/* c.mv and c.add change rd, from rs2 (x0 is known: the rest) */
+		if (!(watch & BIT(rd)) && !(s->known & BIT(rs2)))
+			return EFFECT_NOTHING;
 		if (rs2 != RISCV_ZERO) {
 			if (bit12)
 				op_add(s, rd, rd, rs2, false); /* c.add */
@@ -487,28 +530,18 @@ static enum effect decode16_q2(struct scan *s, uint32_t insn)
 		if (rd == RISCV_ZERO) /* c.ebreak; without bit 12 reserved */
 			return bit12 ? EFFECT_NONE : EFFECT_UNKNOWN;
 		return bit12 ? EFFECT_CALL : EFFECT_JUMP; /* c.jalr, c.jr */
-	case 6: /* c.swsp: uimm[5:2] bits 12:9, [7:6] bits 8:7 */
+	case RVC(2, 6): /* c.swsp: uimm[5:2] bits 12:9, [7:6] bits 8:7 */
+		if (!(SAVED_REGISTERS & BIT(rs2)))
+			return EFFECT_NOTHING;
 		op_store(s, RISCV_SP, rs2, FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6), 4);
 		return EFFECT_NONE;
-	case 7: /* c.sdsp (rv64): uimm[5:3] bits 12:10, [8:6] bits 9:7 */
-		if (s->xlen == 8)
-			op_store(s, RISCV_SP, rs2,
-				 FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6), 8);
-		return EFFECT_NONE; /* rv32: c.fswsp */
-	default: /* c.fldsp, c.fsdsp */
+	case RVC(2, 7): /* c.sdsp (rv64): uimm[5:3] bits 12:10, [8:6] bits 9:7 */
+		if (!(SAVED_REGISTERS & BIT(rs2)) || s->xlen != 8)
+			return EFFECT_NOTHING; /* rv32: c.fswsp */
+		op_store(s, RISCV_SP, rs2, FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6), 8);
 		return EFFECT_NONE;
-	}
-}
-
-static enum effect decode16(struct scan *s, uint32_t insn)
-{
-	switch (insn & 0x3) {
-	case 0:
-		return decode16_q0(s, insn);
-	case 1:
-		return decode16_q1(s, insn);
-	default:
-		return decode16_q2(s, insn);
+	default: /* c.fldsp, c.fsdsp */
+		return EFFECT_NOTHING;
 	}
 }
 
@@ -561,6 +594,7 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 	struct memory_cursor code;
 	const struct prologue_frame *result = &s.now;
 	uintptr_t limit;
+	uint32_t watch;
 
 	if (function_end > config->text.end || function_end < function)
 		function_end = config->text.end;
@@ -581,6 +615,7 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 	s.value[RISCV_ZERO] = 0;
 	s.xlen = xlen;
 	analysis->first_call = 0;
+	watch = write_mask(&s);
 	while (code.pos < limit) {
 		uintptr_t at = code.pos;
 		uint32_t insn = cursor_u16(&code);
@@ -591,9 +626,14 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 			insn |= (uint32_t)cursor_u16(&code) << 16;
 		if (code.failed)
 			return PROLOGUE_UNREADABLE;
-		effect = length == 2 ? decode16(&s, insn)
-		       : length == 4 ? decode32(&s, insn)
+		effect = length == 2 ? decode16(&s, watch, insn)
+		       : length == 4 ? decode32(&s, watch, insn)
 				     : EFFECT_UNKNOWN;
+		/* Nothing changed: the checks below would find what they found
+		 * after the last instruction that did. */
+		if (effect == EFFECT_NOTHING)
+			continue;
+		watch = write_mask(&s);
 		if (effect == EFFECT_UNKNOWN)
 			return PROLOGUE_UNKNOWN;
 		if (effect == EFFECT_CALL) {
