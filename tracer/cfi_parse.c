@@ -122,7 +122,7 @@ static enum cfi_status open_entry(const struct tracer_config *config, uintptr_t 
 /* The augmentation letters after 'z', read from the CIE's augmentation data. */
 static enum cfi_status parse_augmentation_data(struct memory_cursor *cie_cursor,
 					       struct memory_cursor *letters,
-					       struct cfi_cie *cie)
+					       struct tracer_cie *cie)
 {
 	uintptr_t length = cursor_uleb128(cie_cursor);
 	struct memory_cursor data;
@@ -171,8 +171,22 @@ static enum cfi_status parse_augmentation_data(struct memory_cursor *cie_cursor,
 		   : CFI_OK;
 }
 
+/* Field by field: see regs_copy. */
+static void cie_copy(struct tracer_cie *to, const struct tracer_cie *from)
+{
+	to->address = from->address;
+	to->instructions = from->instructions;
+	to->end = from->end;
+	to->code_align = from->code_align;
+	to->data_align = from->data_align;
+	to->ra_column = from->ra_column;
+	to->fde_encoding = from->fde_encoding;
+	to->has_augmentation_data = from->has_augmentation_data;
+	to->is_signal_frame = from->is_signal_frame;
+}
+
 static enum cfi_status parse_cie(const struct tracer_config *config, uintptr_t addr,
-				 struct cfi_cie *cie)
+				 struct tracer_cie *cie)
 {
 	struct memory_cursor cursor;
 	struct memory_cursor letters;
@@ -215,17 +229,20 @@ static enum cfi_status parse_cie(const struct tracer_config *config, uintptr_t a
 	}
 	if (cursor.failed)
 		return CFI_FAIL(CFI_MALFORMED, "CIE fields run past the end of the CIE");
+	cie->address = addr;
 	cie->instructions = cursor.pos;
 	cie->end = cursor.end;
 	return CFI_OK;
 }
 
-enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
-			      struct cfi_fde *fde)
+/* cfi_parse_fde, with the CIE `cache` read last (NULL: none). */
+static enum cfi_status parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
+				 struct tracer_cie *cache, struct cfi_fde *fde)
 {
 	struct memory_cursor cursor;
 	uintptr_t id_field;
 	uintptr_t cie_pointer;
+	uintptr_t cie_addr;
 	uintptr_t pc_range;
 	enum cfi_status status =
 	    open_entry(config, fde_addr, &cursor, &id_field, &cie_pointer);
@@ -240,9 +257,16 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 		    CFI_MALFORMED,
 		    "CIE pointer 0x%jx points before the start of the section",
 		    (uintmax_t)cie_pointer);
-	status = parse_cie(config, id_field - cie_pointer, &fde->cie);
-	if (status != CFI_OK)
-		return status;
+	cie_addr = id_field - cie_pointer;
+	if (!cache || cache->address != cie_addr) {
+		status = parse_cie(config, cie_addr, &fde->cie);
+		if (status != CFI_OK)
+			return status;
+		if (cache)
+			cie_copy(cache, &fde->cie);
+	} else {
+		cie_copy(&fde->cie, cache);
+	}
 	status = cfi_read_pointer(config, &cursor, fde->cie.fde_encoding, &fde->pc_start);
 	/* The range is a length: the pointer's format, without its base. */
 	if (status == CFI_OK)
@@ -276,6 +300,12 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 	return CFI_OK;
 }
 
+enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
+			      struct cfi_fde *fde)
+{
+	return parse_fde(config, fde_addr, NULL, fde);
+}
+
 /* The last index entry whose pc_start <= pc, or NULL. */
 static const struct tracer_fde_entry *
 fde_index_lookup(const struct tracer_fde_index *index, uintptr_t pc)
@@ -297,7 +327,7 @@ fde_index_lookup(const struct tracer_fde_index *index, uintptr_t pc)
 }
 
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
-			     struct cfi_fde *fde)
+			     struct tracer_cie *cie, struct cfi_fde *fde)
 {
 	const struct tracer_fde_entry *entry =
 	    config->fde_index ? fde_index_lookup(config->fde_index, pc) : NULL;
@@ -305,7 +335,7 @@ enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 
 	if (!entry)
 		return CFI_NOT_FOUND;
-	status = cfi_parse_fde(config, entry->fde, fde);
+	status = parse_fde(config, entry->fde, cie, fde);
 	if (status != CFI_OK)
 		return status;
 	/* An index that disagrees with the CFI, or CFI for code that is not

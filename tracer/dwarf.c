@@ -58,27 +58,27 @@ static enum cfi_status compute_cfa(const struct tracer_walk *walk,
 	return CFI_OK;
 }
 
-/* The caller's value of a register under `rule` (never UNDEFINED here). */
-static enum cfi_status apply_rule(const struct tracer_walk *walk,
-				  const struct cfi_rule *rule,
-				  const struct tracer_regs *callee, uintptr_t cfa,
-				  uintptr_t *value)
+/* The caller's value of a register under the rule of `kind` and `value`
+ * (never UNDEFINED here). */
+static enum cfi_status apply_rule(const struct tracer_walk *walk, uint8_t kind,
+				  int32_t rule_value, const struct tracer_regs *callee,
+				  uintptr_t cfa, uintptr_t *value)
 {
 	const struct tracer_config *config = walk->config;
 	const struct tracer_range *stack = &walk->stack;
-	uintptr_t expression = config->eh_frame.start + (uint32_t)rule->value;
+	uintptr_t expression = config->eh_frame.start + (uint32_t)rule_value;
 	uintptr_t address;
 	enum cfi_status status;
 
-	switch (rule->kind) {
+	switch (kind) {
 	case CFI_RULE_OFFSET:
-		address = cfa + (uintptr_t)(intptr_t)rule->value;
+		address = cfa + (uintptr_t)(intptr_t)rule_value;
 		return memory_read_word(stack, address, value) ? CFI_OK : CFI_UNREADABLE;
 	case CFI_RULE_VAL_OFFSET:
-		*value = cfa + (uintptr_t)(intptr_t)rule->value;
+		*value = cfa + (uintptr_t)(intptr_t)rule_value;
 		return CFI_OK;
 	case CFI_RULE_REGISTER:
-		return cfi_register_value(callee, (unsigned)rule->value, value)
+		return cfi_register_value(callee, (unsigned)rule_value, value)
 			   ? CFI_OK
 			   : CFI_UNSUPPORTED;
 	case CFI_RULE_EXPRESSION:
@@ -113,39 +113,49 @@ static enum tracer_stop stop_reason(enum cfi_status status)
  * mean "same value", so only sp (the CFA) and the registers with a rule
  * change. `callee` is a copy of the registers before, which rules refer to.
  * The caller's sp is the CFA (psABI), which the walk has checked: a rule for
- * sp may only agree with it, never replace it.
+ * sp may only agree with it, never replace it. The slots go in a fixed
+ * order, ra first: a failing rule stops the walk whichever comes first.
  */
 static enum tracer_stop apply_row(const struct tracer_walk *walk,
-				  const struct cfi_row *row, unsigned ra_column,
+				  const struct cfi_row *row, unsigned return_slot,
 				  const struct tracer_regs *callee, uintptr_t cfa,
 				  struct tracer_regs *regs)
 {
 	uintptr_t return_address;
-	bool has_return_address = cfi_register_value(callee, ra_column, &return_address);
+	bool has_return_address =
+	    cfi_register_value(callee, row->return_column, &return_address);
 	uintptr_t sp_by_rule;
+	unsigned slot = 0;
 
 	regs->sp = cfa;
-	for (unsigned i = 0; i < row->rule_count; i++) {
-		const struct cfi_rule *rule = &row->rules[i];
-		uintptr_t *slot = rule->column == ra_column	 ? &return_address
-				  : rule->column == DWARF_REG_SP ? &sp_by_rule
-								 : register_slot(regs, rule->column);
+	/* The slots with a rule, lowest first. */
+	for (uint64_t kinds = row->kinds; kinds != 0; kinds >>= CFI_KIND_BITS, slot++) {
+		unsigned kind = (unsigned)kinds & CFI_KIND_MASK;
+		uintptr_t *value;
 		enum cfi_status status;
 
-		if (!slot) /* a register the walk does not need */
+		if (kind == 0)
 			continue;
-		if (rule->kind == CFI_RULE_UNDEFINED) {
-			*slot = 0; /* lost; nothing to show */
+		/* The return slot is another only if none of these has the
+		 * return-address column (it is then CFI_SLOT_RETURN). */
+		if (slot == return_slot)
+			value = &return_address;
+		else if (slot >= CFI_SLOT_S0)
+			value = &regs->s[slot - CFI_SLOT_S0];
+		else
+			value = slot == CFI_SLOT_RA ? &regs->ra : &sp_by_rule;
+		if (kind == CFI_RULE_UNDEFINED) {
+			*value = 0; /* lost; nothing to show */
 			continue;
 		}
-		if (rule->column == ra_column)
+		if (slot == return_slot)
 			has_return_address = true;
 		sp_by_rule = cfa;
-		status = apply_rule(walk, rule, callee, cfa, slot);
+		status = apply_rule(walk, (uint8_t)kind, row->values[slot], callee, cfa, value);
 		if (status != CFI_OK)
 			return stop_reason(status);
 		/* Another sp would be a frame the checks never saw: a loop. */
-		if (rule->column == DWARF_REG_SP && sp_by_rule != cfa)
+		if (slot == CFI_SLOT_SP && sp_by_rule != cfa)
 			return sp_by_rule <= callee->sp ? TRACER_STOP_NOT_ASCENDING
 							: TRACER_STOP_BAD_CFI;
 	}
@@ -157,6 +167,18 @@ static enum tracer_stop apply_row(const struct tracer_walk *walk,
 	return TRACER_RUNNING;
 }
 
+/* apply_row on a copy of the callee's registers. Not inlined: the copy is
+ * then not on the stack while the row is computed, the deepest part. */
+static __attribute__((noinline)) enum tracer_stop
+step_to_caller(struct tracer_walk *walk, const struct cfi_row *row, unsigned return_slot,
+	       uintptr_t cfa)
+{
+	struct tracer_regs callee;
+
+	regs_copy(&callee, &walk->next);
+	return apply_row(walk, row, return_slot, &callee, cfa, &walk->next);
+}
+
 void dwarf_step(struct tracer_walk *walk)
 {
 	const struct tracer_config *config = walk->config;
@@ -164,8 +186,7 @@ void dwarf_step(struct tracer_walk *walk)
 	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
 	struct cfi_fde fde;
 	struct cfi_row row;
-	struct tracer_regs callee;
-	const struct cfi_rule *ra_rule;
+	unsigned return_slot;
 	uintptr_t cfa;
 	enum cfi_status status;
 
@@ -175,7 +196,7 @@ void dwarf_step(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_BAD_FDE_INDEX;
 		return;
 	}
-	status = cfi_find_fde(config, pc, &fde);
+	status = cfi_find_fde(config, pc, &walk->cie, &fde);
 	if (status == CFI_OK)
 		status = cfi_row_at(config, &fde, pc, &row);
 	if (status == CFI_OK)
@@ -185,17 +206,15 @@ void dwarf_step(struct tracer_walk *walk)
 		return;
 	}
 	/* Boot code marks the first frame of a stack so: no caller. */
-	ra_rule = cfi_row_rule(&row, (unsigned)fde.cie.ra_column);
-	if (ra_rule && ra_rule->kind == CFI_RULE_UNDEFINED) {
+	return_slot = cfi_column_slot(&row, fde.cie.ra_column);
+	if (return_slot < CFI_SLOTS && cfi_row_kind(&row, return_slot) == CFI_RULE_UNDEFINED) {
 		walk->stop = frame_outermost(walk, cfa, TRACER_STOP_EARLY_OUTERMOST);
 		return;
 	}
 	walk->stop = frame_check_cfa(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return;
-	regs_copy(&callee, &walk->next);
-	walk->stop =
-	    apply_row(walk, &row, (unsigned)fde.cie.ra_column, &callee, cfa, &walk->next);
+	walk->stop = step_to_caller(walk, &row, return_slot, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	walk->next_is_exact = false;

@@ -315,6 +315,20 @@ struct tracer_window {
 	uintptr_t span;
 };
 
+/* What a CIE of .eh_frame says about the FDEs that use it, as the DWARF
+ * unwinder read it (cfi_parse.c). Private to the library. */
+struct tracer_cie {
+	uintptr_t address;	/* of its length field */
+	uintptr_t instructions; /* initial instructions: [instructions, end) */
+	uintptr_t end;
+	uintptr_t code_align;	    /* factor of advance_loc deltas */
+	intptr_t data_align;	    /* factor of offsets */
+	uintptr_t ra_column;	    /* the column that holds the return address */
+	uint8_t fde_encoding;	    /* 'R' augmentation; DW_EH_PE_absptr without */
+	bool has_augmentation_data; /* 'z': FDEs carry an augmentation length */
+	bool is_signal_frame;	    /* 'S' */
+};
+
 /* Walk state. Fields are private to the library except `stop`. */
 struct tracer_walk {
 	enum tracer_stop stop;
@@ -346,6 +360,9 @@ struct tracer_walk {
 	struct tracer_window record_window;
 	struct tracer_window call_window;
 	struct tracer_window trap_return_window;
+	/* The DWARF unwinder's last CIE (address UINTPTR_MAX: none yet):
+	 * most FDEs share one, read once a walk. */
+	struct tracer_cie cie;
 };
 
 /* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config.
