@@ -225,6 +225,13 @@ struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column);
 enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
 			   uintptr_t pc, struct cfi_row *row);
 
+/* cfi_row_at for a walk: `cie` is the walk's copy of the FDE's CIE
+ * (cfi_find_fde's), where the row of its initial instructions is kept, and
+ * taken from, when it is a CFA rule alone. */
+enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
+				  const struct cfi_fde *fde, struct tracer_cie *cie,
+				  uintptr_t pc, struct cfi_row *row);
+
 /* Max depth of the DW_OP evaluation stack; deeper is CFI_UNSUPPORTED. */
 #define CFI_EXPRESSION_STACK 8
 

@@ -183,6 +183,10 @@ static void cie_copy(struct tracer_cie *to, const struct tracer_cie *from)
 	to->fde_encoding = from->fde_encoding;
 	to->has_augmentation_data = from->has_augmentation_data;
 	to->is_signal_frame = from->is_signal_frame;
+	to->initial_known = from->initial_known;
+	to->initial_cfa_kind = from->initial_cfa_kind;
+	to->initial_cfa_register = from->initial_cfa_register;
+	to->initial_cfa_offset = from->initial_cfa_offset;
 }
 
 static enum cfi_status parse_cie(const struct tracer_config *config, uintptr_t addr,
@@ -230,9 +234,31 @@ static enum cfi_status parse_cie(const struct tracer_config *config, uintptr_t a
 	if (cursor.failed)
 		return CFI_FAIL(CFI_MALFORMED, "CIE fields run past the end of the CIE");
 	cie->address = addr;
+	cie->initial_known = false;
 	cie->instructions = cursor.pos;
 	cie->end = cursor.end;
 	return CFI_OK;
+}
+
+/* An FDE's pc_begin and pc_range fields, in the CIE's encoding. */
+static enum cfi_status read_fde_range(const struct tracer_config *config,
+				      struct memory_cursor *cursor, uint8_t encoding,
+				      uintptr_t *start, uintptr_t *range)
+{
+	uintptr_t field = cursor->pos;
+	enum cfi_status status;
+
+	/* GCC's and clang's encoding, read here without the general cases
+	 * of cfi_read_pointer: the walk parses an FDE every frame. */
+	if (encoding == (DW_EH_PE_pcrel | DW_EH_PE_sdata4)) {
+		*start = target_address(field + (uintptr_t)(intptr_t)(int32_t)cursor_u32(cursor));
+		*range = (uintptr_t)(intptr_t)(int32_t)cursor_u32(cursor);
+		return cursor->failed ? CFI_MALFORMED : CFI_OK;
+	}
+	status = cfi_read_pointer(config, cursor, encoding, start);
+	/* The range is a length: the pointer's format, without its base. */
+	return status == CFI_OK ? read_pointer_format(cursor, encoding & 0x0f, range)
+				: status;
 }
 
 /* cfi_parse_fde, with the CIE `cache` read last (NULL: none). */
@@ -267,11 +293,8 @@ static enum cfi_status parse_fde(const struct tracer_config *config, uintptr_t f
 	} else {
 		cie_copy(&fde->cie, cache);
 	}
-	status = cfi_read_pointer(config, &cursor, fde->cie.fde_encoding, &fde->pc_start);
-	/* The range is a length: the pointer's format, without its base. */
-	if (status == CFI_OK)
-		status =
-		    read_pointer_format(&cursor, fde->cie.fde_encoding & 0x0f, &pc_range);
+	status = read_fde_range(config, &cursor, fde->cie.fde_encoding, &fde->pc_start,
+				&pc_range);
 	if (status != CFI_OK)
 		return cursor.failed
 			   ? CFI_FAIL(status,
@@ -306,24 +329,32 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 	return parse_fde(config, fde_addr, NULL, fde);
 }
 
-/* The last index entry whose pc_start <= pc, or NULL. */
+/*
+ * The last index entry whose pc_start <= pc, or NULL. Shar's search, as
+ * symtab_search's: after the first probe the entry lies in [entry, entry +
+ * step), and each probe halves that range, in bytes.
+ */
 static const struct tracer_fde_entry *
 fde_index_lookup(const struct tracer_fde_index *index, uintptr_t pc)
 {
-	uint32_t low = 0;
-	uint32_t high = index->count;
+	const struct tracer_fde_entry *entry = index->entries;
+	uint32_t count = index->count;
+	uint32_t step = symtab_step(count);
+	uintptr_t step_bytes;
 
-	/* Invariant: entries below low start at or before pc, entries from
-	 * high on start after it. */
-	while (low < high) {
-		uint32_t middle = low + (high - low) / 2;
+	if (count == 0 || pc < entry->pc_start)
+		return NULL;
+	if (entry[count - step].pc_start <= pc)
+		entry += count - step;
+	for (step_bytes = step * sizeof(*entry); step_bytes > sizeof(*entry);) {
+		const struct tracer_fde_entry *probe;
 
-		if (index->entries[middle].pc_start <= pc)
-			low = middle + 1;
-		else
-			high = middle;
+		step_bytes /= 2;
+		probe = (const struct tracer_fde_entry *)((const char *)entry + step_bytes);
+		if (probe->pc_start <= pc)
+			entry = probe;
 	}
-	return low > 0 ? &index->entries[low - 1] : NULL;
+	return entry;
 }
 
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,

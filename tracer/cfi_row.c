@@ -52,6 +52,7 @@ struct cfi_program {
 	uintptr_t loc;		       /* code location of the current row */
 	uintptr_t pc;		       /* stop before a row that starts past it */
 	bool reached_pc;	       /* an advance went past pc: row is final */
+	bool moved;		       /* an advance or set_loc ran */
 	struct cfi_row *row;	       /* the current row */
 	const struct cfi_row *initial; /* after the CIE: what DW_CFA_restore restores */
 	struct cfi_row remembered[CFI_STATE_DEPTH];
@@ -251,6 +252,7 @@ static intptr_t read_unsigned_factor(struct memory_cursor *cursor)
 /* A new row starts at loc: the program is done if that is past the pc. */
 static void move_to(struct cfi_program *program, uintptr_t loc)
 {
+	program->moved = true;
 	if (loc > program->pc)
 		program->reached_pc = true;
 	else
@@ -490,6 +492,7 @@ static enum cfi_status run(struct cfi_program *program, uintptr_t start, uintptr
 			if (__builtin_mul_overflow((uintptr_t)(op & 0x3f), code_align, &bytes) ||
 			    loc + bytes < loc)
 				return CFI_MALFORMED;
+			program->moved = true;
 			if (loc + bytes > pc)
 				program->reached_pc = true;
 			else
@@ -531,35 +534,56 @@ static enum cfi_status run(struct cfi_program *program, uintptr_t start, uintptr
 	return CFI_OK;
 }
 
-enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
-			   uintptr_t pc, struct cfi_row *row)
+/* Whether the row the CIE's instructions gave is the same for every FDE
+ * and pc: a CFA rule alone, reached without moving, nothing remembered. */
+static bool initial_is_cfa_only(const struct cfi_program *program)
+{
+	return !program->moved && program->remembered_count == 0 &&
+	       !row_has_rules(program->row);
+}
+
+static enum cfi_status row_at(const struct tracer_config *config, const struct cfi_fde *fde,
+			      struct tracer_cie *cache, uintptr_t pc, struct cfi_row *row)
 {
 	struct cfi_program program;
 	struct cfi_row initial;
 	enum cfi_status status;
 
+	if (fde->cie.ra_column > UINT16_MAX)
+		return CFI_UNSUPPORTED;
 	program.config = config;
 	program.cie = &fde->cie;
 	program.loc = fde->pc_start;
 	program.pc = pc;
 	program.reached_pc = false;
+	program.moved = false;
 	program.row = row;
 	program.initial = NULL;
 	program.remembered_count = 0;
-	row->cfa_kind = 0;
-	row->cfa_register = 0;
-	row->cfa_offset = 0;
-	if (fde->cie.ra_column > UINT16_MAX)
-		return CFI_UNSUPPORTED;
 	row->return_column = (uint16_t)fde->cie.ra_column;
 	row->kinds = 0;
 #ifdef TRACER_HOST_VIEW
 	row->other_count = 0;
 	row->others_lost = false;
 #endif
-	status = run(&program, fde->cie.instructions, fde->cie.end);
-	if (status != CFI_OK)
-		return status;
+	if (cache && cache->initial_known) {
+		row->cfa_kind = cache->initial_cfa_kind;
+		row->cfa_register = cache->initial_cfa_register;
+		row->cfa_offset = cache->initial_cfa_offset;
+	} else {
+		row->cfa_kind = 0;
+		row->cfa_register = 0;
+		row->cfa_offset = 0;
+		status = run(&program, fde->cie.instructions, fde->cie.end);
+		if (status != CFI_OK)
+			return status;
+		if (cache && initial_is_cfa_only(&program)) {
+			cache->initial_known = true;
+			cache->initial_cfa_kind = row->cfa_kind;
+			cache->initial_cfa_register = row->cfa_register;
+			cache->initial_cfa_offset = row->cfa_offset;
+		}
+	}
 	/* GCC's and clang's CIEs give no register rules: DW_CFA_restore then
 	 * clears a rule, and the initial row need not be kept. */
 	if (row_has_rules(row)) {
@@ -570,4 +594,17 @@ enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_
 	if (status != CFI_OK)
 		return status;
 	return row->cfa_kind != 0 ? CFI_OK : CFI_MALFORMED;
+}
+
+enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
+			   uintptr_t pc, struct cfi_row *row)
+{
+	return row_at(config, fde, NULL, pc, row);
+}
+
+enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
+				  const struct cfi_fde *fde, struct tracer_cie *cie,
+				  uintptr_t pc, struct cfi_row *row)
+{
+	return row_at(config, fde, cie, pc, row);
 }

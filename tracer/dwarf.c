@@ -58,8 +58,8 @@ static enum cfi_status compute_cfa(const struct tracer_walk *walk,
 	return CFI_OK;
 }
 
-/* The caller's value of a register under the rule of `kind` and `value`
- * (never UNDEFINED here). */
+/* The caller's value of a register under a rule of `kind` and `value`
+ * other than apply_row's own cases (undefined, same value, offset). */
 static enum cfi_status apply_rule(const struct tracer_walk *walk, uint8_t kind,
 				  int32_t rule_value, const struct tracer_regs *callee,
 				  uintptr_t cfa, uintptr_t *value)
@@ -71,9 +71,6 @@ static enum cfi_status apply_rule(const struct tracer_walk *walk, uint8_t kind,
 	enum cfi_status status;
 
 	switch (kind) {
-	case CFI_RULE_OFFSET:
-		address = cfa + (uintptr_t)(intptr_t)rule_value;
-		return memory_read_word(stack, address, value) ? CFI_OK : CFI_UNREADABLE;
 	case CFI_RULE_VAL_OFFSET:
 		*value = cfa + (uintptr_t)(intptr_t)rule_value;
 		return CFI_OK;
@@ -87,10 +84,8 @@ static enum cfi_status apply_rule(const struct tracer_walk *walk, uint8_t kind,
 		if (status != CFI_OK)
 			return status;
 		return memory_read_word(stack, address, value) ? CFI_OK : CFI_UNREADABLE;
-	case CFI_RULE_VAL_EXPRESSION:
+	default: /* CFI_RULE_VAL_EXPRESSION */
 		return cfi_evaluate(config, stack, expression, callee, true, cfa, value);
-	default: /* CFI_RULE_SAME_VALUE: already copied from the callee */
-		return CFI_OK;
 	}
 }
 
@@ -121,43 +116,48 @@ static enum tracer_stop apply_row(const struct tracer_walk *walk,
 				  const struct tracer_regs *callee, uintptr_t cfa,
 				  struct tracer_regs *regs)
 {
-	uintptr_t return_address;
+	uintptr_t return_address = 0;
 	bool has_return_address =
 	    cfi_register_value(callee, row->return_column, &return_address);
-	uintptr_t sp_by_rule;
+	/* Read before regs changes: it may be callee (see dwarf_step). */
+	uintptr_t callee_sp = callee->sp;
 	unsigned slot = 0;
 
 	regs->sp = cfa;
-	/* The slots with a rule, lowest first. */
+	/* The slots with a rule, lowest first. The return slot is another
+	 * only when none of these has the return-address column; its rule
+	 * is never undefined here (dwarf_step stops first). */
 	for (uint64_t kinds = row->kinds; kinds != 0; kinds >>= CFI_KIND_BITS, slot++) {
 		unsigned kind = (unsigned)kinds & CFI_KIND_MASK;
-		uintptr_t *value;
+		uintptr_t value = 0; /* undefined: lost, nothing to show */
 		enum cfi_status status;
 
-		if (kind == 0)
-			continue;
-		/* The return slot is another only if none of these has the
-		 * return-address column (it is then CFI_SLOT_RETURN). */
-		if (slot == return_slot)
-			value = &return_address;
-		else if (slot >= CFI_SLOT_S0)
-			value = &regs->s[slot - CFI_SLOT_S0];
-		else
-			value = slot == CFI_SLOT_RA ? &regs->ra : &sp_by_rule;
-		if (kind == CFI_RULE_UNDEFINED) {
-			*value = 0; /* lost; nothing to show */
-			continue;
+		if (kind == 0 || kind == CFI_RULE_SAME_VALUE)
+			continue; /* the callee's value, already there */
+		if (kind == CFI_RULE_OFFSET) { /* the common case, without a call */
+			if (!memory_read_word(&walk->stack,
+					      cfa + (uintptr_t)(intptr_t)row->values[slot],
+					      &value))
+				return TRACER_STOP_OUTSIDE_STACK;
+		} else if (kind != CFI_RULE_UNDEFINED) {
+			status = apply_rule(walk, (uint8_t)kind, row->values[slot], callee,
+					    cfa, &value);
+			if (status != CFI_OK)
+				return stop_reason(status);
 		}
-		if (slot == return_slot)
+		if (slot == return_slot) {
+			return_address = value;
 			has_return_address = true;
-		sp_by_rule = cfa;
-		status = apply_rule(walk, (uint8_t)kind, row->values[slot], callee, cfa, value);
-		if (status != CFI_OK)
-			return stop_reason(status);
-		/* Another sp would be a frame the checks never saw: a loop. */
-		if (slot == CFI_SLOT_SP && sp_by_rule != cfa)
-			return sp_by_rule <= callee->sp ? TRACER_STOP_NOT_ASCENDING
-							: TRACER_STOP_BAD_CFI;
+		} else if (slot >= CFI_SLOT_S0) {
+			regs->s[slot - CFI_SLOT_S0] = value;
+		} else if (slot == CFI_SLOT_RA) {
+			regs->ra = value;
+		} else if (kind != CFI_RULE_UNDEFINED && value != cfa) {
+			/* Another sp would be a frame the checks never saw: a
+			 * loop. */
+			return value <= callee_sp ? TRACER_STOP_NOT_ASCENDING
+						  : TRACER_STOP_BAD_CFI;
+		}
 	}
 	if (!has_return_address)
 		return TRACER_STOP_UNSUPPORTED_CFI;
@@ -165,6 +165,17 @@ static enum tracer_stop apply_row(const struct tracer_walk *walk,
 	regs->pc = return_address;
 	regs->ra = return_address;
 	return TRACER_RUNNING;
+}
+
+/* Whether a rule of the row reads the callee's registers (a register or
+ * an expression rule: kinds 5-7, 0b1xx but not 0b100, in any slot). */
+_Static_assert(CFI_RULE_REGISTER == 5 && CFI_RULE_VAL_EXPRESSION == 7,
+	       "register-reading kinds are 5 to 7");
+static bool rules_read_registers(uint64_t kinds)
+{
+	const uint64_t low_bits = 0x111111111111111u; /* bit 0 of each slot */
+
+	return ((kinds >> 2) & (kinds | kinds >> 1) & low_bits) != 0;
 }
 
 /* apply_row on a copy of the callee's registers. Not inlined: the copy is
@@ -198,7 +209,7 @@ void dwarf_step(struct tracer_walk *walk)
 	}
 	status = cfi_find_fde(config, pc, &walk->cie, &fde);
 	if (status == CFI_OK)
-		status = cfi_row_at(config, &fde, pc, &row);
+		status = cfi_row_at_cached(config, &fde, &walk->cie, pc, &row);
 	if (status == CFI_OK)
 		status = compute_cfa(walk, &row, &walk->next, &cfa);
 	if (status != CFI_OK) {
@@ -214,7 +225,11 @@ void dwarf_step(struct tracer_walk *walk)
 	walk->stop = frame_check_cfa(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return;
-	walk->stop = step_to_caller(walk, &row, return_slot, cfa);
+	/* Rules that read only the CFA and the stack may change the
+	 * registers in place. */
+	walk->stop = rules_read_registers(row.kinds)
+			 ? step_to_caller(walk, &row, return_slot, cfa)
+			 : apply_row(walk, &row, return_slot, &walk->next, cfa, &walk->next);
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	walk->next_is_exact = false;

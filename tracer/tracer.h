@@ -327,6 +327,12 @@ struct tracer_cie {
 	uint8_t fde_encoding;	    /* 'R' augmentation; DW_EH_PE_absptr without */
 	bool has_augmentation_data; /* 'z': FDEs carry an augmentation length */
 	bool is_signal_frame;	    /* 'S' */
+	/* The row its initial instructions give, when that is a CFA rule
+	 * alone (GCC's and clang's: sp + 0), once a walk has run them. */
+	bool initial_known;
+	uint8_t initial_cfa_kind;
+	uint16_t initial_cfa_register;
+	int32_t initial_cfa_offset;
 };
 
 /* Walk state. Fields are private to the library except `stop`. */
