@@ -100,10 +100,10 @@ enum cfi_entry_kind {
 };
 
 struct cfi_entry {
-	uint8_t kind;	    /* enum cfi_entry_kind */
-	uintptr_t next;	    /* where the next entry starts */
+	uint8_t kind;	       /* enum cfi_entry_kind */
+	uintptr_t next;	       /* where the next entry starts */
 	struct tracer_cie cie; /* a CIE's */
-	struct cfi_fde fde; /* an FDE's, with its CIE */
+	struct cfi_fde fde;    /* an FDE's, with its CIE */
 };
 
 /*
@@ -172,14 +172,20 @@ enum cfi_slot {
 #define CFI_MAX_OTHER_RULES 64
 #endif
 
+#define CFI_KIND_BITS	   4u
+#define CFI_KIND_MASK	   0xfu
+#define CFI_KINDS_PER_WORD (2 * sizeof(uintptr_t))
+#define CFI_KIND_WORDS	   ((CFI_SLOTS + CFI_KINDS_PER_WORD - 1) / CFI_KINDS_PER_WORD)
+
 struct cfi_row {
 	uint8_t cfa_kind; /* enum cfi_cfa_kind; 0 until the CFI defines the CFA */
 	uint16_t cfa_register;
 	int32_t cfa_offset;
 	/* The kind of each slot's rule (enum cfi_rule_kind, 0: unspecified),
 	 * 4 bits a slot, slot 0 lowest: cleared, copied and scanned a word at
-	 * a time. A value means something only under a kind. */
-	uint64_t kinds;
+	 * a time, in words the machine shifts without a call (one on rv64,
+	 * two on rv32). A value means something only under a kind. */
+	uintptr_t kinds[CFI_KIND_WORDS];
 	int32_t values[CFI_SLOTS];
 	uint16_t return_column; /* the CIE's (CFI_UNSUPPORTED if wider) */
 #ifdef TRACER_HOST_VIEW
@@ -189,12 +195,11 @@ struct cfi_row {
 #endif
 };
 
-#define CFI_KIND_BITS 4u
-#define CFI_KIND_MASK 0xfu
-
 static inline unsigned cfi_row_kind(const struct cfi_row *row, unsigned slot)
 {
-	return (unsigned)(row->kinds >> (CFI_KIND_BITS * slot)) & CFI_KIND_MASK;
+	return (unsigned)(row->kinds[slot / CFI_KINDS_PER_WORD] >>
+			  (CFI_KIND_BITS * (slot % CFI_KINDS_PER_WORD))) &
+	       CFI_KIND_MASK;
 }
 
 /* The slot of `column`, CFI_SLOTS if the row keeps none for it. */
@@ -202,11 +207,11 @@ static inline unsigned cfi_column_slot(const struct cfi_row *row, uintptr_t colu
 {
 	/* slot + 1 of each register below 32; 0: none. */
 	static const uint8_t register_slots[32] = {
-	    [1] = CFI_SLOT_RA + 1,	[2] = CFI_SLOT_SP + 1,	    [8] = CFI_SLOT_S0 + 1,
-	    [9] = CFI_SLOT_S0 + 2,	[18] = CFI_SLOT_S0 + 3,	    [19] = CFI_SLOT_S0 + 4,
-	    [20] = CFI_SLOT_S0 + 5,	[21] = CFI_SLOT_S0 + 6,	    [22] = CFI_SLOT_S0 + 7,
-	    [23] = CFI_SLOT_S0 + 8,	[24] = CFI_SLOT_S0 + 9,	    [25] = CFI_SLOT_S0 + 10,
-	    [26] = CFI_SLOT_S0 + 11,	[27] = CFI_SLOT_S0 + 12,
+	    [1] = CFI_SLOT_RA + 1,   [2] = CFI_SLOT_SP + 1,   [8] = CFI_SLOT_S0 + 1,
+	    [9] = CFI_SLOT_S0 + 2,   [18] = CFI_SLOT_S0 + 3,  [19] = CFI_SLOT_S0 + 4,
+	    [20] = CFI_SLOT_S0 + 5,  [21] = CFI_SLOT_S0 + 6,  [22] = CFI_SLOT_S0 + 7,
+	    [23] = CFI_SLOT_S0 + 8,  [24] = CFI_SLOT_S0 + 9,  [25] = CFI_SLOT_S0 + 10,
+	    [26] = CFI_SLOT_S0 + 11, [27] = CFI_SLOT_S0 + 12,
 	};
 
 	if (column < 32 && register_slots[column] != 0)
@@ -225,9 +230,9 @@ struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column);
 enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
 			   uintptr_t pc, struct cfi_row *row);
 
-/* cfi_row_at for a walk: `cie` is the walk's copy of the FDE's CIE
- * (cfi_find_fde's), where the row of its initial instructions is kept, and
- * taken from, when it is a CFA rule alone. */
+/* cfi_row_at for a walk: `cie` (NULL: none) is the walk's copy of the
+ * FDE's CIE (cfi_find_fde's), where the row of its initial instructions is
+ * kept, and taken from, when it is a CFA rule alone. */
 enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
 				  const struct cfi_fde *fde, struct tracer_cie *cie,
 				  uintptr_t pc, struct cfi_row *row);

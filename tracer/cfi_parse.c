@@ -189,8 +189,10 @@ static void cie_copy(struct tracer_cie *to, const struct tracer_cie *from)
 	to->initial_cfa_offset = from->initial_cfa_offset;
 }
 
-static enum cfi_status parse_cie(const struct tracer_config *config, uintptr_t addr,
-				 struct tracer_cie *cie)
+/* Not inlined: a walk reads its CIEs once, and parse_fde, which runs every
+ * frame, then keeps a small frame. */
+static __attribute__((noinline)) enum cfi_status
+parse_cie(const struct tracer_config *config, uintptr_t addr, struct tracer_cie *cie)
 {
 	struct memory_cursor cursor;
 	struct memory_cursor letters;
@@ -251,7 +253,8 @@ static enum cfi_status read_fde_range(const struct tracer_config *config,
 	/* GCC's and clang's encoding, read here without the general cases
 	 * of cfi_read_pointer: the walk parses an FDE every frame. */
 	if (encoding == (DW_EH_PE_pcrel | DW_EH_PE_sdata4)) {
-		*start = target_address(field + (uintptr_t)(intptr_t)(int32_t)cursor_u32(cursor));
+		*start = target_address(field +
+					(uintptr_t)(intptr_t)(int32_t)cursor_u32(cursor));
 		*range = (uintptr_t)(intptr_t)(int32_t)cursor_u32(cursor);
 		return cursor->failed ? CFI_MALFORMED : CFI_OK;
 	}
@@ -350,7 +353,8 @@ fde_index_lookup(const struct tracer_fde_index *index, uintptr_t pc)
 		const struct tracer_fde_entry *probe;
 
 		step_bytes /= 2;
-		probe = (const struct tracer_fde_entry *)((const char *)entry + step_bytes);
+		probe =
+		    (const struct tracer_fde_entry *)((const char *)entry + step_bytes);
 		if (probe->pc_start <= pc)
 			entry = probe;
 	}

@@ -140,7 +140,8 @@ static void row_copy(struct cfi_row *to, const struct cfi_row *from)
 	to->cfa_register = from->cfa_register;
 	to->cfa_offset = from->cfa_offset;
 	to->return_column = from->return_column;
-	to->kinds = from->kinds;
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		to->kinds[i] = from->kinds[i];
 	for (unsigned i = 0; i < CFI_SLOTS; i++)
 		to->values[i] = from->values[i];
 	others_copy(to, from);
@@ -152,7 +153,11 @@ static bool row_has_rules(const struct cfi_row *row)
 	if (row->other_count != 0)
 		return true;
 #endif
-	return row->kinds != 0;
+	uintptr_t kinds = 0;
+
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		kinds |= row->kinds[i];
+	return kinds != 0;
 }
 
 struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column)
@@ -173,9 +178,10 @@ struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column)
 
 static void set_slot(struct cfi_row *row, unsigned slot, unsigned kind, int32_t value)
 {
-	unsigned shift = CFI_KIND_BITS * slot;
+	uintptr_t *word = &row->kinds[slot / CFI_KINDS_PER_WORD];
+	unsigned shift = CFI_KIND_BITS * (slot % CFI_KINDS_PER_WORD);
 
-	row->kinds = (row->kinds & ~((uint64_t)CFI_KIND_MASK << shift)) | (uint64_t)kind << shift;
+	*word = (*word & ~((uintptr_t)CFI_KIND_MASK << shift)) | (uintptr_t)kind << shift;
 	row->values[slot] = value;
 }
 
@@ -474,37 +480,39 @@ static enum cfi_status run(struct cfi_program *program, uintptr_t start, uintptr
 	const uintptr_t pc = program->pc;
 	const uintptr_t code_align = program->cie->code_align;
 	const intptr_t data_align = program->cie->data_align;
+	/* Then a one-byte factor (< 0x80) times it fits an int32. */
+	const bool small_data_align = data_align >= -0x1000000 && data_align <= 0x1000000;
 	uintptr_t pos = start;
 	uintptr_t loc = program->loc;
+	bool reached_pc = program->reached_pc;
 
 	if (!memory_cursor_open(program->config, start, end, &program->cursor))
 		return CFI_MALFORMED;
-	while (pos < end && !program->reached_pc) {
+	while (pos < end && !reached_pc) {
 		uint8_t op = target_u8(pos++);
 		/* A one-byte ULEB128 operand, if one follows: else 0x80. */
 		unsigned operand = pos < end ? target_u8(pos) : 0x80;
 		uintptr_t bytes;
-		int32_t offset;
 		enum cfi_status status;
 
 		switch (op & 0xc0) {
 		case DW_CFA_advance_loc:
-			if (__builtin_mul_overflow((uintptr_t)(op & 0x3f), code_align, &bytes) ||
+			if (__builtin_mul_overflow((uintptr_t)(op & 0x3f), code_align,
+						   &bytes) ||
 			    loc + bytes < loc)
 				return CFI_MALFORMED;
 			program->moved = true;
 			if (loc + bytes > pc)
-				program->reached_pc = true;
+				reached_pc = true;
 			else
 				loc += bytes;
 			continue;
 		case DW_CFA_offset:
-			if (operand >= 0x80)
+			if (operand >= 0x80 || !small_data_align)
 				break;
-			if (__builtin_mul_overflow((intptr_t)operand, data_align, &offset))
-				return CFI_UNSUPPORTED;
 			pos++;
-			set_rule(row, op & 0x3f, CFI_RULE_OFFSET, offset);
+			set_rule(row, op & 0x3f, CFI_RULE_OFFSET,
+				 (int32_t)((intptr_t)operand * data_align));
 			continue;
 		case DW_CFA_restore:
 			restore_rule(program, op & 0x3f);
@@ -529,8 +537,10 @@ static enum cfi_status run(struct cfi_program *program, uintptr_t start, uintptr
 			return status;
 		pos = program->cursor.pos;
 		loc = program->loc;
+		reached_pc = program->reached_pc;
 	}
 	program->loc = loc;
+	program->reached_pc = reached_pc;
 	return CFI_OK;
 }
 
@@ -542,8 +552,9 @@ static bool initial_is_cfa_only(const struct cfi_program *program)
 	       !row_has_rules(program->row);
 }
 
-static enum cfi_status row_at(const struct tracer_config *config, const struct cfi_fde *fde,
-			      struct tracer_cie *cache, uintptr_t pc, struct cfi_row *row)
+enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
+				  const struct cfi_fde *fde, struct tracer_cie *cache,
+				  uintptr_t pc, struct cfi_row *row)
 {
 	struct cfi_program program;
 	struct cfi_row initial;
@@ -561,7 +572,8 @@ static enum cfi_status row_at(const struct tracer_config *config, const struct c
 	program.initial = NULL;
 	program.remembered_count = 0;
 	row->return_column = (uint16_t)fde->cie.ra_column;
-	row->kinds = 0;
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		row->kinds[i] = 0;
 #ifdef TRACER_HOST_VIEW
 	row->other_count = 0;
 	row->others_lost = false;
@@ -599,12 +611,5 @@ static enum cfi_status row_at(const struct tracer_config *config, const struct c
 enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
 			   uintptr_t pc, struct cfi_row *row)
 {
-	return row_at(config, fde, NULL, pc, row);
-}
-
-enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
-				  const struct cfi_fde *fde, struct tracer_cie *cie,
-				  uintptr_t pc, struct cfi_row *row)
-{
-	return row_at(config, fde, cie, pc, row);
+	return cfi_row_at_cached(config, fde, NULL, pc, row);
 }

@@ -121,42 +121,49 @@ static enum tracer_stop apply_row(const struct tracer_walk *walk,
 	    cfi_register_value(callee, row->return_column, &return_address);
 	/* Read before regs changes: it may be callee (see dwarf_step). */
 	uintptr_t callee_sp = callee->sp;
-	unsigned slot = 0;
 
 	regs->sp = cfa;
 	/* The slots with a rule, lowest first. The return slot is another
 	 * only when none of these has the return-address column; its rule
 	 * is never undefined here (dwarf_step stops first). */
-	for (uint64_t kinds = row->kinds; kinds != 0; kinds >>= CFI_KIND_BITS, slot++) {
-		unsigned kind = (unsigned)kinds & CFI_KIND_MASK;
-		uintptr_t value = 0; /* undefined: lost, nothing to show */
-		enum cfi_status status;
+	for (unsigned word = 0; word < CFI_KIND_WORDS; word++) {
+		unsigned slot = word * CFI_KINDS_PER_WORD;
 
-		if (kind == 0 || kind == CFI_RULE_SAME_VALUE)
-			continue; /* the callee's value, already there */
-		if (kind == CFI_RULE_OFFSET) { /* the common case, without a call */
-			if (!memory_read_word(&walk->stack,
-					      cfa + (uintptr_t)(intptr_t)row->values[slot],
-					      &value))
-				return TRACER_STOP_OUTSIDE_STACK;
-		} else if (kind != CFI_RULE_UNDEFINED) {
-			status = apply_rule(walk, (uint8_t)kind, row->values[slot], callee,
-					    cfa, &value);
-			if (status != CFI_OK)
-				return stop_reason(status);
-		}
-		if (slot == return_slot) {
-			return_address = value;
-			has_return_address = true;
-		} else if (slot >= CFI_SLOT_S0) {
-			regs->s[slot - CFI_SLOT_S0] = value;
-		} else if (slot == CFI_SLOT_RA) {
-			regs->ra = value;
-		} else if (kind != CFI_RULE_UNDEFINED && value != cfa) {
-			/* Another sp would be a frame the checks never saw: a
-			 * loop. */
-			return value <= callee_sp ? TRACER_STOP_NOT_ASCENDING
-						  : TRACER_STOP_BAD_CFI;
+		for (uintptr_t kinds = row->kinds[word]; kinds != 0;
+		     kinds >>= CFI_KIND_BITS, slot++) {
+			unsigned kind = (unsigned)kinds & CFI_KIND_MASK;
+			uintptr_t value = 0; /* undefined: lost, nothing to show */
+			enum cfi_status status;
+
+			if (kind == 0 || kind == CFI_RULE_SAME_VALUE)
+				continue; /* the callee's value, already there */
+			/* Offsets, the common case, without a call. */
+			if (kind == CFI_RULE_OFFSET) {
+				if (!memory_read_word(
+					&walk->stack,
+					cfa + (uintptr_t)(intptr_t)row->values[slot],
+					&value))
+					return TRACER_STOP_OUTSIDE_STACK;
+			} else if (kind != CFI_RULE_UNDEFINED) {
+				status =
+				    apply_rule(walk, (uint8_t)kind, row->values[slot],
+					       callee, cfa, &value);
+				if (status != CFI_OK)
+					return stop_reason(status);
+			}
+			if (slot == return_slot) {
+				return_address = value;
+				has_return_address = true;
+			} else if (slot >= CFI_SLOT_S0) {
+				regs->s[slot - CFI_SLOT_S0] = value;
+			} else if (slot == CFI_SLOT_RA) {
+				regs->ra = value;
+			} else if (kind != CFI_RULE_UNDEFINED && value != cfa) {
+				/* Another sp would be a frame the checks never saw: a
+				 * loop. */
+				return value <= callee_sp ? TRACER_STOP_NOT_ASCENDING
+							  : TRACER_STOP_BAD_CFI;
+			}
 		}
 	}
 	if (!has_return_address)
@@ -171,11 +178,14 @@ static enum tracer_stop apply_row(const struct tracer_walk *walk,
  * an expression rule: kinds 5-7, 0b1xx but not 0b100, in any slot). */
 _Static_assert(CFI_RULE_REGISTER == 5 && CFI_RULE_VAL_EXPRESSION == 7,
 	       "register-reading kinds are 5 to 7");
-static bool rules_read_registers(uint64_t kinds)
+static bool rules_read_registers(const uintptr_t *kinds)
 {
-	const uint64_t low_bits = 0x111111111111111u; /* bit 0 of each slot */
+	const uintptr_t low_bits = UINTPTR_MAX / CFI_KIND_MASK; /* 0x11...1 */
+	uintptr_t reading = 0;
 
-	return ((kinds >> 2) & (kinds | kinds >> 1) & low_bits) != 0;
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		reading |= (kinds[i] >> 2) & (kinds[i] | kinds[i] >> 1) & low_bits;
+	return reading != 0;
 }
 
 /* apply_row on a copy of the callee's registers. Not inlined: the copy is
@@ -218,7 +228,8 @@ void dwarf_step(struct tracer_walk *walk)
 	}
 	/* Boot code marks the first frame of a stack so: no caller. */
 	return_slot = cfi_column_slot(&row, fde.cie.ra_column);
-	if (return_slot < CFI_SLOTS && cfi_row_kind(&row, return_slot) == CFI_RULE_UNDEFINED) {
+	if (return_slot < CFI_SLOTS &&
+	    cfi_row_kind(&row, return_slot) == CFI_RULE_UNDEFINED) {
 		walk->stop = frame_outermost(walk, cfa, TRACER_STOP_EARLY_OUTERMOST);
 		return;
 	}
@@ -227,9 +238,10 @@ void dwarf_step(struct tracer_walk *walk)
 		return;
 	/* Rules that read only the CFA and the stack may change the
 	 * registers in place. */
-	walk->stop = rules_read_registers(row.kinds)
-			 ? step_to_caller(walk, &row, return_slot, cfa)
-			 : apply_row(walk, &row, return_slot, &walk->next, cfa, &walk->next);
+	walk->stop =
+	    rules_read_registers(row.kinds)
+		? step_to_caller(walk, &row, return_slot, cfa)
+		: apply_row(walk, &row, return_slot, &walk->next, cfa, &walk->next);
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	walk->next_is_exact = false;

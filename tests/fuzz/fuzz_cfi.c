@@ -93,7 +93,8 @@ static void check_row(const struct tracer_config *config, const struct cfi_fde *
 
 		if (rule.kind > CFI_RULE_VAL_EXPRESSION)
 			fail("rule of kind %u for column %u", rule.kind, column);
-		if (rule.kind == CFI_RULE_EXPRESSION || rule.kind == CFI_RULE_VAL_EXPRESSION)
+		if (rule.kind == CFI_RULE_EXPRESSION ||
+		    rule.kind == CFI_RULE_VAL_EXPRESSION)
 			evaluate(config, rule.value, regs, true, cfa);
 	}
 }

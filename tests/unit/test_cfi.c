@@ -1406,9 +1406,9 @@ void cfi_op_rule_columns(void)
 		end_case(&c);
 	}
 	for (unsigned i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
-		CHECK_ROW(has_rule(&row, kept[i], CFI_RULE_OFFSET,
-				   -(int32_t)(kept[i] + 1) * 4),
-			  kept[i]);
+		CHECK_ROW(
+		    has_rule(&row, kept[i], CFI_RULE_OFFSET, -(int32_t)(kept[i] + 1) * 4),
+		    kept[i]);
 	CHECK(rule_count(&row) == sizeof(kept) / sizeof(kept[0]));
 	CHECK(cfa_is(&row, REG_SP, 0) && cfa_is(&only_kept, REG_SP, 0));
 	for (unsigned slot = 0; slot < CFI_SLOTS; slot++)
