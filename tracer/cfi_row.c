@@ -176,7 +176,8 @@ struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column)
 	return rule;
 }
 
-static void set_slot(struct cfi_row *row, unsigned slot, unsigned kind, int32_t value)
+static inline void set_slot(struct cfi_row *row, unsigned slot, unsigned kind,
+			    int32_t value)
 {
 	uintptr_t *word = &row->kinds[slot / CFI_KINDS_PER_WORD];
 	unsigned shift = CFI_KIND_BITS * (slot % CFI_KINDS_PER_WORD);
@@ -185,8 +186,8 @@ static void set_slot(struct cfi_row *row, unsigned slot, unsigned kind, int32_t 
 	row->values[slot] = value;
 }
 
-static enum cfi_status set_rule(struct cfi_row *row, uintptr_t column, uint8_t kind,
-				int32_t value)
+static inline enum cfi_status set_rule(struct cfi_row *row, uintptr_t column,
+				       uint8_t kind, int32_t value)
 {
 	unsigned slot = cfi_column_slot(row, column);
 

@@ -208,8 +208,9 @@ enum tracer_unwinder {
 	TRACER_FRAME_POINTER, /* saved {fp, ra} records below s0 */
 	/* .eh_frame call-frame information, found through the FDE index (needs
 	 * config->eh_frame and config->fde_index). Restores ra, sp and s0-s11.
-	 * Stack: TRACER_STACK_DWARF, most of it rows of the rule table
-	 * (CFI_MAX_RULES, CFI_STATE_DEPTH in cfi.h). */
+	 * Stack: TRACER_STACK_DWARF, most of it rows of the rule table (a
+	 * slot per register it restores, CFI_STATE_DEPTH remembered rows:
+	 * cfi.h). */
 	TRACER_DWARF,
 	/* The CompilerTracer: decodes each function's code from its start (found
 	 * in config->symtab) to the pc, to find the frame size and where ra and
@@ -408,7 +409,7 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
  *     frame pointer     22 (FP=1)       162
- *     DWARF          1,800 / 2,132   1,907 / 2,239
+ *     DWARF          1,151 / 1,433   1,258 / 1,540
  *     prologue       1,283 / 1,572   1,317 / 1,606
  *     auto           1,807 / 2,139   1,917 / 2,249
  * The frame-pointer capture runs its frames in one loop: a frame whose
