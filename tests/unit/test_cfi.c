@@ -1418,6 +1418,43 @@ void cfi_op_rule_columns(void)
 			  slot);
 }
 
+/*
+ * The CIE cache of a walk (cfi_row_at_cached) keeps the initial row only
+ * when it is a CFA rule alone, the same at every pc: sp + 0 is kept and
+ * taken on the next call; a CIE that advances (sp + 0 before TEST_PC + 4,
+ * sp + 16 from there) or saves a register (s0 at CFA - 8) is run each time.
+ */
+void cfi_row_cie_cache(void)
+{
+	for (int cie = 0; cie < 3; cie++) {
+		struct cfi_case c;
+		struct tracer_cie cache;
+		struct cfi_row row;
+
+		begin_cie(&c, 1);
+		FAKE_CFI(&c.cfi, CFA_def_cfa, REG_SP, 0);
+		if (cie == 1)
+			FAKE_CFI(&c.cfi, CFA_advance_loc | 4, CFA_def_cfa_offset, 16);
+		if (cie == 2)
+			FAKE_CFI(&c.cfi, CFA_offset | REG_S0, 2);
+		begin_fde(&c);
+		CHECK(finish_case(&c) == CFI_OK);
+		cache = c.parsed.cie;
+		CHECK(!cache.initial_known);
+		/* Past the CIE's advance first, then before it. */
+		CHECK(cfi_row_at_cached(&c.stack.config, &c.parsed, &cache, TEST_PC + 8,
+					&row) == CFI_OK);
+		CHECK(cfa_is(&row, REG_SP, cie == 1 ? 16 : 0));
+		CHECK_ROW(cache.initial_known == (cie == 0), cie);
+		c.parsed.cie = cache;
+		CHECK(cfi_row_at_cached(&c.stack.config, &c.parsed, &cache, TEST_PC,
+					&row) == CFI_OK);
+		CHECK(cfa_is(&row, REG_SP, 0));
+		CHECK_ROW(has_rule(&row, REG_S0, CFI_RULE_OFFSET, -8) == (cie == 2), cie);
+		end_case(&c);
+	}
+}
+
 /* Operands too large for the row: CFA register 0x10000 (ULEB 80 80 04)
  * does not fit its 16 bits, CFA offset 2^31 (ULEB 80 80 80 80 08) not its
  * int32. */
