@@ -17,16 +17,16 @@ enum column_rule { COLUMN_KEPT, COLUMN_SAVED, COLUMN_UNDEFINED, COLUMN_OTHER };
 static enum column_rule column_rule(const struct cfi_row *row, unsigned column,
 				    int64_t *offset)
 {
-	const struct cfi_rule *rule = cfi_row_rule(row, column);
+	struct cfi_rule rule = cfi_row_rule(row, column);
 
 	*offset = 0;
-	if (!rule || rule->kind == CFI_RULE_SAME_VALUE)
+	if (rule.kind == 0 || rule.kind == CFI_RULE_SAME_VALUE)
 		return COLUMN_KEPT;
-	if (rule->kind == CFI_RULE_UNDEFINED)
+	if (rule.kind == CFI_RULE_UNDEFINED)
 		return COLUMN_UNDEFINED;
-	if (rule->kind != CFI_RULE_OFFSET)
+	if (rule.kind != CFI_RULE_OFFSET)
 		return COLUMN_OTHER;
-	*offset = rule->value;
+	*offset = rule.value;
 	return COLUMN_SAVED;
 }
 
@@ -48,7 +48,7 @@ static uint32_t rule_for(const struct cfi_fde *fde, enum cfi_status status,
 
 	if (status != CFI_OK || fde->cie.is_signal_frame ||
 	    fde->cie.ra_column != DWARF_REG_RA || row->cfa_kind != CFI_CFA_REGISTER_OFFSET ||
-	    cfi_row_rule(row, DWARF_REG_SP))
+	    cfi_row_rule(row, DWARF_REG_SP).kind != 0)
 		return TRACER_UNWIND_CFA_INTERPRET;
 	if (row->cfa_register == DWARF_REG_SP)
 		cfa = TRACER_UNWIND_CFA_SP;

@@ -60,21 +60,9 @@ enum {
 	DW_EH_PE_omit = 0xff,
 };
 
-/* What a CIE says about all FDEs that use it. */
-struct cfi_cie {
-	uintptr_t instructions; /* initial instructions: [instructions, end) */
-	uintptr_t end;
-	uintptr_t code_align;	    /* factor of advance_loc deltas */
-	intptr_t data_align;	    /* factor of offsets */
-	uintptr_t ra_column;	    /* the column that holds the return address */
-	uint8_t fde_encoding;	    /* 'R' augmentation; DW_EH_PE_absptr without */
-	bool has_augmentation_data; /* 'z': FDEs carry an augmentation length */
-	bool is_signal_frame;	    /* 'S' */
-};
-
 /* One FDE: the code it covers and its instructions. */
 struct cfi_fde {
-	struct cfi_cie cie;
+	struct tracer_cie cie;
 	uintptr_t pc_start; /* covers [pc_start, pc_end) */
 	uintptr_t pc_end;
 	uintptr_t instructions; /* [instructions, end) */
@@ -96,9 +84,12 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 			      struct cfi_fde *fde);
 
 /* Finds, through config->fde_index, the FDE covering pc and parses it.
- * The FDE must agree with its index entry and lie inside config->text. */
+ * The FDE must agree with its index entry and lie inside config->text.
+ * `cie`, if not NULL, is the CIE the last call read (a walk's, address
+ * UINTPTR_MAX before the first): its CIE is read again only if it is
+ * another one, and left there. */
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
-			     struct cfi_fde *fde);
+			     struct tracer_cie *cie, struct cfi_fde *fde);
 
 #ifdef TRACER_HOST_VIEW
 /* An entry of .eh_frame, as a walk over the whole section finds it. */
@@ -109,10 +100,10 @@ enum cfi_entry_kind {
 };
 
 struct cfi_entry {
-	uint8_t kind;	    /* enum cfi_entry_kind */
-	uintptr_t next;	    /* where the next entry starts */
-	struct cfi_cie cie; /* a CIE's */
-	struct cfi_fde fde; /* an FDE's, with its CIE */
+	uint8_t kind;	       /* enum cfi_entry_kind */
+	uintptr_t next;	       /* where the next entry starts */
+	struct tracer_cie cie; /* a CIE's */
+	struct cfi_fde fde;    /* an FDE's, with its CIE */
 };
 
 /*
@@ -126,9 +117,9 @@ enum cfi_status cfi_read_entry(const struct tracer_config *config, uintptr_t add
 #endif
 
 /*
- * A row of the rule table. A column without an entry in rules[] is
- * unspecified: its caller's value is the callee's ("same value", GCC's
- * convention for callee-saved registers).
+ * A row of the rule table. A column without a rule is unspecified: its
+ * caller's value is the callee's ("same value", GCC's convention for
+ * callee-saved registers).
  */
 enum cfi_rule_kind {
 	CFI_RULE_UNDEFINED = 1,	 /* not recoverable; for ra: outermost frame */
@@ -141,7 +132,8 @@ enum cfi_rule_kind {
 };
 
 /* For the expression kinds, value is the offset from config->eh_frame.start
- * of the expression's ULEB128 length, followed by its DW_OP bytes. */
+ * of the expression's ULEB128 length, followed by its DW_OP bytes. Kind 0:
+ * no rule (unspecified). */
 struct cfi_rule {
 	int32_t value;
 	uint16_t column;
@@ -153,21 +145,82 @@ enum cfi_cfa_kind {
 	CFI_CFA_EXPRESSION,	     /* CFA = value of the expression at cfa_offset */
 };
 
-/* Enough columns for ra, s0-s11 and fs0-fs11, with room to spare. */
-#define CFI_MAX_RULES 32
-/* DW_CFA_remember_state nesting; deeper is CFI_UNSUPPORTED. */
-#define CFI_STATE_DEPTH 4
+/*
+ * The columns a row keeps, each in a slot of its own: the registers the walk
+ * restores (tracer_regs: ra, sp, s0-s11) and the CIE's return-address
+ * column when it is none of them (libgcc's __riscv_save_* return through
+ * t0). A rule for any other column changes nothing the walk computes: it is
+ * read and dropped, so that a lookup is an index, not a search.
+ */
+enum cfi_slot {
+	CFI_SLOT_RA,
+	CFI_SLOT_SP,
+	CFI_SLOT_S0, /* s_k in CFI_SLOT_S0 + k, as tracer_regs.s[k] */
+	CFI_SLOT_RETURN = CFI_SLOT_S0 + 12,
+	CFI_SLOTS,
+};
+
+/* DW_CFA_remember_state nesting; deeper is CFI_UNSUPPORTED. Each level is
+ * a row on the stack; GCC brackets an early epilogue with one level, and
+ * nests none. */
+#define CFI_STATE_DEPTH 2
+
+#ifdef TRACER_HOST_VIEW
+/* The build tools' differential test compares every column with readelf:
+ * on the host, a row also keeps up to this many rules of other columns
+ * (more sets others_lost), which the walk never reads. */
+#define CFI_MAX_OTHER_RULES 64
+#endif
+
+#define CFI_KIND_BITS	   4u
+#define CFI_KIND_MASK	   0xfu
+#define CFI_KINDS_PER_WORD (2 * sizeof(uintptr_t))
+#define CFI_KIND_WORDS	   ((CFI_SLOTS + CFI_KINDS_PER_WORD - 1) / CFI_KINDS_PER_WORD)
 
 struct cfi_row {
 	uint8_t cfa_kind; /* enum cfi_cfa_kind; 0 until the CFI defines the CFA */
 	uint16_t cfa_register;
 	int32_t cfa_offset;
-	uint8_t rule_count;
-	struct cfi_rule rules[CFI_MAX_RULES];
+	/* The kind of each slot's rule (enum cfi_rule_kind, 0: unspecified),
+	 * 4 bits a slot, slot 0 lowest: cleared, copied and scanned a word at
+	 * a time, in words the machine shifts without a call (one on rv64,
+	 * two on rv32). A value means something only under a kind. */
+	uintptr_t kinds[CFI_KIND_WORDS];
+	int32_t values[CFI_SLOTS];
+	uint16_t return_column; /* the CIE's (CFI_UNSUPPORTED if wider) */
+#ifdef TRACER_HOST_VIEW
+	uint8_t other_count;
+	bool others_lost;
+	struct cfi_rule others[CFI_MAX_OTHER_RULES];
+#endif
 };
 
-/* The rule for `column`, or NULL if it is unspecified. */
-const struct cfi_rule *cfi_row_rule(const struct cfi_row *row, unsigned column);
+static inline unsigned cfi_row_kind(const struct cfi_row *row, unsigned slot)
+{
+	return (unsigned)(row->kinds[slot / CFI_KINDS_PER_WORD] >>
+			  (CFI_KIND_BITS * (slot % CFI_KINDS_PER_WORD))) &
+	       CFI_KIND_MASK;
+}
+
+/* The slot of `column`, CFI_SLOTS if the row keeps none for it. */
+static inline unsigned cfi_column_slot(const struct cfi_row *row, uintptr_t column)
+{
+	/* slot + 1 of each register below 32; 0: none. */
+	static const uint8_t register_slots[32] = {
+	    [1] = CFI_SLOT_RA + 1,   [2] = CFI_SLOT_SP + 1,   [8] = CFI_SLOT_S0 + 1,
+	    [9] = CFI_SLOT_S0 + 2,   [18] = CFI_SLOT_S0 + 3,  [19] = CFI_SLOT_S0 + 4,
+	    [20] = CFI_SLOT_S0 + 5,  [21] = CFI_SLOT_S0 + 6,  [22] = CFI_SLOT_S0 + 7,
+	    [23] = CFI_SLOT_S0 + 8,  [24] = CFI_SLOT_S0 + 9,  [25] = CFI_SLOT_S0 + 10,
+	    [26] = CFI_SLOT_S0 + 11, [27] = CFI_SLOT_S0 + 12,
+	};
+
+	if (column < 32 && register_slots[column] != 0)
+		return register_slots[column] - 1u;
+	return column == row->return_column ? CFI_SLOT_RETURN : CFI_SLOTS;
+}
+
+/* The rule for `column` (kind 0 if it is unspecified). */
+struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column);
 
 /*
  * The row in effect at `pc` (which must lie in [fde->pc_start, fde->pc_end)):
@@ -176,6 +229,13 @@ const struct cfi_rule *cfi_row_rule(const struct cfi_row *row, unsigned column);
  */
 enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
 			   uintptr_t pc, struct cfi_row *row);
+
+/* cfi_row_at for a walk: `cie` (NULL: none) is the walk's copy of the
+ * FDE's CIE (cfi_find_fde's), where the row of its initial instructions is
+ * kept, and taken from, when it is a CFA rule alone. */
+enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
+				  const struct cfi_fde *fde, struct tracer_cie *cie,
+				  uintptr_t pc, struct cfi_row *row);
 
 /* Max depth of the DW_OP evaluation stack; deeper is CFI_UNSUPPORTED. */
 #define CFI_EXPRESSION_STACK 8

@@ -122,7 +122,7 @@ static enum cfi_status open_entry(const struct tracer_config *config, uintptr_t 
 /* The augmentation letters after 'z', read from the CIE's augmentation data. */
 static enum cfi_status parse_augmentation_data(struct memory_cursor *cie_cursor,
 					       struct memory_cursor *letters,
-					       struct cfi_cie *cie)
+					       struct tracer_cie *cie)
 {
 	uintptr_t length = cursor_uleb128(cie_cursor);
 	struct memory_cursor data;
@@ -171,8 +171,28 @@ static enum cfi_status parse_augmentation_data(struct memory_cursor *cie_cursor,
 		   : CFI_OK;
 }
 
-static enum cfi_status parse_cie(const struct tracer_config *config, uintptr_t addr,
-				 struct cfi_cie *cie)
+/* Field by field: see regs_copy. */
+static void cie_copy(struct tracer_cie *to, const struct tracer_cie *from)
+{
+	to->address = from->address;
+	to->instructions = from->instructions;
+	to->end = from->end;
+	to->code_align = from->code_align;
+	to->data_align = from->data_align;
+	to->ra_column = from->ra_column;
+	to->fde_encoding = from->fde_encoding;
+	to->has_augmentation_data = from->has_augmentation_data;
+	to->is_signal_frame = from->is_signal_frame;
+	to->initial_known = from->initial_known;
+	to->initial_cfa_kind = from->initial_cfa_kind;
+	to->initial_cfa_register = from->initial_cfa_register;
+	to->initial_cfa_offset = from->initial_cfa_offset;
+}
+
+/* Not inlined: a walk reads its CIEs once, and parse_fde, which runs every
+ * frame, then keeps a small frame. */
+static __attribute__((noinline)) enum cfi_status
+parse_cie(const struct tracer_config *config, uintptr_t addr, struct tracer_cie *cie)
 {
 	struct memory_cursor cursor;
 	struct memory_cursor letters;
@@ -215,17 +235,43 @@ static enum cfi_status parse_cie(const struct tracer_config *config, uintptr_t a
 	}
 	if (cursor.failed)
 		return CFI_FAIL(CFI_MALFORMED, "CIE fields run past the end of the CIE");
+	cie->address = addr;
+	cie->initial_known = false;
 	cie->instructions = cursor.pos;
 	cie->end = cursor.end;
 	return CFI_OK;
 }
 
-enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
-			      struct cfi_fde *fde)
+/* An FDE's pc_begin and pc_range fields, in the CIE's encoding. */
+static enum cfi_status read_fde_range(const struct tracer_config *config,
+				      struct memory_cursor *cursor, uint8_t encoding,
+				      uintptr_t *start, uintptr_t *range)
+{
+	uintptr_t field = cursor->pos;
+	enum cfi_status status;
+
+	/* GCC's and clang's encoding, read here without the general cases
+	 * of cfi_read_pointer: the walk parses an FDE every frame. */
+	if (encoding == (DW_EH_PE_pcrel | DW_EH_PE_sdata4)) {
+		*start = target_address(field +
+					(uintptr_t)(intptr_t)(int32_t)cursor_u32(cursor));
+		*range = (uintptr_t)(intptr_t)(int32_t)cursor_u32(cursor);
+		return cursor->failed ? CFI_MALFORMED : CFI_OK;
+	}
+	status = cfi_read_pointer(config, cursor, encoding, start);
+	/* The range is a length: the pointer's format, without its base. */
+	return status == CFI_OK ? read_pointer_format(cursor, encoding & 0x0f, range)
+				: status;
+}
+
+/* cfi_parse_fde, with the CIE `cache` read last (NULL: none). */
+static enum cfi_status parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
+				 struct tracer_cie *cache, struct cfi_fde *fde)
 {
 	struct memory_cursor cursor;
 	uintptr_t id_field;
 	uintptr_t cie_pointer;
+	uintptr_t cie_addr;
 	uintptr_t pc_range;
 	enum cfi_status status =
 	    open_entry(config, fde_addr, &cursor, &id_field, &cie_pointer);
@@ -240,14 +286,18 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 		    CFI_MALFORMED,
 		    "CIE pointer 0x%jx points before the start of the section",
 		    (uintmax_t)cie_pointer);
-	status = parse_cie(config, id_field - cie_pointer, &fde->cie);
-	if (status != CFI_OK)
-		return status;
-	status = cfi_read_pointer(config, &cursor, fde->cie.fde_encoding, &fde->pc_start);
-	/* The range is a length: the pointer's format, without its base. */
-	if (status == CFI_OK)
-		status =
-		    read_pointer_format(&cursor, fde->cie.fde_encoding & 0x0f, &pc_range);
+	cie_addr = id_field - cie_pointer;
+	if (!cache || cache->address != cie_addr) {
+		status = parse_cie(config, cie_addr, &fde->cie);
+		if (status != CFI_OK)
+			return status;
+		if (cache)
+			cie_copy(cache, &fde->cie);
+	} else {
+		cie_copy(&fde->cie, cache);
+	}
+	status = read_fde_range(config, &cursor, fde->cie.fde_encoding, &fde->pc_start,
+				&pc_range);
 	if (status != CFI_OK)
 		return cursor.failed
 			   ? CFI_FAIL(status,
@@ -276,28 +326,43 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 	return CFI_OK;
 }
 
-/* The last index entry whose pc_start <= pc, or NULL. */
+enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
+			      struct cfi_fde *fde)
+{
+	return parse_fde(config, fde_addr, NULL, fde);
+}
+
+/*
+ * The last index entry whose pc_start <= pc, or NULL. Shar's search, as
+ * symtab_search's: after the first probe the entry lies in [entry, entry +
+ * step), and each probe halves that range, in bytes.
+ */
 static const struct tracer_fde_entry *
 fde_index_lookup(const struct tracer_fde_index *index, uintptr_t pc)
 {
-	uint32_t low = 0;
-	uint32_t high = index->count;
+	const struct tracer_fde_entry *entry = index->entries;
+	uint32_t count = index->count;
+	uint32_t step = symtab_step(count);
+	uintptr_t step_bytes;
 
-	/* Invariant: entries below low start at or before pc, entries from
-	 * high on start after it. */
-	while (low < high) {
-		uint32_t middle = low + (high - low) / 2;
+	if (count == 0 || pc < entry->pc_start)
+		return NULL;
+	if (entry[count - step].pc_start <= pc)
+		entry += count - step;
+	for (step_bytes = step * sizeof(*entry); step_bytes > sizeof(*entry);) {
+		const struct tracer_fde_entry *probe;
 
-		if (index->entries[middle].pc_start <= pc)
-			low = middle + 1;
-		else
-			high = middle;
+		step_bytes /= 2;
+		probe =
+		    (const struct tracer_fde_entry *)((const char *)entry + step_bytes);
+		if (probe->pc_start <= pc)
+			entry = probe;
 	}
-	return low > 0 ? &index->entries[low - 1] : NULL;
+	return entry;
 }
 
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
-			     struct cfi_fde *fde)
+			     struct tracer_cie *cie, struct cfi_fde *fde)
 {
 	const struct tracer_fde_entry *entry =
 	    config->fde_index ? fde_index_lookup(config->fde_index, pc) : NULL;
@@ -305,7 +370,7 @@ enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 
 	if (!entry)
 		return CFI_NOT_FOUND;
-	status = cfi_parse_fde(config, entry->fde, fde);
+	status = parse_fde(config, entry->fde, cie, fde);
 	if (status != CFI_OK)
 		return status;
 	/* An index that disagrees with the CFI, or CFI for code that is not

@@ -47,54 +47,154 @@ enum {
 /* The running program: where it is, and what it has built. */
 struct cfi_program {
 	const struct tracer_config *config;
-	const struct cfi_cie *cie;
+	const struct tracer_cie *cie;
 	struct memory_cursor cursor;
 	uintptr_t loc;		       /* code location of the current row */
 	uintptr_t pc;		       /* stop before a row that starts past it */
 	bool reached_pc;	       /* an advance went past pc: row is final */
+	bool moved;		       /* an advance or set_loc ran */
 	struct cfi_row *row;	       /* the current row */
 	const struct cfi_row *initial; /* after the CIE: what DW_CFA_restore restores */
 	struct cfi_row remembered[CFI_STATE_DEPTH];
 	unsigned remembered_count;
 };
 
-/* Field by field: a loop copying whole rules may become a call to memcpy. */
+#ifdef TRACER_HOST_VIEW
+static struct cfi_rule *other_rule(const struct cfi_row *row, uintptr_t column)
+{
+	for (unsigned i = 0; i < row->other_count; i++)
+		if (row->others[i].column == column)
+			return (struct cfi_rule *)&row->others[i];
+	return NULL;
+}
+
+/* A column the walk does not restore: kept for the build tools only, and
+ * never a reason to fail, as on the target. */
+static void set_other_rule(struct cfi_row *row, uintptr_t column, uint8_t kind,
+			   int32_t value)
+{
+	struct cfi_rule *rule = other_rule(row, column);
+
+	if (!rule) {
+		if (row->other_count == CFI_MAX_OTHER_RULES || column > UINT16_MAX) {
+			row->others_lost = true;
+			return;
+		}
+		rule = &row->others[row->other_count++];
+	}
+	rule->column = (uint16_t)column;
+	rule->kind = kind;
+	rule->value = value;
+}
+
+/* DW_CFA_restore of such a column. */
+static void restore_other_rule(struct cfi_row *row, const struct cfi_row *initial,
+			       uintptr_t column)
+{
+	const struct cfi_rule *from = initial ? other_rule(initial, column) : NULL;
+	struct cfi_rule *rule;
+
+	if (from) {
+		set_other_rule(row, column, from->kind, from->value);
+		return;
+	}
+	rule = other_rule(row, column);
+	if (rule)
+		*rule = row->others[--row->other_count]; /* order does not matter */
+}
+
+static void others_copy(struct cfi_row *to, const struct cfi_row *from)
+{
+	to->other_count = from->other_count;
+	to->others_lost = from->others_lost;
+	for (unsigned i = 0; i < from->other_count; i++) {
+		to->others[i].value = from->others[i].value;
+		to->others[i].column = from->others[i].column;
+		to->others[i].kind = from->others[i].kind;
+	}
+}
+#else
+static inline void set_other_rule(struct cfi_row *row, uintptr_t column, uint8_t kind,
+				  int32_t value)
+{
+	(void)row, (void)column, (void)kind, (void)value;
+}
+
+static inline void restore_other_rule(struct cfi_row *row, const struct cfi_row *initial,
+				      uintptr_t column)
+{
+	(void)row, (void)initial, (void)column;
+}
+
+static inline void others_copy(struct cfi_row *to, const struct cfi_row *from)
+{
+	(void)to, (void)from;
+}
+#endif
+
+/* Element by element (a loop of plain stores, which GCC and clang keep as
+ * a loop under -fno-builtin; a struct assignment may become memcpy). */
 static void row_copy(struct cfi_row *to, const struct cfi_row *from)
 {
 	to->cfa_kind = from->cfa_kind;
 	to->cfa_register = from->cfa_register;
 	to->cfa_offset = from->cfa_offset;
-	to->rule_count = from->rule_count;
-	for (unsigned i = 0; i < from->rule_count; i++) {
-		to->rules[i].value = from->rules[i].value;
-		to->rules[i].column = from->rules[i].column;
-		to->rules[i].kind = from->rules[i].kind;
-	}
+	to->return_column = from->return_column;
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		to->kinds[i] = from->kinds[i];
+	for (unsigned i = 0; i < CFI_SLOTS; i++)
+		to->values[i] = from->values[i];
+	others_copy(to, from);
 }
 
-const struct cfi_rule *cfi_row_rule(const struct cfi_row *row, unsigned column)
+static bool row_has_rules(const struct cfi_row *row)
 {
-	for (unsigned i = 0; i < row->rule_count; i++)
-		if (row->rules[i].column == column)
-			return &row->rules[i];
-	return NULL;
+#ifdef TRACER_HOST_VIEW
+	if (row->other_count != 0)
+		return true;
+#endif
+	uintptr_t kinds = 0;
+
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		kinds |= row->kinds[i];
+	return kinds != 0;
 }
 
-static enum cfi_status set_rule(struct cfi_row *row, uintptr_t column, uint8_t kind,
-				int32_t value)
+struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column)
 {
-	struct cfi_rule *rule = (struct cfi_rule *)cfi_row_rule(row, (unsigned)column);
+	unsigned slot = cfi_column_slot(row, column);
+	struct cfi_rule rule = {0, (uint16_t)column, 0};
 
-	if (column > UINT16_MAX)
-		return CFI_UNSUPPORTED;
-	if (!rule) {
-		if (row->rule_count == CFI_MAX_RULES)
-			return CFI_UNSUPPORTED;
-		rule = &row->rules[row->rule_count++];
+	if (slot < CFI_SLOTS) {
+		rule.kind = (uint8_t)cfi_row_kind(row, slot);
+		rule.value = rule.kind ? row->values[slot] : 0;
 	}
-	rule->column = (uint16_t)column;
-	rule->kind = kind;
-	rule->value = value;
+#ifdef TRACER_HOST_VIEW
+	else if (other_rule(row, column))
+		rule = *other_rule(row, column);
+#endif
+	return rule;
+}
+
+static inline void set_slot(struct cfi_row *row, unsigned slot, unsigned kind,
+			    int32_t value)
+{
+	uintptr_t *word = &row->kinds[slot / CFI_KINDS_PER_WORD];
+	unsigned shift = CFI_KIND_BITS * (slot % CFI_KINDS_PER_WORD);
+
+	*word = (*word & ~((uintptr_t)CFI_KIND_MASK << shift)) | (uintptr_t)kind << shift;
+	row->values[slot] = value;
+}
+
+static inline enum cfi_status set_rule(struct cfi_row *row, uintptr_t column,
+				       uint8_t kind, int32_t value)
+{
+	unsigned slot = cfi_column_slot(row, column);
+
+	if (slot == CFI_SLOTS)
+		set_other_rule(row, column, kind, value);
+	else
+		set_slot(row, slot, kind, value);
 	return CFI_OK;
 }
 
@@ -102,15 +202,17 @@ static enum cfi_status set_rule(struct cfi_row *row, uintptr_t column, uint8_t k
 static enum cfi_status restore_rule(struct cfi_program *program, uintptr_t column)
 {
 	struct cfi_row *row = program->row;
-	const struct cfi_rule *initial =
-	    program->initial ? cfi_row_rule(program->initial, (unsigned)column) : NULL;
-	struct cfi_rule *rule;
+	const struct cfi_row *initial = program->initial;
+	unsigned slot = cfi_column_slot(row, column);
 
+	if (slot == CFI_SLOTS) {
+		restore_other_rule(row, initial, column);
+		return CFI_OK;
+	}
 	if (initial)
-		return set_rule(row, column, initial->kind, initial->value);
-	rule = (struct cfi_rule *)cfi_row_rule(row, (unsigned)column);
-	if (rule && column <= UINT16_MAX)
-		*rule = row->rules[--row->rule_count]; /* order does not matter */
+		set_slot(row, slot, cfi_row_kind(initial, slot), initial->values[slot]);
+	else
+		set_slot(row, slot, 0, 0);
 	return CFI_OK;
 }
 
@@ -157,6 +259,7 @@ static intptr_t read_unsigned_factor(struct memory_cursor *cursor)
 /* A new row starts at loc: the program is done if that is past the pc. */
 static void move_to(struct cfi_program *program, uintptr_t loc)
 {
+	program->moved = true;
 	if (loc > program->pc)
 		program->reached_pc = true;
 	else
@@ -220,22 +323,6 @@ static enum cfi_status restore_state(struct cfi_program *program)
 		return CFI_MALFORMED;
 	row_copy(program->row, &program->remembered[--program->remembered_count]);
 	return CFI_OK;
-}
-
-/* The ops that keep an operand in the opcode's low 6 bits. */
-static enum cfi_status run_primary(struct cfi_program *program, uint8_t op)
-{
-	uint8_t operand = op & 0x3f;
-
-	switch (op & 0xc0) {
-	case DW_CFA_advance_loc:
-		return advance(program, operand);
-	case DW_CFA_offset:
-		return set_offset_rule(program, operand, CFI_RULE_OFFSET,
-				       read_unsigned_factor(&program->cursor));
-	default:
-		return restore_rule(program, operand);
-	}
 }
 
 /* The CFA definitions. */
@@ -318,14 +405,20 @@ static enum cfi_status run_register_op(struct cfi_program *program, uint8_t op)
 	}
 }
 
-static enum cfi_status run_op(struct cfi_program *program, uint8_t op)
+/* The ops run() does not take itself. Not inlined: run() stays small,
+ * and its frame with it. */
+static __attribute__((noinline)) enum cfi_status run_op(struct cfi_program *program,
+							uint8_t op)
 {
 	struct memory_cursor *cursor = &program->cursor;
 	uintptr_t loc;
 	enum cfi_status status;
 
+	/* run() takes the other two ops with an operand in their low 6 bits,
+	 * and DW_CFA_offset when its operand fits one byte. */
 	if (op & 0xc0)
-		return run_primary(program, op);
+		return set_offset_rule(program, op & 0x3f, CFI_RULE_OFFSET,
+				       read_unsigned_factor(cursor));
 	switch (op) {
 	case DW_CFA_nop:
 		return CFI_OK;
@@ -375,50 +468,149 @@ static enum cfi_status run_op(struct cfi_program *program, uint8_t op)
 	}
 }
 
-/* Runs [start, end) until its end or the first row past the pc. */
+/*
+ * Runs [start, end) until its end or the first row past the pc. The ops
+ * compilers emit in every FDE (advance_loc, offset with a one-byte operand,
+ * restore, def_cfa_offset with a one-byte operand) run here with the
+ * program's position and location in registers; the others through
+ * run_op, on the cursor.
+ */
 static enum cfi_status run(struct cfi_program *program, uintptr_t start, uintptr_t end)
 {
+	struct cfi_row *row = program->row;
+	const uintptr_t pc = program->pc;
+	const uintptr_t code_align = program->cie->code_align;
+	const intptr_t data_align = program->cie->data_align;
+	/* Then a one-byte factor (< 0x80) times it fits an int32. */
+	const bool small_data_align = data_align >= -0x1000000 && data_align <= 0x1000000;
+	uintptr_t pos = start;
+	uintptr_t loc = program->loc;
+	bool reached_pc = program->reached_pc;
+
 	if (!memory_cursor_open(program->config, start, end, &program->cursor))
 		return CFI_MALFORMED;
-	while (program->cursor.pos < end && !program->reached_pc) {
-		enum cfi_status status = run_op(program, cursor_u8(&program->cursor));
+	while (pos < end && !reached_pc) {
+		uint8_t op = target_u8(pos++);
+		/* A one-byte ULEB128 operand, if one follows: else 0x80. */
+		unsigned operand = pos < end ? target_u8(pos) : 0x80;
+		uintptr_t bytes;
+		enum cfi_status status;
 
+		switch (op & 0xc0) {
+		case DW_CFA_advance_loc:
+			if (__builtin_mul_overflow((uintptr_t)(op & 0x3f), code_align,
+						   &bytes) ||
+			    loc + bytes < loc)
+				return CFI_MALFORMED;
+			program->moved = true;
+			if (loc + bytes > pc)
+				reached_pc = true;
+			else
+				loc += bytes;
+			continue;
+		case DW_CFA_offset:
+			if (operand >= 0x80 || !small_data_align)
+				break;
+			pos++;
+			set_rule(row, op & 0x3f, CFI_RULE_OFFSET,
+				 (int32_t)((intptr_t)operand * data_align));
+			continue;
+		case DW_CFA_restore:
+			restore_rule(program, op & 0x3f);
+			continue;
+		default:
+			if (op == DW_CFA_def_cfa_offset && operand < 0x80 &&
+			    row->cfa_kind != CFI_CFA_EXPRESSION) {
+				pos++;
+				set_cfa(row, CFI_CFA_REGISTER_OFFSET, row->cfa_register,
+					(int32_t)operand);
+				continue;
+			}
+		}
+		program->cursor.pos = pos;
+		program->loc = loc;
+		status = run_op(program, op);
 		/* An operand cut off by the end of the entry is malformed,
 		 * whatever the op made of the zeros it read instead. */
 		if (program->cursor.failed)
 			return CFI_MALFORMED;
 		if (status != CFI_OK)
 			return status;
+		pos = program->cursor.pos;
+		loc = program->loc;
+		reached_pc = program->reached_pc;
 	}
+	program->loc = loc;
+	program->reached_pc = reached_pc;
 	return CFI_OK;
 }
 
-enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
-			   uintptr_t pc, struct cfi_row *row)
+/* Whether the row the CIE's instructions gave is the same for every FDE
+ * and pc: a CFA rule alone, reached without moving, nothing remembered. */
+static bool initial_is_cfa_only(const struct cfi_program *program)
+{
+	return !program->moved && program->remembered_count == 0 &&
+	       !row_has_rules(program->row);
+}
+
+enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
+				  const struct cfi_fde *fde, struct tracer_cie *cache,
+				  uintptr_t pc, struct cfi_row *row)
 {
 	struct cfi_program program;
 	struct cfi_row initial;
 	enum cfi_status status;
 
+	if (fde->cie.ra_column > UINT16_MAX)
+		return CFI_UNSUPPORTED;
 	program.config = config;
 	program.cie = &fde->cie;
 	program.loc = fde->pc_start;
 	program.pc = pc;
 	program.reached_pc = false;
+	program.moved = false;
 	program.row = row;
 	program.initial = NULL;
 	program.remembered_count = 0;
-	row->cfa_kind = 0;
-	row->cfa_register = 0;
-	row->cfa_offset = 0;
-	row->rule_count = 0;
-	status = run(&program, fde->cie.instructions, fde->cie.end);
-	if (status != CFI_OK)
-		return status;
-	row_copy(&initial, row);
-	program.initial = &initial;
+	row->return_column = (uint16_t)fde->cie.ra_column;
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		row->kinds[i] = 0;
+#ifdef TRACER_HOST_VIEW
+	row->other_count = 0;
+	row->others_lost = false;
+#endif
+	if (cache && cache->initial_known) {
+		row->cfa_kind = cache->initial_cfa_kind;
+		row->cfa_register = cache->initial_cfa_register;
+		row->cfa_offset = cache->initial_cfa_offset;
+	} else {
+		row->cfa_kind = 0;
+		row->cfa_register = 0;
+		row->cfa_offset = 0;
+		status = run(&program, fde->cie.instructions, fde->cie.end);
+		if (status != CFI_OK)
+			return status;
+		if (cache && initial_is_cfa_only(&program)) {
+			cache->initial_known = true;
+			cache->initial_cfa_kind = row->cfa_kind;
+			cache->initial_cfa_register = row->cfa_register;
+			cache->initial_cfa_offset = row->cfa_offset;
+		}
+	}
+	/* GCC's and clang's CIEs give no register rules: DW_CFA_restore then
+	 * clears a rule, and the initial row need not be kept. */
+	if (row_has_rules(row)) {
+		row_copy(&initial, row);
+		program.initial = &initial;
+	}
 	status = run(&program, fde->instructions, fde->end);
 	if (status != CFI_OK)
 		return status;
 	return row->cfa_kind != 0 ? CFI_OK : CFI_MALFORMED;
+}
+
+enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
+			   uintptr_t pc, struct cfi_row *row)
+{
+	return cfi_row_at_cached(config, fde, NULL, pc, row);
 }

@@ -58,27 +58,24 @@ static enum cfi_status compute_cfa(const struct tracer_walk *walk,
 	return CFI_OK;
 }
 
-/* The caller's value of a register under `rule` (never UNDEFINED here). */
-static enum cfi_status apply_rule(const struct tracer_walk *walk,
-				  const struct cfi_rule *rule,
-				  const struct tracer_regs *callee, uintptr_t cfa,
-				  uintptr_t *value)
+/* The caller's value of a register under a rule of `kind` and `value`
+ * other than apply_row's own cases (undefined, same value, offset). */
+static enum cfi_status apply_rule(const struct tracer_walk *walk, uint8_t kind,
+				  int32_t rule_value, const struct tracer_regs *callee,
+				  uintptr_t cfa, uintptr_t *value)
 {
 	const struct tracer_config *config = walk->config;
 	const struct tracer_range *stack = &walk->stack;
-	uintptr_t expression = config->eh_frame.start + (uint32_t)rule->value;
+	uintptr_t expression = config->eh_frame.start + (uint32_t)rule_value;
 	uintptr_t address;
 	enum cfi_status status;
 
-	switch (rule->kind) {
-	case CFI_RULE_OFFSET:
-		address = cfa + (uintptr_t)(intptr_t)rule->value;
-		return memory_read_word(stack, address, value) ? CFI_OK : CFI_UNREADABLE;
+	switch (kind) {
 	case CFI_RULE_VAL_OFFSET:
-		*value = cfa + (uintptr_t)(intptr_t)rule->value;
+		*value = cfa + (uintptr_t)(intptr_t)rule_value;
 		return CFI_OK;
 	case CFI_RULE_REGISTER:
-		return cfi_register_value(callee, (unsigned)rule->value, value)
+		return cfi_register_value(callee, (unsigned)rule_value, value)
 			   ? CFI_OK
 			   : CFI_UNSUPPORTED;
 	case CFI_RULE_EXPRESSION:
@@ -87,10 +84,8 @@ static enum cfi_status apply_rule(const struct tracer_walk *walk,
 		if (status != CFI_OK)
 			return status;
 		return memory_read_word(stack, address, value) ? CFI_OK : CFI_UNREADABLE;
-	case CFI_RULE_VAL_EXPRESSION:
+	default: /* CFI_RULE_VAL_EXPRESSION */
 		return cfi_evaluate(config, stack, expression, callee, true, cfa, value);
-	default: /* CFI_RULE_SAME_VALUE: already copied from the callee */
-		return CFI_OK;
 	}
 }
 
@@ -113,41 +108,63 @@ static enum tracer_stop stop_reason(enum cfi_status status)
  * mean "same value", so only sp (the CFA) and the registers with a rule
  * change. `callee` is a copy of the registers before, which rules refer to.
  * The caller's sp is the CFA (psABI), which the walk has checked: a rule for
- * sp may only agree with it, never replace it.
+ * sp may only agree with it, never replace it. The slots go in a fixed
+ * order, ra first: a failing rule stops the walk whichever comes first.
  */
 static enum tracer_stop apply_row(const struct tracer_walk *walk,
-				  const struct cfi_row *row, unsigned ra_column,
+				  const struct cfi_row *row, unsigned return_slot,
 				  const struct tracer_regs *callee, uintptr_t cfa,
 				  struct tracer_regs *regs)
 {
-	uintptr_t return_address;
-	bool has_return_address = cfi_register_value(callee, ra_column, &return_address);
-	uintptr_t sp_by_rule;
+	uintptr_t return_address = 0;
+	bool has_return_address =
+	    cfi_register_value(callee, row->return_column, &return_address);
+	/* Read before regs changes: it may be callee (see dwarf_step). */
+	uintptr_t callee_sp = callee->sp;
 
 	regs->sp = cfa;
-	for (unsigned i = 0; i < row->rule_count; i++) {
-		const struct cfi_rule *rule = &row->rules[i];
-		uintptr_t *slot = rule->column == ra_column	 ? &return_address
-				  : rule->column == DWARF_REG_SP ? &sp_by_rule
-								 : register_slot(regs, rule->column);
-		enum cfi_status status;
+	/* The slots with a rule, lowest first. The return slot is another
+	 * only when none of these has the return-address column; its rule
+	 * is never undefined here (dwarf_step stops first). */
+	for (unsigned word = 0; word < CFI_KIND_WORDS; word++) {
+		unsigned slot = word * CFI_KINDS_PER_WORD;
 
-		if (!slot) /* a register the walk does not need */
-			continue;
-		if (rule->kind == CFI_RULE_UNDEFINED) {
-			*slot = 0; /* lost; nothing to show */
-			continue;
+		for (uintptr_t kinds = row->kinds[word]; kinds != 0;
+		     kinds >>= CFI_KIND_BITS, slot++) {
+			unsigned kind = (unsigned)kinds & CFI_KIND_MASK;
+			uintptr_t value = 0; /* undefined: lost, nothing to show */
+			enum cfi_status status;
+
+			if (kind == 0 || kind == CFI_RULE_SAME_VALUE)
+				continue; /* the callee's value, already there */
+			/* Offsets, the common case, without a call. */
+			if (kind == CFI_RULE_OFFSET) {
+				if (!memory_read_word(
+					&walk->stack,
+					cfa + (uintptr_t)(intptr_t)row->values[slot],
+					&value))
+					return TRACER_STOP_OUTSIDE_STACK;
+			} else if (kind != CFI_RULE_UNDEFINED) {
+				status =
+				    apply_rule(walk, (uint8_t)kind, row->values[slot],
+					       callee, cfa, &value);
+				if (status != CFI_OK)
+					return stop_reason(status);
+			}
+			if (slot == return_slot) {
+				return_address = value;
+				has_return_address = true;
+			} else if (slot >= CFI_SLOT_S0) {
+				regs->s[slot - CFI_SLOT_S0] = value;
+			} else if (slot == CFI_SLOT_RA) {
+				regs->ra = value;
+			} else if (kind != CFI_RULE_UNDEFINED && value != cfa) {
+				/* Another sp would be a frame the checks never saw: a
+				 * loop. */
+				return value <= callee_sp ? TRACER_STOP_NOT_ASCENDING
+							  : TRACER_STOP_BAD_CFI;
+			}
 		}
-		if (rule->column == ra_column)
-			has_return_address = true;
-		sp_by_rule = cfa;
-		status = apply_rule(walk, rule, callee, cfa, slot);
-		if (status != CFI_OK)
-			return stop_reason(status);
-		/* Another sp would be a frame the checks never saw: a loop. */
-		if (rule->column == DWARF_REG_SP && sp_by_rule != cfa)
-			return sp_by_rule <= callee->sp ? TRACER_STOP_NOT_ASCENDING
-							: TRACER_STOP_BAD_CFI;
 	}
 	if (!has_return_address)
 		return TRACER_STOP_UNSUPPORTED_CFI;
@@ -157,6 +174,32 @@ static enum tracer_stop apply_row(const struct tracer_walk *walk,
 	return TRACER_RUNNING;
 }
 
+/* Whether a rule of the row reads the callee's registers (a register or
+ * an expression rule: kinds 5-7, 0b1xx but not 0b100, in any slot). */
+_Static_assert(CFI_RULE_REGISTER == 5 && CFI_RULE_VAL_EXPRESSION == 7,
+	       "register-reading kinds are 5 to 7");
+static bool rules_read_registers(const uintptr_t *kinds)
+{
+	const uintptr_t low_bits = UINTPTR_MAX / CFI_KIND_MASK; /* 0x11...1 */
+	uintptr_t reading = 0;
+
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		reading |= (kinds[i] >> 2) & (kinds[i] | kinds[i] >> 1) & low_bits;
+	return reading != 0;
+}
+
+/* apply_row on a copy of the callee's registers. Not inlined: the copy is
+ * then not on the stack while the row is computed, the deepest part. */
+static __attribute__((noinline)) enum tracer_stop
+step_to_caller(struct tracer_walk *walk, const struct cfi_row *row, unsigned return_slot,
+	       uintptr_t cfa)
+{
+	struct tracer_regs callee;
+
+	regs_copy(&callee, &walk->next);
+	return apply_row(walk, row, return_slot, &callee, cfa, &walk->next);
+}
+
 void dwarf_step(struct tracer_walk *walk)
 {
 	const struct tracer_config *config = walk->config;
@@ -164,8 +207,7 @@ void dwarf_step(struct tracer_walk *walk)
 	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
 	struct cfi_fde fde;
 	struct cfi_row row;
-	struct tracer_regs callee;
-	const struct cfi_rule *ra_rule;
+	unsigned return_slot;
 	uintptr_t cfa;
 	enum cfi_status status;
 
@@ -175,9 +217,9 @@ void dwarf_step(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_BAD_FDE_INDEX;
 		return;
 	}
-	status = cfi_find_fde(config, pc, &fde);
+	status = cfi_find_fde(config, pc, &walk->cie, &fde);
 	if (status == CFI_OK)
-		status = cfi_row_at(config, &fde, pc, &row);
+		status = cfi_row_at_cached(config, &fde, &walk->cie, pc, &row);
 	if (status == CFI_OK)
 		status = compute_cfa(walk, &row, &walk->next, &cfa);
 	if (status != CFI_OK) {
@@ -185,17 +227,21 @@ void dwarf_step(struct tracer_walk *walk)
 		return;
 	}
 	/* Boot code marks the first frame of a stack so: no caller. */
-	ra_rule = cfi_row_rule(&row, (unsigned)fde.cie.ra_column);
-	if (ra_rule && ra_rule->kind == CFI_RULE_UNDEFINED) {
+	return_slot = cfi_column_slot(&row, fde.cie.ra_column);
+	if (return_slot < CFI_SLOTS &&
+	    cfi_row_kind(&row, return_slot) == CFI_RULE_UNDEFINED) {
 		walk->stop = frame_outermost(walk, cfa, TRACER_STOP_EARLY_OUTERMOST);
 		return;
 	}
 	walk->stop = frame_check_cfa(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return;
-	regs_copy(&callee, &walk->next);
+	/* Rules that read only the CFA and the stack may change the
+	 * registers in place. */
 	walk->stop =
-	    apply_row(walk, &row, (unsigned)fde.cie.ra_column, &callee, cfa, &walk->next);
+	    rules_read_registers(row.kinds)
+		? step_to_caller(walk, &row, return_slot, cfa)
+		: apply_row(walk, &row, return_slot, &walk->next, cfa, &walk->next);
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	walk->next_is_exact = false;

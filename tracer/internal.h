@@ -540,6 +540,7 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->call_window = memory_window(config->text, 4);
 	walk->trap_return_window =
 	    memory_window(config->trap ? config->trap->entry : (struct tracer_range){0, 0}, 1);
+	walk->cie.address = UINTPTR_MAX;
 	stacks_start(walk);
 }
 

@@ -206,8 +206,9 @@ enum tracer_unwinder {
 	TRACER_FRAME_POINTER, /* saved {fp, ra} records below s0 */
 	/* .eh_frame call-frame information, found through the FDE index (needs
 	 * config->eh_frame and config->fde_index). Restores ra, sp and s0-s11.
-	 * Stack: TRACER_STACK_DWARF, most of it rows of the rule table
-	 * (CFI_MAX_RULES, CFI_STATE_DEPTH in cfi.h). */
+	 * Stack: TRACER_STACK_DWARF, most of it rows of the rule table (a
+	 * slot per register it restores, CFI_STATE_DEPTH remembered rows:
+	 * cfi.h). */
 	TRACER_DWARF,
 	/* The CompilerTracer: decodes each function's code from its start (found
 	 * in config->symtab) to the pc, to find the frame size and where ra and
@@ -242,12 +243,12 @@ enum tracer_unwinder {
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
 #define TRACER_STACK_FRAME_POINTER 160u
-#define TRACER_STACK_DWARF 2400u
+#define TRACER_STACK_DWARF 992u
 #define TRACER_STACK_PROLOGUE 800u
 #define TRACER_STACK_TABLE 160u /* rows the table holds; interpreted ones: DWARF's */
-#define TRACER_STACK_AUTO 2400u /* the largest of them */
+#define TRACER_STACK_AUTO 992u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
-#define TRACER_STACK_CAPTURE 368u
+#define TRACER_STACK_CAPTURE 432u
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {
@@ -313,6 +314,26 @@ struct tracer_window {
 	uintptr_t span;
 };
 
+/* What a CIE of .eh_frame says about the FDEs that use it, as the DWARF
+ * unwinder read it (cfi_parse.c). Private to the library. */
+struct tracer_cie {
+	uintptr_t address;	/* of its length field */
+	uintptr_t instructions; /* initial instructions: [instructions, end) */
+	uintptr_t end;
+	uintptr_t code_align;	    /* factor of advance_loc deltas */
+	intptr_t data_align;	    /* factor of offsets */
+	uintptr_t ra_column;	    /* the column that holds the return address */
+	uint8_t fde_encoding;	    /* 'R' augmentation; DW_EH_PE_absptr without */
+	bool has_augmentation_data; /* 'z': FDEs carry an augmentation length */
+	bool is_signal_frame;	    /* 'S' */
+	/* The row its initial instructions give, when that is a CFA rule
+	 * alone (GCC's and clang's: sp + 0), once a walk has run them. */
+	bool initial_known;
+	uint8_t initial_cfa_kind;
+	uint16_t initial_cfa_register;
+	int32_t initial_cfa_offset;
+};
+
 /* Walk state. Fields are private to the library except `stop`. */
 struct tracer_walk {
 	enum tracer_stop stop;
@@ -344,6 +365,9 @@ struct tracer_walk {
 	struct tracer_window record_window;
 	struct tracer_window call_window;
 	struct tracer_window trap_return_window;
+	/* The DWARF unwinder's last CIE (address UINTPTR_MAX: none yet):
+	 * most FDEs share one, read once a walk. */
+	struct tracer_cie cie;
 };
 
 /* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config.
@@ -383,7 +407,7 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
  *     frame pointer     22 (FP=1)       162
- *     DWARF          1,800 / 2,132   1,907 / 2,239
+ *     DWARF          1,151 / 1,433   1,258 / 1,540
  *     prologue       1,283 / 1,572   1,317 / 1,606
  *     table             86 / 87         371 / 394
  *     auto              86 / 87         382 / 405

@@ -83,24 +83,19 @@ static void check_row(const struct tracer_config *config, const struct cfi_fde *
 
 	if (cfi_row_at(config, fde, pc, &row) != CFI_OK)
 		return;
-	if (row.rule_count > CFI_MAX_RULES)
-		fail("%u rules in a row", row.rule_count);
 	if (row.cfa_kind == CFI_CFA_EXPRESSION)
 		evaluate(config, row.cfa_offset, regs, false, 0);
 	else if (row.cfa_kind == CFI_CFA_REGISTER_OFFSET &&
 		 cfi_register_value(regs, row.cfa_register, &cfa))
 		cfa += (uintptr_t)(intptr_t)row.cfa_offset;
-	for (unsigned i = 0; i < row.rule_count; i++) {
-		if (row.rules[i].kind == CFI_RULE_EXPRESSION ||
-		    row.rules[i].kind == CFI_RULE_VAL_EXPRESSION)
-			evaluate(config, row.rules[i].value, regs, true, cfa);
-	}
 	for (unsigned column = 0; column < MAX_COLUMN; column++) {
-		const struct cfi_rule *rule = cfi_row_rule(&row, column);
+		struct cfi_rule rule = cfi_row_rule(&row, column);
 
-		if (rule && rule->column != column)
-			fail("rule for column %u found for column %u", rule->column,
-			     column);
+		if (rule.kind > CFI_RULE_VAL_EXPRESSION)
+			fail("rule of kind %u for column %u", rule.kind, column);
+		if (rule.kind == CFI_RULE_EXPRESSION ||
+		    rule.kind == CFI_RULE_VAL_EXPRESSION)
+			evaluate(config, rule.value, regs, true, cfa);
 	}
 }
 

@@ -15,7 +15,8 @@
  * (rN); the script maps numbers to readelf's register names. A refusal of
  * the tracer ends the line with error=WORD (not-found, malformed,
  * unsupported, unreadable); a PC outside the FDE gives error=outside, and a
- * row claiming more than CFI_MAX_RULES rules error=rule-count-N.
+ * row whose other columns (not restored by the walk) did not all fit
+ * error=other-columns-lost.
  *
  * The tracer reads .eh_frame at the image's addresses through its host view
  * (image_view.c), so that the pc-relative pointers in it mean what
@@ -101,6 +102,11 @@ static void print_rule(const struct cfi_rule *rule)
 	}
 }
 
+static void print_rule_of(struct cfi_rule rule)
+{
+	print_rule(&rule);
+}
+
 static void answer(const struct tracer_config *config, uintptr_t fde_offset, uintptr_t pc)
 {
 	struct cfi_fde fde;
@@ -125,13 +131,20 @@ static void answer(const struct tracer_config *config, uintptr_t fde_offset, uin
 		printf(" error=%s\n", status_word(status));
 		return;
 	}
-	if (row.rule_count > CFI_MAX_RULES) {
-		printf(" error=rule-count-%u\n", (unsigned)row.rule_count);
+	if (row.others_lost) {
+		printf(" error=other-columns-lost\n");
 		return;
 	}
 	print_cfa(&row);
-	for (unsigned i = 0; i < row.rule_count; i++)
-		print_rule(&row.rules[i]);
+	/* The walk's columns through the same lookup as the others. */
+	for (unsigned column = 0; column < 32; column++)
+		if (cfi_column_slot(&row, column) != CFI_SLOTS &&
+		    cfi_row_rule(&row, column).kind != 0)
+			print_rule_of(cfi_row_rule(&row, column));
+	if (row.return_column >= 32 && cfi_row_rule(&row, row.return_column).kind != 0)
+		print_rule_of(cfi_row_rule(&row, row.return_column));
+	for (unsigned i = 0; i < row.other_count; i++)
+		print_rule(&row.others[i]);
 	printf("\n");
 }
 

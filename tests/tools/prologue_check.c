@@ -155,21 +155,20 @@ static const char *register_name(unsigned column)
 
 /* readelf's notation for a rule; "u" also for no rule, as readelf prints a
  * column no rule has been given yet. */
-static int rule_text(const struct cfi_rule *rule, char *text, size_t size)
+static int rule_text(struct cfi_rule rule, char *text, size_t size)
 {
-	if (!rule)
-		return snprintf(text, size, "u");
-	switch (rule->kind) {
+	switch (rule.kind) {
+	case 0:
 	case CFI_RULE_UNDEFINED:
 		return snprintf(text, size, "u");
 	case CFI_RULE_SAME_VALUE:
 		return snprintf(text, size, "s");
 	case CFI_RULE_OFFSET:
-		return snprintf(text, size, "c%+" PRId32, rule->value);
+		return snprintf(text, size, "c%+" PRId32, rule.value);
 	case CFI_RULE_VAL_OFFSET:
-		return snprintf(text, size, "v%+" PRId32, rule->value);
+		return snprintf(text, size, "v%+" PRId32, rule.value);
 	case CFI_RULE_REGISTER:
-		return snprintf(text, size, "%s", register_name((unsigned)rule->value));
+		return snprintf(text, size, "%s", register_name((unsigned)rule.value));
 	case CFI_RULE_EXPRESSION:
 		return snprintf(text, size, "exp");
 	default:
@@ -208,10 +207,10 @@ static const char *cfi_status_text(enum cfi_status status)
 }
 
 /* A rule a prologue_frame can state for ra or s0: a slot, or none. */
-static bool rule_expressible(const struct cfi_rule *rule)
+static bool rule_expressible(struct cfi_rule rule)
 {
-	return !rule || rule->kind == CFI_RULE_UNDEFINED ||
-	       rule->kind == CFI_RULE_SAME_VALUE || rule->kind == CFI_RULE_OFFSET;
+	return rule.kind == 0 || rule.kind == CFI_RULE_UNDEFINED ||
+	       rule.kind == CFI_RULE_SAME_VALUE || rule.kind == CFI_RULE_OFFSET;
 }
 
 /* Whether the row says what a prologue_frame can: a CFA at sp or s0 plus an
@@ -227,10 +226,10 @@ static bool row_expressible(const struct cfi_fde *fde, const struct cfi_row *row
 
 /* ra as the decoder and the CFI see it: saved at CFA + offset, or not
  * saved (in the register, or undefined). */
-static bool ra_agrees(const struct prologue_frame *frame, const struct cfi_rule *rule)
+static bool ra_agrees(const struct prologue_frame *frame, struct cfi_rule rule)
 {
-	if (rule && rule->kind == CFI_RULE_OFFSET)
-		return frame->ra_saved && frame->ra_offset == rule->value;
+	if (rule.kind == CFI_RULE_OFFSET)
+		return frame->ra_saved && frame->ra_offset == rule.value;
 	return !frame->ra_saved;
 }
 
@@ -238,10 +237,10 @@ static bool ra_agrees(const struct prologue_frame *frame, const struct cfi_rule 
  * unwinder would give the callee's s0 to the caller. A store the CFI does
  * not call a save may be one to the decoder (inline assembly storing s0 for
  * a register dump, before s0 changed): that slot holds the caller's s0 too. */
-static bool s0_agrees(const struct prologue_frame *frame, const struct cfi_rule *rule)
+static bool s0_agrees(const struct prologue_frame *frame, struct cfi_rule rule)
 {
-	if (rule && rule->kind == CFI_RULE_OFFSET)
-		return frame->s0_saved && frame->s0_offset == rule->value;
+	if (rule.kind == CFI_RULE_OFFSET)
+		return frame->s0_saved && frame->s0_offset == rule.value;
 	return true;
 }
 
@@ -250,10 +249,8 @@ static bool s0_agrees(const struct prologue_frame *frame, const struct cfi_rule 
  * an undefined return address says in CFI: then the CFA does not matter. */
 static bool cfa_agrees(const struct prologue_frame *frame, const struct cfi_row *row)
 {
-	const struct cfi_rule *ra = cfi_row_rule(row, DWARF_REG_RA);
-
 	if (frame->sp_state == PROLOGUE_SP_ORIGIN)
-		return ra && ra->kind == CFI_RULE_UNDEFINED;
+		return cfi_row_rule(row, DWARF_REG_RA).kind == CFI_RULE_UNDEFINED;
 	if (row->cfa_register == DWARF_REG_SP)
 		return frame->sp_state == PROLOGUE_SP_RELATIVE &&
 		       -frame->sp_offset == row->cfa_offset;
@@ -271,7 +268,7 @@ static bool frames_agree(const struct prologue_frame *frame, const struct cfi_ro
 static enum cfi_status row_at(const struct checker *c, uintptr_t pc, struct cfi_fde *fde,
 			      struct cfi_row *row)
 {
-	enum cfi_status status = cfi_find_fde(&c->config, pc, fde);
+	enum cfi_status status = cfi_find_fde(&c->config, pc, NULL, fde);
 
 	return status == CFI_OK ? cfi_row_at(&c->config, fde, pc, row) : status;
 }
@@ -382,7 +379,7 @@ static void check_function(struct checker *c, const struct function *f)
 	bool agree = true;
 	struct cfi_fde fde;
 
-	if (cfi_find_fde(&c->config, start, &fde) == CFI_NOT_FOUND) {
+	if (cfi_find_fde(&c->config, start, NULL, &fde) == CFI_NOT_FOUND) {
 		c->without_cfi++;
 		return;
 	}

@@ -40,16 +40,16 @@ struct counts {
  * these. */
 static int column(const struct cfi_row *row, unsigned number, int64_t *offset)
 {
-	const struct cfi_rule *rule = cfi_row_rule(row, number);
+	struct cfi_rule rule = cfi_row_rule(row, number);
 
 	*offset = 0;
-	if (!rule || rule->kind == CFI_RULE_SAME_VALUE)
+	if (rule.kind == 0 || rule.kind == CFI_RULE_SAME_VALUE)
 		return 0;
-	if (rule->kind == CFI_RULE_UNDEFINED)
+	if (rule.kind == CFI_RULE_UNDEFINED)
 		return 2;
-	if (rule->kind != CFI_RULE_OFFSET)
+	if (rule.kind != CFI_RULE_OFFSET)
 		return -1;
-	*offset = rule->value;
+	*offset = rule.value;
 	return 1;
 }
 
@@ -70,7 +70,7 @@ static bool expressible(const struct cfi_fde *fde, enum cfi_status status,
 
 	if (status != CFI_OK || fde->cie.is_signal_frame || fde->cie.ra_column != 1 ||
 	    row->cfa_kind != CFI_CFA_REGISTER_OFFSET ||
-	    (row->cfa_register != 2 && row->cfa_register != 8) || cfi_row_rule(row, 2) ||
+	    (row->cfa_register != 2 && row->cfa_register != 8) || cfi_row_rule(row, 2).kind != 0 ||
 	    !fits(row->cfa_offset, 13, 4))
 		return false;
 	ra = column(row, 1, &ra_offset);

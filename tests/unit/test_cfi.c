@@ -115,9 +115,19 @@ static void end_case(struct cfi_case *c)
 static bool has_rule(const struct cfi_row *row, unsigned column, enum cfi_rule_kind kind,
 		     int32_t value)
 {
-	const struct cfi_rule *rule = cfi_row_rule(row, column);
+	struct cfi_rule rule = cfi_row_rule(row, column);
 
-	return rule && rule->kind == kind && rule->value == value;
+	return rule.kind == kind && rule.value == value;
+}
+
+/* How many of the columns the row keeps have a rule. */
+static unsigned rule_count(const struct cfi_row *row)
+{
+	unsigned count = 0;
+
+	for (unsigned slot = 0; slot < CFI_SLOTS; slot++)
+		count += cfi_row_kind(row, slot) != 0;
+	return count;
 }
 
 static bool cfa_is(const struct cfi_row *row, unsigned column, int32_t offset)
@@ -365,7 +375,7 @@ static const struct gcc_row {
 static bool saved_at(const struct cfi_row *row, unsigned column, int32_t offset)
 {
 	return offset ? has_rule(row, column, CFI_RULE_OFFSET, offset)
-		      : cfi_row_rule(row, column) == NULL;
+		      : cfi_row_rule(row, column).kind == 0;
 }
 
 static bool is_gcc_row(const struct cfi_row *row, const struct gcc_row *expected)
@@ -814,7 +824,7 @@ static bool finds(struct indexed_section *s, uintptr_t pc, uintptr_t start)
 {
 	struct cfi_fde fde;
 
-	return cfi_find_fde(&s->c.stack.config, pc, &fde) == CFI_OK &&
+	return cfi_find_fde(&s->c.stack.config, pc, NULL, &fde) == CFI_OK &&
 	       fde.pc_start == start;
 }
 
@@ -822,7 +832,7 @@ static enum cfi_status find_status(struct indexed_section *s, uintptr_t pc)
 {
 	struct cfi_fde fde;
 
-	return cfi_find_fde(&s->c.stack.config, pc, &fde);
+	return cfi_find_fde(&s->c.stack.config, pc, NULL, &fde);
 }
 
 void cfi_find_fde_by_index(void)
@@ -950,18 +960,18 @@ void cfi_op_offset(void)
 	struct cfi_row row;
 
 	begin_case(&c);
-	FAKE_CFI(&c.cfi, CFA_offset | REG_S0, 3, CFA_offset | REG_RA, 2, CFA_offset | 63,
-		 1);
+	FAKE_CFI(&c.cfi, CFA_offset | REG_S0, 3, CFA_offset | REG_RA, 2,
+		 CFA_offset | REG_S11, 1);
 	CHECK(first_row(&c, &row) == CFI_OK);
 	CHECK(has_rule(&row, REG_S0, CFI_RULE_OFFSET, -12));
 	CHECK(has_rule(&row, REG_RA, CFI_RULE_OFFSET, -8));
-	CHECK(has_rule(&row, 63, CFI_RULE_OFFSET, -4));
-	CHECK(cfi_row_rule(&row, REG_S1) == NULL);
+	CHECK(has_rule(&row, REG_S11, CFI_RULE_OFFSET, -4));
+	CHECK(cfi_row_rule(&row, REG_S1).kind == 0);
 	end_case(&c);
 }
 
-/* ULEB register (here 40 and 130 = 82 01, beyond the 6 bits of
- * DW_CFA_offset), ULEB factored offset: 2 * -4 = -8. */
+/* ULEB register (here s2 = 18, and s3 = 19 in two bytes, 93 00), ULEB
+ * factored offset: 2 * -4 = -8, 3 * -4 = -12. */
 /* GNU_negative_offset_extended s0, ULEB 2^63: does not fit a signed
  * offset, so it cannot be negated (undefined behaviour): malformed. */
 void cfi_op_negative_offset_too_large(void)
@@ -982,10 +992,11 @@ void cfi_op_offset_extended(void)
 	struct cfi_row row;
 
 	begin_case(&c);
-	FAKE_CFI(&c.cfi, CFA_offset_extended, 40, 2, CFA_offset_extended, 0x82, 0x01, 3);
+	FAKE_CFI(&c.cfi, CFA_offset_extended, REG_S2, 2, CFA_offset_extended, 0x93, 0x00,
+		 3);
 	CHECK(first_row(&c, &row) == CFI_OK);
-	CHECK(has_rule(&row, 40, CFI_RULE_OFFSET, -8));
-	CHECK(has_rule(&row, 130, CFI_RULE_OFFSET, -12));
+	CHECK(has_rule(&row, REG_S2, CFI_RULE_OFFSET, -8));
+	CHECK(has_rule(&row, REG_S3, CFI_RULE_OFFSET, -12));
 	end_case(&c);
 }
 
@@ -1026,10 +1037,8 @@ void cfi_op_register_undefined_same_value(void)
 		 CFA_same_value, REG_S2);
 	CHECK(first_row(&c, &row) == CFI_OK);
 	CHECK(has_rule(&row, REG_S0, CFI_RULE_REGISTER, REG_S1));
-	CHECK(cfi_row_rule(&row, REG_RA) &&
-	      cfi_row_rule(&row, REG_RA)->kind == CFI_RULE_UNDEFINED);
-	CHECK(cfi_row_rule(&row, REG_S2) &&
-	      cfi_row_rule(&row, REG_S2)->kind == CFI_RULE_SAME_VALUE);
+	CHECK(cfi_row_rule(&row, REG_RA).kind == CFI_RULE_UNDEFINED);
+	CHECK(cfi_row_rule(&row, REG_S2).kind == CFI_RULE_SAME_VALUE);
 	end_case(&c);
 }
 
@@ -1068,7 +1077,7 @@ void cfi_op_restore(void)
 			FAKE_CFI(&c.cfi, CFA_restore | REG_S0, CFA_restore | REG_S1);
 		CHECK(first_row(&c, &row) == CFI_OK);
 		CHECK(has_rule(&row, REG_S0, CFI_RULE_OFFSET, -8));
-		CHECK(cfi_row_rule(&row, REG_S1) == NULL);
+		CHECK(cfi_row_rule(&row, REG_S1).kind == 0);
 		end_case(&c);
 	}
 }
@@ -1096,7 +1105,7 @@ void cfi_op_remember_restore_state(void)
 	/* After restore_state: the remembered ones. */
 	CHECK(row_at(&c, TEST_PC + 4, &row) == CFI_OK);
 	CHECK(has_rule(&row, REG_S0, CFI_RULE_OFFSET, -8));
-	CHECK(cfi_row_rule(&row, REG_S1) == NULL);
+	CHECK(cfi_row_rule(&row, REG_S1).kind == 0);
 	CHECK(cfa_is(&row, REG_SP, 32));
 	end_case(&c);
 }
@@ -1148,7 +1157,7 @@ void cfi_op_gnu_and_nop(void)
 	CHECK(first_row(&c, &row) == CFI_OK);
 	CHECK(cfa_is(&row, REG_SP, 0));
 	CHECK(has_rule(&row, REG_S0, CFI_RULE_OFFSET, 8));
-	CHECK(row.rule_count == 1);
+	CHECK(rule_count(&row) == 1);
 	end_case(&c);
 }
 
@@ -1364,39 +1373,98 @@ void cfi_op_truncated_in_cie(void)
 	end_case(&c);
 }
 
-/* CFI_MAX_RULES columns fit (0-31, each at -(column + 1) * 4); one more
- * cannot be kept, and dropping it silently would unwind wrongly. */
-void cfi_op_rule_limit(void)
+/*
+ * Every column the walk restores has a slot, whatever else the CFI names:
+ * rules for all columns 0-63 (each at -(column + 1) * 4, s0 set again many
+ * times) leave ra, sp and s0-s11 with theirs, and the others (f registers,
+ * t0, column 64 = 0x40) change nothing: the row equals the one without them.
+ */
+void cfi_op_rule_columns(void)
 {
+	static const unsigned kept[] = {REG_RA, REG_SP, REG_S0, REG_S1, 18, 19, 20,
+					21,	22,	23,	24,	25, 26, REG_S11};
 	struct cfi_case c;
 	struct cfi_row row;
+	struct cfi_row only_kept;
 
-	begin_case(&c);
-	for (unsigned column = 0; column < CFI_MAX_RULES; column++)
-		FAKE_CFI(&c.cfi, CFA_offset | column, (uint8_t)(column + 1));
-	/* Setting a column again takes no new entry. */
-	for (int i = 0; i < 2 * CFI_MAX_RULES; i++)
-		FAKE_CFI(&c.cfi, CFA_offset | REG_S0, REG_S0 + 1);
-	FAKE_CFI(&c.cfi, CFA_advance_loc | 1, CFA_offset_extended, 40, 1);
-	CHECK(finish_case(&c) == CFI_OK);
-	CHECK(row_at(&c, TEST_PC, &row) == CFI_OK);
-	for (unsigned column = 0; column < CFI_MAX_RULES; column++)
+	for (int all = 0; all < 2; all++) {
+		begin_case(&c);
+		for (unsigned column = 0; column < 64; column++) {
+			bool is_kept = false;
+
+			for (unsigned i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+				is_kept |= kept[i] == column;
+			if (all || is_kept)
+				FAKE_CFI(&c.cfi, CFA_offset_extended, (uint8_t)column,
+					 (uint8_t)(column + 1));
+		}
+		for (int i = 0; i < 64; i++)
+			FAKE_CFI(&c.cfi, CFA_offset | REG_S0, REG_S0 + 1);
+		if (all)
+			FAKE_CFI(&c.cfi, CFA_offset_extended, 0x80, 0x80, 0x04, 1);
+		CHECK(first_row(&c, all ? &row : &only_kept) == CFI_OK);
+		end_case(&c);
+	}
+	for (unsigned i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
 		CHECK_ROW(
-		    has_rule(&row, column, CFI_RULE_OFFSET, -(int32_t)(column + 1) * 4),
-		    column);
-	CHECK(row_at(&c, TEST_PC + 1, &row) == CFI_UNSUPPORTED);
-	end_case(&c);
+		    has_rule(&row, kept[i], CFI_RULE_OFFSET, -(int32_t)(kept[i] + 1) * 4),
+		    kept[i]);
+	CHECK(rule_count(&row) == sizeof(kept) / sizeof(kept[0]));
+	CHECK(cfa_is(&row, REG_SP, 0) && cfa_is(&only_kept, REG_SP, 0));
+	for (unsigned slot = 0; slot < CFI_SLOTS; slot++)
+		CHECK_ROW(cfi_row_kind(&row, slot) == cfi_row_kind(&only_kept, slot) &&
+			      (cfi_row_kind(&row, slot) == 0 ||
+			       row.values[slot] == only_kept.values[slot]),
+			  slot);
 }
 
-/* Operands too large for the row: column 0x10000 (ULEB 80 80 04) does not
- * fit its 16 bits, CFA offset 2^31 (ULEB 80 80 80 80 08) not its int32. */
+/*
+ * The CIE cache of a walk (cfi_row_at_cached) keeps the initial row only
+ * when it is a CFA rule alone, the same at every pc: sp + 0 is kept and
+ * taken on the next call; a CIE that advances (sp + 0 before TEST_PC + 4,
+ * sp + 16 from there) or saves a register (s0 at CFA - 8) is run each time.
+ */
+void cfi_row_cie_cache(void)
+{
+	for (int cie = 0; cie < 3; cie++) {
+		struct cfi_case c;
+		struct tracer_cie cache;
+		struct cfi_row row;
+
+		begin_cie(&c, 1);
+		FAKE_CFI(&c.cfi, CFA_def_cfa, REG_SP, 0);
+		if (cie == 1)
+			FAKE_CFI(&c.cfi, CFA_advance_loc | 4, CFA_def_cfa_offset, 16);
+		if (cie == 2)
+			FAKE_CFI(&c.cfi, CFA_offset | REG_S0, 2);
+		begin_fde(&c);
+		CHECK(finish_case(&c) == CFI_OK);
+		cache = c.parsed.cie;
+		CHECK(!cache.initial_known);
+		/* Past the CIE's advance first, then before it. */
+		CHECK(cfi_row_at_cached(&c.stack.config, &c.parsed, &cache, TEST_PC + 8,
+					&row) == CFI_OK);
+		CHECK(cfa_is(&row, REG_SP, cie == 1 ? 16 : 0));
+		CHECK_ROW(cache.initial_known == (cie == 0), cie);
+		c.parsed.cie = cache;
+		CHECK(cfi_row_at_cached(&c.stack.config, &c.parsed, &cache, TEST_PC,
+					&row) == CFI_OK);
+		CHECK(cfa_is(&row, REG_SP, 0));
+		CHECK_ROW(has_rule(&row, REG_S0, CFI_RULE_OFFSET, -8) == (cie == 2), cie);
+		end_case(&c);
+	}
+}
+
+/* Operands too large for the row: CFA register 0x10000 (ULEB 80 80 04)
+ * does not fit its 16 bits, CFA offset 2^31 (ULEB 80 80 80 80 08) not its
+ * int32. */
 void cfi_op_operand_limits(void)
 {
 	struct cfi_case c;
 	struct cfi_row row;
 
 	begin_case(&c);
-	FAKE_CFI(&c.cfi, CFA_advance_loc | 1, CFA_offset_extended, 0x80, 0x80, 0x04, 1);
+	FAKE_CFI(&c.cfi, CFA_advance_loc | 1, CFA_def_cfa, 0x80, 0x80, 0x04, 0);
 	CHECK(finish_case(&c) == CFI_OK);
 	CHECK(row_at(&c, TEST_PC, &row) == CFI_OK);
 	CHECK(row_at(&c, TEST_PC + 1, &row) != CFI_OK);
