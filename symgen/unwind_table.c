@@ -102,22 +102,31 @@ static void add_row(struct builder *b, uint64_t pc, uint32_t rule)
 	b->count++;
 }
 
-/* The rows of one FDE: the row at every 2-byte step (instructions are 2 or
- * 4 bytes); equal neighbours merge. */
+/* The rows of one FDE, at 2-byte steps (instructions are 2 or 4 bytes):
+ * from each row to where the interpreter says the next one starts (rounded
+ * up to a step), or, after a failure, which every later pc shares, to the
+ * end. So the work grows with the FDE's instructions, not with the bytes it
+ * claims to cover. Equal neighbours merge. */
 static void add_fde(struct builder *b, const struct tracer_config *config,
 		    const struct fde_entry *entry)
 {
 	unsigned word_size = b->elf->is64 ? 8 : 4;
 	struct cfi_fde fde;
 	struct cfi_row row;
+	uint64_t next;
 
 	if (cfi_parse_fde(config, (uintptr_t)entry->fde, &fde) != CFI_OK)
 		die(b->elf->path, "malformed .eh_frame at offset 0x%llx",
 		    (unsigned long long)entry->offset);
-	for (uint64_t pc = entry->pc_start; pc < entry->pc_end; pc += 2) {
-		enum cfi_status status = cfi_row_at(config, &fde, (uintptr_t)pc, &row);
+	for (uint64_t pc = entry->pc_start; pc < entry->pc_end; pc = next) {
+		uintptr_t next_loc;
+		enum cfi_status status =
+		    cfi_row_until(config, &fde, (uintptr_t)pc, &row, &next_loc);
 
 		add_row(b, pc, rule_for(&fde, status, &row, word_size));
+		next = status != CFI_OK || next_loc >= entry->pc_end
+			   ? entry->pc_end
+			   : pc + 2 + ((next_loc - pc - 1) & ~(uint64_t)1);
 	}
 }
 

@@ -230,6 +230,16 @@ struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column);
 enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
 			   uintptr_t pc, struct cfi_row *row);
 
+#ifdef TRACER_HOST_VIEW
+/* cfi_row_at for the build tools, with where the next row starts: the first
+ * location past pc an advance reaches, UINTPTR_MAX if none does. Every pc
+ * from pc up to it has the same row (and a failure at pc fails there too:
+ * the program runs the same instructions), so symgen computes one row per
+ * row, not one per instruction. */
+enum cfi_status cfi_row_until(const struct tracer_config *config, const struct cfi_fde *fde,
+			      uintptr_t pc, struct cfi_row *row, uintptr_t *next_loc);
+#endif
+
 /* cfi_row_at for a walk: `cie` (NULL: none) is the walk's copy of the
  * FDE's CIE (cfi_find_fde's), where the row of its initial instructions is
  * kept, and taken from, when it is a CFA rule alone. */

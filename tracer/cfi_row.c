@@ -52,6 +52,7 @@ struct cfi_program {
 	uintptr_t loc;		       /* code location of the current row */
 	uintptr_t pc;		       /* stop before a row that starts past it */
 	bool reached_pc;	       /* an advance went past pc: row is final */
+	uintptr_t next_loc;	       /* where that advance went (the next row) */
 	bool moved;		       /* an advance or set_loc ran */
 	struct cfi_row *row;	       /* the current row */
 	const struct cfi_row *initial; /* after the CIE: what DW_CFA_restore restores */
@@ -260,10 +261,12 @@ static intptr_t read_unsigned_factor(struct memory_cursor *cursor)
 static void move_to(struct cfi_program *program, uintptr_t loc)
 {
 	program->moved = true;
-	if (loc > program->pc)
+	if (loc > program->pc) {
 		program->reached_pc = true;
-	else
+		program->next_loc = loc;
+	} else {
 		program->loc = loc;
+	}
 }
 
 static enum cfi_status advance(struct cfi_program *program, uintptr_t delta)
@@ -503,10 +506,12 @@ static enum cfi_status run(struct cfi_program *program, uintptr_t start, uintptr
 			    loc + bytes < loc)
 				return CFI_MALFORMED;
 			program->moved = true;
-			if (loc + bytes > pc)
+			if (loc + bytes > pc) {
 				reached_pc = true;
-			else
+				program->next_loc = loc + bytes;
+			} else {
 				loc += bytes;
+			}
 			continue;
 		case DW_CFA_offset:
 			if (operand >= 0x80 || !small_data_align)
@@ -553,9 +558,11 @@ static bool initial_is_cfa_only(const struct cfi_program *program)
 	       !row_has_rules(program->row);
 }
 
-enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
-				  const struct cfi_fde *fde, struct tracer_cie *cache,
-				  uintptr_t pc, struct cfi_row *row)
+/* cfi_row_at_cached, and in *next_loc where the next row starts (past pc),
+ * or UINTPTR_MAX if no later row. */
+static enum cfi_status row_at(const struct tracer_config *config, const struct cfi_fde *fde,
+			      struct tracer_cie *cache, uintptr_t pc, struct cfi_row *row,
+			      uintptr_t *next_loc)
 {
 	struct cfi_program program;
 	struct cfi_row initial;
@@ -568,6 +575,7 @@ enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
 	program.loc = fde->pc_start;
 	program.pc = pc;
 	program.reached_pc = false;
+	program.next_loc = UINTPTR_MAX;
 	program.moved = false;
 	program.row = row;
 	program.initial = NULL;
@@ -604,9 +612,19 @@ enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
 		program.initial = &initial;
 	}
 	status = run(&program, fde->instructions, fde->end);
+	*next_loc = program.next_loc;
 	if (status != CFI_OK)
 		return status;
 	return row->cfa_kind != 0 ? CFI_OK : CFI_MALFORMED;
+}
+
+enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
+				  const struct cfi_fde *fde, struct tracer_cie *cache,
+				  uintptr_t pc, struct cfi_row *row)
+{
+	uintptr_t next_loc;
+
+	return row_at(config, fde, cache, pc, row, &next_loc);
 }
 
 enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
@@ -614,3 +632,11 @@ enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_
 {
 	return cfi_row_at_cached(config, fde, NULL, pc, row);
 }
+
+#ifdef TRACER_HOST_VIEW
+enum cfi_status cfi_row_until(const struct tracer_config *config, const struct cfi_fde *fde,
+			      uintptr_t pc, struct cfi_row *row, uintptr_t *next_loc)
+{
+	return row_at(config, fde, NULL, pc, row, next_loc);
+}
+#endif
