@@ -52,13 +52,23 @@ struct cfi_program {
 	uintptr_t loc;		       /* code location of the current row */
 	uintptr_t pc;		       /* stop before a row that starts past it */
 	bool reached_pc;	       /* an advance went past pc: row is final */
-	uintptr_t next_loc;	       /* where that advance went (the next row) */
+#ifdef TRACER_HOST_VIEW
+	uintptr_t next_loc; /* where that advance went (the next row) */
+#endif
 	bool moved;		       /* an advance or set_loc ran */
 	struct cfi_row *row;	       /* the current row */
 	const struct cfi_row *initial; /* after the CIE: what DW_CFA_restore restores */
 	struct cfi_row remembered[CFI_STATE_DEPTH];
 	unsigned remembered_count;
 };
+
+/* Where the next row starts: only the build tools ask (cfi_row_until); on
+ * the target the field would cost the walk's deepest frame 16 bytes. */
+#ifdef TRACER_HOST_VIEW
+#define NOTE_NEXT_LOC(program, loc) ((program)->next_loc = (loc))
+#else
+#define NOTE_NEXT_LOC(program, loc) ((void)(loc))
+#endif
 
 #ifdef TRACER_HOST_VIEW
 static struct cfi_rule *other_rule(const struct cfi_row *row, uintptr_t column)
@@ -263,7 +273,7 @@ static void move_to(struct cfi_program *program, uintptr_t loc)
 	program->moved = true;
 	if (loc > program->pc) {
 		program->reached_pc = true;
-		program->next_loc = loc;
+		NOTE_NEXT_LOC(program, loc);
 	} else {
 		program->loc = loc;
 	}
@@ -508,7 +518,7 @@ static enum cfi_status run(struct cfi_program *program, uintptr_t start, uintptr
 			program->moved = true;
 			if (loc + bytes > pc) {
 				reached_pc = true;
-				program->next_loc = loc + bytes;
+				NOTE_NEXT_LOC(program, loc + bytes);
 			} else {
 				loc += bytes;
 			}
@@ -559,8 +569,9 @@ static bool initial_is_cfa_only(const struct cfi_program *program)
 }
 
 /* cfi_row_at_cached, and in *next_loc where the next row starts (past pc),
- * or UINTPTR_MAX if no later row. */
-static enum cfi_status row_at(const struct tracer_config *config, const struct cfi_fde *fde,
+ * or UINTPTR_MAX if no later row. Always inline: the walk's deepest stack
+ * path runs through here (TRACER_STACK_DWARF). */
+static inline __attribute__((always_inline)) enum cfi_status row_at(const struct tracer_config *config, const struct cfi_fde *fde,
 			      struct tracer_cie *cache, uintptr_t pc, struct cfi_row *row,
 			      uintptr_t *next_loc)
 {
@@ -575,7 +586,7 @@ static enum cfi_status row_at(const struct tracer_config *config, const struct c
 	program.loc = fde->pc_start;
 	program.pc = pc;
 	program.reached_pc = false;
-	program.next_loc = UINTPTR_MAX;
+	NOTE_NEXT_LOC(&program, UINTPTR_MAX);
 	program.moved = false;
 	program.row = row;
 	program.initial = NULL;
@@ -612,7 +623,11 @@ static enum cfi_status row_at(const struct tracer_config *config, const struct c
 		program.initial = &initial;
 	}
 	status = run(&program, fde->instructions, fde->end);
+#ifdef TRACER_HOST_VIEW
 	*next_loc = program.next_loc;
+#else
+	*next_loc = UINTPTR_MAX;
+#endif
 	if (status != CFI_OK)
 		return status;
 	return row->cfa_kind != 0 ? CFI_OK : CFI_MALFORMED;
