@@ -408,9 +408,12 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * comparison:
  *     frame pointer     22 (FP=1)       162
  *     DWARF          1,151 / 1,433   1,258 / 1,540
- *     prologue       1,283 / 1,572   1,317 / 1,606
- *     table             86 / 87         371 / 394
- *     auto              86 / 87         382 / 405
+ *     prologue       1,219 / 1,470   1,253 / 1,504
+ *     table             98 / 89         383 / 396
+ *     auto              98 / 89         394 / 407
+ * (the table's figure moves between 86 and 98 with where the function
+ * falls in its 64-byte block; flat on a kernel with ten times the
+ * functions).
  * The frame-pointer capture runs its frames in one loop: a frame whose
  * return address follows `jal ra` or `jalr ra` costs 22; any other frame
  * (a 2-byte call, a trap frame, the first frame, a stop) takes the
