@@ -332,33 +332,12 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 	return parse_fde(config, fde_addr, NULL, fde);
 }
 
-/*
- * The last index entry whose pc_start <= pc, or NULL. Shar's search, as
- * symtab_search's: after the first probe the entry lies in [entry, entry +
- * step), and each probe halves that range, in bytes.
- */
+/* The last index entry whose pc_start <= pc, or NULL. */
 static const struct tracer_fde_entry *
 fde_index_lookup(const struct tracer_fde_index *index, uintptr_t pc)
 {
-	const struct tracer_fde_entry *entry = index->entries;
-	uint32_t count = index->count;
-	uint32_t step = symtab_step(count);
-	uintptr_t step_bytes;
-
-	if (count == 0 || pc < entry->pc_start)
-		return NULL;
-	if (entry[count - step].pc_start <= pc)
-		entry += count - step;
-	for (step_bytes = step * sizeof(*entry); step_bytes > sizeof(*entry);) {
-		const struct tracer_fde_entry *probe;
-
-		step_bytes /= 2;
-		probe =
-		    (const struct tracer_fde_entry *)((const char *)entry + step_bytes);
-		if (probe->pc_start <= pc)
-			entry = probe;
-	}
-	return entry;
+	return sorted_search(index->entries, index->count, symtab_step(index->count),
+			     sizeof(struct tracer_fde_entry), pc);
 }
 
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,

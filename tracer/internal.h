@@ -473,34 +473,44 @@ static inline uint32_t symtab_step(uint32_t count)
 }
 
 /*
- * tracer_symtab_lookup with its first step given (symtab_step(count), which
- * a walk computes once). Inline: it runs once a frame. Shar's method: step
- * sizes a range [symbol, symbol + step) that holds the last symbol starting
- * at or below addr after the first probe (count - step < step); each probe
- * then halves the range, in bytes, which leaves no index arithmetic in the
- * loop.
+ * Shar's binary search over `count` sorted entries of `size` bytes, each
+ * starting with its uintptr_t key: the last entry whose key <= key, or
+ * NULL. step is symtab_step(count). After the first probe the entry lies in
+ * [entry, entry + step) (count - step < step); each probe then halves that
+ * range, in bytes, which leaves no index arithmetic in the loop. Inline, with
+ * a constant size: the symbol table and the FDE index use it once a frame.
  */
+_Static_assert(offsetof(struct tracer_symbol, addr) == 0, "sorted_search: key first");
+_Static_assert(offsetof(struct tracer_fde_entry, pc_start) == 0, "sorted_search: key first");
+
+static inline const void *sorted_search(const void *entries, uint32_t count, uint32_t step,
+					size_t size, uintptr_t key)
+{
+	const char *entry = entries;
+	uintptr_t step_bytes;
+
+	if (count == 0 || key < *(const uintptr_t *)entry)
+		return NULL;
+	if (*(const uintptr_t *)(entry + (count - step) * size) <= key)
+		entry += (count - step) * size;
+	for (step_bytes = step * size; step_bytes > size;) {
+		step_bytes /= 2;
+		if (*(const uintptr_t *)(entry + step_bytes) <= key)
+			entry += step_bytes;
+	}
+	return entry;
+}
+
+/* tracer_symtab_lookup with its first step given (symtab_step(count), which
+ * a walk computes once). */
 static inline const struct tracer_symbol *
 symtab_search(const struct tracer_symtab *symtab, uint32_t step, uintptr_t addr)
 {
-	const struct tracer_symbol *symbol = symtab->symbols;
-	uint32_t count = symtab->count;
-	uintptr_t step_bytes;
+	const struct tracer_symbol *symbol =
+	    sorted_search(symtab->symbols, symtab->count, step, sizeof(*symbol), addr);
 
-	if (count == 0 || addr < symbol->addr)
-		return NULL;
-	if (symbol[count - step].addr <= addr)
-		symbol += count - step;
-	for (step_bytes = step * sizeof(*symbol); step_bytes > sizeof(*symbol);) {
-		const struct tracer_symbol *probe;
-
-		step_bytes /= 2;
-		probe = (const struct tracer_symbol *)((const char *)symbol + step_bytes);
-		if (probe->addr <= addr)
-			symbol = probe;
-	}
 	/* Past its end: padding between functions, or data after the last. */
-	if (addr - symbol->addr >= symbol->size)
+	if (!symbol || addr - symbol->addr >= symbol->size)
 		return NULL;
 	return symbol;
 }
