@@ -85,7 +85,8 @@ enum cfi_status cfi_read_pointer(const struct tracer_config *config,
  * length) and reads its CIE id or CIE pointer field into *id, recording in
  * *id_field where that field is.
  */
-static enum cfi_status open_entry(const struct tracer_config *config, uintptr_t addr,
+static inline __attribute__((always_inline)) enum cfi_status
+open_entry(const struct tracer_config *config, uintptr_t addr,
 				  struct memory_cursor *entry, uintptr_t *id_field,
 				  uintptr_t *id)
 {
@@ -171,24 +172,6 @@ static enum cfi_status parse_augmentation_data(struct memory_cursor *cie_cursor,
 		   : CFI_OK;
 }
 
-/* Field by field: see regs_copy. */
-static void cie_copy(struct tracer_cie *to, const struct tracer_cie *from)
-{
-	to->address = from->address;
-	to->instructions = from->instructions;
-	to->end = from->end;
-	to->code_align = from->code_align;
-	to->data_align = from->data_align;
-	to->ra_column = from->ra_column;
-	to->fde_encoding = from->fde_encoding;
-	to->has_augmentation_data = from->has_augmentation_data;
-	to->is_signal_frame = from->is_signal_frame;
-	to->initial_known = from->initial_known;
-	to->initial_cfa_kind = from->initial_cfa_kind;
-	to->initial_cfa_register = from->initial_cfa_register;
-	to->initial_cfa_offset = from->initial_cfa_offset;
-}
-
 /* Not inlined: a walk reads its CIEs once, and parse_fde, which runs every
  * frame, then keeps a small frame. */
 static __attribute__((noinline)) enum cfi_status
@@ -264,10 +247,12 @@ static enum cfi_status read_fde_range(const struct tracer_config *config,
 				: status;
 }
 
-/* cfi_parse_fde, with the CIE `cache` read last (NULL: none). */
+/* cfi_parse_fde, with the CIE `cache` read last (NULL: none), where the
+ * FDE's CIE is then left instead of in fde->cie. */
 static enum cfi_status parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
 				 struct tracer_cie *cache, struct cfi_fde *fde)
 {
+	struct tracer_cie *cie = cache ? cache : &fde->cie;
 	struct memory_cursor cursor;
 	uintptr_t id_field;
 	uintptr_t cie_pointer;
@@ -287,16 +272,16 @@ static enum cfi_status parse_fde(const struct tracer_config *config, uintptr_t f
 		    "CIE pointer 0x%jx points before the start of the section",
 		    (uintmax_t)cie_pointer);
 	cie_addr = id_field - cie_pointer;
+	/* The cache proved the CIE valid when it read it: not read again. */
 	if (!cache || cache->address != cie_addr) {
-		status = parse_cie(config, cie_addr, &fde->cie);
-		if (status != CFI_OK)
+		status = parse_cie(config, cie_addr, cie);
+		if (status != CFI_OK) {
+			/* Half-written: no CIE's. */
+			cie->address = UINTPTR_MAX;
 			return status;
-		if (cache)
-			cie_copy(cache, &fde->cie);
-	} else {
-		cie_copy(&fde->cie, cache);
+		}
 	}
-	status = read_fde_range(config, &cursor, fde->cie.fde_encoding, &fde->pc_start,
+	status = read_fde_range(config, &cursor, cie->fde_encoding, &fde->pc_start,
 				&pc_range);
 	if (status != CFI_OK)
 		return cursor.failed
@@ -305,9 +290,8 @@ static enum cfi_status parse_fde(const struct tracer_config *config, uintptr_t f
 			   : CFI_FAIL(status,
 				      "unsupported FDE pointer encoding 0x%02x (from "
 				      "the CIE at offset 0x%jx)",
-				      fde->cie.fde_encoding,
-				      (uintmax_t)(id_field - cie_pointer -
-						  config->eh_frame.start));
+				      cie->fde_encoding,
+				      (uintmax_t)(cie_addr - config->eh_frame.start));
 	/* Wrapping as the image's addresses do (target_address). */
 	fde->pc_end = target_address(fde->pc_start + target_address(pc_range));
 	if (fde->pc_end < fde->pc_start)
@@ -315,7 +299,7 @@ static enum cfi_status parse_fde(const struct tracer_config *config, uintptr_t f
 		    CFI_MALFORMED,
 		    "FDE range 0x%jx+0x%jx runs past the end of the address space",
 		    (uintmax_t)fde->pc_start, (uintmax_t)target_address(pc_range));
-	if (fde->cie.has_augmentation_data)
+	if (cie->has_augmentation_data)
 		cursor_skip(&cursor, cursor_uleb128(&cursor));
 	if (cursor.failed)
 		return CFI_FAIL(
