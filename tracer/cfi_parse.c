@@ -226,7 +226,8 @@ parse_cie(const struct tracer_config *config, uintptr_t addr, struct tracer_cie 
 }
 
 /* An FDE's pc_begin and pc_range fields, in the CIE's encoding. */
-static enum cfi_status read_fde_range(const struct tracer_config *config,
+static inline __attribute__((always_inline)) enum cfi_status
+read_fde_range(const struct tracer_config *config,
 				      struct memory_cursor *cursor, uint8_t encoding,
 				      uintptr_t *start, uintptr_t *range)
 {
@@ -248,9 +249,11 @@ static enum cfi_status read_fde_range(const struct tracer_config *config,
 }
 
 /* cfi_parse_fde, with the CIE `cache` read last (NULL: none), where the
- * FDE's CIE is then left instead of in fde->cie. */
-static enum cfi_status parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
-				 struct tracer_cie *cache, struct cfi_fde *fde)
+ * FDE's CIE is then left instead of in fde->cie. Inline: cfi_find_fde
+ * runs it every frame. */
+static inline __attribute__((always_inline)) enum cfi_status
+parse_fde(const struct tracer_config *config, uintptr_t fde_addr, struct tracer_cie *cache,
+	  struct cfi_fde *fde)
 {
 	struct tracer_cie *cie = cache ? cache : &fde->cie;
 	struct memory_cursor cursor;

@@ -562,8 +562,9 @@ static __attribute__((noinline)) enum cfi_status run_common(struct cfi_program *
 }
 
 /* Runs [start, end) until its end or the first row past the pc: the
- * common ops in run_common, the others through run_op, on the cursor. */
-static enum cfi_status run(struct cfi_program *program, uintptr_t start, uintptr_t end)
+ * common ops in run_common, the others through run_op, on the cursor.
+ * Inline: row_at runs it every frame. */
+static inline __attribute__((always_inline)) enum cfi_status run(struct cfi_program *program, uintptr_t start, uintptr_t end)
 {
 	enum cfi_status status;
 
