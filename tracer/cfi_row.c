@@ -502,62 +502,66 @@ static __attribute__((noinline)) enum cfi_status run_common(struct cfi_program *
 							     uintptr_t end)
 {
 	struct cfi_row *row = program->row;
-	const uintptr_t pc = program->pc;
 	const uintptr_t code_align = program->cie->code_align;
 	const intptr_t data_align = program->cie->data_align;
-	/* Then a 6-bit delta times code_align cannot overflow, nor a
-	 * one-byte factor (< 0x80) times data_align an int32: else run_op
-	 * takes the ops, checking. */
-	const bool small_factors = code_align <= UINTPTR_MAX / 0x3f &&
-				   data_align >= -0x1000000 && data_align <= 0x1000000;
 	uintptr_t pos = program->cursor.pos;
-	uintptr_t loc = program->loc; /* <= pc: rows past it are not run */
+	/* Bytes from the current row's location to the pc (loc <= pc: rows
+	 * past it are not run). */
+	uintptr_t left = program->pc - program->loc;
+	bool moved = false;
 	enum cfi_status status = CFI_OK;
 
+	/* Then a 6-bit delta times code_align cannot overflow, nor a
+	 * one-byte factor (< 0x80) times data_align an int32: else run_op
+	 * takes every op, checking. */
+	if (code_align > UINTPTR_MAX / 0x3f || data_align < -0x1000000 ||
+	    data_align > 0x1000000)
+		return CFI_OK;
 	while (pos < end) {
 		unsigned op = target_u8(pos);
-		/* A one-byte ULEB128 operand, if one follows: else 0x80. */
-		unsigned operand = end - pos > 1 ? target_u8(pos + 1) : 0x80;
+		unsigned operand;
 		uintptr_t bytes;
 
-		if (op >= DW_CFA_advance_loc && small_factors) {
-			if (op < DW_CFA_offset) {
-				bytes = (op & 0x3f) * code_align;
-				pos++;
-				program->moved = true;
-				if (bytes > pc - loc) {
-					/* Past the address space is malformed. */
-					if (loc + bytes < loc)
-						status = CFI_MALFORMED;
-					program->reached_pc = true;
-					NOTE_NEXT_LOC(program, loc + bytes);
-					break;
-				}
-				loc += bytes;
-				continue;
+		if ((op & 0xc0) == DW_CFA_advance_loc) {
+			bytes = (op & 0x3f) * code_align;
+			pos++;
+			moved = true;
+			if (bytes > left) {
+				uintptr_t loc = program->pc - left;
+
+				/* Past the address space is malformed. */
+				if (loc + bytes < loc)
+					status = CFI_MALFORMED;
+				program->reached_pc = true;
+				NOTE_NEXT_LOC(program, loc + bytes);
+				break;
 			}
-			if (op >= DW_CFA_restore) {
-				pos++;
-				restore_rule(program, op & 0x3f);
-				continue;
-			}
-			if (operand < 0x80) {
-				pos += 2;
-				set_rule(row, op & 0x3f, CFI_RULE_OFFSET,
-					 (int32_t)((intptr_t)operand * data_align));
-				continue;
-			}
-		} else if (op == DW_CFA_def_cfa_offset && operand < 0x80 &&
-			   row->cfa_kind != CFI_CFA_EXPRESSION) {
-			pos += 2;
-			set_cfa(row, CFI_CFA_REGISTER_OFFSET, row->cfa_register,
-				(int32_t)operand);
+			left -= bytes;
 			continue;
 		}
-		break;
+		if ((op & 0xc0) == DW_CFA_restore) {
+			pos++;
+			restore_rule(program, op & 0x3f);
+			continue;
+		}
+		/* A one-byte ULEB128 operand, if one follows: else 0x80. */
+		operand = end - pos > 1 ? target_u8(pos + 1) : 0x80;
+		if (operand >= 0x80)
+			break;
+		if ((op & 0xc0) == DW_CFA_offset) {
+			pos += 2;
+			set_rule(row, op & 0x3f, CFI_RULE_OFFSET,
+				 (int32_t)((intptr_t)operand * data_align));
+			continue;
+		}
+		if (op != DW_CFA_def_cfa_offset || row->cfa_kind == CFI_CFA_EXPRESSION)
+			break;
+		pos += 2;
+		set_cfa(row, CFI_CFA_REGISTER_OFFSET, row->cfa_register, (int32_t)operand);
 	}
 	program->cursor.pos = pos;
-	program->loc = loc;
+	program->loc = program->pc - left;
+	program->moved |= moved;
 	return status;
 }
 
