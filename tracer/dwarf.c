@@ -251,7 +251,7 @@ void dwarf_step(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_BAD_FDE_INDEX;
 		return;
 	}
-	status = cfi_find_fde(config, pc, &walk->cie, &fde);
+	status = cfi_find_fde_from(config, walk->fde_index_step, pc, &walk->cie, &fde);
 	if (status == CFI_OK)
 		status = cfi_row_at_cached(config, &fde, &walk->cie, pc, &row);
 	if (status == CFI_OK)

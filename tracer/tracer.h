@@ -353,6 +353,7 @@ struct tracer_walk {
 	uintptr_t trap_tval;
 	unsigned frames_left; /* of config->max_depth */
 	uint32_t symtab_step; /* for the symbol table's search (symtab.c) */
+	uint32_t fde_index_step; /* for the FDE index's (cfi_parse.c) */
 	/* The current stack (a copy: reads check it without searching the
 	 * list), its index in config->stacks (TRACER_MAX_STACKS: none, and
 	 * the range empty), and a bit per stack the walk has left. */
