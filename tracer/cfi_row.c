@@ -493,7 +493,7 @@ static __attribute__((noinline)) enum cfi_status run_op(struct cfi_program *prog
 /*
  * The ops compilers emit in every FDE, from program->cursor.pos up to
  * `end` or the first row past the pc: advance_loc, offset with a one-byte
- * operand, restore, def_cfa_offset with a one-byte operand. Returns at the
+ * operand, restore, def_cfa_offset and def_cfa with one-byte operands. Returns at the
  * first other op (not run), at the end, or once the pc is reached. A leaf,
  * not inlined: it keeps the position, the location and the factors in
  * registers that need no saving, and run() stays small around it.
@@ -554,10 +554,17 @@ static __attribute__((noinline)) enum cfi_status run_common(struct cfi_program *
 				 (int32_t)((intptr_t)operand * data_align));
 			continue;
 		}
-		if (op != DW_CFA_def_cfa_offset || row->cfa_kind == CFI_CFA_EXPRESSION)
+		if (op == DW_CFA_def_cfa_offset && row->cfa_kind != CFI_CFA_EXPRESSION) {
+			pos += 2;
+			set_cfa(row, CFI_CFA_REGISTER_OFFSET, row->cfa_register,
+				(int32_t)operand);
+			continue;
+		}
+		/* def_cfa with two one-byte operands: frame-pointer setup. */
+		if (op != DW_CFA_def_cfa || end - pos <= 2 || target_u8(pos + 2) >= 0x80)
 			break;
-		pos += 2;
-		set_cfa(row, CFI_CFA_REGISTER_OFFSET, row->cfa_register, (int32_t)operand);
+		set_cfa(row, CFI_CFA_REGISTER_OFFSET, operand, (int32_t)target_u8(pos + 2));
+		pos += 3;
 	}
 	program->cursor.pos = pos;
 	program->loc = program->pc - left;
