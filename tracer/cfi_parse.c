@@ -81,6 +81,32 @@ enum cfi_status cfi_read_pointer(const struct tracer_config *config,
 }
 
 /*
+ * The calls in the FDE parser that read through a cursor (cursor_unsigned,
+ * the long LEB128s, the general pointer encodings) read a copy: its own
+ * cursor, whose address is then never taken, stays in registers.
+ */
+static inline uintptr_t read_u64(struct memory_cursor *cursor)
+{
+	struct memory_cursor copy;
+	uintptr_t value;
+
+	cursor_fork(&copy, cursor);
+	value = cursor_unsigned(&copy, 8);
+	cursor_fork(cursor, &copy);
+	return value;
+}
+
+/* Skips a ULEB128 length and that many bytes (augmentation data). */
+static inline void skip_counted(struct memory_cursor *cursor)
+{
+	struct memory_cursor copy;
+
+	cursor_fork(&copy, cursor);
+	cursor_skip(&copy, cursor_uleb128(&copy));
+	cursor_fork(cursor, &copy);
+}
+
+/*
  * Opens `entry` on the contents of the .eh_frame entry at addr (after its
  * length) and reads its CIE id or CIE pointer field into *id, recording in
  * *id_field where that field is.
@@ -98,7 +124,7 @@ open_entry(const struct tracer_config *config, uintptr_t addr,
 				(uintmax_t)addr);
 	length = cursor_u32(entry);
 	if (length == 0xffffffff) { /* 64-bit DWARF: 8-byte length and ids */
-		length = cursor_unsigned(entry, 8);
+		length = read_u64(entry);
 		id_size = 8;
 	}
 	if (entry->failed)
@@ -116,7 +142,7 @@ open_entry(const struct tracer_config *config, uintptr_t addr,
 	entry->end = entry->pos + length;
 	*id_field = entry->pos;
 	/* Cannot fail: the length covers the id. */
-	*id = id_size == 4 ? cursor_u32(entry) : cursor_unsigned(entry, 8);
+	*id = id_size == 4 ? cursor_u32(entry) : read_u64(entry);
 	return CFI_OK;
 }
 
@@ -225,6 +251,18 @@ parse_cie(const struct tracer_config *config, uintptr_t addr, struct tracer_cie 
 	return CFI_OK;
 }
 
+/* read_fde_range's other encodings. */
+static __attribute__((noinline)) enum cfi_status
+read_fde_range_general(const struct tracer_config *config, struct memory_cursor *cursor,
+		       uint8_t encoding, uintptr_t *start, uintptr_t *range)
+{
+	enum cfi_status status = cfi_read_pointer(config, cursor, encoding, start);
+
+	/* The range is a length: the pointer's format, without its base. */
+	return status == CFI_OK ? read_pointer_format(cursor, encoding & 0x0f, range)
+				: status;
+}
+
 /* An FDE's pc_begin and pc_range fields, in the CIE's encoding. */
 static inline __attribute__((always_inline)) enum cfi_status
 read_fde_range(const struct tracer_config *config,
@@ -232,6 +270,7 @@ read_fde_range(const struct tracer_config *config,
 				      uintptr_t *start, uintptr_t *range)
 {
 	uintptr_t field = cursor->pos;
+	struct memory_cursor copy;
 	enum cfi_status status;
 
 	/* GCC's and clang's encoding, read here without the general cases
@@ -242,10 +281,11 @@ read_fde_range(const struct tracer_config *config,
 		*range = (uintptr_t)(intptr_t)(int32_t)cursor_u32(cursor);
 		return cursor->failed ? CFI_MALFORMED : CFI_OK;
 	}
-	status = cfi_read_pointer(config, cursor, encoding, start);
-	/* The range is a length: the pointer's format, without its base. */
-	return status == CFI_OK ? read_pointer_format(cursor, encoding & 0x0f, range)
-				: status;
+	/* The others on a copy of the cursor (see read_u64). */
+	cursor_fork(&copy, cursor);
+	status = read_fde_range_general(config, &copy, encoding, start, range);
+	cursor_fork(cursor, &copy);
+	return status;
 }
 
 /* cfi_parse_fde, with the CIE `cache` read last (NULL: none), where the
@@ -303,7 +343,7 @@ parse_fde(const struct tracer_config *config, uintptr_t fde_addr, struct tracer_
 		    "FDE range 0x%jx+0x%jx runs past the end of the address space",
 		    (uintmax_t)fde->pc_start, (uintmax_t)target_address(pc_range));
 	if (cie->has_augmentation_data)
-		cursor_skip(&cursor, cursor_uleb128(&cursor));
+		skip_counted(&cursor);
 	if (cursor.failed)
 		return CFI_FAIL(
 		    CFI_MALFORMED,

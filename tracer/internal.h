@@ -352,10 +352,13 @@ static inline uint16_t cursor_u16(struct memory_cursor *cursor)
 	return parcel;
 }
 
+/* The little-endian 32 bits at an address that need not be aligned (a
+ * call: GCC would otherwise merge cursor_u32's two ways into this one). */
+uint32_t memory_u32_unaligned(uintptr_t address);
+
 static inline uint32_t cursor_u32(struct memory_cursor *cursor)
 {
 	uintptr_t pos = cursor->pos;
-	const uint8_t *bytes = target_bytes(pos);
 
 	if (cursor->end - pos < 4) {
 		cursor->pos = cursor->end;
@@ -365,10 +368,7 @@ static inline uint32_t cursor_u32(struct memory_cursor *cursor)
 	cursor->pos = pos + 4;
 	/* One load where the field is aligned, as the fields of every
 	 * .eh_frame entry's header are in GCC's and clang's output. */
-	if (pos % 4 == 0)
-		return target_u32(pos);
-	return (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 |
-	       (uint32_t)bytes[3] << 24;
+	return pos % 4 == 0 ? target_u32(pos) : memory_u32_unaligned(pos);
 }
 
 /* Little-endian integers of `size` bytes (1 to 8). A value that does not fit

@@ -36,6 +36,14 @@ struct memory_cursor memory_code_cursor(const struct tracer_config *config,
 	return cursor;
 }
 
+uint32_t memory_u32_unaligned(uintptr_t address)
+{
+	const uint8_t *bytes = target_bytes(address);
+
+	return (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 |
+	       (uint32_t)bytes[3] << 24;
+}
+
 uintptr_t cursor_unsigned(struct memory_cursor *cursor, unsigned size)
 {
 	uintptr_t value = 0;
