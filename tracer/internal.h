@@ -594,8 +594,7 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	/* Only a valid table is read, even for its count. */
 	walk->symtab_step =
 	    symtab_status == TRACER_TABLE_OK ? symtab_step(config->symtab->count) : 0;
-	walk->fde_index_step =
-	    fde_index_status == TRACER_TABLE_OK ? symtab_step(config->fde_index->count) : 0;
+	walk->fde_index_step = 0; /* until the DWARF unwinder's first frame */
 	walk->next_function = NULL;
 	walk->next_function_known = false;
 	walk->next_found_by = unwinder;

@@ -342,6 +342,9 @@ struct tracer_walk {
 	enum tracer_table_status fde_index_status;
 	enum tracer_table_status unwind_table_status;
 	enum tracer_unwinder unwinder;
+	/* The first step of the FDE index's search (cfi_parse.c), once the
+	 * DWARF unwinder has run (here: where the struct had padding). */
+	uint32_t fde_index_step;
 	const struct tracer_config *config;
 	struct tracer_regs next; /* the frame tracer_next() returns next */
 	const struct tracer_symbol *next_function; /* its function, */
@@ -353,7 +356,6 @@ struct tracer_walk {
 	uintptr_t trap_tval;
 	unsigned frames_left; /* of config->max_depth */
 	uint32_t symtab_step; /* for the symbol table's search (symtab.c) */
-	uint32_t fde_index_step; /* for the FDE index's (cfi_parse.c) */
 	/* The current stack (a copy: reads check it without searching the
 	 * list), its index in config->stacks (TRACER_MAX_STACKS: none, and
 	 * the range empty), and a bit per stack the walk has left. */
