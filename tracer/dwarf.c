@@ -191,8 +191,8 @@ static bool simple_rules(const uintptr_t *kinds)
 }
 
 /* apply_row in place for rows of simple_rules, which read only the CFA and
- * the stack. */
-static __attribute__((noinline)) enum tracer_stop
+ * the stack: the common case, inline in dwarf_step. */
+static inline __attribute__((always_inline)) enum tracer_stop
 step_simple(struct tracer_walk *walk, const struct cfi_row *row, unsigned return_slot,
 	    uintptr_t cfa)
 {
