@@ -243,10 +243,10 @@ enum tracer_unwinder {
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
 #define TRACER_STACK_FRAME_POINTER 160u
-#define TRACER_STACK_DWARF 992u
+#define TRACER_STACK_DWARF 880u
 #define TRACER_STACK_PROLOGUE 800u
 #define TRACER_STACK_TABLE 160u /* rows the table holds; interpreted ones: DWARF's */
-#define TRACER_STACK_AUTO 992u /* the largest of them */
+#define TRACER_STACK_AUTO 880u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
 #define TRACER_STACK_CAPTURE 432u
 
@@ -410,7 +410,7 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
  *     frame pointer     22 (FP=1)       162
- *     DWARF          1,151 / 1,433   1,258 / 1,540
+ *     DWARF            846 / 977       952 / 1,083
  *     prologue       1,219 / 1,470   1,253 / 1,504
  *     table             98 / 89         383 / 396
  *     auto              98 / 89         394 / 407
