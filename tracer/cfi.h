@@ -94,7 +94,8 @@ enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 /* cfi_find_fde with the index search's first step given
  * (symtab_step(count), which a walk computes once). */
 enum cfi_status cfi_find_fde_from(const struct tracer_config *config, uint32_t step,
-				  uintptr_t pc, struct tracer_cie *cie, struct cfi_fde *fde);
+				  uintptr_t pc, struct tracer_cie *cie,
+				  struct cfi_fde *fde);
 
 #ifdef TRACER_HOST_VIEW
 /* An entry of .eh_frame, as a walk over the whole section finds it. */
@@ -213,10 +214,10 @@ static inline unsigned cfi_column_slot(const struct cfi_row *row, uintptr_t colu
 	/* The slot of each register below 32; CFI_SLOTS: none. */
 	enum { N = CFI_SLOTS, S = CFI_SLOT_S0 };
 	static const uint8_t register_slots[32] = {
-	    N, CFI_SLOT_RA, CFI_SLOT_SP, N, N,	    N,	    N,	    N,
-	    S, S + 1,	    N,		 N, N,	    N,	    N,	    N,
-	    N, N,	    S + 2,	 S + 3, S + 4, S + 5, S + 6, S + 7,
-	    S + 8, S + 9,   S + 10,	 S + 11, N, N,	    N,	    N,
+	    N,	   CFI_SLOT_RA, CFI_SLOT_SP, N,	     N,	    N,	   N,	  N,
+	    S,	   S + 1,	N,	     N,	     N,	    N,	   N,	  N,
+	    N,	   N,		S + 2,	     S + 3,  S + 4, S + 5, S + 6, S + 7,
+	    S + 8, S + 9,	S + 10,	     S + 11, N,	    N,	   N,	  N,
 	};
 
 	if (column < 32 && register_slots[column] != N)

@@ -113,8 +113,7 @@ static inline void skip_counted(struct memory_cursor *cursor)
  */
 static inline __attribute__((always_inline)) enum cfi_status
 open_entry(const struct tracer_config *config, uintptr_t addr,
-				  struct memory_cursor *entry, uintptr_t *id_field,
-				  uintptr_t *id)
+	   struct memory_cursor *entry, uintptr_t *id_field, uintptr_t *id)
 {
 	uintptr_t length;
 	unsigned id_size = 4;
@@ -265,9 +264,8 @@ read_fde_range_general(const struct tracer_config *config, struct memory_cursor 
 
 /* An FDE's pc_begin and pc_range fields, in the CIE's encoding. */
 static inline __attribute__((always_inline)) enum cfi_status
-read_fde_range(const struct tracer_config *config,
-				      struct memory_cursor *cursor, uint8_t encoding,
-				      uintptr_t *start, uintptr_t *range)
+read_fde_range(const struct tracer_config *config, struct memory_cursor *cursor,
+	       uint8_t encoding, uintptr_t *start, uintptr_t *range)
 {
 	uintptr_t field = cursor->pos;
 	struct memory_cursor copy;
@@ -292,8 +290,8 @@ read_fde_range(const struct tracer_config *config,
  * FDE's CIE is then left instead of in fde->cie. Inline: cfi_find_fde
  * runs it every frame. */
 static inline __attribute__((always_inline)) enum cfi_status
-parse_fde(const struct tracer_config *config, uintptr_t fde_addr, struct tracer_cie *cache,
-	  struct cfi_fde *fde)
+parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
+	  struct tracer_cie *cache, struct cfi_fde *fde)
 {
 	struct tracer_cie *cie = cache ? cache : &fde->cie;
 	struct memory_cursor cursor;
@@ -324,8 +322,8 @@ parse_fde(const struct tracer_config *config, uintptr_t fde_addr, struct tracer_
 			return status;
 		}
 	}
-	status = read_fde_range(config, &cursor, cie->fde_encoding, &fde->pc_start,
-				&pc_range);
+	status =
+	    read_fde_range(config, &cursor, cie->fde_encoding, &fde->pc_start, &pc_range);
 	if (status != CFI_OK)
 		return cursor.failed
 			   ? CFI_FAIL(status,
@@ -360,7 +358,8 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 }
 
 enum cfi_status cfi_find_fde_from(const struct tracer_config *config, uint32_t step,
-				  uintptr_t pc, struct tracer_cie *cie, struct cfi_fde *fde)
+				  uintptr_t pc, struct tracer_cie *cie,
+				  struct cfi_fde *fde)
 {
 	const struct tracer_fde_index *index = config->fde_index;
 	/* The last index entry whose pc_start <= pc, or NULL. */
@@ -386,9 +385,9 @@ enum cfi_status cfi_find_fde_from(const struct tracer_config *config, uint32_t s
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 			     struct tracer_cie *cie, struct cfi_fde *fde)
 {
-	return cfi_find_fde_from(config,
-				 config->fde_index ? symtab_step(config->fde_index->count) : 0,
-				 pc, cie, fde);
+	return cfi_find_fde_from(
+	    config, config->fde_index ? symtab_step(config->fde_index->count) : 0, pc,
+	    cie, fde);
 }
 
 #ifdef TRACER_HOST_VIEW

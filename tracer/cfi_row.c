@@ -191,7 +191,8 @@ static inline void set_slot(struct cfi_row *row, unsigned slot, unsigned kind,
 			    int32_t value)
 {
 	/* Constant where one word holds every slot (rv64). */
-	uintptr_t *word = &row->kinds[CFI_KIND_WORDS == 1 ? 0 : slot / CFI_KINDS_PER_WORD];
+	uintptr_t *word =
+	    &row->kinds[CFI_KIND_WORDS == 1 ? 0 : slot / CFI_KINDS_PER_WORD];
 	unsigned shift = CFI_KIND_BITS * (slot % CFI_KINDS_PER_WORD);
 
 	*word = (*word & ~((uintptr_t)CFI_KIND_MASK << shift)) | (uintptr_t)kind << shift;
@@ -212,7 +213,8 @@ static inline enum cfi_status set_rule(struct cfi_row *row, uintptr_t column,
 
 /* DW_CFA_restore: back to the CIE's rule, or to unspecified if it had none.
  * Inline: run_common stays a leaf. */
-static inline __attribute__((always_inline)) enum cfi_status restore_rule(struct cfi_program *program, uintptr_t column)
+static inline __attribute__((always_inline)) enum cfi_status
+restore_rule(struct cfi_program *program, uintptr_t column)
 {
 	struct cfi_row *row = program->row;
 	const struct cfi_row *initial = program->initial;
@@ -499,7 +501,7 @@ static __attribute__((noinline)) enum cfi_status run_op(struct cfi_program *prog
  * registers that need no saving, and run() stays small around it.
  */
 static __attribute__((noinline)) enum cfi_status run_common(struct cfi_program *program,
-							     uintptr_t end)
+							    uintptr_t end)
 {
 	struct cfi_row *row = program->row;
 	const uintptr_t code_align = program->cie->code_align;
@@ -563,7 +565,8 @@ static __attribute__((noinline)) enum cfi_status run_common(struct cfi_program *
 		/* def_cfa with two one-byte operands: frame-pointer setup. */
 		if (op != DW_CFA_def_cfa || end - pos <= 2 || target_u8(pos + 2) >= 0x80)
 			break;
-		set_cfa(row, CFI_CFA_REGISTER_OFFSET, operand, (int32_t)target_u8(pos + 2));
+		set_cfa(row, CFI_CFA_REGISTER_OFFSET, operand,
+			(int32_t)target_u8(pos + 2));
 		pos += 3;
 	}
 	program->cursor.pos = pos;
@@ -575,7 +578,8 @@ static __attribute__((noinline)) enum cfi_status run_common(struct cfi_program *
 /* Runs [start, end) until its end or the first row past the pc: the
  * common ops in run_common, the others through run_op, on the cursor.
  * Inline: row_at runs it every frame. */
-static inline __attribute__((always_inline)) enum cfi_status run(struct cfi_program *program, uintptr_t start, uintptr_t end)
+static inline __attribute__((always_inline)) enum cfi_status
+run(struct cfi_program *program, uintptr_t start, uintptr_t end)
 {
 	enum cfi_status status;
 

@@ -144,7 +144,8 @@ apply_row(const struct tracer_walk *walk, const struct cfi_row *row, unsigned re
 			/* Offsets, the common case, without a call. */
 			if (kind == CFI_RULE_OFFSET) {
 				if (!memory_read_stack_word(
-					stack, cfa + (uintptr_t)(intptr_t)row->values[slot],
+					stack,
+					cfa + (uintptr_t)(intptr_t)row->values[slot],
 					&value))
 					return TRACER_STOP_OUTSIDE_STACK;
 			} else if (general && kind != CFI_RULE_UNDEFINED) {
@@ -179,7 +180,8 @@ apply_row(const struct tracer_walk *walk, const struct cfi_row *row, unsigned re
 
 /* Whether every rule of the row is undefined, same value or an offset
  * (kinds 1-3: no bit above the low two in any slot). */
-_Static_assert(CFI_RULE_UNDEFINED == 1 && CFI_RULE_OFFSET == 3, "simple kinds are 1 to 3");
+_Static_assert(CFI_RULE_UNDEFINED == 1 && CFI_RULE_OFFSET == 3,
+	       "simple kinds are 1 to 3");
 static bool simple_rules(const uintptr_t *kinds)
 {
 	const uintptr_t high_bits = UINTPTR_MAX / CFI_KIND_MASK * 0xc; /* 0xcc...c */
@@ -227,9 +229,10 @@ step_to_caller(struct tracer_walk *walk, const struct cfi_row *row, unsigned ret
 
 /* apply_row in place, for rows whose rules read only the CFA and the
  * stack, some of them neither undefined, same value nor an offset. */
-static __attribute__((noinline)) enum tracer_stop
-step_in_place(struct tracer_walk *walk, const struct cfi_row *row, unsigned return_slot,
-	      uintptr_t cfa)
+static __attribute__((noinline)) enum tracer_stop step_in_place(struct tracer_walk *walk,
+								const struct cfi_row *row,
+								unsigned return_slot,
+								uintptr_t cfa)
 {
 	return apply_row(walk, row, return_slot, &walk->next, cfa, &walk->next, true);
 }

@@ -1501,9 +1501,11 @@ void cfi_op_large_factors(void)
 		c.cie = fake_cfi_begin_cie(&c.cfi);
 		FAKE_CFI(&c.cfi, 3, 'z', 'R', 0);
 		fake_cfi_uleb(&c.cfi, wide_code_aligns[i]);
-		FAKE_CFI(&c.cfi, 0x7c, REG_RA, 1, DW_EH_PE_udata8, CFA_def_cfa, REG_SP, 0);
+		FAKE_CFI(&c.cfi, 0x7c, REG_RA, 1, DW_EH_PE_udata8, CFA_def_cfa, REG_SP,
+			 0);
 		begin_fde(&c);
-		FAKE_CFI(&c.cfi, CFA_advance_loc | wide_deltas[i], CFA_def_cfa_offset, 16);
+		FAKE_CFI(&c.cfi, CFA_advance_loc | wide_deltas[i], CFA_def_cfa_offset,
+			 16);
 		CHECK_ROW(finish_case(&c) == CFI_OK, i);
 		CHECK_ROW(row_at(&c, TEST_PC, &row) == CFI_MALFORMED, i);
 		end_case(&c);
