@@ -534,8 +534,9 @@ static __attribute__((noinline)) enum cfi_status run_common(struct cfi_program *
 				/* Past the address space is malformed. */
 				if (loc + bytes < loc)
 					status = CFI_MALFORMED;
+				else
+					NOTE_NEXT_LOC(program, loc + bytes);
 				program->reached_pc = true;
-				NOTE_NEXT_LOC(program, loc + bytes);
 				break;
 			}
 			left -= bytes;
