@@ -111,7 +111,7 @@ $(BUILD)/obj/%.o: % $(BUILD)/flags
 # tracer/table_format.h, the tables' header format.
 SYMGEN_TRACER_SRCS := tracer/cfi_parse.c tracer/cfi_row.c tracer/memory.c
 SYMGEN_LIB_SRCS := symgen/symgen.c symgen/die.c symgen/elf.c symgen/fde_index.c \
-	symgen/functions.c symgen/unwind_table.c $(SYMGEN_TRACER_SRCS)
+	symgen/functions.c symgen/image_end.c symgen/unwind_table.c $(SYMGEN_TRACER_SRCS)
 SYMGEN_SRCS := symgen/main.c $(SYMGEN_LIB_SRCS)
 SYMGEN_HEADERS := $(wildcard symgen/*.h tracer/*.h)
 HOST_VIEW_CFLAGS := -DTRACER_HOST_VIEW -Itracer
