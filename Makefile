@@ -75,7 +75,7 @@ endif
 TARGET_CFLAGS := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(FP_FLAGS) $(COMPILER_FLAGS) \
 	-march=$(ARCH) -mabi=$(ABI) -mcmodel=medany -ffreestanding -fno-builtin \
 	-fno-stack-protector -fno-pic $(CFI_CFLAGS) -Itracer -Ikernel
-TARGET_LDFLAGS := -nostdlib -static -T $(LDSCRIPT) -Llinker \
+TARGET_LDFLAGS := -nostdlib -static \
 	-Wl,--build-id=none $(LINKER_FLAGS)
 HOST_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g
 
@@ -97,7 +97,7 @@ deps:
 # Rebuild everything when the flags change (OPT, FP, CC, ...).
 $(BUILD)/flags: deps
 	@mkdir -p $(@D)
-	@echo '$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(EXTRA_SRCS)' > $@.new
+	@echo '$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(LDSCRIPT) $(EXTRA_SRCS)' > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
 $(BUILD)/obj/%.o: % $(BUILD)/flags
@@ -110,6 +110,7 @@ $(BUILD)/obj/%.o: % $(BUILD)/flags
 TRACER_ELF := $(BUILD)/kernel.elf
 TRACER_OBJS := $(KERNEL_OBJS)
 TRACER_LINK = $(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS)
+TRACER_LDSCRIPT := $(LDSCRIPT)
 TRACER_CC = $(CC) $(TARGET_CFLAGS)
 TRACER_LIBS = $(LIBGCC)
 TRACER_LINK_DEPS := $(LINKER_SCRIPTS)

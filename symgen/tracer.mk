@@ -8,17 +8,19 @@
 #   TRACER_ELF         the kernel image to build, e.g. build/kernel.elf (one
 #                      image per inclusion)
 #   TRACER_OBJS        its object files: prerequisites, linked in this order
-#   TRACER_LINK        the link command up to its inputs, e.g.
-#                        $(CC) $(CFLAGS) -nostdlib -T kernel.ld      or
-#                        $(LD) -T kernel.ld
-#                      run as: $(TRACER_LINK) OBJS TABLE.o LIBS -o OUT, with
-#                      -L to linker/ (for INCLUDE tracer.ld) added
+#   TRACER_LINK        the link command without the linker script, e.g.
+#                        $(CC) $(CFLAGS) -nostdlib      or      $(LD) -m elf64lriscv
+#   TRACER_LDSCRIPT    the kernel's linker script, which INCLUDEs tracer.ld
+#                      (a prerequisite). The link runs as
+#                        $(TRACER_LINK) -L<linker/> -T $(TRACER_LDSCRIPT) OBJS TABLE.o LIBS -o OUT
+#                      (ld reads the script where -T stands: -L must come first)
 #   TRACER_CC          compiles the generated table, e.g. $(CC) $(CFLAGS): run
 #                      as $(TRACER_CC) -I<tracer/> -c TABLE.c -o TABLE.o (the
 #                      table includes tracer.h)
 # Optional:
 #   TRACER_LIBS        linked after the table (libgcc, ...); not prerequisites
-#   TRACER_LINK_DEPS   other files the link reads (linker scripts): prerequisites
+#   TRACER_LINK_DEPS   other files the link reads (scripts the script
+#                      INCLUDEs): prerequisites
 #   TRACER_SYMGEN_FLAGS  symgen's options: --cfi when the kernel keeps
 #                      .eh_frame (DWARF and table unwinders);
 #                      --allow-end-before-tables=SYMBOL, --heap-start=SYMBOL
@@ -59,11 +61,11 @@ $(TRACER_SYMGEN): $(TRACER_SYMGEN_SRCS) $(TRACER_SYMGEN_HEADERS)
 
 TRACER_STAGE1 := $(basename $(TRACER_ELF)).stage1.elf
 TRACER_TABLE_CC = $(TRACER_CC) -I$(TRACER_DIR)
-TRACER_LINK_ALL = $(TRACER_LINK) -L$(TRACER_LINKER_DIR)
+TRACER_LINK_ALL = $(TRACER_LINK) -L$(TRACER_LINKER_DIR) -T $(TRACER_LDSCRIPT)
 
 # The tables sit last in the image (linker/tracer.ld), so the second link
 # moves no function; symgen on the final image must reproduce them exactly.
-$(TRACER_ELF): $(TRACER_OBJS) $(TRACER_SYMGEN) $(TRACER_LINK_DEPS)
+$(TRACER_ELF): $(TRACER_OBJS) $(TRACER_SYMGEN) $(TRACER_LDSCRIPT) $(TRACER_LINK_DEPS)
 	@rm -f $@ $@.tmp
 	@mkdir -p $(TRACER_WORK)
 	$(TRACER_SYMGEN) --empty $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/symtab.empty.c

@@ -607,6 +607,30 @@ def check_image_end(results):
                       "exit %d, stderr %s, expected %s" % (result.returncode, result.stderr, wanted))
 
 
+def check_make_fragment(results):
+    """symgen/tracer.mk in a Makefile of another shape (tests/fixtures/
+    fragment.mk: ld as the linker, symgen built by the fragment): the image
+    it links embeds the table symgen makes of it; then, the same build with
+    `end` before the tables fails, naming it, and leaves no image behind,
+    not even the one the first build made."""
+    out = os.path.join(WORK, "fragment")
+    make = ["make", "-s", "-f", "tests/fixtures/fragment.mk", "OUT=" + out]
+    elf = os.path.join(out, "kernel.elf")
+    result = run(make + ["LDSCRIPT=tests/fixtures/end_after_tables.ld"], timeout=300)
+    check = os.path.join(out, "check.c")
+    ok = result.returncode == 0 and os.path.exists(elf) and \
+        run([SYMGEN, "--cfi", "-o", check, elf]).returncode == 0 and \
+        open(check).read() == open(os.path.join(out, "symtab.c")).read()
+    results.check("symgen/tracer.mk links a kernel with ld, its table embedded", ok,
+                  "exit %d\n%s" % (result.returncode, (result.stdout + result.stderr)[-1500:]))
+    # -B: make does not know the script changed (the demo's flags file would).
+    result = run(make + ["-B", "LDSCRIPT=tests/fixtures/end_before_tables.ld"], timeout=300)
+    output = result.stdout + result.stderr
+    results.check("symgen/tracer.mk: `end` before the tables fails the build, no image left",
+                  ok and result.returncode != 0 and "`end` (0x" in output and
+                  not glob.glob(elf + "*"), "exit %d\n%s" % (result.returncode, output[-1500:]))
+
+
 def check_bad_input(results, kernel):
     good = open(kernel, "rb").read()
     stripped = os.path.join(BAD_DIR, "stripped.elf")
@@ -731,6 +755,7 @@ def run_all(results, kernels):
             compare_with_nm(results, "opensbi-" + os.path.basename(os.path.dirname(elf)), elf)
     check_empty_tables(results)
     check_image_end(results)
+    check_make_fragment(results)
     for bits, arch, abi, emulation in TARGETS:
         elf = build_fixture(results, "aliases-" + bits, arch, abi, emulation)
         if elf:
