@@ -1,6 +1,8 @@
-"""symgen against binutils: every function symbol nm lists must be in the
-generated table with the same address, the alias symgen promises, and the
-right size; the FDE index of --cfi must list the FDEs readelf lists; the
+"""symgen against binutils: every function symbol nm lists, and every label
+it lists in code, must be in the generated table with the same address, the
+alias symgen promises, and the right size; an end-of-image symbol below the
+tables must fail symgen, and symgen/tracer.mk must build from another
+Makefile; the FDE index of --cfi must list the FDEs readelf lists; the
 tables' headers (magic, version, word size, counts, checksum) must be what
 the spec says, read from the linked bytes; bad input must fail cleanly with
 one line, no output file and no leak."""
