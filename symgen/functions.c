@@ -44,8 +44,8 @@ static int compare_functions(const void *a, const void *b)
  */
 static bool is_assembler_symbol(const char *name)
 {
-	if (name[0] == '\0' || strncmp(name, ".L", 2) == 0 || strncmp(name, "..", 2) == 0 ||
-	    strncmp(name, "_.L_", 4) == 0)
+	if (name[0] == '\0' || strncmp(name, ".L", 2) == 0 ||
+	    strncmp(name, "..", 2) == 0 || strncmp(name, "_.L_", 4) == 0)
 		return true;
 	if (name[0] == 'L' && name[1] >= '0' && name[1] <= '9' && strpbrk(name, "\1\2"))
 		return true;
@@ -53,7 +53,8 @@ static bool is_assembler_symbol(const char *name)
 }
 
 /* A function symbol, or a label that may start code (see functions.h). */
-static bool is_candidate(const struct elf_symbol *symbol, const struct elf_section *section)
+static bool is_candidate(const struct elf_symbol *symbol,
+			 const struct elf_section *section)
 {
 	if (!(section->flags & SHF_ALLOC))
 		return false;
@@ -129,7 +130,8 @@ static size_t normalize_functions(const struct elf_file *elf, struct function *f
 			continue;
 		if (f->size != 0) {
 			/* A size past the end of the address space covers the rest. */
-			uint64_t end = f->addr + f->size < f->addr ? UINT64_MAX : f->addr + f->size;
+			uint64_t end =
+			    f->addr + f->size < f->addr ? UINT64_MAX : f->addr + f->size;
 
 			if (end > covered_end)
 				covered_end = end;

@@ -17,9 +17,9 @@
  * wiki's kernel_end, ...): below the tables they are always a mistake.
  */
 static const char *const image_end_names[] = {
-    "end",	 "_end",	 "__end",	 "__end__", "kernel_end", "_kernel_end",
-    "__kernel_end", "ekernel",	 "_ekernel",	 "heap_start", "_heap_start", "__heap_start",
-    "__heap_base", "_sheap",
+    "end",	   "_end",	   "__end",	  "__end__",  "kernel_end",
+    "_kernel_end", "__kernel_end", "ekernel",	  "_ekernel", "heap_start",
+    "_heap_start", "__heap_start", "__heap_base", "_sheap",
 };
 
 /*
@@ -62,7 +62,8 @@ static bool symbol_value(const struct elf_file *elf, uint32_t symtab, const char
 
 /* True if an allocated section other than the tables' holds memory above
  * `addr` and below the tables' start. */
-static bool memory_between(const struct elf_file *elf, uint64_t addr, uint64_t tables_start)
+static bool memory_between(const struct elf_file *elf, uint64_t addr,
+			   uint64_t tables_start)
 {
 	for (uint32_t i = 1; i < elf->shnum; i++) {
 		struct elf_section section = elf_section(elf, i);
@@ -98,21 +99,28 @@ void image_end_check(const struct elf_file *elf, bool cfi, struct name_list allo
 		/* Linker-script symbols are global and untyped; a function or a
 		 * local label called `end` marks no memory. */
 		if (symbol.bind == STB_LOCAL || symbol.shndx == SHN_UNDEF ||
-		    (symbol.type != STT_NOTYPE && symbol.type != STT_OBJECT) || symbol.value >= end ||
+		    (symbol.type != STT_NOTYPE && symbol.type != STT_OBJECT) ||
+		    symbol.value >= end ||
 		    in_list(allowed.names, allowed.count, symbol.name))
 			continue;
-		image_end = in_list(image_end_names, COUNT(image_end_names), symbol.name) ||
-			    in_list(extra.names, extra.count, symbol.name);
-		if (!image_end && !(in_list(bss_end_names, COUNT(bss_end_names), symbol.name) &&
-				    !memory_between(elf, symbol.value, start)))
+		image_end =
+		    in_list(image_end_names, COUNT(image_end_names), symbol.name) ||
+		    in_list(extra.names, extra.count, symbol.name);
+		if (!image_end &&
+		    !(in_list(bss_end_names, COUNT(bss_end_names), symbol.name) &&
+		      !memory_between(elf, symbol.value, start)))
 			continue;
 		die(elf->path,
-		    "`%s` (0x%" PRIx64 ") lies below the end of the tracer's tables (0x%" PRIx64
-		    "-0x%" PRIx64 "): memory handed out from `%s` would overwrite them. Move "
-		    "`INCLUDE tracer.ld` before the definition of `%s` in the linker script (or "
-		    "define `%s` after it); if `%s` is not where free memory starts, pass "
+		    "`%s` (0x%" PRIx64
+		    ") lies below the end of the tracer's tables (0x%" PRIx64
+		    "-0x%" PRIx64
+		    "): memory handed out from `%s` would overwrite them. Move "
+		    "`INCLUDE tracer.ld` before the definition of `%s` in the linker "
+		    "script (or "
+		    "define `%s` after it); if `%s` is not where free memory starts, "
+		    "pass "
 		    "--allow-end-before-tables=%s",
-		    symbol.name, symbol.value, start, end, symbol.name, symbol.name, symbol.name,
-		    symbol.name, symbol.name);
+		    symbol.name, symbol.value, start, end, symbol.name, symbol.name,
+		    symbol.name, symbol.name, symbol.name);
 	}
 }

@@ -384,7 +384,8 @@ static const char *name_option(const char *arg, const char *option)
 {
 	size_t length = strlen(option);
 
-	if (strncmp(arg, option, length) != 0 || arg[length] != '=' || arg[length + 1] == '\0')
+	if (strncmp(arg, option, length) != 0 || arg[length] != '=' ||
+	    arg[length + 1] == '\0')
 		return NULL;
 	return arg + length + 1;
 }
@@ -393,7 +394,8 @@ static const char *name_option(const char *arg, const char *option)
 static struct name_list name_options(const struct options *options, const char *option)
 {
 	struct name_list list = {
-	    tracked_alloc(options->output, (size_t)options->argc, sizeof(*list.names)), 0};
+	    tracked_alloc(options->output, (size_t)options->argc, sizeof(*list.names)),
+	    0};
 
 	for (int i = 1; i < options->argc; i++)
 		if (name_option(options->argv[i], option))
@@ -424,15 +426,16 @@ static int run(void *context)
 
 static int usage(FILE *err)
 {
-	fprintf(err, "usage: symgen [--cfi] [--allow-end-before-tables=SYMBOL]... "
-		     "[--heap-start=SYMBOL]... -o OUTPUT.c KERNEL.elf\n"
-		     "       symgen --empty [--cfi] -o OUTPUT.c\n"
-		     "  --cfi    also write the FDE index of KERNEL.elf's .eh_frame\n"
-		     "  --empty  empty table and index (for the first link)\n"
-		     "  --allow-end-before-tables=SYMBOL  SYMBOL (end, _end, ...) does not\n"
-		     "           mark free memory: it may lie below the tables\n"
-		     "  --heap-start=SYMBOL  free memory starts at SYMBOL: it must lie\n"
-		     "           after the tables, as end, _end, ... must\n");
+	fprintf(err,
+		"usage: symgen [--cfi] [--allow-end-before-tables=SYMBOL]... "
+		"[--heap-start=SYMBOL]... -o OUTPUT.c KERNEL.elf\n"
+		"       symgen --empty [--cfi] -o OUTPUT.c\n"
+		"  --cfi    also write the FDE index of KERNEL.elf's .eh_frame\n"
+		"  --empty  empty table and index (for the first link)\n"
+		"  --allow-end-before-tables=SYMBOL  SYMBOL (end, _end, ...) does not\n"
+		"           mark free memory: it may lie below the tables\n"
+		"  --heap-start=SYMBOL  free memory starts at SYMBOL: it must lie\n"
+		"           after the tables, as end, _end, ... must\n");
 	return 2;
 }
 
@@ -448,7 +451,8 @@ int symgen_run(int argc, char **argv, FILE *err)
 			empty = true;
 		else if (strcmp(argv[i], "--cfi") == 0)
 			options.cfi = true;
-		else if (name_option(argv[i], ALLOW_OPTION) || name_option(argv[i], HEAP_START_OPTION))
+		else if (name_option(argv[i], ALLOW_OPTION) ||
+			 name_option(argv[i], HEAP_START_OPTION))
 			continue;
 		else if (argv[i][0] != '-' && !options.input)
 			options.input = argv[i];
