@@ -29,7 +29,7 @@
 #                      image's): <image>.stage1.elf (the first link),
 #                      symtab.empty.c, symtab.c (the table embedded),
 #                      symtab.check.c, and their objects
-#   TRACER_SYMGEN      where symgen is built (default $(TRACER_WORK)symgen)
+#   TRACER_SYMGEN      where symgen is built (default $(TRACER_WORK)/symgen)
 #   TRACER_HOSTCC      host C compiler for symgen (default cc), and
 #   TRACER_HOST_CFLAGS its flags (default -O2)
 #   TRACER_DIR, TRACER_LINKER_DIR  tracer/ and linker/ (default: beside the
@@ -59,7 +59,7 @@ $(TRACER_SYMGEN): $(TRACER_SYMGEN_SRCS) $(TRACER_SYMGEN_HEADERS)
 	@mkdir -p $(@D)
 	$(TRACER_HOSTCC) $(TRACER_HOST_CFLAGS) $(TRACER_SYMGEN_CFLAGS) $(TRACER_SYMGEN_SRCS) -o $@
 
-TRACER_STAGE1 := $(basename $(TRACER_ELF)).stage1.elf
+TRACER_STAGE1 := $(TRACER_WORK)/$(basename $(notdir $(TRACER_ELF))).stage1.elf
 TRACER_TABLE_CC = $(TRACER_CC) -I$(TRACER_DIR)
 TRACER_LINK_ALL = $(TRACER_LINK) -L$(TRACER_LINKER_DIR) -T $(TRACER_LDSCRIPT)
 
