@@ -20,6 +20,9 @@ struct name_list {
  * .eh_frame too with `cfi`): a page allocator that starts there overwrites
  * them at boot. Symbols in `allowed` are not checked. An image without
  * __tracer_symtab_end (not linked with tracer_symtab.ld) has nothing to check.
+ * An error, not a warning: what it prevents shows only at panic time (raw
+ * frames, or a fault in the walk), and a warning scrolls by in a build log;
+ * the opt-out names one symbol, so the others stay checked.
  */
 void image_end_check(const struct elf_file *elf, bool cfi, struct name_list allowed,
 		     struct name_list extra);
