@@ -1,6 +1,9 @@
 /* string.c - the few string functions the kernel uses. */
 #include "defs.h"
 
+/* A word store into memory of any type. */
+typedef uint64 __attribute__((may_alias)) any_word;
+
 void *memset(void *dst, int c, uint64 n)
 {
 	uchar *d = dst;
@@ -10,7 +13,7 @@ void *memset(void *dst, int c, uint64 n)
 	for (; n > 0 && (uint64)d % 8 != 0; n--)
 		*d++ = (uchar)c;
 	for (; n >= 8; n -= 8, d += 8)
-		*(uint64 *)d = word;
+		*(any_word *)d = word;
 	for (; n > 0; n--)
 		*d++ = (uchar)c;
 	return dst;
