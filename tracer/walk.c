@@ -182,12 +182,21 @@ static void advance(struct tracer_walk *walk)
 			 : TRACER_STOP_PC_OUTSIDE_TEXT;
 }
 
-/* Inline in tracer_next(): the frame-pointer unwinder's common frame does
- * not need advance(). */
+/* Inline in tracer_next(): the common frame takes the raw capture's
+ * checked step (frame_pointer_next, table_run for one frame), which declines
+ * any other frame, changing nothing; advance() then decides. */
 static inline void step(struct tracer_walk *walk)
 {
-	if (walk->unwinder != TRACER_FRAME_POINTER || !frame_pointer_next(walk))
+	uintptr_t caller_pc;
+
+	if (walk->unwinder == TRACER_FRAME_POINTER) {
+		if (!frame_pointer_next(walk))
+			advance(walk);
+	} else if (walk->unwinder != TRACER_TABLE && walk->unwinder != TRACER_AUTO) {
 		advance(walk);
+	} else if (table_run(walk, &caller_pc, 1) == 0) {
+		advance(walk);
+	}
 	walk->next_function_known = false;
 }
 
