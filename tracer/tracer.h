@@ -342,17 +342,22 @@ struct tracer_walk {
 	enum tracer_table_status fde_index_status;
 	enum tracer_table_status unwind_table_status;
 	enum tracer_unwinder unwinder;
+	unsigned frames_left; /* of config->max_depth */
 	const struct tracer_config *config;
 	struct tracer_regs next; /* the frame tracer_next() returns next */
 	const struct tracer_symbol *next_function; /* its function, */
 	bool next_function_known;		   /* once looked up */
+	bool symtab_searchable;
 	enum tracer_unwinder next_found_by;
 	bool next_is_exact;	 /* registers came from a register set, not from memory */
 	bool next_after_trap;
+	/* The trap that walk->next came from, when next_after_trap, else 0. */
 	uintptr_t trap_cause;
 	uintptr_t trap_tval;
-	unsigned frames_left; /* of config->max_depth */
-	uint32_t symtab_step; /* for the symbol table's search (symtab.c) */
+	/* The symbol table's search (sorted_search_from), set up once a walk,
+	 * if the table is valid and not empty (symtab_searchable). */
+	uint32_t symtab_levels;
+	uint32_t symtab_first_probe;
 	/* The current stack (a copy: reads check it without searching the
 	 * list), its index in config->stacks (TRACER_MAX_STACKS: none, and
 	 * the range empty), and a bit per stack the walk has left. */
