@@ -181,22 +181,40 @@ static void advance(struct tracer_walk *walk)
 			 : TRACER_STOP_PC_OUTSIDE_TEXT;
 }
 
-/* Inline in tracer_next(): the common frame takes the raw capture's
- * checked step (frame_pointer_next, table_run for one frame), which declines
- * any other frame, changing nothing; advance() then decides. */
-static inline void step(struct tracer_walk *walk)
+/*
+ * The step, after which the frame's function is forgotten. The common frame
+ * takes the raw capture's checked step (frame_pointer_next, table_run for
+ * one frame), which declines any other frame, changing nothing; advance()
+ * then decides. The steps that call are out of line and return true:
+ * tracer_next() ends with a jump to them, and so needs no frame of its own.
+ */
+static __attribute__((noinline)) bool step_general(struct tracer_walk *walk)
+{
+	advance(walk);
+	walk->next_function_known = false;
+	return true;
+}
+
+static __attribute__((noinline)) bool step_table(struct tracer_walk *walk)
 {
 	uintptr_t caller_pc;
 
-	if (walk->unwinder == TRACER_FRAME_POINTER) {
-		if (!frame_pointer_next(walk))
-			advance(walk);
-	} else if (walk->unwinder != TRACER_TABLE && walk->unwinder != TRACER_AUTO) {
-		advance(walk);
-	} else if (table_run(walk, &caller_pc, 1) == 0) {
-		advance(walk);
-	}
+	if (table_run(walk, &caller_pc, 1) == 0)
+		return step_general(walk);
 	walk->next_function_known = false;
+	return true;
+}
+
+/* Inline in tracer_next(), which runs it once a frame. */
+static inline bool step(struct tracer_walk *walk)
+{
+	if (walk->unwinder == TRACER_FRAME_POINTER && frame_pointer_next(walk)) {
+		walk->next_function_known = false;
+		return true;
+	}
+	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO)
+		return step_table(walk);
+	return step_general(walk);
 }
 
 void walk_advance(struct tracer_walk *walk)
@@ -213,6 +231,5 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
 	}
 	walk->frames_left--;
 	describe_next(walk, frame);
-	step(walk);
-	return true;
+	return step(walk);
 }
