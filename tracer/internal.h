@@ -510,8 +510,9 @@ static inline const char *sorted_probe(const char *entry, uintptr_t offset, uint
 _Static_assert(offsetof(struct tracer_symbol, addr) == 0, "sorted_search: key first");
 _Static_assert(offsetof(struct tracer_fde_entry, pc_start) == 0, "sorted_search: key first");
 
-static inline __attribute__((always_inline)) const void *sorted_search_from(const void *entries, uint32_t first_probe,
-					     unsigned levels, size_t size, uintptr_t key)
+static inline __attribute__((always_inline)) const void *
+sorted_search_from(const void *entries, uint32_t first_probe, unsigned levels,
+		   size_t size, uintptr_t key)
 {
 	const char *entry = sorted_probe(entries, (uintptr_t)first_probe * size, key);
 
@@ -569,15 +570,16 @@ static inline const void *sorted_search(const void *entries, uint32_t count, siz
 
 	if (count == 0 || key < *(const uintptr_t *)entries)
 		return NULL;
-	return sorted_search_from(entries, count - ((uint32_t)1 << levels), levels, size, key);
+	return sorted_search_from(entries, count - ((uint32_t)1 << levels), levels, size,
+				  key);
 }
 
 /* The symbol holding addr, if `symbol` is the last one at or below it
  * (sorted_search's answer), else NULL: past its end is padding between
  * functions, or data after the last; below it, an address before the
  * first (the subtraction wraps). */
-static inline const struct tracer_symbol *symbol_holding(const struct tracer_symbol *symbol,
-							 uintptr_t addr)
+static inline const struct tracer_symbol *
+symbol_holding(const struct tracer_symbol *symbol, uintptr_t addr)
 {
 	return addr - symbol->addr < symbol->size ? symbol : NULL;
 }
@@ -585,15 +587,14 @@ static inline const struct tracer_symbol *symbol_holding(const struct tracer_sym
 /* The function holding addr in the walk's symbol table, if that is valid:
  * the search walk_begin set up. Inline: tracer_next() runs it once a frame. */
 static inline __attribute__((always_inline)) const struct tracer_symbol *
-walk_symtab_search(const struct tracer_walk *walk,
-							     uintptr_t addr)
+walk_symtab_search(const struct tracer_walk *walk, uintptr_t addr)
 {
 	if (!walk->symtab_searchable)
 		return NULL;
-	return symbol_holding(sorted_search_from(walk->config->symtab->symbols,
-						 walk->symtab_first_probe, walk->symtab_levels,
-						 sizeof(struct tracer_symbol), addr),
-			      addr);
+	return symbol_holding(
+	    sorted_search_from(walk->config->symtab->symbols, walk->symtab_first_probe,
+			       walk->symtab_levels, sizeof(struct tracer_symbol), addr),
+	    addr);
 }
 
 /* Makes the stack that holds walk->next.sp (tracer_config's rules) the
@@ -620,11 +621,14 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->trap_tval = 0;
 	walk->frames_left = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
 	/* Only a valid table is read, even for its count. */
-	walk->symtab_searchable = symtab_status == TRACER_TABLE_OK && config->symtab->count > 0;
-	walk->symtab_levels = walk->symtab_searchable ? sorted_levels(config->symtab->count) : 0;
-	walk->symtab_first_probe = walk->symtab_searchable
-				       ? config->symtab->count - ((uint32_t)1 << walk->symtab_levels)
-				       : 0;
+	walk->symtab_searchable =
+	    symtab_status == TRACER_TABLE_OK && config->symtab->count > 0;
+	walk->symtab_levels =
+	    walk->symtab_searchable ? sorted_levels(config->symtab->count) : 0;
+	walk->symtab_first_probe =
+	    walk->symtab_searchable
+		? config->symtab->count - ((uint32_t)1 << walk->symtab_levels)
+		: 0;
 	walk->next_function = NULL;
 	walk->next_function_known = false;
 	walk->next_found_by = unwinder;
