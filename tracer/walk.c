@@ -185,8 +185,9 @@ static void advance(struct tracer_walk *walk)
  * The step, after which the frame's function is forgotten. The common frame
  * takes the raw capture's checked step (frame_pointer_next, table_run for
  * one frame), which declines any other frame, changing nothing; advance()
- * then decides. The steps that call are out of line and return true:
- * tracer_next() ends with a jump to them, and so needs no frame of its own.
+ * then decides, in step_general(), out of line: tracer_next() ends with a
+ * jump to it, and so needs no frame of its own on the frame pointer's
+ * common path, and adds none below advance() on the deepest one.
  */
 static __attribute__((noinline)) bool step_general(struct tracer_walk *walk)
 {
@@ -195,14 +196,17 @@ static __attribute__((noinline)) bool step_general(struct tracer_walk *walk)
 	return true;
 }
 
-static __attribute__((noinline)) bool step_table(struct tracer_walk *walk)
+/* table_run for one frame: NULL if it took the frame, else the walk, for
+ * step_general(). (Returned, so that tracer_next() keeps no register
+ * across the call: its frame stays the smallest.) */
+static __attribute__((noinline)) struct tracer_walk *step_table(struct tracer_walk *walk)
 {
 	uintptr_t caller_pc;
 
 	if (table_run(walk, &caller_pc, 1) == 0)
-		return step_general(walk);
+		return walk;
 	walk->next_function_known = false;
-	return true;
+	return NULL;
 }
 
 /* Inline in tracer_next(), which runs it once a frame. */
@@ -212,14 +216,19 @@ static inline bool step(struct tracer_walk *walk)
 		walk->next_function_known = false;
 		return true;
 	}
-	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO)
-		return step_table(walk);
+	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO) {
+		walk = step_table(walk);
+		if (!walk)
+			return true;
+	}
 	return step_general(walk);
 }
 
+/* The capture's step, after its loops (frame_pointer_run, table_run) have
+ * taken the common frames: the general one. */
 void walk_advance(struct tracer_walk *walk)
 {
-	step(walk);
+	step_general(walk);
 }
 
 bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
