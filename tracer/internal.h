@@ -642,8 +642,9 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	stacks_start(walk);
 }
 
-/* Computes the caller of the frame in walk->next (tracer_next() after the
- * frame is returned): into walk->next, or sets walk->stop. */
+/* Computes the caller of the frame in walk->next: into walk->next, or sets
+ * walk->stop. The general step, for the frames the capture's loops leave
+ * (tracer_next() takes the common ones inline first). */
 void walk_advance(struct tracer_walk *walk);
 
 /* The function of the frame in walk->next, if the walk's symbol table is
