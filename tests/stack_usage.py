@@ -22,15 +22,18 @@ from testlib import CROSS, ROOT, Results, run
 FLAGS = ["-std=c11", "-O2", "-march=rv64imac_zicsr_zifencei", "-mabi=lp64", "-mcmodel=medany",
          "-ffreestanding", "-fno-builtin", "-fasynchronous-unwind-tables"]
 FRAME_POINTER_FLAGS = [["-fno-omit-frame-pointer"], ["-fomit-frame-pointer"]]
-STEPS = {"frame_pointer_step", "dwarf_step", "prologue_step", "table_step"}
-# The unwinder, its tracer.h figure, and the steps its walk can reach. The
-# table unwinder's own figure holds for tables without interpreted rows,
-# which reach the DWARF unwinder.
+STEPS = {"frame_pointer_step", "dwarf_step", "prologue_step", "table_step", "table_run"}
+# The unwinder, its tracer.h figure, and the steps its walk can reach (the
+# table's: table_step, and table_run, its common frames' loop, which the
+# capture and the iterator run for the table and auto only). The table
+# unwinder's own figure holds for tables without interpreted rows, which
+# reach the DWARF unwinder.
+TABLE_STEPS = {"table_step", "table_run"}
 UNWINDERS = [("frame pointer", "TRACER_STACK_FRAME_POINTER", {"frame_pointer_step"}),
              ("DWARF", "TRACER_STACK_DWARF", {"dwarf_step"}),
              ("prologue", "TRACER_STACK_PROLOGUE", {"prologue_step"}),
-             ("table", "TRACER_STACK_TABLE", {"table_step"}),
-             ("table, interpreted rows", "TRACER_STACK_DWARF", {"table_step", "dwarf_step"}),
+             ("table", "TRACER_STACK_TABLE", TABLE_STEPS),
+             ("table, interpreted rows", "TRACER_STACK_DWARF", TABLE_STEPS | {"dwarf_step"}),
              ("auto", "TRACER_STACK_AUTO", STEPS)]
 NODE_RE = re.compile(r'^node: \{ title: "([^"]+)" label: "[^"]*\\n(\d+) bytes \((\w+)\)"')
 EDGE_RE = re.compile(r'^edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')

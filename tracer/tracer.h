@@ -245,7 +245,7 @@ enum tracer_unwinder {
 #define TRACER_STACK_FRAME_POINTER 160u
 #define TRACER_STACK_DWARF 992u
 #define TRACER_STACK_PROLOGUE 800u
-#define TRACER_STACK_TABLE 160u /* rows the table holds; interpreted ones: DWARF's */
+#define TRACER_STACK_TABLE 176u /* rows the table holds; interpreted ones: DWARF's */
 #define TRACER_STACK_AUTO 992u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
 #define TRACER_STACK_CAPTURE 432u
@@ -342,17 +342,22 @@ struct tracer_walk {
 	enum tracer_table_status fde_index_status;
 	enum tracer_table_status unwind_table_status;
 	enum tracer_unwinder unwinder;
+	unsigned frames_left; /* of config->max_depth */
 	const struct tracer_config *config;
 	struct tracer_regs next; /* the frame tracer_next() returns next */
 	const struct tracer_symbol *next_function; /* its function, */
 	bool next_function_known;		   /* once looked up */
+	bool symtab_searchable;
 	enum tracer_unwinder next_found_by;
 	bool next_is_exact;	 /* registers came from a register set, not from memory */
 	bool next_after_trap;
+	/* The trap that walk->next came from, when next_after_trap, else 0. */
 	uintptr_t trap_cause;
 	uintptr_t trap_tval;
-	unsigned frames_left; /* of config->max_depth */
-	uint32_t symtab_step; /* for the symbol table's search (symtab.c) */
+	/* The symbol table's search (sorted_search_from), set up once a walk,
+	 * if the table is valid and not empty (symtab_searchable). */
+	uint32_t symtab_levels;
+	uint32_t symtab_first_probe;
 	/* The current stack (a copy: reads check it without searching the
 	 * list), its index in config->stacks (TRACER_MAX_STACKS: none, and
 	 * the range empty), and a bit per stack the walk has left. */
@@ -406,11 +411,11 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * Instructions per frame (`make bench`: rv64imac, gcc -O2, every check on;
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
- *     frame pointer     22 (FP=1)       162
- *     DWARF          1,151 / 1,433   1,258 / 1,540
- *     prologue       1,219 / 1,470   1,253 / 1,504
- *     table             98 / 89         383 / 396
- *     auto              98 / 89         394 / 407
+ *     frame pointer     22 (FP=1)       130
+ *     DWARF          1,131 / 1,415   1,220 / 1,499
+ *     prologue       1,189 / 1,442   1,228 / 1,476
+ *     table             93 / 92         298 / 305
+ *     auto              93 / 92         301 / 308
  * (the table's figure moves between 86 and 98 with where the function
  * falls in its 64-byte block; flat on a kernel with ten times the
  * functions).
