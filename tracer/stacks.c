@@ -12,6 +12,9 @@
 
 _Static_assert(TRACER_MAX_STACKS <= 32, "stacks_left has a bit per stack");
 
+/* sstatus.SPP: the privilege a trap came from, 0 for user mode. */
+#define SSTATUS_SPP_BIT 8
+
 /*
  * The stack sp is on (see tracer_config): the one with start < sp <= end,
  * else the lowest one starting at or above sp (sp ran past its bottom into
@@ -53,6 +56,18 @@ void stacks_start(struct tracer_walk *walk)
 	enter_stack(walk, find_stack(walk->config, walk->next.sp));
 }
 
+/* The saved word at `offset` in the trap frame, or, where the layout says
+ * TRACER_TRAP_NOT_SAVED, `unsaved`; false if the word is not on the stack. */
+static bool trap_word(const struct tracer_walk *walk, uintptr_t trap_frame, uint16_t offset,
+		      uintptr_t unsaved, uintptr_t *value)
+{
+	if (offset == TRACER_TRAP_NOT_SAVED) {
+		*value = unsaved;
+		return true;
+	}
+	return memory_read_word(&walk->stack, trap_frame + offset, value);
+}
+
 void stacks_cross_trap(struct tracer_walk *walk)
 {
 	const struct tracer_config *config = walk->config;
@@ -60,16 +75,33 @@ void stacks_cross_trap(struct tracer_walk *walk)
 	const struct tracer_range *stack = &walk->stack;
 	struct tracer_regs *regs = &walk->next;
 	uintptr_t trap_frame = regs->sp;
+	/* The CSRs read at panic time are the innermost trap frame's. */
+	const struct tracer_trap_csrs *csrs = walk->trap_csrs_used ? NULL : config->trap_csrs;
+	static const struct tracer_trap_csrs none = {0, 0, 0};
+	uintptr_t status = (uintptr_t)1 << SSTATUS_SPP_BIT;
 	unsigned next_stack;
+	bool readable;
 
+	walk->trap_csrs_used = true;
+	if (!csrs && (trap->epc_offset == TRACER_TRAP_NOT_SAVED ||
+		      trap->cause_offset == TRACER_TRAP_NOT_SAVED ||
+		      trap->tval_offset == TRACER_TRAP_NOT_SAVED)) {
+		walk->stop = TRACER_STOP_TRAP_NOT_SAVED;
+		return;
+	}
+	if (!csrs)
+		csrs = &none;
 	/* Straight into walk->next: the frame there was returned already,
 	 * and a walk that stops here shows nothing more. */
-	bool readable =
-	    memory_read_word(stack, trap_frame + trap->epc_offset, &regs->pc) &&
-	    memory_read_word(stack, trap_frame + trap->ra_offset, &regs->ra) &&
-	    memory_read_word(stack, trap_frame + trap->sp_offset, &regs->sp) &&
-	    memory_read_word(stack, trap_frame + trap->cause_offset, &walk->trap_cause) &&
-	    memory_read_word(stack, trap_frame + trap->tval_offset, &walk->trap_tval);
+	readable = trap_word(walk, trap_frame, trap->epc_offset, csrs->epc, &regs->pc) &&
+		   memory_read_word(stack, trap_frame + trap->ra_offset, &regs->ra) &&
+		   trap_word(walk, trap_frame, trap->sp_offset, trap_frame + trap->frame_size,
+			     &regs->sp) &&
+		   trap_word(walk, trap_frame, trap->cause_offset, csrs->cause,
+			     &walk->trap_cause) &&
+		   trap_word(walk, trap_frame, trap->tval_offset, csrs->tval,
+			     &walk->trap_tval) &&
+		   trap_word(walk, trap_frame, trap->status_offset, status, &status);
 
 	for (unsigned i = 0; i < TRACER_SAVED_REGS && readable; i++)
 		readable =
@@ -78,7 +110,10 @@ void stacks_cross_trap(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;
 		return;
 	}
-	next_stack = find_stack(config, regs->sp);
+	/* A trap from user mode: its sp is on no stack of the kernel's. The
+	 * frame is shown, and advance() ends the walk after it. */
+	walk->next_from_user = !(status >> SSTATUS_SPP_BIT & 1);
+	next_stack = walk->next_from_user ? STACKS_NONE : find_stack(config, regs->sp);
 	if (next_stack == walk->stack_index) {
 		/* The entry pushed the trap frame below the interrupted sp. */
 		if (regs->sp <= trap_frame) {
