@@ -544,6 +544,7 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->next_after_trap = false;
 	walk->trap_cause = 0;
 	walk->trap_tval = 0;
+	walk->trap_status = 0;
 	walk->frames_left = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
 	/* Only a valid table is read, even for its count. */
 	walk->symtab_step =

@@ -291,9 +291,9 @@ enum tracer_unwinder {
 #define TRACER_STACK_TABLE 160u /* rows the table holds; interpreted ones: DWARF's */
 #define TRACER_STACK_AUTO 992u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
-#define TRACER_STACK_CAPTURE 432u
+#define TRACER_STACK_CAPTURE 448u
 /* What tracer_print_backtrace() needs on top of it (put_line's aside). */
-#define TRACER_STACK_PRINT 800u
+#define TRACER_STACK_PRINT 656u
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {
@@ -402,6 +402,7 @@ struct tracer_walk {
 	bool trap_csrs_used;	/* config->trap_csrs went to the innermost trap frame */
 	uintptr_t trap_cause;
 	uintptr_t trap_tval;
+	uintptr_t trap_status; /* sstatus, or SPP set where the layout has none */
 	unsigned frames_left; /* of config->max_depth */
 	uint32_t symtab_step; /* for the symbol table's search (symtab.c) */
 	/* The current stack (a copy: reads check it without searching the
