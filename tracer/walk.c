@@ -148,7 +148,8 @@ static void advance(struct tracer_walk *walk)
 		}
 	}
 	/* User values stand where its caller's would be. */
-	if (entry_points_contain(config, code_address(walk->next.pc, !walk->next_is_exact))) {
+	if (config->entry_points &&
+	    entry_points_contain(config, code_address(walk->next.pc, !walk->next_is_exact))) {
 		walk->stop = TRACER_STOP_USER_ENTRY;
 		return;
 	}
