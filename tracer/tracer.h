@@ -22,6 +22,10 @@
  *     }
  *     print(tracer_format_end(line, sizeof line, walk.stop));
  *
+ * or, the same lines in one call (put_line prints one and a newline):
+ *
+ *     tracer_print_backtrace(&config, &regs, TRACER_FRAME_POINTER, put_line, NULL);
+ *
  * The walk reads memory only inside the regions the caller declares in
  * struct tracer_config; anything else ends it with a stop reason. It
  * believes a caller only if its frame lies above the one before, inside the
