@@ -26,8 +26,8 @@ bool entry_points_contain(const struct tracer_config *config, uintptr_t address)
 
 struct tracer_window entry_points_return_window(const struct tracer_config *config)
 {
-	struct tracer_range span = config->trap ? config->trap->entry
-						: (struct tracer_range){0, 0};
+	struct tracer_range span =
+	    config->trap ? config->trap->entry : (struct tracer_range){0, 0};
 	unsigned count = entry_point_count(config);
 
 	/* One window for the fast paths, over the trap entry and every entry

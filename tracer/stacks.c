@@ -105,8 +105,7 @@ void stacks_cross_trap(struct tracer_walk *walk)
 		   memory_read_word(stack, trap_frame + trap->ra_offset, &regs->ra) &&
 		   trap_word(stack, trap_frame, trap->cause_offset, &walk->trap_cause) &&
 		   trap_word(stack, trap_frame, trap->tval_offset, &walk->trap_tval) &&
-		   trap_word(stack, trap_frame, trap->status_offset,
-			     &walk->trap_status);
+		   trap_word(stack, trap_frame, trap->status_offset, &walk->trap_status);
 	regs->sp = trap_frame + trap->frame_size;
 	readable = readable && trap_word(stack, trap_frame, trap->sp_offset, &regs->sp);
 

@@ -149,7 +149,8 @@ static void advance(struct tracer_walk *walk)
 	}
 	/* User values stand where its caller's would be. */
 	if (config->entry_points &&
-	    entry_points_contain(config, code_address(walk->next.pc, !walk->next_is_exact))) {
+	    entry_points_contain(config,
+				 code_address(walk->next.pc, !walk->next_is_exact))) {
 		walk->stop = TRACER_STOP_USER_ENTRY;
 		return;
 	}

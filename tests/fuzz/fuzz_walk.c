@@ -487,7 +487,8 @@ static void decode_kit(struct fuzz_input *input, struct tracer_config *config,
 
 	trap->frame_size = input_u16(input);
 	status_offset = input_u16(input);
-	trap->status_offset = flags & KIT_STATUS_SAVED ? status_offset : TRACER_TRAP_NOT_SAVED;
+	trap->status_offset =
+	    flags & KIT_STATUS_SAVED ? status_offset : TRACER_TRAP_NOT_SAVED;
 	if (flags & KIT_EPC_NOT_SAVED)
 		trap->epc_offset = TRACER_TRAP_NOT_SAVED;
 	if (flags & KIT_CAUSE_NOT_SAVED)
@@ -988,7 +989,8 @@ static bool in_entry_point(const struct tracer_config *config,
 			     : TRACER_MAX_ENTRY_POINTS;
 
 	for (unsigned i = 0; i < count; i++)
-		if (code >= config->entry_points[i].start && code < config->entry_points[i].end)
+		if (code >= config->entry_points[i].start &&
+		    code < config->entry_points[i].end)
 			return true;
 	return false;
 }

@@ -17,12 +17,12 @@
 #include "fake_tables.h"
 #include "harness.h"
 
-#define TF	     140 /* the trap frame's word */
-#define TF_STATUS    TF_WORDS /* sstatus, one word past the test layout */
-#define SSTATUS_SPP  0x100u
-#define JAL_RA	     0x000000efu /* jal ra, 0 */
-#define USER_PC	     ((uintptr_t)0x10000)
-#define MAX_LINES    16
+#define TF	    140	     /* the trap frame's word */
+#define TF_STATUS   TF_WORDS /* sstatus, one word past the test layout */
+#define SSTATUS_SPP 0x100u
+#define JAL_RA	    0x000000efu /* jal ra, 0 */
+#define USER_PC	    ((uintptr_t)0x10000)
+#define MAX_LINES   16
 
 /* The unwinders that walk these stacks without tables (auto falls back to
  * frame pointers). */
@@ -64,9 +64,11 @@ static bool walk_is_complete(const struct fake_stack *s, size_t n)
 	if (n != 6 || s->stop != TRACER_STOP_OUTERMOST)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (s->frames[i].pc != text(offsets[i]) || s->frames[i].after_trap != (i == 3))
+		if (s->frames[i].pc != text(offsets[i]) ||
+		    s->frames[i].after_trap != (i == 3))
 			return false;
-	return s->frames[3].sp == fake_addr(s, 296) && s->frames[3].fp == fake_addr(s, 300);
+	return s->frames[3].sp == fake_addr(s, 296) &&
+	       s->frames[3].fp == fake_addr(s, 300);
 }
 
 struct lines {
@@ -91,7 +93,8 @@ static bool line_is(const struct lines *lines, size_t i, const char *expected)
 /* " [<0x...>]" with the text address at `offset`, then `rest`. */
 static const char *frame_line(char *buf, uintptr_t offset, const char *rest)
 {
-	snprintf(buf, TRACER_LINE_MAX, " [<0x%016lx>]%s", (unsigned long)text(offset), rest);
+	snprintf(buf, TRACER_LINE_MAX, " [<0x%016lx>]%s", (unsigned long)text(offset),
+		 rest);
 	return buf;
 }
 
@@ -107,7 +110,7 @@ static void add_symbols(struct fake_stack *s, struct symbols *t)
 {
 	static const char names[48] = "do_panic\0handler\0faulting\0caller\0outer";
 	const struct tracer_symbol symbols[5] = {
-	    {text(0x000), 0x200, 0},  {text(0x480), 0x100, 9},  {text(0x5f0), 0x110, 17},
+	    {text(0x000), 0x200, 0},  {text(0x480), 0x100, 9}, {text(0x5f0), 0x110, 17},
 	    {text(0x700), 0x100, 26}, {text(0x900), 0x10, 33},
 	};
 
@@ -165,8 +168,9 @@ void kit_print_backtrace_note(void)
 	      TRACER_STOP_OUTERMOST);
 	CHECK(lines.count == 10);
 	CHECK(line_is(&lines, 0, "Call Trace (auto unwinder):"));
-	CHECK(line_is(&lines, 1, "Note: symbol table rejected (checksum mismatch): frames "
-				 "print raw"));
+	CHECK(line_is(&lines, 1,
+		      "Note: symbol table rejected (checksum mismatch): frames "
+		      "print raw"));
 	CHECK(line_is(&lines, 2, frame_line(expected, 0x100, "")));
 	CHECK(line_is(&lines, 3, frame_line(expected, 0x500, " (frame-pointer)")));
 	CHECK(line_is(&lines, 9, "End of trace: reached the outermost frame"));
@@ -301,10 +305,12 @@ void kit_trap_from_user_mode(void)
 	CHECK(tracer_print_backtrace(&s.config, &s.regs, TRACER_FRAME_POINTER, collect,
 				     &lines) == TRACER_STOP_USER_ENTRY);
 	CHECK(lines.count == 7);
-	CHECK(line_is(&lines, 4, "--- trap: environment call from U-mode "
-				 "sepc=0x0000000000010000 stval=0x0000000000000010 ---"));
+	CHECK(line_is(&lines, 4,
+		      "--- trap: environment call from U-mode "
+		      "sepc=0x0000000000010000 stval=0x0000000000000010 ---"));
 	CHECK(line_is(&lines, 5, " [<0x0000000000010000>]"));
-	CHECK(line_is(&lines, 6, "End of trace: reached the kernel entry from user mode"));
+	CHECK(
+	    line_is(&lines, 6, "End of trace: reached the kernel entry from user mode"));
 	/* sstatus unreadable: the trap frame is not on the stack. */
 	s.trap.status_offset = (uint16_t)(FAKE_STACK_WORDS * WORD);
 	CHECK(fake_walk(&s) == 3 && s.stop == TRACER_STOP_OUTSIDE_STACK);
@@ -325,7 +331,8 @@ void kit_entry_point_ends_walk(void)
 	memset(entries, 0, sizeof(entries));
 	s.config.entry_points = entries;
 	s.config.entry_point_count = TRACER_MAX_ENTRY_POINTS + 1;
-	entries[TRACER_MAX_ENTRY_POINTS] = (struct tracer_range){text(0x480), text(0x580)};
+	entries[TRACER_MAX_ENTRY_POINTS] =
+	    (struct tracer_range){text(0x480), text(0x580)};
 	CHECK(walk_is_complete(&s, fake_walk(&s)));
 	entries[TRACER_MAX_ENTRY_POINTS - 1] = entries[TRACER_MAX_ENTRY_POINTS];
 	for (size_t i = 0; i < 2; i++) {
