@@ -597,6 +597,13 @@ walk_symtab_search(const struct tracer_walk *walk, uintptr_t addr)
 	    addr);
 }
 
+/* Whether address lies in one of config->entry_points. */
+bool entry_points_contain(const struct tracer_config *config, uintptr_t address);
+
+/* The walk's trap_return_window: the return addresses whose call lies in
+ * the trap entry or an entry point, or between them. */
+struct tracer_window entry_points_return_window(const struct tracer_config *config);
+
 /* Makes the stack that holds walk->next.sp (tracer_config's rules) the
  * walk's current one, having left none. */
 void stacks_start(struct tracer_walk *walk);
@@ -619,6 +626,7 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->next_after_trap = false;
 	walk->trap_cause = 0;
 	walk->trap_tval = 0;
+	walk->trap_status = 0;
 	walk->frames_left = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
 	/* Only a valid table is read, even for its count. */
 	walk->symtab_searchable =
@@ -636,8 +644,9 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->fde_index_status = fde_index_status;
 	walk->unwind_table_status = unwind_table_status;
 	walk->call_window = memory_window(config->text, 4);
-	walk->trap_return_window =
-	    memory_window(config->trap ? config->trap->entry : (struct tracer_range){0, 0}, 1);
+	walk->trap_return_window = entry_points_return_window(config);
+	walk->next_from_user = false;
+	walk->trap_csrs_used = false;
 	walk->cie.address = UINTPTR_MAX;
 	stacks_start(walk);
 }

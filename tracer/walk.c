@@ -131,6 +131,10 @@ static void advance(struct tracer_walk *walk)
 	 * anything be unwound from an sp on no declared stack; only register
 	 * sets change stacks, so unwound frames need neither check. */
 	if (walk->next_is_exact) {
+		if (walk->next_from_user) {
+			walk->stop = TRACER_STOP_USER_ENTRY;
+			return;
+		}
 		if (!range_contains(config->text, walk->next.pc)) {
 			walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
 			return;
@@ -139,6 +143,13 @@ static void advance(struct tracer_walk *walk)
 			walk->stop = TRACER_STOP_OUTSIDE_STACK;
 			return;
 		}
+	}
+	/* User values stand where its caller's would be. */
+	if (config->entry_points &&
+	    entry_points_contain(config,
+				 code_address(walk->next.pc, !walk->next_is_exact))) {
+		walk->stop = TRACER_STOP_USER_ENTRY;
+		return;
 	}
 	if (!walk->next_is_exact && config->trap &&
 	    range_contains(config->trap->entry, code_address(walk->next.pc, true))) {

@@ -608,3 +608,35 @@ void unwind_table_walk_common_step(void)
 	}
 	release(&t);
 }
+
+/*
+ * Entry points (config.entry_points) end table walks too, in the capture's
+ * loop (table_run) as in the iterator: walk_rows's frames A+0x10 <- B+0x20
+ * <- C+0x30, the calls `jal ra` (0x000000ef), which the loop takes. With B
+ * an entry point, B's frame is the last.
+ */
+void unwind_table_entry_point(void)
+{
+	struct table_test t;
+	struct tracer_range entry = {0, 0};
+
+	build(&t);
+	fake_text_put32(&t.stack, BASE + B + 0x1c, 0x000000efu);
+	fake_text_put32(&t.stack, BASE + C + 0x2c, 0x000000efu);
+	put(&t, word(&t, 100) + 32 - WORD, BASE + B + 0x20);
+	put(&t, word(&t, 120) - WORD, BASE + C + 0x30);
+	put(&t, word(&t, 120) - 2 * WORD, 0);
+	t.stack.range.end = word(&t, 120) + 16;
+	t.stack.regs.pc = BASE + A + 0x10;
+	t.stack.regs.sp = word(&t, 100);
+	t.stack.regs.s[0] = word(&t, 120);
+	t.stack.config.entry_points = &entry;
+	t.stack.config.entry_point_count = 1;
+	CHECK(walk(&t) == 3 && t.stack.stop == TRACER_STOP_OUTERMOST);
+	entry = (struct tracer_range){BASE + B, BASE + C};
+	CHECK(walk(&t) == 2 && t.stack.stop == TRACER_STOP_USER_ENTRY);
+	CHECK(frame_is(&t, 1, BASE + B + 0x20, word(&t, 100) + 32, word(&t, 120)));
+	CHECK(fake_walk_with(&t.stack, TRACER_AUTO) == 2);
+	CHECK(t.stack.stop == TRACER_STOP_USER_ENTRY);
+	release(&t);
+}
