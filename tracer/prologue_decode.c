@@ -124,7 +124,7 @@ static void write_constant(struct scan *s, unsigned rd, intptr_t value)
 	s->value[rd] = s->xlen == 4 ? (intptr_t)(int32_t)value : value;
 }
 
-static void sp_adjust(struct scan *s, intptr_t delta)
+static inline __attribute__((always_inline)) void sp_adjust(struct scan *s, intptr_t delta)
 {
 	s->written |= BIT(RISCV_SP);
 	if (s->now.sp_state != PROLOGUE_SP_RELATIVE)
@@ -234,6 +234,24 @@ static void op_store(struct scan *s, unsigned base, unsigned source, intptr_t of
 	} else if (source == RISCV_S0 && !f->s0_saved) {
 		f->s0_saved = true;
 		f->s0_offset = slot;
+	}
+}
+
+/* op_store for a prologue's usual save, sd/sw of a register at sp + offset
+ * with a register's width, inline in the decoding loop. */
+static inline __attribute__((always_inline)) void save_at_sp(struct scan *s, unsigned source,
+							     intptr_t offset)
+{
+	struct prologue_frame *f = &s->now;
+
+	if ((s->written & BIT(source)) || f->sp_state != PROLOGUE_SP_RELATIVE)
+		return;
+	if (source == RISCV_RA && !f->ra_saved) {
+		f->ra_saved = true;
+		f->ra_offset = wrapping_add(f->sp_offset, offset);
+	} else if (source == RISCV_S0 && !f->s0_saved) {
+		f->s0_saved = true;
+		f->s0_offset = wrapping_add(f->sp_offset, offset);
 	}
 }
 
@@ -678,6 +696,7 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 	const struct filter *const rvc_default = xlen == 8 ? rvc_filter_rv64 : rvc_filter_rv32;
 	const struct filter *rvc = rvc_default;
 	const struct filter *wide = wide_filter;
+	const unsigned save_class = xlen == 8 ? RVC(2, 7) : RVC(2, 6);
 	uintptr_t at;
 	uintptr_t end;
 	uintptr_t limit;
@@ -716,6 +735,14 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 			at += 2;
 			if (!filter_passes(&rvc[rvc_class], insn))
 				continue;
+			/* A prologue's saves (c.sdsp, rv32's c.swsp): they change
+			 * nothing the checks below read. */
+			if (rvc_class == save_class) {
+				save_at_sp(&s, RVC_RS2(insn),
+					   xlen == 8 ? (intptr_t)(FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6))
+						     : (intptr_t)(FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6)));
+				continue;
+			}
 			effect = decode16(&s, write_mask(&s), insn, rvc_class);
 		} else {
 			const struct filter *filter;
