@@ -743,6 +743,21 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 						     : (intptr_t)(FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6)));
 				continue;
 			}
+			/* A prologue's frame allocation, c.addi16sp (nzimm[9|4|6|8:7|5]
+			 * in bits 12|6|5|4:3|2; zero is reserved). */
+			if (rvc_class == RVC(1, 3) && RVC_RD(insn) == RISCV_SP) {
+				intptr_t imm = FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) |
+					       FIELD(insn, 3, 2, 7) | FIELD(insn, 2, 1, 5);
+
+				imm -= (intptr_t)FIELD(insn, 12, 1, 9);
+				if (imm == 0)
+					return PROLOGUE_UNKNOWN;
+				sp_adjust(&s, imm);
+				if (s.may_resume && s.now.sp_state == PROLOGUE_SP_RELATIVE &&
+				    s.now.sp_offset > 0)
+					s.skipping = true; /* as below */
+				continue;
+			}
 			effect = decode16(&s, write_mask(&s), insn, rvc_class);
 		} else {
 			const struct filter *filter;
@@ -757,7 +772,11 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 			if (!filter_passes(filter, insn) &&
 			    !((insn & 0xf8000) == 0 && (FROM_ZERO_OPCODES >> (insn >> 2 & 31) & 1)))
 				continue;
-			effect = decode32(&s, write_mask(&s), insn);
+			/* jal: a call (rd = ra, or t0 for millicode), or a jump */
+			if ((insn & 0x7f) == 0x6f)
+				effect = RD(insn) != RISCV_ZERO ? EFFECT_CALL : EFFECT_JUMP;
+			else
+				effect = decode32(&s, write_mask(&s), insn);
 		}
 		/* Nothing changed: the checks below would find what they found
 		 * after the last instruction that did. */
