@@ -423,6 +423,13 @@ static inline enum effect decode32(struct scan *s, uint32_t watch, uint32_t insn
 /* A compressed instruction's case: its quadrant (bits 1:0) and funct3. */
 #define RVC(quadrant, funct3) ((quadrant) << 3 | (funct3))
 
+/* c.addi4spn's nzuimm[5:4|9:6|2|3], in bits 12:11|10:7|6|5. */
+static inline intptr_t addi4spn_imm(uint32_t insn)
+{
+	return (intptr_t)(FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) | FIELD(insn, 6, 1, 2) |
+			  FIELD(insn, 5, 1, 3));
+}
+
 /* One switch over quadrant and funct3: a single jump for every compressed
  * instruction, most of which then end at a mask test. */
 #define RVC_RD(insn) ((insn) >> 7 & 0x1f) /* also rs1 */
@@ -440,9 +447,7 @@ static inline enum effect decode16(struct scan *s, uint32_t watch, uint32_t insn
 			return EFFECT_UNKNOWN;
 		if (!(watch & BIT(RVC_LOW(insn))))
 			return EFFECT_NOTHING;
-		imm = FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) | FIELD(insn, 6, 1, 2) |
-		      FIELD(insn, 5, 1, 3);
-		op_addi(s, RVC_LOW(insn), RISCV_SP, imm);
+		op_addi(s, RVC_LOW(insn), RISCV_SP, addi4spn_imm(insn));
 		return EFFECT_NONE;
 	case RVC(0, 2): /* c.lw */
 		if (!(watch & BIT(RVC_LOW(insn))))
@@ -608,14 +613,14 @@ struct filter {
  * and c.addi16sp, c.j, rv32's c.jal, the reserved quadrant 0 funct3 4, and
  * c.mv/c.add/c.jr/c.jalr, which matter by rd or by rs2 = x0 (a jump). */
 static const struct filter rvc_filter_rv64[24] = {
-    ALWAYS,  NEVER,   REG_LOW, REG_LOW, ALWAYS, NEVER,  REG_LOW, REG_LOW,
-    RD_FULL, RD_FULL, ALWAYS,  ALWAYS,	RD_HIGH, ALWAYS, NEVER,	 NEVER,
-    RD_FULL, NEVER,   RD_FULL, RD_FULL, ALWAYS, NEVER,	RS2_SAVED, RS2_SAVED,
+    ALWAYS,  NEVER,   REG_LOW, REG_LOW, ALWAYS,  NEVER,  REG_LOW,   REG_LOW,
+    RD_FULL, RD_FULL, ALWAYS,  ALWAYS,	RD_HIGH, ALWAYS, NEVER,	    NEVER,
+    RD_FULL, NEVER,   RD_FULL, RD_FULL, ALWAYS,  NEVER,  RS2_SAVED, RS2_SAVED,
 };
 static const struct filter rvc_filter_rv32[24] = {
-    ALWAYS,  NEVER,  REG_LOW, NEVER, ALWAYS, NEVER,  REG_LOW,   NEVER,
-    RD_FULL, ALWAYS, ALWAYS,  ALWAYS, RD_HIGH, ALWAYS, NEVER,	NEVER,
-    RD_FULL, NEVER,  RD_FULL, NEVER, ALWAYS, NEVER,  RS2_SAVED, NEVER,
+    ALWAYS,  NEVER,  REG_LOW, NEVER,  ALWAYS,  NEVER,	REG_LOW,   NEVER,
+    RD_FULL, ALWAYS, ALWAYS,  ALWAYS, RD_HIGH, ALWAYS, NEVER,	   NEVER,
+    RD_FULL, NEVER,  RD_FULL, NEVER,  ALWAYS,  NEVER,	RS2_SAVED, NEVER,
 };
 
 #define RS2_STORED {STORED_FULL, 20} /* a store's rs2, bits 24:20 */
@@ -638,7 +643,7 @@ static const struct filter filter_all[32] = {
     ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS,
 };
 
-static inline bool filter_passes(const struct filter *filter, uint32_t insn)
+static inline bool filter_passes(const struct filter *filter, uintptr_t insn)
 {
 	uint32_t reg = insn >> filter->shift & 31;
 
@@ -726,7 +731,7 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 	analysis->first_call = 0;
 	for (at = function; at < limit;) {
 		uintptr_t here = at;
-		uint32_t insn = target_u16(at);
+		uintptr_t insn = target_u16(at);
 		enum effect effect;
 
 		if ((insn & 3) != 3) {
@@ -758,6 +763,24 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 					s.skipping = true; /* as below */
 				continue;
 			}
+			/* c.addi4spn: the frame pointer's set-up (s0 = sp + imm),
+			 * or the address of a local; always past the filter for
+			 * its reserved encodings (nzuimm 0). */
+			if (rvc_class == RVC(0, 0) && (insn & 0x1fe0) != 0) {
+				if (!(write_mask(&s) & BIT(RVC_LOW(insn))))
+					continue;
+				if (RVC_LOW(insn) == RISCV_S0 &&
+				    s.now.sp_state == PROLOGUE_SP_RELATIVE &&
+				    !(s.known & BIT(RISCV_S0))) {
+					/* frame_pointer_set, which changes nothing
+					 * the checks below read */
+					s.written |= BIT(RISCV_S0);
+					s.now.fp_valid = true;
+					s.now.fp_offset =
+					    wrapping_add(s.now.sp_offset, addi4spn_imm(insn));
+					continue;
+				}
+			}
 			effect = decode16(&s, write_mask(&s), insn, rvc_class);
 		} else {
 			const struct filter *filter;
@@ -766,7 +789,7 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 				return PROLOGUE_UNKNOWN; /* longer than 32 bits */
 			if (end - at < 4)
 				return PROLOGUE_UNREADABLE;
-			insn |= (uint32_t)target_u16(at + 2) << 16;
+			insn |= (uintptr_t)target_u16(at + 2) << 16;
 			at += 4;
 			filter = &wide[insn >> 2 & 31];
 			if (!filter_passes(filter, insn) &&
