@@ -96,7 +96,7 @@ static inline bool watched(const struct scan *s, unsigned reg)
 }
 
 /* rd gets a value the decoder does not know. */
-static void write_unknown(struct scan *s, unsigned rd)
+static inline void write_unknown(struct scan *s, unsigned rd)
 {
 	if (!watched(s, rd))
 		return;
@@ -781,6 +781,15 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 					continue;
 				}
 			}
+			/* Arithmetic on rd' (c.srli ... c.addw) and c.slli: rd gets
+			 * a value the decoder does not know, which changes nothing
+			 * the checks below read (without constants). */
+			if ((rvc_class == RVC(1, 4) || rvc_class == RVC(2, 0)) &&
+			    rvc == rvc_default) {
+				write_unknown(&s, rvc_class == RVC(1, 4) ? RVC_HIGH(insn)
+									  : RVC_RD(insn));
+				continue;
+			}
 			effect = decode16(&s, write_mask(&s), insn, rvc_class);
 		} else {
 			const struct filter *filter;
@@ -795,6 +804,13 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 			if (!filter_passes(filter, insn) &&
 			    !((insn & 0xf8000) == 0 && (FROM_ZERO_OPCODES >> (insn >> 2 & 31) & 1)))
 				continue;
+			/* OP-32, and OP-IMM-32 from a register other than x0: rd
+			 * gets a value the decoder does not know (as above). */
+			if (((insn & 0x7f) == 0x3b || ((insn & 0x7f) == 0x1b && RS1(insn) != 0)) &&
+			    wide == wide_filter) {
+				write_unknown(&s, RD(insn));
+				continue;
+			}
 			/* jal: a call (rd = ra, or t0 for millicode), or a jump */
 			if ((insn & 0x7f) == 0x6f)
 				effect = RD(insn) != RISCV_ZERO ? EFFECT_CALL : EFFECT_JUMP;
