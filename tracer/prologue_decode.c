@@ -124,7 +124,8 @@ static void write_constant(struct scan *s, unsigned rd, intptr_t value)
 	s->value[rd] = s->xlen == 4 ? (intptr_t)(int32_t)value : value;
 }
 
-static inline __attribute__((always_inline)) void sp_adjust(struct scan *s, intptr_t delta)
+static inline __attribute__((always_inline)) void sp_adjust(struct scan *s,
+							    intptr_t delta)
 {
 	s->written |= BIT(RISCV_SP);
 	if (s->now.sp_state != PROLOGUE_SP_RELATIVE)
@@ -239,8 +240,8 @@ static void op_store(struct scan *s, unsigned base, unsigned source, intptr_t of
 
 /* op_store for a prologue's usual save, sd/sw of a register at sp + offset
  * with a register's width, inline in the decoding loop. */
-static inline __attribute__((always_inline)) void save_at_sp(struct scan *s, unsigned source,
-							     intptr_t offset)
+static inline __attribute__((always_inline)) void
+save_at_sp(struct scan *s, unsigned source, intptr_t offset)
 {
 	struct prologue_frame *f = &s->now;
 
@@ -341,8 +342,9 @@ static inline enum effect decode32(struct scan *s, uint32_t watch, uint32_t insn
 		if (!(watch & BIT(rd)) && !(s->known & BIT(RS1(insn))))
 			return EFFECT_NOTHING;
 		if (FUNCT3(insn) == 0 && s->xlen == 8 && (s->known & BIT(RS1(insn))))
-			write_constant(s, rd,
-				       (int32_t)wrapping_add(s->value[RS1(insn)], imm_i(insn)));
+			write_constant(
+			    s, rd,
+			    (int32_t)wrapping_add(s->value[RS1(insn)], imm_i(insn)));
 		else
 			write_unknown(s, rd);
 		return EFFECT_NONE;
@@ -423,11 +425,25 @@ static inline enum effect decode32(struct scan *s, uint32_t watch, uint32_t insn
 /* A compressed instruction's case: its quadrant (bits 1:0) and funct3. */
 #define RVC(quadrant, funct3) ((quadrant) << 3 | (funct3))
 
+/* Offsets of c.swsp (uimm[5:2|7:6] in bits 12:9|8:7) and c.sdsp
+ * (uimm[5:3|8:6] in bits 12:10|9:7). */
+#define RVC_SWSP_OFFSET(insn) (FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6))
+#define RVC_SDSP_OFFSET(insn) (FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6))
+
+/* c.addi16sp's nzimm[9|4|6|8:7|5], in bits 12|6|5|4:3|2, sign-extended. */
+static inline intptr_t addi16sp_imm(uint32_t insn)
+{
+	intptr_t imm = FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) |
+		       FIELD(insn, 3, 2, 7) | FIELD(insn, 2, 1, 5);
+
+	return imm - (intptr_t)FIELD(insn, 12, 1, 9);
+}
+
 /* c.addi4spn's nzuimm[5:4|9:6|2|3], in bits 12:11|10:7|6|5. */
 static inline intptr_t addi4spn_imm(uint32_t insn)
 {
-	return (intptr_t)(FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) | FIELD(insn, 6, 1, 2) |
-			  FIELD(insn, 5, 1, 3));
+	return (intptr_t)(FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) |
+			  FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 3));
 }
 
 /* One switch over quadrant and funct3: a single jump for every compressed
@@ -501,10 +517,7 @@ static inline enum effect decode16(struct scan *s, uint32_t watch, uint32_t insn
 			write_constant(s, rd, imm_ci(insn) * 4096);
 			return EFFECT_NONE;
 		}
-		/* c.addi16sp: nzimm[9|4|6|8:7|5] in bits 12|6|5|4:3|2 */
-		imm = FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) | FIELD(insn, 3, 2, 7) |
-		      FIELD(insn, 2, 1, 5);
-		imm -= (intptr_t)FIELD(insn, 12, 1, 9);
+		imm = addi16sp_imm(insn); /* c.addi16sp */
 		if (imm == 0)
 			return EFFECT_UNKNOWN; /* reserved */
 		sp_adjust(s, imm);
@@ -559,13 +572,12 @@ static inline enum effect decode16(struct scan *s, uint32_t watch, uint32_t insn
 	case RVC(2, 6): /* c.swsp: uimm[5:2] bits 12:9, [7:6] bits 8:7 */
 		if (!(SAVED_REGISTERS & BIT(RVC_RS2(insn))))
 			return EFFECT_NOTHING;
-		op_store(s, RISCV_SP, RVC_RS2(insn), FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6), 4);
+		op_store(s, RISCV_SP, RVC_RS2(insn), RVC_SWSP_OFFSET(insn), 4);
 		return EFFECT_NONE;
 	case RVC(2, 7): /* c.sdsp (rv64): uimm[5:3] bits 12:10, [8:6] bits 9:7 */
 		if (!(SAVED_REGISTERS & BIT(RVC_RS2(insn))) || s->xlen != 8)
 			return EFFECT_NOTHING; /* rv32: c.fswsp */
-		op_store(s, RISCV_SP, RVC_RS2(insn), FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6),
-			 8);
+		op_store(s, RISCV_SP, RVC_RS2(insn), RVC_SDSP_OFFSET(insn), 8);
 		return EFFECT_NONE;
 	default: /* c.fldsp, c.fsdsp; no class (quadrant 3 is 32 bits) */
 		return EFFECT_NOTHING;
@@ -596,7 +608,8 @@ struct filter {
 
 #define MATTERS(reg) ((uint32_t)0x80000000u >> (reg))
 /* Written: x0 (the reserved encodings with rd = 0), ra, sp, s0. */
-#define WRITTEN_FULL (MATTERS(RISCV_ZERO) | MATTERS(RISCV_RA) | MATTERS(RISCV_SP) | MATTERS(RISCV_S0))
+#define WRITTEN_FULL                                                                     \
+	(MATTERS(RISCV_ZERO) | MATTERS(RISCV_RA) | MATTERS(RISCV_SP) | MATTERS(RISCV_S0))
 /* x8 = s0 in a 3-bit field, whatever the two bits above it. */
 #define S0_SHORT (MATTERS(0) | MATTERS(8) | MATTERS(16) | MATTERS(24))
 /* Stored: a save of ra or s0. */
@@ -626,15 +639,17 @@ static const struct filter rvc_filter_rv32[24] = {
 #define RS2_STORED {STORED_FULL, 20} /* a store's rs2, bits 24:20 */
 #define RD_WIDE {WRITTEN_FULL, 7}
 
-/* 32-bit instructions by opcode bits 6:2 (bits 4:2 = 7 are longer ones). */
+/* 32-bit instructions by opcode bits 6:2 (bits 4:2 = 7 are longer ones):
+ * LOAD .. OP-IMM-32, STORE .. OP-32, MADD .. OP-V, BRANCH .. SYSTEM. */
 static const struct filter wide_filter[32] = {
-    RD_WIDE,	NEVER,	ALWAYS, NEVER,	 RD_WIDE, RD_WIDE, RD_WIDE, ALWAYS, /* LOAD .. OP-IMM-32 */
-    RS2_STORED, NEVER,	ALWAYS, RD_WIDE, RD_WIDE, ALWAYS,  RD_WIDE, ALWAYS, /* STORE .. OP-32 */
-    NEVER,	NEVER,	NEVER,	NEVER,	 RD_WIDE, RD_WIDE, ALWAYS,  ALWAYS, /* MADD .. OP-V */
-    NEVER,	ALWAYS, ALWAYS, ALWAYS,	 RD_WIDE, ALWAYS,  ALWAYS,  ALWAYS, /* BRANCH .. SYSTEM */
+    RD_WIDE, NEVER, ALWAYS, NEVER, RD_WIDE, RD_WIDE, RD_WIDE, ALWAYS,
+    RS2_STORED, NEVER, ALWAYS, RD_WIDE, RD_WIDE, ALWAYS, RD_WIDE, ALWAYS,
+    NEVER, NEVER, NEVER, NEVER, RD_WIDE, RD_WIDE, ALWAYS, ALWAYS,
+    NEVER, ALWAYS, ALWAYS, ALWAYS, RD_WIDE, ALWAYS, ALWAYS, ALWAYS,
 };
 /* OP-IMM, OP-IMM-32 and OP with rs1 = x0 make a constant (li, mv from x0). */
-#define FROM_ZERO_OPCODES ((uint32_t)1 << (0x13 >> 2) | (uint32_t)1 << (0x1b >> 2) | (uint32_t)1 << (0x33 >> 2))
+#define OPCODE_BIT(opcode) ((uint32_t)1 << ((opcode) >> 2))
+#define FROM_ZERO_OPCODES (OPCODE_BIT(0x13) | OPCODE_BIT(0x1b) | OPCODE_BIT(0x33))
 
 static const struct filter filter_all[32] = {
     ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS,
@@ -683,6 +698,12 @@ static void resume(struct scan *s)
 	s->known = s->resume_known;
 }
 
+/* sp above the CFA: code no path from the entry runs (see below). */
+static inline bool sp_above_cfa(const struct prologue_frame *f)
+{
+	return f->sp_state == PROLOGUE_SP_RELATIVE && f->sp_offset > 0;
+}
+
 /* No frame: nothing was set up (or all of it was undone). */
 static bool frame_is_empty(const struct prologue_frame *f)
 {
@@ -698,7 +719,8 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 	struct scan s;
 	struct memory_cursor code;
 	const struct prologue_frame *result = &s.now;
-	const struct filter *const rvc_default = xlen == 8 ? rvc_filter_rv64 : rvc_filter_rv32;
+	const struct filter *const rvc_default =
+	    xlen == 8 ? rvc_filter_rv64 : rvc_filter_rv32;
 	const struct filter *rvc = rvc_default;
 	const struct filter *wide = wide_filter;
 	const unsigned save_class = xlen == 8 ? RVC(2, 7) : RVC(2, 6);
@@ -744,22 +766,18 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 			 * nothing the checks below read. */
 			if (rvc_class == save_class) {
 				save_at_sp(&s, RVC_RS2(insn),
-					   xlen == 8 ? (intptr_t)(FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6))
-						     : (intptr_t)(FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6)));
+					   (intptr_t)(xlen == 8 ? RVC_SDSP_OFFSET(insn)
+								: RVC_SWSP_OFFSET(insn)));
 				continue;
 			}
-			/* A prologue's frame allocation, c.addi16sp (nzimm[9|4|6|8:7|5]
-			 * in bits 12|6|5|4:3|2; zero is reserved). */
+			/* A prologue's frame allocation, c.addi16sp (0 is reserved). */
 			if (rvc_class == RVC(1, 3) && RVC_RD(insn) == RISCV_SP) {
-				intptr_t imm = FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) |
-					       FIELD(insn, 3, 2, 7) | FIELD(insn, 2, 1, 5);
+				intptr_t imm = addi16sp_imm(insn);
 
-				imm -= (intptr_t)FIELD(insn, 12, 1, 9);
 				if (imm == 0)
 					return PROLOGUE_UNKNOWN;
 				sp_adjust(&s, imm);
-				if (s.may_resume && s.now.sp_state == PROLOGUE_SP_RELATIVE &&
-				    s.now.sp_offset > 0)
+				if (s.may_resume && sp_above_cfa(&s.now))
 					s.skipping = true; /* as below */
 				continue;
 			}
@@ -776,8 +794,8 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 					 * the checks below read */
 					s.written |= BIT(RISCV_S0);
 					s.now.fp_valid = true;
-					s.now.fp_offset =
-					    wrapping_add(s.now.sp_offset, addi4spn_imm(insn));
+					s.now.fp_offset = wrapping_add(
+					    s.now.sp_offset, addi4spn_imm(insn));
 					continue;
 				}
 			}
@@ -802,18 +820,20 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 			at += 4;
 			filter = &wide[insn >> 2 & 31];
 			if (!filter_passes(filter, insn) &&
-			    !((insn & 0xf8000) == 0 && (FROM_ZERO_OPCODES >> (insn >> 2 & 31) & 1)))
+			    !(RS1(insn) == RISCV_ZERO &&
+			      (FROM_ZERO_OPCODES >> (insn >> 2 & 31) & 1)))
 				continue;
 			/* OP-32, and OP-IMM-32 from a register other than x0: rd
 			 * gets a value the decoder does not know (as above). */
-			if (((insn & 0x7f) == 0x3b || ((insn & 0x7f) == 0x1b && RS1(insn) != 0)) &&
+			if (((insn & 0x7f) == 0x3b ||
+			     ((insn & 0x7f) == 0x1b && RS1(insn) != RISCV_ZERO)) &&
 			    wide == wide_filter) {
 				write_unknown(&s, RD(insn));
 				continue;
 			}
 			/* jal: a call (rd = ra, or t0 for millicode), or a jump */
 			if ((insn & 0x7f) == 0x6f)
-				effect = RD(insn) != RISCV_ZERO ? EFFECT_CALL : EFFECT_JUMP;
+				effect = RD(insn) ? EFFECT_CALL : EFFECT_JUMP;
 			else
 				effect = decode32(&s, write_mask(&s), insn);
 		}
@@ -856,8 +876,7 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 		/* sp above the CFA: no path from the entry runs this code. It is
 		 * an epilogue that the body branches to, placed before the
 		 * prologue: skip it. */
-		if (s.may_resume && s.now.sp_state == PROLOGUE_SP_RELATIVE &&
-		    s.now.sp_offset > 0)
+		if (s.may_resume && sp_above_cfa(&s.now))
 			s.skipping = true;
 	}
 	/* The last parcel lies partly outside the code (an odd end). */

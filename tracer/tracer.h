@@ -408,7 +408,7 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * comparison:
  *     frame pointer     22 (FP=1)       162
  *     DWARF          1,151 / 1,433   1,258 / 1,540
- *     prologue         963 / 1,044     996 / 1,077
+ *     prologue         959 / 1,040     992 / 1,073
  *     table             98 / 89         383 / 396
  *     auto              98 / 89         394 / 407
  * (the table's figure moves between 86 and 98 with where the function
