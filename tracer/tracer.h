@@ -471,7 +471,7 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * comparison:
  *     frame pointer     22 (FP=1)       130
  *     DWARF          1,131 / 1,415   1,220 / 1,499
- *     prologue       1,189 / 1,442   1,228 / 1,476
+ *     prologue         959 / 1,040     992 / 1,073
  *     table             93 / 92         298 / 305
  *     auto              93 / 92         301 / 308
  * (the table's figure moves between 86 and 98 with where the function
