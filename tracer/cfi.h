@@ -91,12 +91,6 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 			     struct tracer_cie *cie, struct cfi_fde *fde);
 
-/* cfi_find_fde with the index search's first step given
- * (symtab_step(count), which a walk computes once). */
-enum cfi_status cfi_find_fde_from(const struct tracer_config *config, uint32_t step,
-				  uintptr_t pc, struct tracer_cie *cie,
-				  struct cfi_fde *fde);
-
 #ifdef TRACER_HOST_VIEW
 /* An entry of .eh_frame, as a walk over the whole section finds it. */
 enum cfi_entry_kind {

@@ -357,16 +357,19 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 	return parse_fde(config, fde_addr, NULL, fde);
 }
 
-enum cfi_status cfi_find_fde_from(const struct tracer_config *config, uint32_t step,
-				  uintptr_t pc, struct tracer_cie *cie,
-				  struct cfi_fde *fde)
+/* The last index entry whose pc_start <= pc, or NULL. */
+static const struct tracer_fde_entry *
+fde_index_lookup(const struct tracer_fde_index *index, uintptr_t pc)
 {
-	const struct tracer_fde_index *index = config->fde_index;
-	/* The last index entry whose pc_start <= pc, or NULL. */
+	return sorted_search(index->entries, index->count,
+			     sizeof(struct tracer_fde_entry), pc);
+}
+
+enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
+			     struct tracer_cie *cie, struct cfi_fde *fde)
+{
 	const struct tracer_fde_entry *entry =
-	    index ? sorted_search(index->entries, index->count, step,
-				  sizeof(struct tracer_fde_entry), pc)
-		  : NULL;
+	    config->fde_index ? fde_index_lookup(config->fde_index, pc) : NULL;
 	enum cfi_status status;
 
 	if (!entry)
@@ -380,14 +383,6 @@ enum cfi_status cfi_find_fde_from(const struct tracer_config *config, uint32_t s
 	    fde->pc_end > config->text.end)
 		return CFI_MALFORMED;
 	return pc < fde->pc_end ? CFI_OK : CFI_NOT_FOUND;
-}
-
-enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
-			     struct tracer_cie *cie, struct cfi_fde *fde)
-{
-	return cfi_find_fde_from(
-	    config, config->fde_index ? symtab_step(config->fde_index->count) : 0, pc,
-	    cie, fde);
 }
 
 #ifdef TRACER_HOST_VIEW

@@ -254,11 +254,7 @@ void dwarf_step(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_BAD_FDE_INDEX;
 		return;
 	}
-	/* The index search's first step, once a walk (0 only before it, or
-	 * for an empty index, where it is 0). */
-	if (walk->fde_index_step == 0 && config->fde_index)
-		walk->fde_index_step = symtab_step(config->fde_index->count);
-	status = cfi_find_fde_from(config, walk->fde_index_step, pc, &walk->cie, &fde);
+	status = cfi_find_fde(config, pc, &walk->cie, &fde);
 	if (status == CFI_OK)
 		status = cfi_row_at_cached(config, &fde, &walk->cie, pc, &row);
 	if (status == CFI_OK)

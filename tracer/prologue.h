@@ -24,12 +24,12 @@ enum prologue_sp {
  */
 struct prologue_frame {
 	enum prologue_sp sp_state;
-	intptr_t sp_offset; /* sp - CFA, if PROLOGUE_SP_RELATIVE (<= 0) */
-	bool fp_valid;	    /* s0 was set up as a frame pointer: */
-	intptr_t fp_offset; /* s0 - CFA */
+	bool fp_valid;	    /* s0 was set up as a frame pointer, at fp_offset */
 	bool ra_saved;	    /* the caller's ra is stored at CFA + ra_offset */
+	bool s0_saved;	    /* the caller's s0 is stored at CFA + s0_offset */
+	intptr_t sp_offset; /* sp - CFA, if PROLOGUE_SP_RELATIVE (<= 0) */
+	intptr_t fp_offset; /* s0 - CFA */
 	intptr_t ra_offset;
-	bool s0_saved; /* the caller's s0 is stored at CFA + s0_offset */
 	intptr_t s0_offset;
 };
 

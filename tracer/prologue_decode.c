@@ -96,7 +96,7 @@ static inline bool watched(const struct scan *s, unsigned reg)
 }
 
 /* rd gets a value the decoder does not know. */
-static void write_unknown(struct scan *s, unsigned rd)
+static inline void write_unknown(struct scan *s, unsigned rd)
 {
 	if (!watched(s, rd))
 		return;
@@ -124,7 +124,8 @@ static void write_constant(struct scan *s, unsigned rd, intptr_t value)
 	s->value[rd] = s->xlen == 4 ? (intptr_t)(int32_t)value : value;
 }
 
-static void sp_adjust(struct scan *s, intptr_t delta)
+static inline __attribute__((always_inline)) void sp_adjust(struct scan *s,
+							    intptr_t delta)
 {
 	s->written |= BIT(RISCV_SP);
 	if (s->now.sp_state != PROLOGUE_SP_RELATIVE)
@@ -237,6 +238,24 @@ static void op_store(struct scan *s, unsigned base, unsigned source, intptr_t of
 	}
 }
 
+/* op_store for a prologue's usual save, sd/sw of a register at sp + offset
+ * with a register's width, inline in the decoding loop. */
+static inline __attribute__((always_inline)) void
+save_at_sp(struct scan *s, unsigned source, intptr_t offset)
+{
+	struct prologue_frame *f = &s->now;
+
+	if ((s->written & BIT(source)) || f->sp_state != PROLOGUE_SP_RELATIVE)
+		return;
+	if (source == RISCV_RA && !f->ra_saved) {
+		f->ra_saved = true;
+		f->ra_offset = wrapping_add(f->sp_offset, offset);
+	} else if (source == RISCV_S0 && !f->s0_saved) {
+		f->s0_saved = true;
+		f->s0_offset = wrapping_add(f->sp_offset, offset);
+	}
+}
+
 static void op_load(struct scan *s, unsigned rd, unsigned base, intptr_t offset,
 		    unsigned width)
 {
@@ -302,28 +321,30 @@ static inline uint32_t write_mask(const struct scan *s)
 /* Stored: only the caller's ra and s0 are saves. */
 #define SAVED_REGISTERS (BIT(RISCV_RA) | BIT(RISCV_S0))
 
+/* Fields of a 32-bit instruction, extracted where a case needs them. */
+#define RD(insn) ((insn) >> 7 & 0x1f)
+#define RS1(insn) ((insn) >> 15 & 0x1f)
+#define RS2(insn) ((insn) >> 20 & 0x1f)
+#define FUNCT3(insn) ((insn) >> 12 & 0x7)
+
 static inline enum effect decode32(struct scan *s, uint32_t watch, uint32_t insn)
 {
-	unsigned rd = insn >> 7 & 0x1f;
-	unsigned rs1 = insn >> 15 & 0x1f;
-	unsigned rs2 = insn >> 20 & 0x1f;
-	unsigned funct3 = insn >> 12 & 0x7;
-	unsigned funct7 = insn >> 25;
+	unsigned rd = RD(insn);
 
 	switch (insn & 0x7f) {
 	case 0x13: /* OP-IMM: addi, and shifts and logic on a register */
-		if (!(watch & BIT(rd)) && !(s->known & BIT(rs1)))
-			return EFFECT_NOTHING;
-		if (funct3 == 0)
-			op_addi(s, rd, rs1, imm_i(insn));
+		if (FUNCT3(insn) == 0)
+			op_addi(s, rd, RS1(insn), imm_i(insn));
 		else
 			write_unknown(s, rd);
 		return EFFECT_NONE;
 	case 0x1b: /* OP-IMM-32: addiw builds 32-bit constants on rv64 */
-		if (!(watch & BIT(rd)) && !(s->known & BIT(rs1)))
+		if (!(watch & BIT(rd)) && !(s->known & BIT(RS1(insn))))
 			return EFFECT_NOTHING;
-		if (funct3 == 0 && s->xlen == 8 && (s->known & BIT(rs1)))
-			write_constant(s, rd, (int32_t)wrapping_add(s->value[rs1], imm_i(insn)));
+		if (FUNCT3(insn) == 0 && s->xlen == 8 && (s->known & BIT(RS1(insn))))
+			write_constant(
+			    s, rd,
+			    (int32_t)wrapping_add(s->value[RS1(insn)], imm_i(insn)));
 		else
 			write_unknown(s, rd);
 		return EFFECT_NONE;
@@ -339,27 +360,27 @@ static inline enum effect decode32(struct scan *s, uint32_t watch, uint32_t insn
 			write_unknown(s, rd);
 		return EFFECT_NONE;
 	case 0x33: /* OP: add, sub, and the rest */
-		if (!(watch & BIT(rd)) && !(s->known & BIT(rs1)))
+		if (!(watch & BIT(rd)) && !(s->known & BIT(RS1(insn))))
 			return EFFECT_NOTHING;
-		if (funct3 == 0 && (funct7 == 0 || funct7 == 0x20))
-			op_add(s, rd, rs1, rs2, funct7 == 0x20);
+		if (FUNCT3(insn) == 0 && ((insn >> 25) == 0 || (insn >> 25) == 0x20))
+			op_add(s, rd, RS1(insn), RS2(insn), (insn >> 25) == 0x20);
 		else
 			write_unknown(s, rd);
 		return EFFECT_NONE;
 	case 0x23: /* STORE: sb, sh, sw, sd */
-		if (!(SAVED_REGISTERS & BIT(rs2)))
+		if (!(SAVED_REGISTERS & BIT(RS2(insn))))
 			return EFFECT_NOTHING;
-		op_store(s, rs1, rs2, imm_s(insn), 1u << funct3);
+		op_store(s, RS1(insn), RS2(insn), imm_s(insn), 1u << FUNCT3(insn));
 		return EFFECT_NONE;
 	case 0x03: /* LOAD */
 		if (!(watch & BIT(rd)))
 			return EFFECT_NOTHING;
-		op_load(s, rd, rs1, imm_i(insn), 1u << (funct3 & 3));
+		op_load(s, rd, RS1(insn), imm_i(insn), 1u << (FUNCT3(insn) & 3));
 		return EFFECT_NONE;
 	case 0x6f: /* JAL: a call links ra (or t0, for millicode) */
 		return rd != RISCV_ZERO ? EFFECT_CALL : EFFECT_JUMP;
 	case 0x67: /* JALR: call, return, tail call, jump table */
-		if (funct3 != 0)
+		if (FUNCT3(insn) != 0)
 			return EFFECT_UNKNOWN;
 		return rd != RISCV_ZERO ? EFFECT_CALL : EFFECT_JUMP;
 	case 0x3b: /* OP-32 */
@@ -378,7 +399,7 @@ static inline enum effect decode32(struct scan *s, uint32_t watch, uint32_t insn
 	case 0x57: /* OP-V: vset{i}vl{i}, and vmv.x.s and kin (funct6 0x10) */
 		if (!(watch & BIT(rd)))
 			return EFFECT_NOTHING;
-		if (funct3 == 7 || (funct3 == 2 && (insn >> 26) == 0x10))
+		if (FUNCT3(insn) == 7 || (FUNCT3(insn) == 2 && (insn >> 26) == 0x10))
 			write_unknown(s, rd);
 		return EFFECT_NONE;
 	case 0x63: /* BRANCH: decoding follows the fall-through path */
@@ -404,24 +425,45 @@ static inline enum effect decode32(struct scan *s, uint32_t watch, uint32_t insn
 /* A compressed instruction's case: its quadrant (bits 1:0) and funct3. */
 #define RVC(quadrant, funct3) ((quadrant) << 3 | (funct3))
 
+/* Offsets of c.swsp (uimm[5:2|7:6] in bits 12:9|8:7) and c.sdsp
+ * (uimm[5:3|8:6] in bits 12:10|9:7). */
+#define RVC_SWSP_OFFSET(insn) (FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6))
+#define RVC_SDSP_OFFSET(insn) (FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6))
+
+/* c.addi16sp's nzimm[9|4|6|8:7|5], in bits 12|6|5|4:3|2, sign-extended. */
+static inline intptr_t addi16sp_imm(uint32_t insn)
+{
+	intptr_t imm = FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) |
+		       FIELD(insn, 3, 2, 7) | FIELD(insn, 2, 1, 5);
+
+	return imm - (intptr_t)FIELD(insn, 12, 1, 9);
+}
+
+/* c.addi4spn's nzuimm[5:4|9:6|2|3], in bits 12:11|10:7|6|5. */
+static inline intptr_t addi4spn_imm(uint32_t insn)
+{
+	return (intptr_t)(FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) |
+			  FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 3));
+}
+
 /* One switch over quadrant and funct3: a single jump for every compressed
  * instruction, most of which then end at a mask test. */
-static inline enum effect decode16(struct scan *s, uint32_t watch, uint32_t insn)
+#define RVC_RD(insn) ((insn) >> 7 & 0x1f) /* also rs1 */
+#define RVC_RS2(insn) ((insn) >> 2 & 0x1f)
+
+static inline enum effect decode16(struct scan *s, uint32_t watch, uint32_t insn,
+				   unsigned rvc_class)
 {
-	unsigned rd = insn >> 7 & 0x1f; /* also rs1 */
-	unsigned rs2 = insn >> 2 & 0x1f;
-	bool bit12 = insn >> 12 & 1;
+	unsigned rd = RVC_RD(insn);
 	intptr_t imm;
 
-	switch (RVC(insn & 0x3, insn >> 13)) {
+	switch (rvc_class) {
 	case RVC(0, 0): /* c.addi4spn rd', sp, nzuimm[5:4|9:6|2|3]; all zero: illegal */
 		if ((insn & 0x1fe0) == 0)
 			return EFFECT_UNKNOWN;
 		if (!(watch & BIT(RVC_LOW(insn))))
 			return EFFECT_NOTHING;
-		imm = FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) | FIELD(insn, 6, 1, 2) |
-		      FIELD(insn, 5, 1, 3);
-		op_addi(s, RVC_LOW(insn), RISCV_SP, imm);
+		op_addi(s, RVC_LOW(insn), RISCV_SP, addi4spn_imm(insn));
 		return EFFECT_NONE;
 	case RVC(0, 2): /* c.lw */
 		if (!(watch & BIT(RVC_LOW(insn))))
@@ -475,10 +517,7 @@ static inline enum effect decode16(struct scan *s, uint32_t watch, uint32_t insn
 			write_constant(s, rd, imm_ci(insn) * 4096);
 			return EFFECT_NONE;
 		}
-		/* c.addi16sp: nzimm[9|4|6|8:7|5] in bits 12|6|5|4:3|2 */
-		imm = FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) | FIELD(insn, 3, 2, 7) |
-		      FIELD(insn, 2, 1, 5);
-		imm -= (intptr_t)FIELD(insn, 12, 1, 9);
+		imm = addi16sp_imm(insn); /* c.addi16sp */
 		if (imm == 0)
 			return EFFECT_UNKNOWN; /* reserved */
 		sp_adjust(s, imm);
@@ -518,31 +557,112 @@ static inline enum effect decode16(struct scan *s, uint32_t watch, uint32_t insn
 		return EFFECT_NONE;
 	case RVC(2, 4):
 		/* c.mv and c.add change rd, from rs2 (x0 is known: the rest) */
-		if (!(watch & BIT(rd)) && !(s->known & BIT(rs2)))
+		if (!(watch & BIT(rd)) && !(s->known & BIT(RVC_RS2(insn))))
 			return EFFECT_NOTHING;
-		if (rs2 != RISCV_ZERO) {
-			if (bit12)
-				op_add(s, rd, rd, rs2, false); /* c.add */
+		if (RVC_RS2(insn) != RISCV_ZERO) {
+			if (insn & 0x1000)
+				op_add(s, rd, rd, RVC_RS2(insn), false); /* c.add */
 			else
-				op_addi(s, rd, rs2, 0); /* c.mv */
+				op_addi(s, rd, RVC_RS2(insn), 0); /* c.mv */
 			return EFFECT_NONE;
 		}
 		if (rd == RISCV_ZERO) /* c.ebreak; without bit 12 reserved */
-			return bit12 ? EFFECT_NONE : EFFECT_UNKNOWN;
-		return bit12 ? EFFECT_CALL : EFFECT_JUMP; /* c.jalr, c.jr */
+			return insn & 0x1000 ? EFFECT_NONE : EFFECT_UNKNOWN;
+		return insn & 0x1000 ? EFFECT_CALL : EFFECT_JUMP; /* c.jalr, c.jr */
 	case RVC(2, 6): /* c.swsp: uimm[5:2] bits 12:9, [7:6] bits 8:7 */
-		if (!(SAVED_REGISTERS & BIT(rs2)))
+		if (!(SAVED_REGISTERS & BIT(RVC_RS2(insn))))
 			return EFFECT_NOTHING;
-		op_store(s, RISCV_SP, rs2, FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6), 4);
+		op_store(s, RISCV_SP, RVC_RS2(insn), RVC_SWSP_OFFSET(insn), 4);
 		return EFFECT_NONE;
 	case RVC(2, 7): /* c.sdsp (rv64): uimm[5:3] bits 12:10, [8:6] bits 9:7 */
-		if (!(SAVED_REGISTERS & BIT(rs2)) || s->xlen != 8)
+		if (!(SAVED_REGISTERS & BIT(RVC_RS2(insn))) || s->xlen != 8)
 			return EFFECT_NOTHING; /* rv32: c.fswsp */
-		op_store(s, RISCV_SP, rs2, FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6), 8);
+		op_store(s, RISCV_SP, RVC_RS2(insn), RVC_SDSP_OFFSET(insn), 8);
 		return EFFECT_NONE;
-	default: /* c.fldsp, c.fsdsp */
+	default: /* c.fldsp, c.fsdsp; no class (quadrant 3 is 32 bits) */
 		return EFFECT_NOTHING;
 	}
+}
+
+/*
+ * The filter in front of the decoder. Before an instruction is decoded, one
+ * register field of it says whether decoding could change anything: a
+ * table gives, for its class (a compressed instruction's quadrant and
+ * funct3, a 32-bit one's opcode), the field's position and the registers
+ * that matter there, one bit each, register r at bit 31 - r, so that the
+ * test is one shift left and a sign test. The 3-bit fields of compressed
+ * instructions (x8-x15) are read as 5-bit ones with the two bits above
+ * them: their masks repeat every 8 registers.
+ *
+ * The tables hold while no register holds a constant other than x0 (the
+ * common case: a constant lives from a `li` to the next call): the
+ * registers that matter are then the frame registers and x0 (written),
+ * ra and s0 (stored), and x0 as a source (li, mv: a constant made). With
+ * other constants, filter_all sends every instruction to the decoder,
+ * which tests the same as the filter, with the constants.
+ */
+struct filter {
+	uint32_t registers; /* register r matters: bit 31 - r */
+	uint32_t shift;	    /* where its field starts in the instruction */
+};
+
+#define MATTERS(reg) ((uint32_t)0x80000000u >> (reg))
+/* Written: x0 (the reserved encodings with rd = 0), ra, sp, s0. */
+#define WRITTEN_FULL                                                                     \
+	(MATTERS(RISCV_ZERO) | MATTERS(RISCV_RA) | MATTERS(RISCV_SP) | MATTERS(RISCV_S0))
+/* x8 = s0 in a 3-bit field, whatever the two bits above it. */
+#define S0_SHORT (MATTERS(0) | MATTERS(8) | MATTERS(16) | MATTERS(24))
+/* Stored: a save of ra or s0. */
+#define STORED_FULL (MATTERS(RISCV_RA) | MATTERS(RISCV_S0))
+#define NEVER {0, 0}
+#define ALWAYS {0xffffffffu, 0}
+#define RD_FULL {WRITTEN_FULL, 7}   /* rd, bits 11:7 */
+#define RD_HIGH {S0_SHORT, 7}	    /* rd', bits 9:7 */
+#define REG_LOW {S0_SHORT, 2}	    /* rd' or rs2', bits 4:2 */
+#define RS2_SAVED {STORED_FULL, 2}  /* rs2, bits 6:2 */
+
+/* Compressed instructions by RVC(quadrant, funct3), rv64 and rv32. Always
+ * decoded: c.addi4spn (its reserved encodings have any rd'), c.li, c.lui
+ * and c.addi16sp, c.j, rv32's c.jal, the reserved quadrant 0 funct3 4, and
+ * c.mv/c.add/c.jr/c.jalr, which matter by rd or by rs2 = x0 (a jump). */
+static const struct filter rvc_filter_rv64[24] = {
+    ALWAYS,  NEVER,   REG_LOW, REG_LOW, ALWAYS,  NEVER,  REG_LOW,   REG_LOW,
+    RD_FULL, RD_FULL, ALWAYS,  ALWAYS,	RD_HIGH, ALWAYS, NEVER,	    NEVER,
+    RD_FULL, NEVER,   RD_FULL, RD_FULL, ALWAYS,  NEVER,  RS2_SAVED, RS2_SAVED,
+};
+static const struct filter rvc_filter_rv32[24] = {
+    ALWAYS,  NEVER,  REG_LOW, NEVER,  ALWAYS,  NEVER,	REG_LOW,   NEVER,
+    RD_FULL, ALWAYS, ALWAYS,  ALWAYS, RD_HIGH, ALWAYS, NEVER,	   NEVER,
+    RD_FULL, NEVER,  RD_FULL, NEVER,  ALWAYS,  NEVER,	RS2_SAVED, NEVER,
+};
+
+#define RS2_STORED {STORED_FULL, 20} /* a store's rs2, bits 24:20 */
+#define RD_WIDE {WRITTEN_FULL, 7}
+
+/* 32-bit instructions by opcode bits 6:2 (bits 4:2 = 7 are longer ones):
+ * LOAD .. OP-IMM-32, STORE .. OP-32, MADD .. OP-V, BRANCH .. SYSTEM. */
+static const struct filter wide_filter[32] = {
+    RD_WIDE, NEVER, ALWAYS, NEVER, RD_WIDE, RD_WIDE, RD_WIDE, ALWAYS,
+    RS2_STORED, NEVER, ALWAYS, RD_WIDE, RD_WIDE, ALWAYS, RD_WIDE, ALWAYS,
+    NEVER, NEVER, NEVER, NEVER, RD_WIDE, RD_WIDE, ALWAYS, ALWAYS,
+    NEVER, ALWAYS, ALWAYS, ALWAYS, RD_WIDE, ALWAYS, ALWAYS, ALWAYS,
+};
+/* OP-IMM, OP-IMM-32 and OP with rs1 = x0 make a constant (li, mv from x0). */
+#define OPCODE_BIT(opcode) ((uint32_t)1 << ((opcode) >> 2))
+#define FROM_ZERO_OPCODES (OPCODE_BIT(0x13) | OPCODE_BIT(0x1b) | OPCODE_BIT(0x33))
+
+static const struct filter filter_all[32] = {
+    ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS,
+    ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS,
+    ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS,
+    ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS,
+};
+
+static inline bool filter_passes(const struct filter *filter, uintptr_t insn)
+{
+	uint32_t reg = insn >> filter->shift & 31;
+
+	return (filter->registers << reg & 0x80000000u) != 0;
 }
 
 /* The psABI's caller-saved registers, which a call may change: ra, t0-t2,
@@ -578,6 +698,12 @@ static void resume(struct scan *s)
 	s->known = s->resume_known;
 }
 
+/* sp above the CFA: code no path from the entry runs (see below). */
+static inline bool sp_above_cfa(const struct prologue_frame *f)
+{
+	return f->sp_state == PROLOGUE_SP_RELATIVE && f->sp_offset > 0;
+}
+
 /* No frame: nothing was set up (or all of it was undone). */
 static bool frame_is_empty(const struct prologue_frame *f)
 {
@@ -593,15 +719,25 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 	struct scan s;
 	struct memory_cursor code;
 	const struct prologue_frame *result = &s.now;
+	const struct filter *const rvc_default =
+	    xlen == 8 ? rvc_filter_rv64 : rvc_filter_rv32;
+	const struct filter *rvc = rvc_default;
+	const struct filter *wide = wide_filter;
+	const unsigned save_class = xlen == 8 ? RVC(2, 7) : RVC(2, 6);
+	uintptr_t at;
+	uintptr_t end;
 	uintptr_t limit;
-	uint32_t watch;
 
 	if (function_end > config->text.end || function_end < function)
 		function_end = config->text.end;
-	limit = pc < function_end ? pc : function_end;
 	code = memory_code_cursor(config, function, function_end);
 	if (code.failed)
 		return PROLOGUE_UNREADABLE;
+	/* The range was checked once: a parcel at `at` < limit lies in it
+	 * (limit is even, as `at` is); a 32-bit instruction is checked for
+	 * its second parcel. */
+	end = code.end;
+	limit = pc < end ? pc : end & ~(uintptr_t)1;
 	s.now.sp_state = PROLOGUE_SP_RELATIVE;
 	s.now.sp_offset = 0;
 	s.now.fp_valid = false;
@@ -615,37 +751,114 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 	s.value[RISCV_ZERO] = 0;
 	s.xlen = xlen;
 	analysis->first_call = 0;
-	watch = write_mask(&s);
-	while (code.pos < limit) {
-		uintptr_t at = code.pos;
-		uint32_t insn = cursor_u16(&code);
-		unsigned length = riscv_instruction_length((uint16_t)insn);
+	for (at = function; at < limit;) {
+		uintptr_t here = at;
+		uintptr_t insn = target_u16(at);
 		enum effect effect;
 
-		if (length == 4)
-			insn |= (uint32_t)cursor_u16(&code) << 16;
-		if (code.failed)
-			return PROLOGUE_UNREADABLE;
-		effect = length == 2 ? decode16(&s, watch, insn)
-		       : length == 4 ? decode32(&s, watch, insn)
-				     : EFFECT_UNKNOWN;
+		if ((insn & 3) != 3) {
+			unsigned rvc_class = RVC(insn & 3, insn >> 13);
+
+			at += 2;
+			if (!filter_passes(&rvc[rvc_class], insn))
+				continue;
+			/* A prologue's saves (c.sdsp, rv32's c.swsp): they change
+			 * nothing the checks below read. */
+			if (rvc_class == save_class) {
+				save_at_sp(&s, RVC_RS2(insn),
+					   (intptr_t)(xlen == 8 ? RVC_SDSP_OFFSET(insn)
+								: RVC_SWSP_OFFSET(insn)));
+				continue;
+			}
+			/* A prologue's frame allocation, c.addi16sp (0 is reserved). */
+			if (rvc_class == RVC(1, 3) && RVC_RD(insn) == RISCV_SP) {
+				intptr_t imm = addi16sp_imm(insn);
+
+				if (imm == 0)
+					return PROLOGUE_UNKNOWN;
+				sp_adjust(&s, imm);
+				if (s.may_resume && sp_above_cfa(&s.now))
+					s.skipping = true; /* as below */
+				continue;
+			}
+			/* c.addi4spn: the frame pointer's set-up (s0 = sp + imm),
+			 * or the address of a local; always past the filter for
+			 * its reserved encodings (nzuimm 0). */
+			if (rvc_class == RVC(0, 0) && (insn & 0x1fe0) != 0) {
+				if (!(write_mask(&s) & BIT(RVC_LOW(insn))))
+					continue;
+				if (RVC_LOW(insn) == RISCV_S0 &&
+				    s.now.sp_state == PROLOGUE_SP_RELATIVE &&
+				    !(s.known & BIT(RISCV_S0))) {
+					/* frame_pointer_set, which changes nothing
+					 * the checks below read */
+					s.written |= BIT(RISCV_S0);
+					s.now.fp_valid = true;
+					s.now.fp_offset = wrapping_add(
+					    s.now.sp_offset, addi4spn_imm(insn));
+					continue;
+				}
+			}
+			/* Arithmetic on rd' (c.srli ... c.addw) and c.slli: rd gets
+			 * a value the decoder does not know, which changes nothing
+			 * the checks below read (without constants). */
+			if ((rvc_class == RVC(1, 4) || rvc_class == RVC(2, 0)) &&
+			    rvc == rvc_default) {
+				write_unknown(&s, rvc_class == RVC(1, 4) ? RVC_HIGH(insn)
+									  : RVC_RD(insn));
+				continue;
+			}
+			effect = decode16(&s, write_mask(&s), insn, rvc_class);
+		} else {
+			const struct filter *filter;
+
+			if ((insn & 0x1c) == 0x1c)
+				return PROLOGUE_UNKNOWN; /* longer than 32 bits */
+			if (end - at < 4)
+				return PROLOGUE_UNREADABLE;
+			insn |= (uintptr_t)target_u16(at + 2) << 16;
+			at += 4;
+			filter = &wide[insn >> 2 & 31];
+			if (!filter_passes(filter, insn) &&
+			    !(RS1(insn) == RISCV_ZERO &&
+			      (FROM_ZERO_OPCODES >> (insn >> 2 & 31) & 1)))
+				continue;
+			/* OP-32, and OP-IMM-32 from a register other than x0: rd
+			 * gets a value the decoder does not know (as above). */
+			if (((insn & 0x7f) == 0x3b ||
+			     ((insn & 0x7f) == 0x1b && RS1(insn) != RISCV_ZERO)) &&
+			    wide == wide_filter) {
+				write_unknown(&s, RD(insn));
+				continue;
+			}
+			/* jal: a call (rd = ra, or t0 for millicode), or a jump */
+			if ((insn & 0x7f) == 0x6f)
+				effect = RD(insn) ? EFFECT_CALL : EFFECT_JUMP;
+			else
+				effect = decode32(&s, write_mask(&s), insn);
+		}
 		/* Nothing changed: the checks below would find what they found
 		 * after the last instruction that did. */
 		if (effect == EFFECT_NOTHING)
 			continue;
-		watch = write_mask(&s);
 		if (effect == EFFECT_UNKNOWN)
 			return PROLOGUE_UNKNOWN;
+		rvc = s.known == BIT(RISCV_ZERO) ? rvc_default : filter_all;
+		wide = s.known == BIT(RISCV_ZERO) ? wide_filter : filter_all;
 		if (effect == EFFECT_CALL) {
 			/* A trap can interrupt the epilogue after a call: go on. */
 			call_returns(&s);
+			rvc = s.known == BIT(RISCV_ZERO) ? rvc_default : filter_all;
+			wide = s.known == BIT(RISCV_ZERO) ? wide_filter : filter_all;
 			if (analysis->first_call == 0)
-				analysis->first_call = at;
+				analysis->first_call = here;
 			continue;
 		}
 		if (effect == EFFECT_JUMP && s.skipping) {
 			resume(&s);
 			s.skipping = false;
+			rvc = s.known == BIT(RISCV_ZERO) ? rvc_default : filter_all;
+			wide = s.known == BIT(RISCV_ZERO) ? wide_filter : filter_all;
 			continue;
 		}
 		/* Past a jump, decoding goes on only if there is no frame yet
@@ -654,21 +867,24 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 		if (effect == EFFECT_JUMP && (s.in_epilogue || !frame_is_empty(&s.now))) {
 			if (s.in_epilogue)
 				result = &s.body;
-			code.pos = at;
-			break;
+			frame_copy(&analysis->frame, result);
+			analysis->stop = here;
+			return PROLOGUE_OK;
 		}
 		if (effect == EFFECT_JUMP)
 			resume_point(&s);
 		/* sp above the CFA: no path from the entry runs this code. It is
 		 * an epilogue that the body branches to, placed before the
 		 * prologue: skip it. */
-		if (s.may_resume && s.now.sp_state == PROLOGUE_SP_RELATIVE &&
-		    s.now.sp_offset > 0)
+		if (s.may_resume && sp_above_cfa(&s.now))
 			s.skipping = true;
 	}
+	/* The last parcel lies partly outside the code (an odd end). */
+	if (at < pc && at < end)
+		return PROLOGUE_UNREADABLE;
 	if (s.skipping)
 		resume(&s);
 	frame_copy(&analysis->frame, result);
-	analysis->stop = code.pos;
+	analysis->stop = at;
 	return PROLOGUE_OK;
 }

@@ -1008,6 +1008,77 @@ void prologue_reserved_encodings(void)
 	CHECK(all_hold(reserved_cases, ARRAY_SIZE(reserved_cases)));
 }
 
+/* ---- The filter in front of the decoder -------------------------------- */
+
+/*
+ * Most instructions are skipped by one register field (prologue_decode.c):
+ * these name no frame register there, yet change the frame: a call or a
+ * jump through another register, a constant made from x0 or changed while
+ * one is known. And a run of instructions that are skipped: saves of other
+ * registers, loads, arithmetic elsewhere.
+ */
+static const struct frame_case filter_cases[] = {
+    {.name = "rv64 c.jalr a5: a call",
+     .xlen = 8,
+     CODE(C16(0x717d), /* c.addi16sp sp,-16 */
+	  C16(0xe406), /* c.sdsp ra,8(sp) */
+	  C16(0x9782), /* c.jalr a5 */
+	  C16(0x8526)), /* c.mv a0,s1 */
+     .stop = 4,
+     .frame = {.sp = -16, .ra = -8}},
+    {.name = "rv64 c.jr a5: a jump, past a frame",
+     .xlen = 8,
+     CODE(C16(0x717d), /* c.addi16sp sp,-16 */
+	  C16(0xe406), /* c.sdsp ra,8(sp) */
+	  C16(0x8782), /* c.jr a5 */
+	  C16(0x717d)), /* c.addi16sp sp,-16: not reached from the entry */
+     .stop = 4,
+     .frame = {.sp = -16, .ra = -8}},
+    {.name = "rv64 c.addi on a constant",
+     .xlen = 8,
+     CODE(C16(0x6285),	      /* c.lui t0,0x1 */
+	  C16(0x02c1),	      /* c.addi t0,16 */
+	  I32(0x40510133),    /* sub sp,sp,t0 */
+	  C16(0xe406)),	      /* c.sdsp ra,8(sp) */
+     .frame = {.sp = -4112, .ra = -4104}},
+    {.name = "rv64 addi a5,zero,-2000 (li)",
+     .xlen = 8,
+     CODE(I32(0x83000793),  /* addi a5,zero,-2000 */
+	  I32(0x00f10133)), /* add sp,sp,a5 */
+     .frame = {.sp = -2000}},
+    {.name = "rv64 addiw a4,zero,-1000",
+     .xlen = 8,
+     CODE(I32(0xc180071b),  /* addiw a4,zero,-1000 */
+	  I32(0x00e10133)), /* add sp,sp,a4 */
+     .frame = {.sp = -1000}},
+    {.name = "rv32 c.jal: a call",
+     .xlen = 4,
+     CODE(C16(0x1141),	/* c.addi sp,-16 */
+	  C16(0xc606),	/* c.swsp ra,12(sp) */
+	  C16(0x2811),	/* c.jal .+20 */
+	  C16(0xc422)), /* c.swsp s0,8(sp) */
+     .stop = 4,
+     .frame = {.sp = -16, .ra = -4, .s0 = -8}},
+    {.name = "rv64 skipped instructions",
+     .xlen = 8,
+     CODE(C16(0x717d),	      /* c.addi16sp sp,-16 */
+	  I32(0x00813023),    /* sd s0,0(sp) */
+	  I32(0x00913423),    /* sd s1,8(sp) */
+	  I32(0x00c42683),    /* lw a3,12(s0) */
+	  C16(0xe026),	      /* c.sdsp s1,0(sp) */
+	  C16(0x45dc),	      /* c.lw a5,12(a1) */
+	  C16(0x9fa9),	      /* c.addw a5,a0 */
+	  C16(0x006c),	      /* c.addi4spn a1,sp,12 */
+	  C16(0x8526),	      /* c.mv a0,s1 */
+	  C16(0xe406)),	      /* c.sdsp ra,8(sp) */
+     .frame = {.sp = -16, .ra = -8, .s0 = -16}},
+};
+
+void prologue_filter(void)
+{
+	CHECK(all_hold(filter_cases, ARRAY_SIZE(filter_cases)));
+}
+
 /* sp set to an address (la sp: a stack of the function's own), or moved by
  * an amount the code does not tell. */
 static const struct frame_case sp_state_cases[] = {
@@ -1118,6 +1189,11 @@ void prologue_unreadable_code(void)
 	      PROLOGUE_OK);
 	CHECK(analysis.frame.sp_state == PROLOGUE_SP_RELATIVE &&
 	      analysis.frame.sp_offset == -16);
+	/* A function whose end is odd: its last parcel is half outside. */
+	CHECK(prologue_analyze(&config, start, start + 3, start + 4, 8, &analysis) ==
+	      PROLOGUE_UNREADABLE);
+	CHECK(prologue_analyze(&config, start, start + 3, start + 2, 8, &analysis) ==
+	      PROLOGUE_OK);
 	/* A function starting outside text, or at an odd address. */
 	CHECK(prologue_analyze(&config, end + 2, end + 6, end + 4, 8, &analysis) ==
 	      PROLOGUE_UNREADABLE);
