@@ -86,8 +86,8 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 /* Finds, through config->fde_index, the FDE covering pc and parses it.
  * The FDE must agree with its index entry and lie inside config->text.
  * `cie`, if not NULL, is the CIE the last call read (a walk's, address
- * UINTPTR_MAX before the first): its CIE is read again only if it is
- * another one, and left there. */
+ * UINTPTR_MAX before the first): the FDE's CIE is read again only if it
+ * is another one, and left there, not in fde->cie. */
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 			     struct tracer_cie *cie, struct cfi_fde *fde);
 
@@ -205,17 +205,17 @@ static inline unsigned cfi_row_kind(const struct cfi_row *row, unsigned slot)
 /* The slot of `column`, CFI_SLOTS if the row keeps none for it. */
 static inline unsigned cfi_column_slot(const struct cfi_row *row, uintptr_t column)
 {
-	/* slot + 1 of each register below 32; 0: none. */
+	/* The slot of each register below 32; CFI_SLOTS: none. */
+	enum { N = CFI_SLOTS, S = CFI_SLOT_S0 };
 	static const uint8_t register_slots[32] = {
-	    [1] = CFI_SLOT_RA + 1,   [2] = CFI_SLOT_SP + 1,   [8] = CFI_SLOT_S0 + 1,
-	    [9] = CFI_SLOT_S0 + 2,   [18] = CFI_SLOT_S0 + 3,  [19] = CFI_SLOT_S0 + 4,
-	    [20] = CFI_SLOT_S0 + 5,  [21] = CFI_SLOT_S0 + 6,  [22] = CFI_SLOT_S0 + 7,
-	    [23] = CFI_SLOT_S0 + 8,  [24] = CFI_SLOT_S0 + 9,  [25] = CFI_SLOT_S0 + 10,
-	    [26] = CFI_SLOT_S0 + 11, [27] = CFI_SLOT_S0 + 12,
+	    N,	   CFI_SLOT_RA, CFI_SLOT_SP, N,	     N,	    N,	   N,	  N,
+	    S,	   S + 1,	N,	     N,	     N,	    N,	   N,	  N,
+	    N,	   N,		S + 2,	     S + 3,  S + 4, S + 5, S + 6, S + 7,
+	    S + 8, S + 9,	S + 10,	     S + 11, N,	    N,	   N,	  N,
 	};
 
-	if (column < 32 && register_slots[column] != 0)
-		return register_slots[column] - 1u;
+	if (column < 32 && register_slots[column] != N)
+		return register_slots[column];
 	return column == row->return_column ? CFI_SLOT_RETURN : CFI_SLOTS;
 }
 

@@ -81,13 +81,39 @@ enum cfi_status cfi_read_pointer(const struct tracer_config *config,
 }
 
 /*
+ * The calls in the FDE parser that read through a cursor (cursor_unsigned,
+ * the long LEB128s, the general pointer encodings) read a copy: its own
+ * cursor, whose address is then never taken, stays in registers.
+ */
+static inline uintptr_t read_u64(struct memory_cursor *cursor)
+{
+	struct memory_cursor copy;
+	uintptr_t value;
+
+	cursor_fork(&copy, cursor);
+	value = cursor_unsigned(&copy, 8);
+	cursor_fork(cursor, &copy);
+	return value;
+}
+
+/* Skips a ULEB128 length and that many bytes (augmentation data). */
+static inline void skip_counted(struct memory_cursor *cursor)
+{
+	struct memory_cursor copy;
+
+	cursor_fork(&copy, cursor);
+	cursor_skip(&copy, cursor_uleb128(&copy));
+	cursor_fork(cursor, &copy);
+}
+
+/*
  * Opens `entry` on the contents of the .eh_frame entry at addr (after its
  * length) and reads its CIE id or CIE pointer field into *id, recording in
  * *id_field where that field is.
  */
-static enum cfi_status open_entry(const struct tracer_config *config, uintptr_t addr,
-				  struct memory_cursor *entry, uintptr_t *id_field,
-				  uintptr_t *id)
+static inline __attribute__((always_inline)) enum cfi_status
+open_entry(const struct tracer_config *config, uintptr_t addr,
+	   struct memory_cursor *entry, uintptr_t *id_field, uintptr_t *id)
 {
 	uintptr_t length;
 	unsigned id_size = 4;
@@ -97,7 +123,7 @@ static enum cfi_status open_entry(const struct tracer_config *config, uintptr_t 
 				(uintmax_t)addr);
 	length = cursor_u32(entry);
 	if (length == 0xffffffff) { /* 64-bit DWARF: 8-byte length and ids */
-		length = cursor_unsigned(entry, 8);
+		length = read_u64(entry);
 		id_size = 8;
 	}
 	if (entry->failed)
@@ -115,7 +141,7 @@ static enum cfi_status open_entry(const struct tracer_config *config, uintptr_t 
 	entry->end = entry->pos + length;
 	*id_field = entry->pos;
 	/* Cannot fail: the length covers the id. */
-	*id = id_size == 4 ? cursor_u32(entry) : cursor_unsigned(entry, 8);
+	*id = id_size == 4 ? cursor_u32(entry) : read_u64(entry);
 	return CFI_OK;
 }
 
@@ -171,24 +197,6 @@ static enum cfi_status parse_augmentation_data(struct memory_cursor *cie_cursor,
 		   : CFI_OK;
 }
 
-/* Field by field: see regs_copy. */
-static void cie_copy(struct tracer_cie *to, const struct tracer_cie *from)
-{
-	to->address = from->address;
-	to->instructions = from->instructions;
-	to->end = from->end;
-	to->code_align = from->code_align;
-	to->data_align = from->data_align;
-	to->ra_column = from->ra_column;
-	to->fde_encoding = from->fde_encoding;
-	to->has_augmentation_data = from->has_augmentation_data;
-	to->is_signal_frame = from->is_signal_frame;
-	to->initial_known = from->initial_known;
-	to->initial_cfa_kind = from->initial_cfa_kind;
-	to->initial_cfa_register = from->initial_cfa_register;
-	to->initial_cfa_offset = from->initial_cfa_offset;
-}
-
 /* Not inlined: a walk reads its CIEs once, and parse_fde, which runs every
  * frame, then keeps a small frame. */
 static __attribute__((noinline)) enum cfi_status
@@ -242,12 +250,25 @@ parse_cie(const struct tracer_config *config, uintptr_t addr, struct tracer_cie 
 	return CFI_OK;
 }
 
+/* read_fde_range's other encodings. */
+static __attribute__((noinline)) enum cfi_status
+read_fde_range_general(const struct tracer_config *config, struct memory_cursor *cursor,
+		       uint8_t encoding, uintptr_t *start, uintptr_t *range)
+{
+	enum cfi_status status = cfi_read_pointer(config, cursor, encoding, start);
+
+	/* The range is a length: the pointer's format, without its base. */
+	return status == CFI_OK ? read_pointer_format(cursor, encoding & 0x0f, range)
+				: status;
+}
+
 /* An FDE's pc_begin and pc_range fields, in the CIE's encoding. */
-static enum cfi_status read_fde_range(const struct tracer_config *config,
-				      struct memory_cursor *cursor, uint8_t encoding,
-				      uintptr_t *start, uintptr_t *range)
+static inline __attribute__((always_inline)) enum cfi_status
+read_fde_range(const struct tracer_config *config, struct memory_cursor *cursor,
+	       uint8_t encoding, uintptr_t *start, uintptr_t *range)
 {
 	uintptr_t field = cursor->pos;
+	struct memory_cursor copy;
 	enum cfi_status status;
 
 	/* GCC's and clang's encoding, read here without the general cases
@@ -258,16 +279,21 @@ static enum cfi_status read_fde_range(const struct tracer_config *config,
 		*range = (uintptr_t)(intptr_t)(int32_t)cursor_u32(cursor);
 		return cursor->failed ? CFI_MALFORMED : CFI_OK;
 	}
-	status = cfi_read_pointer(config, cursor, encoding, start);
-	/* The range is a length: the pointer's format, without its base. */
-	return status == CFI_OK ? read_pointer_format(cursor, encoding & 0x0f, range)
-				: status;
+	/* The others on a copy of the cursor (see read_u64). */
+	cursor_fork(&copy, cursor);
+	status = read_fde_range_general(config, &copy, encoding, start, range);
+	cursor_fork(cursor, &copy);
+	return status;
 }
 
-/* cfi_parse_fde, with the CIE `cache` read last (NULL: none). */
-static enum cfi_status parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
-				 struct tracer_cie *cache, struct cfi_fde *fde)
+/* cfi_parse_fde, with the CIE `cache` read last (NULL: none), where the
+ * FDE's CIE is then left instead of in fde->cie. Inline: cfi_find_fde
+ * runs it every frame. */
+static inline __attribute__((always_inline)) enum cfi_status
+parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
+	  struct tracer_cie *cache, struct cfi_fde *fde)
 {
+	struct tracer_cie *cie = cache ? cache : &fde->cie;
 	struct memory_cursor cursor;
 	uintptr_t id_field;
 	uintptr_t cie_pointer;
@@ -287,17 +313,17 @@ static enum cfi_status parse_fde(const struct tracer_config *config, uintptr_t f
 		    "CIE pointer 0x%jx points before the start of the section",
 		    (uintmax_t)cie_pointer);
 	cie_addr = id_field - cie_pointer;
+	/* The cache proved the CIE valid when it read it: not read again. */
 	if (!cache || cache->address != cie_addr) {
-		status = parse_cie(config, cie_addr, &fde->cie);
-		if (status != CFI_OK)
+		status = parse_cie(config, cie_addr, cie);
+		if (status != CFI_OK) {
+			/* Half-written: no CIE's. */
+			cie->address = UINTPTR_MAX;
 			return status;
-		if (cache)
-			cie_copy(cache, &fde->cie);
-	} else {
-		cie_copy(&fde->cie, cache);
+		}
 	}
-	status = read_fde_range(config, &cursor, fde->cie.fde_encoding, &fde->pc_start,
-				&pc_range);
+	status =
+	    read_fde_range(config, &cursor, cie->fde_encoding, &fde->pc_start, &pc_range);
 	if (status != CFI_OK)
 		return cursor.failed
 			   ? CFI_FAIL(status,
@@ -305,9 +331,8 @@ static enum cfi_status parse_fde(const struct tracer_config *config, uintptr_t f
 			   : CFI_FAIL(status,
 				      "unsupported FDE pointer encoding 0x%02x (from "
 				      "the CIE at offset 0x%jx)",
-				      fde->cie.fde_encoding,
-				      (uintmax_t)(id_field - cie_pointer -
-						  config->eh_frame.start));
+				      cie->fde_encoding,
+				      (uintmax_t)(cie_addr - config->eh_frame.start));
 	/* Wrapping as the image's addresses do (target_address). */
 	fde->pc_end = target_address(fde->pc_start + target_address(pc_range));
 	if (fde->pc_end < fde->pc_start)
@@ -315,8 +340,8 @@ static enum cfi_status parse_fde(const struct tracer_config *config, uintptr_t f
 		    CFI_MALFORMED,
 		    "FDE range 0x%jx+0x%jx runs past the end of the address space",
 		    (uintmax_t)fde->pc_start, (uintmax_t)target_address(pc_range));
-	if (fde->cie.has_augmentation_data)
-		cursor_skip(&cursor, cursor_uleb128(&cursor));
+	if (cie->has_augmentation_data)
+		skip_counted(&cursor);
 	if (cursor.failed)
 		return CFI_FAIL(
 		    CFI_MALFORMED,

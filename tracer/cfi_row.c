@@ -190,7 +190,9 @@ struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column)
 static inline void set_slot(struct cfi_row *row, unsigned slot, unsigned kind,
 			    int32_t value)
 {
-	uintptr_t *word = &row->kinds[slot / CFI_KINDS_PER_WORD];
+	/* Constant where one word holds every slot (rv64). */
+	uintptr_t *word =
+	    &row->kinds[CFI_KIND_WORDS == 1 ? 0 : slot / CFI_KINDS_PER_WORD];
 	unsigned shift = CFI_KIND_BITS * (slot % CFI_KINDS_PER_WORD);
 
 	*word = (*word & ~((uintptr_t)CFI_KIND_MASK << shift)) | (uintptr_t)kind << shift;
@@ -209,8 +211,10 @@ static inline enum cfi_status set_rule(struct cfi_row *row, uintptr_t column,
 	return CFI_OK;
 }
 
-/* DW_CFA_restore: back to the CIE's rule, or to unspecified if it had none. */
-static enum cfi_status restore_rule(struct cfi_program *program, uintptr_t column)
+/* DW_CFA_restore: back to the CIE's rule, or to unspecified if it had none.
+ * Inline: run_common stays a leaf. */
+static inline __attribute__((always_inline)) enum cfi_status
+restore_rule(struct cfi_program *program, uintptr_t column)
 {
 	struct cfi_row *row = program->row;
 	const struct cfi_row *initial = program->initial;
@@ -427,11 +431,18 @@ static __attribute__((noinline)) enum cfi_status run_op(struct cfi_program *prog
 	uintptr_t loc;
 	enum cfi_status status;
 
-	/* run() takes the other two ops with an operand in their low 6 bits,
-	 * and DW_CFA_offset when its operand fits one byte. */
-	if (op & 0xc0)
+	/* The ops with an operand in their low 6 bits come here only when
+	 * run_common does not take them: large factors, or DW_CFA_offset
+	 * with a longer operand. */
+	switch (op & 0xc0) {
+	case DW_CFA_advance_loc:
+		return advance(program, op & 0x3f);
+	case DW_CFA_offset:
 		return set_offset_rule(program, op & 0x3f, CFI_RULE_OFFSET,
 				       read_unsigned_factor(cursor));
+	case DW_CFA_restore:
+		return restore_rule(program, op & 0x3f);
+	}
 	switch (op) {
 	case DW_CFA_nop:
 		return CFI_OK;
@@ -482,81 +493,113 @@ static __attribute__((noinline)) enum cfi_status run_op(struct cfi_program *prog
 }
 
 /*
- * Runs [start, end) until its end or the first row past the pc. The ops
- * compilers emit in every FDE (advance_loc, offset with a one-byte operand,
- * restore, def_cfa_offset with a one-byte operand) run here with the
- * program's position and location in registers; the others through
- * run_op, on the cursor.
+ * The ops compilers emit in every FDE, from program->cursor.pos up to
+ * `end` or the first row past the pc: advance_loc, offset with a one-byte
+ * operand, restore, def_cfa_offset and def_cfa with one-byte operands. Returns at the
+ * first other op (not run), at the end, or once the pc is reached. A leaf,
+ * not inlined: it keeps the position, the location and the factors in
+ * registers that need no saving, and run() stays small around it.
  */
-static enum cfi_status run(struct cfi_program *program, uintptr_t start, uintptr_t end)
+static __attribute__((noinline)) enum cfi_status run_common(struct cfi_program *program,
+							    uintptr_t end)
 {
 	struct cfi_row *row = program->row;
-	const uintptr_t pc = program->pc;
 	const uintptr_t code_align = program->cie->code_align;
 	const intptr_t data_align = program->cie->data_align;
-	/* Then a one-byte factor (< 0x80) times it fits an int32. */
-	const bool small_data_align = data_align >= -0x1000000 && data_align <= 0x1000000;
-	uintptr_t pos = start;
-	uintptr_t loc = program->loc;
-	bool reached_pc = program->reached_pc;
+	uintptr_t pos = program->cursor.pos;
+	/* Bytes from the current row's location to the pc (loc <= pc: rows
+	 * past it are not run). */
+	uintptr_t left = program->pc - program->loc;
+	bool moved = false;
+	enum cfi_status status = CFI_OK;
 
-	if (!memory_cursor_open(program->config, start, end, &program->cursor))
-		return CFI_MALFORMED;
-	while (pos < end && !reached_pc) {
-		uint8_t op = target_u8(pos++);
-		/* A one-byte ULEB128 operand, if one follows: else 0x80. */
-		unsigned operand = pos < end ? target_u8(pos) : 0x80;
+	/* Then a 6-bit delta times code_align cannot overflow, nor a
+	 * one-byte factor (< 0x80) times data_align an int32: else run_op
+	 * takes every op, checking. */
+	if (code_align > UINTPTR_MAX / 0x3f || data_align < -0x1000000 ||
+	    data_align > 0x1000000)
+		return CFI_OK;
+	while (pos < end) {
+		unsigned op = target_u8(pos);
+		unsigned operand;
 		uintptr_t bytes;
-		enum cfi_status status;
 
-		switch (op & 0xc0) {
-		case DW_CFA_advance_loc:
-			if (__builtin_mul_overflow((uintptr_t)(op & 0x3f), code_align,
-						   &bytes) ||
-			    loc + bytes < loc)
-				return CFI_MALFORMED;
-			program->moved = true;
-			if (loc + bytes > pc) {
-				reached_pc = true;
-				NOTE_NEXT_LOC(program, loc + bytes);
-			} else {
-				loc += bytes;
-			}
-			continue;
-		case DW_CFA_offset:
-			if (operand >= 0x80 || !small_data_align)
-				break;
+		if ((op & 0xc0) == DW_CFA_advance_loc) {
+			bytes = (op & 0x3f) * code_align;
 			pos++;
+			moved = true;
+			if (bytes > left) {
+				uintptr_t loc = program->pc - left;
+
+				/* Past the address space is malformed. */
+				if (loc + bytes < loc)
+					status = CFI_MALFORMED;
+				else
+					NOTE_NEXT_LOC(program, loc + bytes);
+				program->reached_pc = true;
+				break;
+			}
+			left -= bytes;
+			continue;
+		}
+		if ((op & 0xc0) == DW_CFA_restore) {
+			pos++;
+			restore_rule(program, op & 0x3f);
+			continue;
+		}
+		/* A one-byte ULEB128 operand, if one follows: else 0x80. */
+		operand = end - pos > 1 ? target_u8(pos + 1) : 0x80;
+		if (operand >= 0x80)
+			break;
+		if ((op & 0xc0) == DW_CFA_offset) {
+			pos += 2;
 			set_rule(row, op & 0x3f, CFI_RULE_OFFSET,
 				 (int32_t)((intptr_t)operand * data_align));
 			continue;
-		case DW_CFA_restore:
-			restore_rule(program, op & 0x3f);
-			continue;
-		default:
-			if (op == DW_CFA_def_cfa_offset && operand < 0x80 &&
-			    row->cfa_kind != CFI_CFA_EXPRESSION) {
-				pos++;
-				set_cfa(row, CFI_CFA_REGISTER_OFFSET, row->cfa_register,
-					(int32_t)operand);
-				continue;
-			}
 		}
-		program->cursor.pos = pos;
-		program->loc = loc;
-		status = run_op(program, op);
+		if (op == DW_CFA_def_cfa_offset && row->cfa_kind != CFI_CFA_EXPRESSION) {
+			pos += 2;
+			set_cfa(row, CFI_CFA_REGISTER_OFFSET, row->cfa_register,
+				(int32_t)operand);
+			continue;
+		}
+		/* def_cfa with two one-byte operands: frame-pointer setup. */
+		if (op != DW_CFA_def_cfa || end - pos <= 2 || target_u8(pos + 2) >= 0x80)
+			break;
+		set_cfa(row, CFI_CFA_REGISTER_OFFSET, operand,
+			(int32_t)target_u8(pos + 2));
+		pos += 3;
+	}
+	program->cursor.pos = pos;
+	program->loc = program->pc - left;
+	program->moved |= moved;
+	return status;
+}
+
+/* Runs [start, end) until its end or the first row past the pc: the
+ * common ops in run_common, the others through run_op, on the cursor.
+ * Inline: row_at runs it every frame. */
+static inline __attribute__((always_inline)) enum cfi_status
+run(struct cfi_program *program, uintptr_t start, uintptr_t end)
+{
+	enum cfi_status status;
+
+	if (!memory_cursor_open(program->config, start, end, &program->cursor))
+		return CFI_MALFORMED;
+	while (!program->reached_pc) {
+		status = run_common(program, end);
+		if (status != CFI_OK)
+			return status;
+		if (program->reached_pc || program->cursor.pos == end)
+			break;
+		status = run_op(program, cursor_u8(&program->cursor));
 		/* An operand cut off by the end of the entry is malformed,
 		 * whatever the op made of the zeros it read instead. */
 		if (program->cursor.failed)
 			return CFI_MALFORMED;
 		if (status != CFI_OK)
 			return status;
-		pos = program->cursor.pos;
-		loc = program->loc;
-		reached_pc = program->reached_pc;
 	}
-	program->loc = loc;
-	program->reached_pc = reached_pc;
 	return CFI_OK;
 }
 
@@ -575,14 +618,16 @@ static inline __attribute__((always_inline)) enum cfi_status row_at(const struct
 			      struct tracer_cie *cache, uintptr_t pc, struct cfi_row *row,
 			      uintptr_t *next_loc)
 {
+	/* A walk's CIE is its cache (cfi_find_fde). */
+	const struct tracer_cie *cie = cache ? cache : &fde->cie;
 	struct cfi_program program;
 	struct cfi_row initial;
 	enum cfi_status status;
 
-	if (fde->cie.ra_column > UINT16_MAX)
+	if (cie->ra_column > UINT16_MAX)
 		return CFI_UNSUPPORTED;
 	program.config = config;
-	program.cie = &fde->cie;
+	program.cie = cie;
 	program.loc = fde->pc_start;
 	program.pc = pc;
 	program.reached_pc = false;
@@ -591,7 +636,7 @@ static inline __attribute__((always_inline)) enum cfi_status row_at(const struct
 	program.row = row;
 	program.initial = NULL;
 	program.remembered_count = 0;
-	row->return_column = (uint16_t)fde->cie.ra_column;
+	row->return_column = (uint16_t)cie->ra_column;
 	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
 		row->kinds[i] = 0;
 #ifdef TRACER_HOST_VIEW
@@ -606,7 +651,7 @@ static inline __attribute__((always_inline)) enum cfi_status row_at(const struct
 		row->cfa_kind = 0;
 		row->cfa_register = 0;
 		row->cfa_offset = 0;
-		status = run(&program, fde->cie.instructions, fde->cie.end);
+		status = run(&program, cie->instructions, cie->end);
 		if (status != CFI_OK)
 			return status;
 		if (cache && initial_is_cfa_only(&program)) {

@@ -110,12 +110,16 @@ static enum tracer_stop stop_reason(enum cfi_status status)
  * The caller's sp is the CFA (psABI), which the walk has checked: a rule for
  * sp may only agree with it, never replace it. The slots go in a fixed
  * order, ra first: a failing rule stops the walk whichever comes first.
+ * `general`: false when every rule is undefined, same value or an offset
+ * (simple_rules): the function is then a leaf, with no call to keep
+ * registers across.
  */
-static enum tracer_stop apply_row(const struct tracer_walk *walk,
-				  const struct cfi_row *row, unsigned return_slot,
-				  const struct tracer_regs *callee, uintptr_t cfa,
-				  struct tracer_regs *regs)
+static inline __attribute__((always_inline)) enum tracer_stop
+apply_row(const struct tracer_walk *walk, const struct cfi_row *row, unsigned return_slot,
+	  const struct tracer_regs *callee, uintptr_t cfa, struct tracer_regs *regs,
+	  bool general)
 {
+	const struct tracer_range stack = walk->stack;
 	uintptr_t return_address = 0;
 	bool has_return_address =
 	    cfi_register_value(callee, row->return_column, &return_address);
@@ -139,12 +143,12 @@ static enum tracer_stop apply_row(const struct tracer_walk *walk,
 				continue; /* the callee's value, already there */
 			/* Offsets, the common case, without a call. */
 			if (kind == CFI_RULE_OFFSET) {
-				if (!memory_read_word(
-					&walk->stack,
+				if (!memory_read_stack_word(
+					stack,
 					cfa + (uintptr_t)(intptr_t)row->values[slot],
 					&value))
 					return TRACER_STOP_OUTSIDE_STACK;
-			} else if (kind != CFI_RULE_UNDEFINED) {
+			} else if (general && kind != CFI_RULE_UNDEFINED) {
 				status =
 				    apply_rule(walk, (uint8_t)kind, row->values[slot],
 					       callee, cfa, &value);
@@ -174,6 +178,29 @@ static enum tracer_stop apply_row(const struct tracer_walk *walk,
 	return TRACER_RUNNING;
 }
 
+/* Whether every rule of the row is undefined, same value or an offset
+ * (kinds 1-3: no bit above the low two in any slot). */
+_Static_assert(CFI_RULE_UNDEFINED == 1 && CFI_RULE_OFFSET == 3,
+	       "simple kinds are 1 to 3");
+static bool simple_rules(const uintptr_t *kinds)
+{
+	const uintptr_t high_bits = UINTPTR_MAX / CFI_KIND_MASK * 0xc; /* 0xcc...c */
+	uintptr_t other = 0;
+
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		other |= kinds[i] & high_bits;
+	return other == 0;
+}
+
+/* apply_row in place for rows of simple_rules, which read only the CFA and
+ * the stack: the common case, inline in dwarf_step. */
+static inline __attribute__((always_inline)) enum tracer_stop
+step_simple(struct tracer_walk *walk, const struct cfi_row *row, unsigned return_slot,
+	    uintptr_t cfa)
+{
+	return apply_row(walk, row, return_slot, &walk->next, cfa, &walk->next, false);
+}
+
 /* Whether a rule of the row reads the callee's registers (a register or
  * an expression rule: kinds 5-7, 0b1xx but not 0b100, in any slot). */
 _Static_assert(CFI_RULE_REGISTER == 5 && CFI_RULE_VAL_EXPRESSION == 7,
@@ -197,7 +224,17 @@ step_to_caller(struct tracer_walk *walk, const struct cfi_row *row, unsigned ret
 	struct tracer_regs callee;
 
 	regs_copy(&callee, &walk->next);
-	return apply_row(walk, row, return_slot, &callee, cfa, &walk->next);
+	return apply_row(walk, row, return_slot, &callee, cfa, &walk->next, true);
+}
+
+/* apply_row in place, for rows whose rules read only the CFA and the
+ * stack, some of them neither undefined, same value nor an offset. */
+static __attribute__((noinline)) enum tracer_stop step_in_place(struct tracer_walk *walk,
+								const struct cfi_row *row,
+								unsigned return_slot,
+								uintptr_t cfa)
+{
+	return apply_row(walk, row, return_slot, &walk->next, cfa, &walk->next, true);
 }
 
 void dwarf_step(struct tracer_walk *walk)
@@ -227,7 +264,7 @@ void dwarf_step(struct tracer_walk *walk)
 		return;
 	}
 	/* Boot code marks the first frame of a stack so: no caller. */
-	return_slot = cfi_column_slot(&row, fde.cie.ra_column);
+	return_slot = cfi_column_slot(&row, walk->cie.ra_column);
 	if (return_slot < CFI_SLOTS &&
 	    cfi_row_kind(&row, return_slot) == CFI_RULE_UNDEFINED) {
 		walk->stop = frame_outermost(walk, cfa, TRACER_STOP_EARLY_OUTERMOST);
@@ -238,10 +275,12 @@ void dwarf_step(struct tracer_walk *walk)
 		return;
 	/* Rules that read only the CFA and the stack may change the
 	 * registers in place. */
-	walk->stop =
-	    rules_read_registers(row.kinds)
-		? step_to_caller(walk, &row, return_slot, cfa)
-		: apply_row(walk, &row, return_slot, &walk->next, cfa, &walk->next);
+	if (simple_rules(row.kinds))
+		walk->stop = step_simple(walk, &row, return_slot, cfa);
+	else if (rules_read_registers(row.kinds))
+		walk->stop = step_to_caller(walk, &row, return_slot, cfa);
+	else
+		walk->stop = step_in_place(walk, &row, return_slot, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	walk->next_is_exact = false;

@@ -74,6 +74,14 @@ static inline uint16_t target_u16(uintptr_t address)
 	return value;
 }
 
+static inline uint32_t target_u32(uintptr_t address)
+{
+	uint32_t value;
+
+	__builtin_memcpy(&value, target_bytes(address), sizeof(value));
+	return value;
+}
+
 /* A word of the image, of its size (little-endian, as is the host). */
 static inline uintptr_t target_word(uintptr_t address)
 {
@@ -105,6 +113,12 @@ static inline uint16_t target_u16(uintptr_t address)
 	return *(const uint16_t *)address;
 }
 
+/* address must be 4-byte aligned. */
+static inline uint32_t target_u32(uintptr_t address)
+{
+	return *(const uint32_t *)address;
+}
+
 /* Volatile: a stack word may change under the walk (another hart). */
 static inline uintptr_t target_word(uintptr_t address)
 {
@@ -124,6 +138,21 @@ static inline uint8_t target_u8(uintptr_t address)
  * of faulting.
  */
 bool memory_read_word(const struct tracer_range *stack, uintptr_t addr, uintptr_t *value);
+
+/* memory_read_word's check and load, inline for the DWARF unwinder's rules
+ * (a few a frame); memory_read_word is this. */
+static inline bool memory_read_stack_word(struct tracer_range stack, uintptr_t addr,
+					  uintptr_t *value)
+{
+	if (addr % TARGET_WORD_SIZE != 0)
+		return false;
+	/* Written so that addr + size cannot overflow. */
+	if (addr < stack.start || stack.end < TARGET_WORD_SIZE ||
+	    addr > stack.end - TARGET_WORD_SIZE)
+		return false;
+	*value = target_word(addr);
+	return true;
+}
 
 /*
  * A window, [first, first + span]: a region less its first `before` bytes,
@@ -178,9 +207,20 @@ struct memory_cursor {
 	bool failed;
 };
 
-/* Opens a cursor on [start, end) if that lies inside config->eh_frame. */
-bool memory_cursor_open(const struct tracer_config *config, uintptr_t start,
-			uintptr_t end, struct memory_cursor *cursor);
+/* Opens a cursor on [start, end) if that lies inside config->eh_frame.
+ * Inline: the DWARF unwinder opens a few a frame. */
+static inline bool memory_cursor_open(const struct tracer_config *config, uintptr_t start,
+				      uintptr_t end, struct memory_cursor *cursor)
+{
+	const struct tracer_range eh_frame = config->eh_frame;
+
+	if (start > end || start < eh_frame.start || end > eh_frame.end)
+		return false;
+	cursor->pos = start;
+	cursor->end = end;
+	cursor->failed = false;
+	return true;
+}
 
 /* A cursor on the code [start, end), already failed unless that lies inside
  * config->text and start is 2-byte aligned, as every instruction is: the
@@ -312,18 +352,23 @@ static inline uint16_t cursor_u16(struct memory_cursor *cursor)
 	return parcel;
 }
 
+/* The little-endian 32 bits at an address that need not be aligned (a
+ * call: GCC would otherwise merge cursor_u32's two ways into this one). */
+uint32_t memory_u32_unaligned(uintptr_t address);
+
 static inline uint32_t cursor_u32(struct memory_cursor *cursor)
 {
-	const uint8_t *bytes = target_bytes(cursor->pos);
+	uintptr_t pos = cursor->pos;
 
-	if (cursor->end - cursor->pos < 4) {
+	if (cursor->end - pos < 4) {
 		cursor->pos = cursor->end;
 		cursor->failed = true;
 		return 0;
 	}
-	cursor->pos += 4;
-	return (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 |
-	       (uint32_t)bytes[3] << 24;
+	cursor->pos = pos + 4;
+	/* One load where the field is aligned, as the fields of every
+	 * .eh_frame entry's header are in GCC's and clang's output. */
+	return pos % 4 == 0 ? target_u32(pos) : memory_u32_unaligned(pos);
 }
 
 /* Little-endian integers of `size` bytes (1 to 8). A value that does not fit
@@ -352,7 +397,15 @@ static inline intptr_t cursor_sleb128(struct memory_cursor *cursor)
 }
 
 /* Moves forward `count` bytes, failing if that passes end. */
-void cursor_skip(struct memory_cursor *cursor, uintptr_t count);
+static inline void cursor_skip(struct memory_cursor *cursor, uintptr_t count)
+{
+	if (count > cursor->end - cursor->pos) {
+		cursor->pos = cursor->end;
+		cursor->failed = true;
+		return;
+	}
+	cursor->pos += count;
+}
 
 /*
  * One unwinding step: from the frame in walk->next (already returned to the

@@ -20,29 +20,7 @@ unsigned tracer_host_word_size = sizeof(uintptr_t);
 bool memory_read_word(const struct tracer_range *current_stack, uintptr_t addr,
 		      uintptr_t *value)
 {
-	const struct tracer_range stack = *current_stack;
-
-	if (addr % TARGET_WORD_SIZE != 0)
-		return false;
-	/* Written so that addr + size cannot overflow. */
-	if (addr < stack.start || stack.end < TARGET_WORD_SIZE ||
-	    addr > stack.end - TARGET_WORD_SIZE)
-		return false;
-	*value = target_word(addr);
-	return true;
-}
-
-bool memory_cursor_open(const struct tracer_config *config, uintptr_t start,
-			uintptr_t end, struct memory_cursor *cursor)
-{
-	const struct tracer_range eh_frame = config->eh_frame;
-
-	if (start > end || start < eh_frame.start || end > eh_frame.end)
-		return false;
-	cursor->pos = start;
-	cursor->end = end;
-	cursor->failed = false;
-	return true;
+	return memory_read_stack_word(*current_stack, addr, value);
 }
 
 struct memory_cursor memory_code_cursor(const struct tracer_config *config,
@@ -56,6 +34,14 @@ struct memory_cursor memory_code_cursor(const struct tracer_config *config,
 		cursor.failed = true;
 	}
 	return cursor;
+}
+
+uint32_t memory_u32_unaligned(uintptr_t address)
+{
+	const uint8_t *bytes = target_bytes(address);
+
+	return (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 |
+	       (uint32_t)bytes[3] << 24;
 }
 
 uintptr_t cursor_unsigned(struct memory_cursor *cursor, unsigned size)
@@ -133,14 +119,4 @@ intptr_t cursor_sleb128_long(struct memory_cursor *cursor)
 	if (shift < bits && (byte & 0x40))
 		value |= ~(uintptr_t)0 << shift;
 	return (intptr_t)value;
-}
-
-void cursor_skip(struct memory_cursor *cursor, uintptr_t count)
-{
-	if (count > cursor->end - cursor->pos) {
-		cursor->pos = cursor->end;
-		cursor->failed = true;
-		return;
-	}
-	cursor->pos += count;
 }

@@ -290,10 +290,10 @@ enum tracer_unwinder {
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
 #define TRACER_STACK_FRAME_POINTER 160u
-#define TRACER_STACK_DWARF 992u
+#define TRACER_STACK_DWARF 880u
 #define TRACER_STACK_PROLOGUE 800u
 #define TRACER_STACK_TABLE 176u /* rows the table holds; interpreted ones: DWARF's */
-#define TRACER_STACK_AUTO 992u /* the largest of them */
+#define TRACER_STACK_AUTO 880u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
 #define TRACER_STACK_CAPTURE 448u
 /* What tracer_print_backtrace() needs on top of it (put_line's aside). */
@@ -470,7 +470,7 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
  *     frame pointer     22 (FP=1)       130
- *     DWARF          1,131 / 1,415   1,220 / 1,499
+ *     DWARF            840 / 973       929 / 1,057
  *     prologue         959 / 1,040     992 / 1,073
  *     table             93 / 92         298 / 305
  *     auto              93 / 92         301 / 308

@@ -1475,6 +1475,54 @@ void cfi_op_operand_limits(void)
 	end_case(&c);
 }
 
+/*
+ * Factors too large for a 6-bit delta or a one-byte offset to stay in
+ * range: the row machine must still check what their products do.
+ *   code alignment 2^62: advance_loc 4 is 2^64 bytes, past the address
+ *     space: malformed;
+ *   code alignment floor((2^64 - 1) / 63) = 0x0410410410410410 (63 of it
+ *     still fit a word): advance_loc 63 is 0xfffffffffffffff0 bytes, which
+ *     passes the pc but wraps from TEST_PC: malformed;
+ *   data alignment -2^40 (SLEB 80 80 80 80 80 60): offset 2 is -2^41,
+ *     beyond a row's int32: unsupported.
+ */
+void cfi_op_large_factors(void)
+{
+	static const uint64_t wide_code_aligns[] = {(uint64_t)1 << 62, UINT64_MAX / 63};
+	static const uint8_t wide_deltas[] = {4, 63};
+	struct cfi_case c;
+	struct cfi_row row;
+
+	if (sizeof(uintptr_t) < 8)
+		return; /* the products are those of 64-bit words */
+	for (size_t i = 0; i < 2; i++) {
+		fake_stack_init(&c.stack);
+		fake_cfi_init(&c.cfi);
+		c.cie = fake_cfi_begin_cie(&c.cfi);
+		FAKE_CFI(&c.cfi, 3, 'z', 'R', 0);
+		fake_cfi_uleb(&c.cfi, wide_code_aligns[i]);
+		FAKE_CFI(&c.cfi, 0x7c, REG_RA, 1, DW_EH_PE_udata8, CFA_def_cfa, REG_SP,
+			 0);
+		begin_fde(&c);
+		FAKE_CFI(&c.cfi, CFA_advance_loc | wide_deltas[i], CFA_def_cfa_offset,
+			 16);
+		CHECK_ROW(finish_case(&c) == CFI_OK, i);
+		CHECK_ROW(row_at(&c, TEST_PC, &row) == CFI_MALFORMED, i);
+		end_case(&c);
+	}
+	fake_stack_init(&c.stack);
+	fake_cfi_init(&c.cfi);
+	c.cie = fake_cfi_begin_cie(&c.cfi);
+	FAKE_CFI(&c.cfi, 3, 'z', 'R', 0, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x60, REG_RA, 1,
+		 DW_EH_PE_udata8, CFA_def_cfa, REG_SP, 0);
+	begin_fde(&c);
+	FAKE_CFI(&c.cfi, CFA_offset | REG_S0, 2);
+	CHECK(finish_case(&c) == CFI_OK);
+	CHECK(c.parsed.cie.data_align == -((intptr_t)1 << 40));
+	CHECK(row_at(&c, TEST_PC, &row) == CFI_UNSUPPORTED);
+	end_case(&c);
+}
+
 /* No CFA rule at all: nothing to unwind with. */
 void cfi_row_without_cfa(void)
 {
