@@ -107,25 +107,26 @@ struct tracer_fde_index {
 
 /*
  * The unwind table symgen compiles from .eh_frame (symgen --cfi; the format:
- * tracer/UNWIND_TABLE.md, the rows and rule words: table_format.h): for
- * each range of code, how to find the CFA (sp or s0 plus an offset), ra and
- * s0, or that the DWARF unwinder must interpret the range, or that no CFI
- * covers it. 2-byte rows (an offset within a block of code and an index
- * into rules[]); lookup[i] is the first row of the block at base + i *
- * 2^TRACER_UNWIND_BLOCK_SHIFT.
+ * tracer/UNWIND_TABLE.md, the rows and rules: table_format.h): for each
+ * range of code, how to find the CFA (sp or s0 plus an offset), ra and s0,
+ * or that the DWARF unwinder must interpret the range, or that no CFI
+ * covers it. Rows are indexes into rules[]; per block of
+ * 2^TRACER_UNWIND_BLOCK_SHIFT bytes from base, maps[i] marks where rows
+ * start and lookup[i] counts the rows before it.
  */
 struct tracer_unwind_table {
 	uint32_t magic;	      /* TRACER_UNWIND_TABLE_MAGIC */
 	uint16_t version;     /* TRACER_UNWIND_VERSION */
 	uint16_t word_size;   /* sizeof(uintptr_t) of the image */
 	uint32_t count;	      /* entries of rows[] */
-	uint32_t block_count; /* blocks of code; lookup[] has one entry more */
+	uint32_t block_count; /* entries of maps[]; lookup[] has one more */
 	uint32_t rule_count;  /* entries of rules[] */
 	uint32_t checksum;    /* tracer_unwind_checksum() */
 	uintptr_t base;	      /* the address of the first row */
 	const uint16_t *rows;
+	const uint64_t *maps;
 	const uint32_t *lookup;
-	const uint32_t *rules;
+	const struct tracer_unwind_rule *rules;
 };
 
 /* Stacks a config may declare; entries past it are ignored, as if absent. */
