@@ -211,8 +211,8 @@ static void write_unwind_arrays(FILE *out, const struct unwind_table *unwind)
 	fprintf(out,
 		"};\n\n__attribute__((section(\".tracer_symtab.unwind_lookup\")))\n"
 		"static const uint32_t unwind_lookup[%zu] = {\n",
-		unwind->block_count + 1);
-	for (size_t i = 0; i <= unwind->block_count; i++)
+		unwind->block_count);
+	for (size_t i = 0; i < unwind->block_count; i++)
 		fprintf(out, "    %" PRIu32 "u,\n", unwind->lookup[i]);
 	fprintf(out,
 		"};\n\n__attribute__((section(\".tracer_symtab.unwind_rules\")))\n"

@@ -41,8 +41,7 @@ static enum column_rule column_rule(const struct cfi_row *row, unsigned column,
 static struct tracer_unwind_rule rule_for(const struct cfi_fde *fde, enum cfi_status status,
 					  const struct cfi_row *row, unsigned word_size)
 {
-	static const struct tracer_unwind_rule interpret = {0, 0, 0, TRACER_UNWIND_CFA_INTERPRET};
-	enum tracer_unwind_cfa cfa;
+	static const struct tracer_unwind_rule interpret = {0, 0, 0, TRACER_UNWIND_INTERPRET};
 	enum column_rule ra, s0;
 	int64_t ra_offset, s0_offset;
 	struct tracer_unwind_rule rule;
@@ -51,19 +50,15 @@ static struct tracer_unwind_rule rule_for(const struct cfi_fde *fde, enum cfi_st
 	    fde->cie.ra_column != DWARF_REG_RA || row->cfa_kind != CFI_CFA_REGISTER_OFFSET ||
 	    cfi_row_rule(row, DWARF_REG_SP).kind != 0)
 		return interpret;
-	if (row->cfa_register == DWARF_REG_SP)
-		cfa = TRACER_UNWIND_CFA_SP;
-	else if (row->cfa_register == DWARF_REG_S0)
-		cfa = TRACER_UNWIND_CFA_S0;
-	else
+	if (row->cfa_register != DWARF_REG_SP && row->cfa_register != DWARF_REG_S0)
 		return interpret;
 	ra = column_rule(row, DWARF_REG_RA, &ra_offset);
 	s0 = column_rule(row, DWARF_REG_S0, &s0_offset);
 	if (ra == COLUMN_OTHER || s0 == COLUMN_OTHER || s0 == COLUMN_UNDEFINED)
 		return interpret;
-	if (!tracer_unwind_encode(&rule, cfa, row->cfa_offset,
+	if (!tracer_unwind_encode(&rule, row->cfa_register == DWARF_REG_S0, row->cfa_offset,
 				  ra == COLUMN_SAVED       ? TRACER_UNWIND_RA_SAVED
-				  : ra == COLUMN_UNDEFINED ? TRACER_UNWIND_RA_UNDEFINED
+				  : ra == COLUMN_UNDEFINED ? TRACER_UNWIND_RA_LOST
 							   : TRACER_UNWIND_RA_REGISTER,
 				  ra_offset, s0 == COLUMN_SAVED, s0_offset, word_size))
 		return interpret;
@@ -142,7 +137,7 @@ static void add_fde(struct builder *b, const struct tracer_config *config,
 static uint32_t rule_index(struct unwind_table *table, const struct elf_file *elf,
 			   struct tracer_unwind_rule rule)
 {
-	static const struct tracer_unwind_rule interpret = {0, 0, 0, TRACER_UNWIND_CFA_INTERPRET};
+	static const struct tracer_unwind_rule interpret = {0, 0, 0, TRACER_UNWIND_INTERPRET};
 
 	for (size_t i = 0; i < table->rule_count; i++)
 		if (same_rule(table->rules[i], rule))
@@ -156,37 +151,36 @@ static uint32_t rule_index(struct unwind_table *table, const struct elf_file *el
 	return (uint32_t)table->rule_count++;
 }
 
-/* The rows in the format: a dictionary index each (rows whose rule became
+/* The rows in the format: a rule's offset in the dictionary each (rows whose rule became
  * "interpret" merge with such neighbours); each block's map of the rows
- * that start in it, and lookup[b], the rows that start before block b. */
+ * that start in it, and lookup[b], the rows that start in block b or
+ * before it. */
 static struct unwind_table encode(const struct builder *b)
 {
 	struct unwind_table table = {.base = b->base};
 	uint32_t *offsets = tracked_alloc(b->elf->path, b->count, sizeof(*offsets));
-	size_t block = 0;
 
 	table.rows = tracked_alloc(b->elf->path, b->count, sizeof(uint16_t));
 	for (size_t i = 0; i < b->count; i++) {
 		uint32_t index = rule_index(&table, b->elf, b->rows[i].rule);
 
-		if (table.count > 0 && table.rows[table.count - 1] == index)
+		if (table.count > 0 &&
+		    table.rows[table.count - 1] == index * sizeof(struct tracer_unwind_rule))
 			continue;
-		table.rows[table.count] = (uint16_t)index;
+		table.rows[table.count] = (uint16_t)(index * sizeof(struct tracer_unwind_rule));
 		offsets[table.count] = (uint32_t)(b->rows[i].pc - b->base);
 		table.count++;
-		table.interpreted += table.rules[index].kind == TRACER_UNWIND_CFA_INTERPRET;
+		table.interpreted += table.rules[index].kind == TRACER_UNWIND_INTERPRET;
 	}
 	table.block_count = (offsets[table.count - 1] >> TRACER_UNWIND_BLOCK_SHIFT) + 1;
 	table.maps = tracked_alloc(b->elf->path, table.block_count, sizeof(uint64_t));
-	table.lookup = tracked_alloc(b->elf->path, table.block_count + 1, sizeof(uint32_t));
-	for (size_t i = 0; i < table.count; i++) {
-		while (block <= offsets[i] >> TRACER_UNWIND_BLOCK_SHIFT) {
-			table.maps[block] = 0;
-			table.lookup[block++] = (uint32_t)i;
-		}
-		table.maps[block - 1] |= (uint64_t)1 << (offsets[i] >> 1 & 63);
+	table.lookup = tracked_alloc(b->elf->path, table.block_count, sizeof(uint32_t));
+	for (size_t block = 0, i = 0; block < table.block_count; block++) {
+		table.maps[block] = 0;
+		for (; i < table.count && offsets[i] >> TRACER_UNWIND_BLOCK_SHIFT == block; i++)
+			table.maps[block] |= (uint64_t)1 << (offsets[i] >> 1 & 63);
+		table.lookup[block] = (uint32_t)i;
 	}
-	table.lookup[block] = (uint32_t)table.count;
 	return table;
 }
 
@@ -194,7 +188,7 @@ struct unwind_table unwind_table_build(const struct elf_file *elf,
 				       const struct fde_entry *fdes, size_t count)
 {
 	const struct tracer_config config = fde_index_view(elf);
-	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_CFA_NONE};
+	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
 	struct builder b = {.elf = elf, .base = fdes[0].pc_start};
 
 	for (size_t i = 0; i < count; i++) {

@@ -426,21 +426,29 @@ void prologue_step(struct tracer_walk *walk);
 bool table_step(struct tracer_walk *walk);
 
 /*
- * The index of the row in effect just below `end` bytes past the base of a
- * table tracer_unwind_table_check() accepted (`end` even, in one of its
- * blocks): the last row that starts below it. That is the rows up to the
- * end of the block, less one, less those that start in it at or past
- * `end`: so a block's first offset (end & 127 = 0) needs no special case,
- * and a return address is its own `end` (pc - base: the call is below it).
- * No search: inline, the table's capture loop runs it once a frame.
+ * How many rows start below `end` bytes past the base of a table
+ * tracer_unwind_table_check() accepted (`end` even, in one of its blocks):
+ * the rows up to the end of the block less those that start in it at or
+ * past `end`. The row in effect just below `end` is the last of them (at
+ * least one: the first block starts with a row). So a block's first offset
+ * (end & 127 = 0) needs no special case, and a return address is its own
+ * `end` (pc - base: the call is below it). No search: inline, the table's
+ * capture loop runs it once a frame.
  */
-static inline uint32_t unwind_table_row_below(const uint64_t *maps, const uint32_t *lookup,
-					      uintptr_t end)
+static inline uintptr_t unwind_table_rows_below(const uint64_t *maps, const uint32_t *lookup,
+						uintptr_t end)
 {
 	uintptr_t block = end >> TRACER_UNWIND_BLOCK_SHIFT;
 
-	return lookup[block + 1] - 1 -
+	return (uintptr_t)lookup[block] -
 	       tracer_unwind_popcount(tracer_unwind_rows_from(maps[block], end));
+}
+
+/* The rule a row names (its byte offset in rules[]). */
+static inline const struct tracer_unwind_rule *unwind_table_rule_of(
+    const struct tracer_unwind_rule *rules, uint16_t row)
+{
+	return (const struct tracer_unwind_rule *)(const void *)((const char *)rules + row);
 }
 
 /* The rule in effect at pc in a table tracer_unwind_table_check()

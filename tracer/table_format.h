@@ -58,56 +58,67 @@ static inline uint32_t table_checksum_end(const struct table_checksum *sum)
 
 /*
  * The unwind table (tracer/UNWIND_TABLE.md): a dictionary of the distinct
- * rules (struct tracer_unwind_rule: offsets in bytes, ready to
- * add), 16-bit rows (each its rule's index), and per block of
+ * rules (struct tracer_unwind_rule: offsets in bytes, ready to add),
+ * 16-bit rows (each its rule's byte offset in the dictionary: its index
+ * times 8), and per block of
  * 2^TRACER_UNWIND_BLOCK_SHIFT bytes of code from the table's base a 64-bit
  * map of where rows start (bit i: at offset 2i; instructions are 2-byte
- * aligned) and lookup[], the rows that start before the block. The row in
- * effect at an offset is lookup[block] - 1 plus the rows that start in the
- * block at or below it: a count of bits, no search.
+ * aligned) and lookup[], the rows that start in it or before it. The row
+ * in effect at an offset is the last row that starts at or below it:
+ * lookup[block] - 1 less the rows that start in the block above it, a
+ * count of bits, no search.
  *
- * A rule's kind: bits 0-1 the CFA (0 no CFI, 1 sp + cfa_offset, 2 s0 +
- * cfa_offset, 3 interpret: the DWARF unwinder computes the row), bits 2-3
- * ra (0 still in ra, 1 saved at CFA + ra_offset, 2 undefined: the
- * outermost frame), bit 4 s0 (0 unchanged, 1 saved at CFA + s0_offset).
- * Offsets a rule does not use are 0; a used one never is. Saved slots lie below the CFA, at multiples of the word size; in a
- * frame based on sp they lie in it, between sp and the CFA, and the CFA's
- * offset is a multiple of the word size too: so a walk that keeps sp
- * aligned and inside the stack needs no check of its own for those slots.
+ * A rule's kind, numbered so that the frames the capture loop takes (ra
+ * saved) are kinds 0 to 3, and the commonest 0:
+ *   bit 0      the CFA: 0 sp + cfa_offset, 1 s0 + cfa_offset
+ *   bit 1      s0: 0 saved at CFA + s0_offset, 1 unchanged
+ *   bits 2-3   ra: 0 saved at CFA + ra_offset, 1 still in ra, 2 undefined
+ *              (the outermost frame)
+ *   16         no CFI (no FDE covers the code)
+ *   17         interpret (the row does not fit: the DWARF unwinder
+ *              computes it)
+ * Offsets a rule does not use are 0; a used one never is. Saved slots lie
+ * below the CFA, at multiples of the word size; in a frame based on sp
+ * they lie in it, between sp and the CFA, and the CFA's offset is a
+ * multiple of the word size too: so a walk that keeps sp aligned and
+ * inside the stack needs no check of its own for those slots.
  * tracer_unwind_rule_valid() says what a rule may hold.
  */
 struct tracer_unwind_rule {
 	int16_t cfa_offset; /* from sp or s0, in bytes */
 	int16_t ra_offset;  /* from the CFA, in bytes; 0 unless ra is saved */
-	int16_t s0_offset;  /* from the CFA, in bytes; 0: s0 unchanged */
-	uint16_t kind;	    /* tracer_unwind_kind() */
+	int16_t s0_offset;  /* from the CFA, in bytes; 0 unless s0 is saved */
+	uint16_t kind;
 };
 
 #define TRACER_UNWIND_VERSION	  3u
 #define TRACER_UNWIND_BLOCK_SHIFT 7u
 #define TRACER_UNWIND_MAX_RULES	  2048u
 
-enum tracer_unwind_cfa {
-	TRACER_UNWIND_CFA_NONE,
-	TRACER_UNWIND_CFA_SP,
-	TRACER_UNWIND_CFA_S0,
-	TRACER_UNWIND_CFA_INTERPRET,
-};
+#define TRACER_UNWIND_CFA_ON_S0	     1u
+#define TRACER_UNWIND_S0_UNCHANGED   2u
+#define TRACER_UNWIND_RA_IN_REGISTER 4u
+#define TRACER_UNWIND_RA_UNDEFINED   8u
+#define TRACER_UNWIND_NO_CFI	     16u
+#define TRACER_UNWIND_INTERPRET	     17u
 
 enum tracer_unwind_ra {
-	TRACER_UNWIND_RA_REGISTER,
 	TRACER_UNWIND_RA_SAVED,
-	TRACER_UNWIND_RA_UNDEFINED,
+	TRACER_UNWIND_RA_REGISTER,
+	TRACER_UNWIND_RA_LOST, /* undefined: the outermost frame */
 };
 
-#define TRACER_UNWIND_RA_SHIFT 2u
-#define TRACER_UNWIND_S0_SAVED (1u << 4)
-
-static inline unsigned tracer_unwind_kind(enum tracer_unwind_cfa cfa, enum tracer_unwind_ra ra,
+/* The kind of a sp- or s0-based rule. */
+static inline uint16_t tracer_unwind_kind(bool cfa_on_s0, enum tracer_unwind_ra ra,
 					  bool s0_saved)
 {
-	return (unsigned)cfa | (unsigned)ra << TRACER_UNWIND_RA_SHIFT |
-	       (s0_saved ? TRACER_UNWIND_S0_SAVED : 0);
+	return (uint16_t)((cfa_on_s0 ? TRACER_UNWIND_CFA_ON_S0 : 0) |
+			  (s0_saved ? 0 : TRACER_UNWIND_S0_UNCHANGED) | (unsigned)ra << 2);
+}
+
+static inline bool tracer_unwind_ra_saved(uint16_t kind)
+{
+	return (kind & (TRACER_UNWIND_RA_IN_REGISTER | TRACER_UNWIND_RA_UNDEFINED)) == 0;
 }
 
 /* The bits set in `bits`: in shifts, masks and one multiplication (the
@@ -135,19 +146,18 @@ static inline bool tracer_unwind_rule_valid(const struct tracer_unwind_rule *rul
 					    unsigned word_size)
 {
 	const int word = (int)word_size;
-	unsigned cfa = rule->kind & 3;
-	unsigned ra = rule->kind >> TRACER_UNWIND_RA_SHIFT & 3;
+	unsigned kind = rule->kind;
 
-	if (cfa == TRACER_UNWIND_CFA_NONE || cfa == TRACER_UNWIND_CFA_INTERPRET)
-		return rule->kind == cfa && rule->cfa_offset == 0 && rule->ra_offset == 0 &&
-		       rule->s0_offset == 0;
-	if (rule->kind > (TRACER_UNWIND_S0_SAVED | 0xf) || ra > TRACER_UNWIND_RA_UNDEFINED ||
-	    (ra == TRACER_UNWIND_RA_SAVED) != (rule->ra_offset != 0) ||
-	    !(rule->kind & TRACER_UNWIND_S0_SAVED) != (rule->s0_offset == 0) ||
+	if (kind == TRACER_UNWIND_NO_CFI || kind == TRACER_UNWIND_INTERPRET)
+		return rule->cfa_offset == 0 && rule->ra_offset == 0 && rule->s0_offset == 0;
+	if (kind >= TRACER_UNWIND_NO_CFI ||
+	    (kind & TRACER_UNWIND_RA_IN_REGISTER && kind & TRACER_UNWIND_RA_UNDEFINED) ||
+	    tracer_unwind_ra_saved(rule->kind) != (rule->ra_offset != 0) ||
+	    !(kind & TRACER_UNWIND_S0_UNCHANGED) != (rule->s0_offset != 0) ||
 	    rule->ra_offset > 0 || rule->ra_offset % word != 0 || rule->s0_offset > 0 ||
 	    rule->s0_offset % word != 0)
 		return false;
-	return cfa == TRACER_UNWIND_CFA_S0 ||
+	return (kind & TRACER_UNWIND_CFA_ON_S0) ||
 	       (rule->cfa_offset % word == 0 && -rule->ra_offset <= rule->cfa_offset &&
 		-rule->s0_offset <= rule->cfa_offset);
 }
@@ -169,12 +179,12 @@ static inline bool tracer_unwind_put(int16_t *field, int64_t value)
  * above the CFA or off the word grid, outside a sp-based frame; it is then
  * interpreted.
  */
-static inline bool tracer_unwind_encode(struct tracer_unwind_rule *rule,
-				       enum tracer_unwind_cfa cfa, int64_t cfa_offset,
-				       enum tracer_unwind_ra ra, int64_t ra_offset,
-				       bool s0_saved, int64_t s0_offset, unsigned word_size)
+static inline bool tracer_unwind_encode(struct tracer_unwind_rule *rule, bool cfa_on_s0,
+				       int64_t cfa_offset, enum tracer_unwind_ra ra,
+				       int64_t ra_offset, bool s0_saved, int64_t s0_offset,
+				       unsigned word_size)
 {
-	rule->kind = (uint16_t)tracer_unwind_kind(cfa, ra, s0_saved);
+	rule->kind = tracer_unwind_kind(cfa_on_s0, ra, s0_saved);
 	rule->ra_offset = 0;
 	rule->s0_offset = 0;
 	if (!tracer_unwind_put(&rule->cfa_offset, cfa_offset) ||
@@ -187,8 +197,8 @@ static inline bool tracer_unwind_encode(struct tracer_unwind_rule *rule,
 
 /* The unwind table's checksum: the words count, block_count, rule_count,
  * base (64-bit, low word first, on rv32 too), then each row as a word of
- * its own, each map (low word first), the block_count + 1 lookup entries
- * and the rules (two words each: cfa_offset and ra_offset, then s0_offset
+ * its own, each map (low word first), the block_count lookup entries and
+ * the rules (two words each: cfa_offset and ra_offset, then s0_offset
  * and kind, little-endian). An empty table (count 0) has no arrays. */
 static inline uint32_t tracer_unwind_checksum(uint32_t count, uint32_t block_count,
 					      uint32_t rule_count, uint64_t base,
@@ -211,7 +221,7 @@ static inline uint32_t tracer_unwind_checksum(uint32_t count, uint32_t block_cou
 			table_checksum_word(&sum, (uint32_t)maps[i]);
 			table_checksum_word(&sum, (uint32_t)(maps[i] >> 32));
 		}
-		table_checksum_words(&sum, lookup, (size_t)block_count + 1);
+		table_checksum_words(&sum, lookup, block_count);
 		for (uint32_t i = 0; i < rule_count; i++) {
 			table_checksum_word(&sum, (uint16_t)rules[i].cfa_offset |
 						      (uint32_t)(uint16_t)rules[i].ra_offset << 16);

@@ -107,19 +107,19 @@ enum tracer_table_status tracer_fde_index_check(const struct tracer_config *conf
 }
 
 /*
- * Rules valid (table_format.h); the base even, as code is; the lookup
- * entries count the rows before
- * each block: lookup[0] = 0, each next one the last plus the rows its
- * block's map marks, the last count; each row's rule index in rules[]; the
- * first row at the base; the last row no-CFI, in the last block. A lookup
- * then finds the row in effect at any pc from the base on, and every
- * address past the last block is in the last row's no-CFI range.
+ * Rules valid (table_format.h); the base even, as code is; each lookup
+ * entry the last one (0 before the first block) plus the rows its block's
+ * map marks, the last one the row count; each row a rule's offset in
+ * rules[];
+ * the first row at the base; the last row no-CFI, in the last block. A
+ * lookup then finds the row in effect at any pc from the base on, and
+ * every address past the last block is in the last row's no-CFI range.
  */
 static bool unwind_table_consistent(const struct tracer_unwind_table *table)
 {
-	const uint32_t *lookup = table->lookup;
 	uint32_t count = table->count;
 	uint32_t blocks = table->block_count;
+	uint64_t rows_so_far = 0;
 
 	if (count == 0)
 		return blocks == 0 && table->rule_count == 0;
@@ -129,21 +129,22 @@ static bool unwind_table_consistent(const struct tracer_unwind_table *table)
 		if (!tracer_unwind_rule_valid(&table->rules[i], TARGET_WORD_SIZE))
 			return false;
 	}
-	if (table->base % 2 != 0 || lookup[0] != 0 || !(table->maps[0] & 1) ||
-	    table->maps[blocks - 1] == 0)
+	if (table->base % 2 != 0 || !(table->maps[0] & 1) || table->maps[blocks - 1] == 0)
 		return false;
 	for (uint32_t block = 0; block < blocks; block++) {
-		if ((uint64_t)lookup[block] + tracer_unwind_popcount(table->maps[block]) !=
-		    lookup[block + 1])
+		rows_so_far += tracer_unwind_popcount(table->maps[block]);
+		if (table->lookup[block] != rows_so_far)
 			return false;
 	}
-	if (lookup[blocks] != count)
+	if (rows_so_far != count)
 		return false;
 	for (uint32_t i = 0; i < count; i++) {
-		if (table->rows[i] >= table->rule_count)
+		if (table->rows[i] % sizeof(struct tracer_unwind_rule) != 0 ||
+		    table->rows[i] / sizeof(struct tracer_unwind_rule) >= table->rule_count)
 			return false;
 	}
-	return table->rules[table->rows[count - 1]].kind == TRACER_UNWIND_CFA_NONE;
+	return unwind_table_rule_of(table->rules, table->rows[count - 1])->kind ==
+	       TRACER_UNWIND_NO_CFI;
 }
 
 enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config)
@@ -158,13 +159,11 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
 	if (!header_valid(table->magic, table->version, table->word_size,
 			  TRACER_UNWIND_TABLE_MAGIC, TRACER_UNWIND_VERSION))
 		return TRACER_TABLE_MALFORMED;
-	/* An empty table has no arrays; the lookup has block_count + 1
-	 * entries (block_count + 1 cannot wrap past 0 there: count != 0). */
+	/* An empty table has no arrays. */
 	if (table->count > 0 &&
 	    (!array_inside(config, table->rows, table->count, 2, 2) ||
-	     table->block_count == UINT32_MAX ||
 	     !array_inside(config, table->maps, table->block_count, 8, _Alignof(uint64_t)) ||
-	     !array_inside(config, table->lookup, table->block_count + 1, 4, 4) ||
+	     !array_inside(config, table->lookup, table->block_count, 4, 4) ||
 	     !array_inside(config, table->rules, table->rule_count,
 			   sizeof(struct tracer_unwind_rule),
 			   _Alignof(struct tracer_unwind_rule))))

@@ -110,16 +110,16 @@ struct tracer_fde_index {
  * tracer/UNWIND_TABLE.md, the rows and rules: table_format.h): for each
  * range of code, how to find the CFA (sp or s0 plus an offset), ra and s0,
  * or that the DWARF unwinder must interpret the range, or that no CFI
- * covers it. Rows are indexes into rules[]; per block of
+ * covers it. Rows are byte offsets into rules[]; per block of
  * 2^TRACER_UNWIND_BLOCK_SHIFT bytes from base, maps[i] marks where rows
- * start and lookup[i] counts the rows before it.
+ * start and lookup[i] counts the rows up to its end.
  */
 struct tracer_unwind_table {
 	uint32_t magic;	      /* TRACER_UNWIND_TABLE_MAGIC */
 	uint16_t version;     /* TRACER_UNWIND_VERSION */
 	uint16_t word_size;   /* sizeof(uintptr_t) of the image */
 	uint32_t count;	      /* entries of rows[] */
-	uint32_t block_count; /* entries of maps[]; lookup[] has one more */
+	uint32_t block_count; /* entries of maps[] and lookup[] */
 	uint32_t rule_count;  /* entries of rules[] */
 	uint32_t checksum;    /* tracer_unwind_checksum() */
 	uintptr_t base;	      /* the address of the first row */

@@ -27,7 +27,7 @@
 const struct tracer_unwind_rule *unwind_table_rule(const struct tracer_unwind_table *table,
 						   uintptr_t pc)
 {
-	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_CFA_NONE};
+	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
 	uintptr_t offset = pc - table->base;
 	/* Just past the 2-byte unit pc is in. */
 	uintptr_t end = (offset | 1) + 1;
@@ -37,7 +37,8 @@ const struct tracer_unwind_rule *unwind_table_rule(const struct tracer_unwind_ta
 	if (pc < table->base || offset >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count ||
 	    end >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count)
 		return &no_cfi;
-	return &table->rules[table->rows[unwind_table_row_below(table->maps, table->lookup, end)]];
+	return unwind_table_rule_of(
+	    table->rules, table->rows[unwind_table_rows_below(table->maps, table->lookup, end) - 1]);
 }
 
 bool table_step(struct tracer_walk *walk)
@@ -59,32 +60,26 @@ bool table_step(struct tracer_walk *walk)
 		return true;
 	}
 	rule = unwind_table_rule(table, pc);
-	switch (rule->kind & 3) {
-	case TRACER_UNWIND_CFA_SP:
-		cfa = regs->sp;
-		break;
-	case TRACER_UNWIND_CFA_S0:
-		cfa = regs->s[0];
-		break;
-	case TRACER_UNWIND_CFA_INTERPRET:
+	if (rule->kind == TRACER_UNWIND_INTERPRET)
 		return false;
-	default:
+	if (rule->kind == TRACER_UNWIND_NO_CFI) {
 		walk->stop = TRACER_STOP_NO_CFI;
 		return true;
 	}
 	/* Unsigned arithmetic: a crafted offset wraps instead of overflowing. */
-	cfa += (uintptr_t)(intptr_t)rule->cfa_offset;
+	cfa = (rule->kind & TRACER_UNWIND_CFA_ON_S0 ? regs->s[0] : regs->sp) +
+	      (uintptr_t)(intptr_t)rule->cfa_offset;
 	/* Boot code marks the first frame of a stack so: no caller. */
-	if ((rule->kind >> TRACER_UNWIND_RA_SHIFT & 3) == TRACER_UNWIND_RA_UNDEFINED) {
+	if (rule->kind & TRACER_UNWIND_RA_UNDEFINED) {
 		walk->stop = frame_outermost(walk, cfa, TRACER_STOP_EARLY_OUTERMOST);
 		return true;
 	}
 	walk->stop = frame_check_cfa(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return true;
-	if (((rule->kind >> TRACER_UNWIND_RA_SHIFT & 3) == TRACER_UNWIND_RA_SAVED &&
+	if ((tracer_unwind_ra_saved(rule->kind) &&
 	     !memory_read_word(&walk->stack, cfa + (uintptr_t)(intptr_t)rule->ra_offset, &ra)) ||
-	    ((rule->kind & TRACER_UNWIND_S0_SAVED) &&
+	    (!(rule->kind & TRACER_UNWIND_S0_UNCHANGED) &&
 	     !memory_read_word(&walk->stack, cfa + (uintptr_t)(intptr_t)rule->s0_offset, &s0))) {
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;
 		return true;
@@ -98,13 +93,11 @@ bool table_step(struct tracer_walk *walk)
 	return true;
 }
 
-/* The kinds table_run() takes: CFA sp- or s0-based, ra saved, s0 saved or
- * not (in a s0-based frame, always). */
-#define COMMON_SP    (TRACER_UNWIND_CFA_SP | TRACER_UNWIND_RA_SAVED << TRACER_UNWIND_RA_SHIFT)
-#define COMMON_SP_S0 (COMMON_SP | TRACER_UNWIND_S0_SAVED)
-#define COMMON_S0                                                                        \
-	(TRACER_UNWIND_CFA_S0 | TRACER_UNWIND_RA_SAVED << TRACER_UNWIND_RA_SHIFT |        \
-	 TRACER_UNWIND_S0_SAVED)
+/* The kinds table_run() takes (ra saved): CFA sp-based, s0 saved or not;
+ * s0-based, s0 saved (as it always is, s0 being the frame pointer). */
+#define COMMON_SP_S0 0u
+#define COMMON_S0    TRACER_UNWIND_CFA_ON_S0
+#define COMMON_SP    TRACER_UNWIND_S0_UNCHANGED
 
 /*
  * The return addresses table_run() takes, as a window: those whose call
@@ -160,7 +153,7 @@ size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 	struct tracer_window window;
 	const uint16_t *rows;
 	const uint64_t *maps;
-	const uint32_t *lookup_next;
+	const uint32_t *lookup;
 	const struct tracer_unwind_rule *rules;
 	uintptr_t base;
 
@@ -173,27 +166,25 @@ size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 		return 0;
 	rows = table->rows;
 	maps = table->maps;
-	lookup_next = table->lookup + 1;
+	lookup = table->lookup;
 	rules = table->rules;
 	base = table->base;
 	for (;;) {
-		/* unwind_table_row_below(), pc - base being the end. */
-		uintptr_t block = (pc - base) >> TRACER_UNWIND_BLOCK_SHIFT;
-		uintptr_t above =
-		    tracer_unwind_popcount(tracer_unwind_rows_from(maps[block], pc - base));
-		const struct tracer_unwind_rule *rule = &rules[rows[lookup_next[block] - above - 1]];
+		/* pc - base: the end of the call (unwind_table_rows_below). */
+		const struct tracer_unwind_rule *rule =
+		    unwind_table_rule_of(rules, rows[unwind_table_rows_below(maps, lookup, pc - base) - 1]);
+		uintptr_t kind = rule->kind;
 		uintptr_t cfa;
 		uintptr_t ra_slot;
 		uintptr_t caller_s0 = s0;
 
-		if (rule->kind == COMMON_SP_S0 || rule->kind == COMMON_SP) {
+		if (kind == COMMON_SP_S0) {
 			cfa = sp + (uintptr_t)(intptr_t)rule->cfa_offset;
 			ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
 			if (cfa > top)
 				break;
-			if (rule->kind == COMMON_SP_S0)
-				caller_s0 = target_word(cfa + (uintptr_t)(intptr_t)rule->s0_offset);
-		} else if (rule->kind == COMMON_S0) {
+			caller_s0 = target_word(cfa + (uintptr_t)(intptr_t)rule->s0_offset);
+		} else if (kind == COMMON_S0) {
 			uintptr_t s0_slot;
 
 			cfa = s0 + (uintptr_t)(intptr_t)rule->cfa_offset;
@@ -205,6 +196,11 @@ size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 			    s0_slot < sp)
 				break;
 			caller_s0 = target_word(s0_slot);
+		} else if (kind == COMMON_SP) {
+			cfa = sp + (uintptr_t)(intptr_t)rule->cfa_offset;
+			ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
+			if (cfa > top)
+				break;
 		} else {
 			break;
 		}
