@@ -178,13 +178,7 @@ size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 		uintptr_t ra_slot;
 		uintptr_t caller_s0 = s0;
 
-		if (kind == COMMON_SP_S0) {
-			cfa = sp + (uintptr_t)(intptr_t)rule->cfa_offset;
-			ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
-			if (cfa > top)
-				break;
-			caller_s0 = target_word(cfa + (uintptr_t)(intptr_t)rule->s0_offset);
-		} else if (kind == COMMON_S0) {
+		if (kind == COMMON_S0) {
 			uintptr_t s0_slot;
 
 			cfa = s0 + (uintptr_t)(intptr_t)rule->cfa_offset;
@@ -196,6 +190,12 @@ size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 			    s0_slot < sp)
 				break;
 			caller_s0 = target_word(s0_slot);
+		} else if (kind == COMMON_SP_S0) {
+			cfa = sp + (uintptr_t)(intptr_t)rule->cfa_offset;
+			ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
+			if (cfa > top)
+				break;
+			caller_s0 = target_word(cfa + (uintptr_t)(intptr_t)rule->s0_offset);
 		} else if (kind == COMMON_SP) {
 			cfa = sp + (uintptr_t)(intptr_t)rule->cfa_offset;
 			ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
