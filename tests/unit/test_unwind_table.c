@@ -474,13 +474,16 @@ void unwind_table_rejected(void)
 
 		t.maps[block] = bad_blocks[i].map;
 		t.lookup[block] = bad_blocks[i].lookup;
-		if (block == 9)
+		if (block == 9) { /* END at 0x47e, the end of block 8 */
 			t.maps[8] = 0x8000000000000001u;
+			t.lookup[8] = 8;
+		}
 		fill_table(&t);
 		CHECK(check(&t) == TRACER_TABLE_MALFORMED);
 		t.maps[block] = saved_map;
 		t.lookup[block] = saved_lookup;
 		t.maps[8] = 1;
+		t.lookup[8] = 7;
 	}
 	/* An odd base. */
 	fake_unwind_table_fill(&t.table, BASE + 1, t.rows, 8, t.maps, t.lookup, 10, t.rules, 7);
