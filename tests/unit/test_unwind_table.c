@@ -572,3 +572,59 @@ void unwind_table_auto_order(void)
 	CHECK(strcmp(tracer_unwinder_name(TRACER_TABLE), "table") == 0);
 	release(&t);
 }
+
+/*
+ * The capture loop (table_run) over return addresses that follow `jal ra`
+ * (0x000000ef), as compiled code's do, each frame also walked by
+ * table_step (fake_walk_with compares the capture with the walk): D
+ * (sp-based, s0 saved) returns into B (s0-based), which returns to BASE +
+ * 0x100, B's first byte: the call before it, at 0xff in block 1, is in A's
+ * row (block 1 has none), not B's. A returns into C, outermost.
+ */
+void unwind_table_capture_loop(void)
+{
+	struct table_test t;
+	uintptr_t d_cfa;
+	uintptr_t b_cfa;
+
+	build(&t);
+	d_cfa = word(&t, 100) + 16;
+	b_cfa = word(&t, 120);
+	put(&t, d_cfa - WORD, BASE + B + 0x20);
+	put(&t, d_cfa - 2 * WORD, b_cfa);
+	put(&t, b_cfa - WORD, BASE + 0x100);
+	put(&t, b_cfa - 2 * WORD, 0x5050);
+	put(&t, b_cfa + 32 - WORD, BASE + C + 0x10);
+	fake_text_put32(&t.stack, BASE + B + 0x20 - 4, 0x000000ef);
+	fake_text_put32(&t.stack, BASE + 0x100 - 4, 0x000000ef);
+	fake_text_put32(&t.stack, BASE + C + 0x10 - 4, 0x000000ef);
+	t.stack.range.end = b_cfa + 32 + 16;
+	t.stack.regs.pc = BASE + D + 0x10;
+	t.stack.regs.sp = word(&t, 100);
+	t.stack.regs.s[0] = 0x4040;
+	CHECK(walk(&t) == 4);
+	CHECK(t.stack.stop == TRACER_STOP_OUTERMOST);
+	CHECK(frame_is(&t, 1, BASE + B + 0x20, d_cfa, b_cfa));
+	CHECK(frame_is(&t, 2, BASE + 0x100, b_cfa, 0x5050));
+	CHECK(frame_is(&t, 3, BASE + C + 0x10, b_cfa + 32, 0x5050));
+	/* B's CFA a word above D's: its s0 slot is below sp, where the loop
+	 * does not read, but in the stack, where table_step does. */
+	put(&t, d_cfa - 2 * WORD, d_cfa + WORD);
+	put(&t, d_cfa, BASE + 0x100);
+	put(&t, d_cfa + 32 + WORD - WORD, BASE + C + 0x10);
+	t.stack.range.end = d_cfa + WORD + 32 + 16;
+	CHECK(walk(&t) == 4);
+	CHECK(frame_is(&t, 2, BASE + 0x100, d_cfa + WORD, BASE + B + 0x20));
+	CHECK(t.stack.stop == TRACER_STOP_OUTERMOST);
+	/* B returns to D's first byte: the call before it is in the gap, no
+	 * CFI, although D's row (sp + 16, ra below) would find a caller. */
+	put(&t, d_cfa - 2 * WORD, b_cfa);
+	put(&t, b_cfa - WORD, BASE + D);
+	put(&t, b_cfa + 16 - WORD, BASE + C + 0x10);
+	fake_text_put32(&t.stack, BASE + D - 4, 0x000000ef);
+	t.stack.range.end = word(&t, 200);
+	CHECK(walk(&t) == 3);
+	CHECK(t.stack.stop == TRACER_STOP_NO_CFI);
+	CHECK(frame_is(&t, 2, BASE + D, b_cfa, 0x5050));
+	release(&t);
+}
