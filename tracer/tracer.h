@@ -223,8 +223,8 @@ enum tracer_unwinder {
 	 * the function and the decoder understands its code, else the frame
 	 * pointer. */
 	TRACER_AUTO,
-	/* The unwind table (needs config->unwind_table): a lookup, a binary
-	 * search, and the row applied; rows the table cannot express go to
+	/* The unwind table (needs config->unwind_table): a lookup (a count of
+	 * bits in the block's map, no search) and the row applied; rows the table cannot express go to
 	 * the DWARF unwinder (which needs config->eh_frame and
 	 * config->fde_index). Restores ra, sp and s0; s1-s11 keep the
 	 * callee's values, as in the prologue unwinder. Stack:
