@@ -194,7 +194,7 @@ def measured_as_required(kernels, fps):
 
 def check_many_functions(results, slopes, starts):
     """With ten times the functions, the table's raw walk costs what it did:
-    its lookup index leaves a search of one 64-byte block."""
+    its lookup counts the bits of one block's map, no search."""
     small, big = starts.get(BENCH_BUILDS[0]), starts.get(BIG_BUILD)
     results.check("bench %s: at least ten times the symbols of %s (%s, %s)"
                   % (BIG_BUILD, BENCH_BUILDS[0], big and big[1], small and small[1]),

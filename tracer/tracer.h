@@ -410,11 +410,10 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  *     frame pointer     22 (FP=1)       162
  *     DWARF          1,151 / 1,433   1,258 / 1,540
  *     prologue       1,219 / 1,470   1,253 / 1,504
- *     table             98 / 89         383 / 396
- *     auto              98 / 89         394 / 407
- * (the table's figure moves between 86 and 98 with where the function
- * falls in its 64-byte block; flat on a kernel with ten times the
- * functions).
+ *     table             53 / 58         362 / 390
+ *     auto              53 / 58         373 / 401
+ * (the table's lookup counts bits, no search: the same wherever the code
+ * falls, and on a kernel with ten times the functions).
  * The frame-pointer capture runs its frames in one loop: a frame whose
  * return address follows `jal ra` or `jalr ra` costs 22; any other frame
  * (a 2-byte call, a trap frame, the first frame, a stop) takes the
