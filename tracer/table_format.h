@@ -135,7 +135,21 @@ static inline unsigned tracer_unwind_popcount(uint64_t bits)
  * offset within the block, even): those at or past it, shifted down. */
 static inline uint64_t tracer_unwind_rows_from(uint64_t map, uintptr_t end)
 {
-	return map >> (end >> 1 & 63);
+	unsigned shift = end >> 1 & 63;
+#if UINTPTR_MAX > 0xffffffffu
+	return map >> shift;
+#else
+	/* In 32-bit halves: rv32 compilers call a runtime routine for a
+	 * variable 64-bit shift, which a freestanding kernel need not have. */
+	uint32_t low = (uint32_t)map;
+	uint32_t high = (uint32_t)(map >> 32);
+
+	if (shift >= 32)
+		return high >> (shift - 32);
+	if (shift == 0)
+		return map;
+	return (uint64_t)(high >> shift) << 32 | (low >> shift | high << (32 - shift));
+#endif
 }
 
 /* Whether a rule is one symgen writes for an image of word_size-byte
