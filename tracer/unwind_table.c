@@ -33,7 +33,8 @@ const struct tracer_unwind_rule *unwind_table_rule(const struct tracer_unwind_ta
 	uintptr_t end = (offset | 1) + 1;
 
 	/* Past the last block (end there too: the last unit of the last
-	 * block): the last row's range, which is no-CFI. */
+	 * block; the offset first, as end wraps at the top of the address
+	 * space): the last row's range, which is no-CFI. */
 	if (pc < table->base || offset >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count ||
 	    end >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count)
 		return &no_cfi;
