@@ -626,5 +626,15 @@ void unwind_table_capture_loop(void)
 	CHECK(walk(&t) == 3);
 	CHECK(t.stack.stop == TRACER_STOP_NO_CFI);
 	CHECK(frame_is(&t, 2, BASE + D, b_cfa, 0x5050));
+	/* A returns into D, whose CFA (sp + 16) lies above the top: the walk
+	 * stops there, though D's slots hold a caller. */
+	put(&t, word(&t, 100) + 32 - WORD, BASE + D + 0x10);
+	fake_text_put32(&t.stack, BASE + D + 0x10 - 4, 0x000000ef);
+	put(&t, word(&t, 100) + 48 - WORD, BASE + C + 0x10);
+	t.stack.range.end = word(&t, 100) + 40;
+	t.stack.regs.pc = BASE + A + 0x10;
+	CHECK(walk(&t) == 2);
+	CHECK(t.stack.stop == TRACER_STOP_OUTSIDE_STACK);
+	CHECK(frame_is(&t, 1, BASE + D + 0x10, word(&t, 100) + 32, 0x4040));
 	release(&t);
 }
