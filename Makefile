@@ -75,7 +75,7 @@ endif
 TARGET_CFLAGS := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(FP_FLAGS) $(COMPILER_FLAGS) \
 	-march=$(ARCH) -mabi=$(ABI) -mcmodel=medany -ffreestanding -fno-builtin \
 	-fno-stack-protector -fno-pic $(CFI_CFLAGS) -Itracer -Ikernel
-TARGET_LDFLAGS := -nostdlib -static -T $(LDSCRIPT) -Llinker \
+TARGET_LDFLAGS := -nostdlib -static \
 	-Wl,--build-id=none $(LINKER_FLAGS)
 HOST_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g
 
@@ -97,7 +97,7 @@ deps:
 # Rebuild everything when the flags change (OPT, FP, CC, ...).
 $(BUILD)/flags: deps
 	@mkdir -p $(@D)
-	@echo '$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(EXTRA_SRCS)' > $@.new
+	@echo '$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(LDSCRIPT) $(EXTRA_SRCS)' > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
 $(BUILD)/obj/%.o: % $(BUILD)/flags
@@ -106,36 +106,26 @@ $(BUILD)/obj/%.o: % $(BUILD)/flags
 
 -include $(KERNEL_OBJS:.o=.d)
 
-# symgen reads .eh_frame with the tracer's own parser, built for the host
-# (TRACER_HOST_VIEW: see tracer/internal.h), and includes
-# tracer/table_format.h, the tables' header format.
-SYMGEN_TRACER_SRCS := tracer/cfi_parse.c tracer/cfi_row.c tracer/memory.c
-SYMGEN_LIB_SRCS := symgen/symgen.c symgen/die.c symgen/elf.c symgen/fde_index.c \
-	symgen/functions.c symgen/unwind_table.c $(SYMGEN_TRACER_SRCS)
-SYMGEN_SRCS := symgen/main.c $(SYMGEN_LIB_SRCS)
-SYMGEN_HEADERS := $(wildcard symgen/*.h tracer/*.h)
+# The two-link build of kernel.elf, and symgen (symgen/tracer.mk).
+TRACER_ELF := $(BUILD)/kernel.elf
+TRACER_OBJS := $(KERNEL_OBJS)
+TRACER_LINK = $(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS)
+TRACER_LDSCRIPT := $(LDSCRIPT)
+TRACER_CC = $(CC) $(TARGET_CFLAGS)
+TRACER_LIBS = $(LIBGCC)
+TRACER_LINK_DEPS := $(LINKER_SCRIPTS)
+TRACER_SYMGEN_FLAGS := $(SYMGEN_CFI)
+TRACER_SYMGEN := $(SYMGEN)
+TRACER_HOSTCC := $(HOSTCC)
+TRACER_HOST_CFLAGS := $(HOST_CFLAGS)
+TRACER_DIR := tracer
+TRACER_LINKER_DIR := linker
+include symgen/tracer.mk
+$(SYMGEN): | deps
+SYMGEN_LIB_SRCS := $(TRACER_SYMGEN_LIB_SRCS)
+SYMGEN_SRCS := $(TRACER_SYMGEN_SRCS)
+SYMGEN_HEADERS := $(TRACER_SYMGEN_HEADERS)
 HOST_VIEW_CFLAGS := -DTRACER_HOST_VIEW -Itracer
-$(SYMGEN): $(SYMGEN_SRCS) $(SYMGEN_HEADERS) | deps
-	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_VIEW_CFLAGS) $(SYMGEN_SRCS) -o $@
-
-# Two links: the first with an empty symbol table and FDE index, the second
-# with the symbol table and FDE index of the first. They sit last in the
-# image (linker/tracer.ld), so no function moves; symgen on the final image
-# must reproduce them exactly, or the build fails.
-$(BUILD)/kernel.elf: $(KERNEL_OBJS) $(SYMGEN) $(LINKER_SCRIPTS)
-	$(SYMGEN) --empty $(SYMGEN_CFI) -o $(BUILD)/symtab.empty.c
-	$(CC) $(TARGET_CFLAGS) -c $(BUILD)/symtab.empty.c -o $(BUILD)/symtab.empty.o
-	$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(KERNEL_OBJS) $(BUILD)/symtab.empty.o $(LIBGCC) -o $(BUILD)/kernel.stage1.elf
-	$(SYMGEN) $(SYMGEN_CFI) -o $(BUILD)/symtab.c $(BUILD)/kernel.stage1.elf
-	$(CC) $(TARGET_CFLAGS) -c $(BUILD)/symtab.c -o $(BUILD)/symtab.o
-	$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(KERNEL_OBJS) $(BUILD)/symtab.o $(LIBGCC) -o $@.tmp
-	$(SYMGEN) $(SYMGEN_CFI) -o $(BUILD)/symtab.check.c $@.tmp
-	@cmp -s $(BUILD)/symtab.c $(BUILD)/symtab.check.c || { \
-		echo "error: function addresses in $@ differ from the embedded symbol table or FDE index:"; \
-		diff $(BUILD)/symtab.c $(BUILD)/symtab.check.c | head -20; \
-		rm -f $@.tmp; exit 1; }
-	mv $@.tmp $@
 
 # SMP: harts QEMU gives the machine (the kernel runs on up to 8).
 SMP ?= 1

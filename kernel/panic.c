@@ -93,6 +93,8 @@ void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layo
 		trap->s_offset[i] = TF_REG(i < 2 ? 8 + i : 16 + i);
 	trap->cause_offset = TF_SCAUSE;
 	trap->tval_offset = TF_STVAL;
+	trap->status_offset = TF_SSTATUS;
+	trap->frame_size = 0; /* the interrupted sp is saved */
 
 	config->text.start = (uintptr_t)__text_start;
 	config->text.end = (uintptr_t)__text_end;
@@ -107,27 +109,25 @@ void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layo
 	config->tables.end = (uintptr_t)__tracer_symtab_end;
 	config->trap = trap;
 	config->max_depth = 0;
+	/* The trap entry saves the CSRs; no code is entered from user mode. */
+	config->trap_csrs = NULL;
+	config->entry_points = NULL;
+	config->entry_point_count = 0;
+}
+
+static void put_line(void *context, const char *line)
+{
+	(void)context;
+	kprintf("%s\n", line);
 }
 
 static void print_backtrace(const struct tracer_regs *regs, enum tracer_unwinder unwinder)
 {
 	struct tracer_config config;
 	struct tracer_trap_layout trap;
-	struct tracer_walk walk;
-	struct tracer_frame frame;
-	char line[TRACER_LINE_MAX];
 
 	panic_describe_kernel(&config, &trap);
-	kprintf("%s\n", tracer_format_header(line, sizeof(line), unwinder));
-	tracer_start(&walk, unwinder, &config, regs);
-	if (tracer_format_note(line, sizeof(line), &walk))
-		kprintf("%s\n", line);
-	while (tracer_next(&walk, &frame)) {
-		if (frame.after_trap)
-			kprintf("%s\n", tracer_format_trap(line, sizeof(line), &frame));
-		kprintf("%s\n", tracer_format_frame(line, sizeof(line), &frame));
-	}
-	kprintf("%s\n", tracer_format_end(line, sizeof(line), walk.stop));
+	tracer_print_backtrace(&config, regs, unwinder, put_line, NULL);
 }
 
 static bool is_first(unsigned long id)

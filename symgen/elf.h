@@ -44,6 +44,7 @@ struct elf_section {
 #define SHT_NOBITS 8
 #define SHT_DYNSYM 11
 #define SHF_ALLOC  0x2
+#define SHF_EXECINSTR 0x4
 
 struct elf_symbol {
 	const char *name;
@@ -54,12 +55,15 @@ struct elf_symbol {
 	uint16_t shndx;
 };
 
+#define STT_NOTYPE    0
+#define STT_OBJECT    1
 #define STT_FUNC      2
 #define STB_LOCAL     0
 #define STB_GLOBAL    1
 #define STB_WEAK      2
 #define SHN_UNDEF     0
 #define SHN_LORESERVE 0xff00
+#define SHN_ABS       0xfff1
 #define SHN_XINDEX    0xffff
 
 /* Reads and validates the file header; dies on anything unusable. */

@@ -7,19 +7,23 @@
 #include <string.h>
 
 /* Among aliases (functions at one address), the one whose name is printed:
- * global before weak before local, then the alphabetically first. */
-static int alias_rank(unsigned char bind)
+ * a typed function before a label, then global before weak before local. */
+static int alias_rank(const struct function *f)
 {
-	switch (bind) {
+	int rank = f->typed ? 0 : 3;
+
+	switch (f->bind) {
 	case STB_GLOBAL:
-		return 0;
+		return rank;
 	case STB_WEAK:
-		return 1;
+		return rank + 1;
 	default:
-		return 2;
+		return rank + 2;
 	}
 }
 
+/* Then the alphabetically first function, or the alphabetically last label:
+ * GDB sorts the labels at one address by name and names a pc by the last. */
 static int compare_functions(const void *a, const void *b)
 {
 	const struct function *x = a;
@@ -27,12 +31,40 @@ static int compare_functions(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	if (alias_rank(x->bind) != alias_rank(y->bind))
-		return alias_rank(x->bind) - alias_rank(y->bind);
-	return strcmp(x->name, y->name);
+	if (alias_rank(x) != alias_rank(y))
+		return alias_rank(x) - alias_rank(y);
+	return x->typed ? strcmp(x->name, y->name) : strcmp(y->name, x->name);
 }
 
-/* Collects STT_FUNC symbols defined in allocated sections. */
+/*
+ * Names the assembler and compilers make for themselves, which binutils
+ * (riscv_elf_is_target_special_symbol) and so nm's and GDB's symbol readers
+ * leave out: no name, local labels (.L1, ..x, _.L_x, and gas's L<digit>
+ * labels with a ^A or ^B in them), and the mapping symbols $d, $x, $x<isa>.
+ */
+static bool is_assembler_symbol(const char *name)
+{
+	if (name[0] == '\0' || strncmp(name, ".L", 2) == 0 ||
+	    strncmp(name, "..", 2) == 0 || strncmp(name, "_.L_", 4) == 0)
+		return true;
+	if (name[0] == 'L' && name[1] >= '0' && name[1] <= '9' && strpbrk(name, "\1\2"))
+		return true;
+	return name[0] == '$' && ((name[1] == 'd' && name[2] == '\0') || name[1] == 'x');
+}
+
+/* A function symbol, or a label that may start code (see functions.h). */
+static bool is_candidate(const struct elf_symbol *symbol,
+			 const struct elf_section *section)
+{
+	if (!(section->flags & SHF_ALLOC))
+		return false;
+	if (symbol->type == STT_FUNC)
+		return true;
+	return symbol->type == STT_NOTYPE && (section->flags & SHF_EXECINSTR) &&
+	       !is_assembler_symbol(symbol->name);
+}
+
+/* Collects the candidates: function symbols and labels in code. */
 static struct function *collect_functions(const struct elf_file *elf, size_t *count)
 {
 	uint32_t symtab = elf_symtab_index(elf);
@@ -45,20 +77,21 @@ static struct function *collect_functions(const struct elf_file *elf, size_t *co
 		struct elf_symbol symbol = elf_symbol(elf, symtab, i);
 		struct elf_section section;
 
-		if (symbol.type != STT_FUNC || symbol.shndx == SHN_UNDEF ||
-		    symbol.shndx >= SHN_LORESERVE)
+		if ((symbol.type != STT_FUNC && symbol.type != STT_NOTYPE) ||
+		    symbol.shndx == SHN_UNDEF || symbol.shndx >= SHN_LORESERVE)
 			continue;
 		if (symbol.shndx >= elf->shnum)
 			die(elf->path, "symbol %s names section %u of %u", symbol.name,
 			    symbol.shndx, elf->shnum);
 		section = elf_section(elf, symbol.shndx);
-		if (!(section.flags & SHF_ALLOC))
+		if (!is_candidate(&symbol, &section))
 			continue;
 		functions[n].name = symbol.name;
 		functions[n].addr = symbol.value;
 		functions[n].size = symbol.size;
 		functions[n].section_end = section.addr + section.size;
 		functions[n].bind = symbol.bind;
+		functions[n].typed = symbol.type == STT_FUNC;
 		n++;
 	}
 	*count = n;
@@ -68,13 +101,18 @@ static struct function *collect_functions(const struct elf_file *elf, size_t *co
 /*
  * Sorts, keeps one function per address (the first alias in sort order), and
  * gives every function a size: its own, an alias's, or, if none has one, the
- * distance to the next function or to the end of its section.
+ * distance to the next function or to the end of its section. A label inside
+ * a function of explicit size is a part of it (GDB names its pcs after the
+ * function too), and a label with no byte after it names nothing: both go.
  */
 static size_t normalize_functions(const struct elf_file *elf, struct function *functions,
 				  size_t count)
 {
 	size_t kept = 0;
+	size_t sized = 0;
 	uint64_t names_size = 0;
+	/* The end of the functions of explicit size seen so far. */
+	uint64_t covered_end = 0;
 
 	qsort(functions, count, sizeof(*functions), compare_functions);
 	for (size_t i = 0; i < count; i++) {
@@ -87,13 +125,31 @@ static size_t normalize_functions(const struct elf_file *elf, struct function *f
 	}
 	for (size_t i = 0; i < kept; i++) {
 		struct function *f = &functions[i];
+
+		if (!f->typed && f->size == 0 && f->addr < covered_end)
+			continue;
+		if (f->size != 0) {
+			/* A size past the end of the address space covers the rest. */
+			uint64_t end =
+			    f->addr + f->size < f->addr ? UINT64_MAX : f->addr + f->size;
+
+			if (end > covered_end)
+				covered_end = end;
+		}
+		functions[sized++] = *f;
+	}
+	kept = 0;
+	for (size_t i = 0; i < sized; i++) {
+		struct function *f = &functions[i];
 		uint64_t limit = f->section_end;
 
-		if (f->size != 0)
-			continue;
-		if (i + 1 < kept && functions[i + 1].addr < limit)
-			limit = functions[i + 1].addr;
-		f->size = limit > f->addr ? limit - f->addr : 0;
+		if (f->size == 0) {
+			if (i + 1 < sized && functions[i + 1].addr < limit)
+				limit = functions[i + 1].addr;
+			f->size = limit > f->addr ? limit - f->addr : 0;
+		}
+		if (f->typed || f->size != 0)
+			functions[kept++] = *f;
 	}
 	/* The table stores sizes and name offsets in 32 bits. */
 	for (size_t i = 0; i < kept; i++) {

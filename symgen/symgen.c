@@ -9,6 +9,11 @@
  *                                            the unwind table compiled from it
  *     symgen --empty [--cfi] -o symtab.c     empty tables, first link
  *
+ * It fails when a well-known end-of-image symbol (`end`, `_end`,
+ * `__heap_start`, ...: image_end.c) lies below the tables, where the kernel's
+ * allocator would overwrite them; --allow-end-before-tables=NAME for a kernel
+ * whose NAME means something else, --heap-start=NAME to check a name of its own.
+ *
  * The index and unwind table descriptors are always written (empty without
  * --cfi), so a kernel may refer to them whichever unwinders it uses.
  *
@@ -30,6 +35,7 @@
 #include "unwind_table.h"
 #include "elf.h"
 #include "functions.h"
+#include "image_end.h"
 #include "table_format.h"
 
 #include <errno.h>
@@ -59,7 +65,13 @@ struct options {
 	const char *output;
 	const char *input; /* NULL for --empty */
 	bool cfi;
+	/* The whole command line, for the options that name symbols. */
+	int argc;
+	char **argv;
 };
+
+#define ALLOW_OPTION	  "--allow-end-before-tables"
+#define HEAP_START_OPTION "--heap-start"
 
 /* Writes name as the body of a C string literal. Octal escapes are always
  * three digits, so a following digit cannot extend them. */
@@ -377,6 +389,30 @@ static struct table read_table(const struct elf_file *elf, bool cfi)
 	return table;
 }
 
+/* The SYMBOL of "OPTION=SYMBOL" in `arg`, or NULL if it is not that option. */
+static const char *name_option(const char *arg, const char *option)
+{
+	size_t length = strlen(option);
+
+	if (strncmp(arg, option, length) != 0 || arg[length] != '=' ||
+	    arg[length + 1] == '\0')
+		return NULL;
+	return arg + length + 1;
+}
+
+/* The SYMBOLs of every "OPTION=SYMBOL" on the command line: a tracked block. */
+static struct name_list name_options(const struct options *options, const char *option)
+{
+	struct name_list list = {
+	    tracked_alloc(options->output, (size_t)options->argc, sizeof(*list.names)),
+	    0};
+
+	for (int i = 1; i < options->argc; i++)
+		if (name_option(options->argv[i], option))
+			list.names[list.count++] = name_option(options->argv[i], option);
+	return list;
+}
+
 /* One run, inside die_catch(), which frees the file's bytes and the tables
  * on success as on error. */
 static int run(void *context)
@@ -391,6 +427,8 @@ static int run(void *context)
 		return 0;
 	}
 	elf_open(&elf, options->input);
+	image_end_check(&elf, options->cfi, name_options(options, ALLOW_OPTION),
+			name_options(options, HEAP_START_OPTION));
 	table = read_table(&elf, options->cfi);
 	write_output(options->output, &table);
 	return 0;
@@ -398,16 +436,22 @@ static int run(void *context)
 
 static int usage(FILE *err)
 {
-	fprintf(err, "usage: symgen [--cfi] -o OUTPUT.c KERNEL.elf\n"
-		     "       symgen --empty [--cfi] -o OUTPUT.c\n"
-		     "  --cfi    also write the FDE index of KERNEL.elf's .eh_frame\n"
-		     "  --empty  empty table and index (for the first link)\n");
+	fprintf(err,
+		"usage: symgen [--cfi] [--allow-end-before-tables=SYMBOL]... "
+		"[--heap-start=SYMBOL]... -o OUTPUT.c KERNEL.elf\n"
+		"       symgen --empty [--cfi] -o OUTPUT.c\n"
+		"  --cfi    also write the FDE index of KERNEL.elf's .eh_frame\n"
+		"  --empty  empty table and index (for the first link)\n"
+		"  --allow-end-before-tables=SYMBOL  SYMBOL (end, _end, ...) does not\n"
+		"           mark free memory: it may lie below the tables\n"
+		"  --heap-start=SYMBOL  free memory starts at SYMBOL: it must lie\n"
+		"           after the tables, as end, _end, ... must\n");
 	return 2;
 }
 
 int symgen_run(int argc, char **argv, FILE *err)
 {
-	struct options options = {0};
+	struct options options = {.argc = argc, .argv = argv};
 	bool empty = false;
 
 	for (int i = 1; i < argc; i++) {
@@ -417,6 +461,9 @@ int symgen_run(int argc, char **argv, FILE *err)
 			empty = true;
 		else if (strcmp(argv[i], "--cfi") == 0)
 			options.cfi = true;
+		else if (name_option(argv[i], ALLOW_OPTION) ||
+			 name_option(argv[i], HEAP_START_OPTION))
+			continue;
 		else if (argv[i][0] != '-' && !options.input)
 			options.input = argv[i];
 		else

@@ -55,7 +55,8 @@ USER_CODE = ("tests/fixtures/asm_frames.S tests/fixtures/hostile.S tests/fixture
              "tests/fixtures/user_stack.c")
 # Hand-written functions without CFI (asm_frames.S): neither frame pointers
 # nor DWARF can pass them, so only the prologue unwinder and auto run them.
-ASM_FUNCTIONS = {"asm_frames_entry", "asm_large_frame", "asm_trap_in_prologue"}
+ASM_FUNCTIONS = {"asm_frames_entry", "asm_large_frame", "asm_trap_in_prologue",
+                 "asm_untyped_entry"}
 # (scenario, kind, tracers it applies to: None for all).
 SCENARIOS = [
     ("panic", "panic", None),
@@ -66,6 +67,8 @@ SCENARIOS = [
     ("call:user_stack_entry", "panic", None),
     ("call:asm_frames_entry", "panic", NO_CFI_TRACERS),
     ("call:asm_trap_in_prologue", "trap", NO_CFI_TRACERS),
+    # An entry without .type: named after its label (symgen), as GDB names it.
+    ("call:asm_untyped_entry", "panic", NO_CFI_TRACERS),
 ]
 QEMU_TIMEOUT = 30
 # The privileged spec's scause codes, for checking the separator line.

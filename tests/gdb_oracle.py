@@ -51,12 +51,12 @@ def stop_at_panic():
     gdb.execute("delete", to_string=True)
 
 
-def print_trap(label, condition):
-    """At the first instruction of the trap vector, every general register
+def print_trap(label, condition, vector="trap_entry"):
+    """At the first instruction of the trap vector (`vector`), every general register
     still holds the interrupted value; only pc has moved to the vector. With
     pc set back to sepc, GDB's view is exactly that of a breakpoint on the
     interrupted instruction. Then the pc is restored."""
-    gdb.execute("break *trap_entry if %s" % condition, to_string=True)
+    gdb.execute("break *%s if %s" % (vector, condition), to_string=True)
     gdb.execute("continue", to_string=True)
     sepc = register("sepc")
     print("TRAP 0x%x 0x%x 0x%x" % (sepc, register("scause"), register("stval")))
@@ -71,9 +71,10 @@ def print_trap(label, condition):
     gdb.execute("delete", to_string=True)
 
 
-def stop_at_trap():
-    """GDB's bt at the first exception (a fault), then at panic()."""
-    print_trap("trap", EXCEPTION)
+def stop_at_trap(vector="trap_entry"):
+    """GDB's bt at the first exception (a fault) taken through `vector`,
+    then at panic()."""
+    print_trap("trap", EXCEPTION, vector)
     stop_at_panic()
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """make test: the tracer's host unit tests, the fuzz targets' corpora and
 a short fuzzing run, symgen against binutils, the prologue decoder against
-CFI, and the demo kernel in QEMU against GDB, its panic path included. Ends with the line
+CFI, and the demo kernel in QEMU against GDB, its panic path included;
+the port kernel (tests/port_kernel/) under GDB. Ends with the line
 'N passed, M failed'."""
 import glob
 import os
@@ -15,6 +16,7 @@ import e2e_tests  # noqa: E402
 import fuzz_tests  # noqa: E402
 import hostile_tests  # noqa: E402
 import panic_path_tests  # noqa: E402
+import port_kernel_tests  # noqa: E402
 import prologue_crosscheck  # noqa: E402
 import stack_usage  # noqa: E402
 import symgen_tests  # noqa: E402
@@ -71,6 +73,7 @@ def main():
     kernels = e2e_tests.run_all(results)
     hostile_tests.run_all(results, kernels)
     panic_path_tests.run_all(results, kernels)
+    port_kernel_tests.run_all(results)
     symgen_tests.run_all(results, kernels)
     prologue_crosscheck.run_all(results, kernels)
     table_proof.run_all(results, kernels)

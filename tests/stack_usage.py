@@ -7,7 +7,9 @@ unwinder can reach. It must stay within the figure tracer.h states for that
 unwinder (TRACER_STACK_*), which kernels use to size the stack a panic walks
 on. A raw capture (tracer_capture()) holds its walk in its own frame: its
 deepest path must stay within the unwinder's figure plus
-TRACER_STACK_CAPTURE.
+TRACER_STACK_CAPTURE; the one-call printer (tracer_print_backtrace()),
+within it plus TRACER_STACK_PRINT, its put_line callback aside (the
+caller's code: GCC's indirect-call placeholder).
 
 The call graph must be closed and bounded: no recursion, no frame of
 dynamic size, no call to a function outside tracer/ (a freestanding kernel
@@ -22,16 +24,21 @@ from testlib import CROSS, ROOT, Results, run
 FLAGS = ["-std=c11", "-O2", "-march=rv64imac_zicsr_zifencei", "-mabi=lp64", "-mcmodel=medany",
          "-ffreestanding", "-fno-builtin", "-fasynchronous-unwind-tables"]
 FRAME_POINTER_FLAGS = [["-fno-omit-frame-pointer"], ["-fomit-frame-pointer"]]
-STEPS = {"frame_pointer_step", "dwarf_step", "prologue_step", "table_step"}
-# The unwinder, its tracer.h figure, and the steps its walk can reach. The
-# table unwinder's own figure holds for tables without interpreted rows,
-# which reach the DWARF unwinder.
+STEPS = {"frame_pointer_step", "dwarf_step", "prologue_step", "table_step", "table_run"}
+# The unwinder, its tracer.h figure, and the steps its walk can reach (the
+# table's: table_step, and table_run, its common frames' loop, which the
+# capture and the iterator run for the table and auto only). The table
+# unwinder's own figure holds for tables without interpreted rows, which
+# reach the DWARF unwinder.
+TABLE_STEPS = {"table_step", "table_run"}
 UNWINDERS = [("frame pointer", "TRACER_STACK_FRAME_POINTER", {"frame_pointer_step"}),
              ("DWARF", "TRACER_STACK_DWARF", {"dwarf_step"}),
              ("prologue", "TRACER_STACK_PROLOGUE", {"prologue_step"}),
-             ("table", "TRACER_STACK_TABLE", {"table_step"}),
-             ("table, interpreted rows", "TRACER_STACK_DWARF", {"table_step", "dwarf_step"}),
+             ("table", "TRACER_STACK_TABLE", TABLE_STEPS),
+             ("table, interpreted rows", "TRACER_STACK_DWARF", TABLE_STEPS | {"dwarf_step"}),
              ("auto", "TRACER_STACK_AUTO", STEPS)]
+# GCC's node for a call through a pointer: the printer's put_line.
+INDIRECT_CALL = "__indirect_call"
 NODE_RE = re.compile(r'^node: \{ title: "([^"]+)" label: "[^"]*\\n(\d+) bytes \((\w+)\)"')
 EDGE_RE = re.compile(r'^edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')
 
@@ -95,6 +102,8 @@ def run_all(results: Results):
                                  for entry in ("tracer_start", "tracer_next", "tracer_prepare")),
                                 key=lambda b: b[0])
                     capture = deepest("tracer_capture", frames, calls, excluded, [])
+                    printer = deepest("tracer_print_backtrace", frames, calls,
+                                      excluded | {INDIRECT_CALL}, [])
                 except ValueError as error:
                     results.check("%s %s: the call graph is bounded" % (label, name), False,
                                   str(error))
@@ -113,3 +122,11 @@ def run_all(results: Results):
                               "TRACER_STACK_CAPTURE (%d)" % (label, name, capture[0], macro, limit),
                               macro in stated and "TRACER_STACK_CAPTURE" in stated and
                               capture[0] <= limit, " -> ".join(capture[1]))
+                limit = stated.get(macro, 0) + stated.get("TRACER_STACK_PRINT", 0)
+                print("  %s %s printer: %d bytes (%d over %s): %s"
+                      % (label, name, printer[0], printer[0] - stated.get(macro, 0), macro,
+                         " -> ".join(printer[1])), flush=True)
+                results.check("%s %s printer: %d bytes, within tracer.h's %s + "
+                              "TRACER_STACK_PRINT (%d)" % (label, name, printer[0], macro, limit),
+                              macro in stated and "TRACER_STACK_PRINT" in stated and
+                              printer[0] <= limit, " -> ".join(printer[1]))

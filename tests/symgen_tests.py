@@ -1,6 +1,8 @@
-"""symgen against binutils: every function symbol nm lists must be in the
-generated table with the same address, the alias symgen promises, and the
-right size; the FDE index of --cfi must list the FDEs readelf lists; the
+"""symgen against binutils: every function symbol nm lists, and every label
+it lists in code, must be in the generated table with the same address, the
+alias symgen promises, and the right size; an end-of-image symbol below the
+tables must fail symgen, and symgen/tracer.mk must build from another
+Makefile; the FDE index of --cfi must list the FDEs readelf lists; the
 tables' headers (magic, version, word size, counts, checksum) must be what
 the spec says, read from the linked bytes; bad input must fail cleanly with
 one line, no output file and no leak."""
@@ -224,18 +226,32 @@ def check_empty_tables(results):
                 check_fde_index_header(results, label, image, [])
 
 
+def code_sections(elf):
+    """Names of the sections readelf flags executable (X)."""
+    result = run([CROSS + "readelf", "-S", "-W", elf])
+    return {m.group(1) for m in re.finditer(
+        r"\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+[0-9a-f]+\s+[0-9a-f]+\s+([A-Za-z]*)\s+\d",
+        result.stdout) if "X" in m.group(2)}
+
+
 def nm_functions(elf):
-    """Function symbols as nm lists them: [(name, addr, size, class, section)].
+    """Function symbols as nm lists them, and the untyped labels it lists in
+    executable sections (nm leaves out the assembler's own: .L labels,
+    mapping symbols): [(name, addr, size, class, section, typed)].
     Uses the dynamic table when the file has no .symtab (OpenSBI's firmware)."""
     result = run([CROSS + "nm", "-f", "sysv", "--defined-only", elf])
     if "no symbols" in result.stderr:
         result = run([CROSS + "nm", "-D", "-f", "sysv", "--defined-only", elf])
+    code = code_sections(elf)
     functions = []
     for line in result.stdout.splitlines():
         fields = [f.strip() for f in line.split("|")]
-        if len(fields) == 7 and fields[3] == "FUNC":
+        if len(fields) != 7:
+            continue
+        typed = fields[3] == "FUNC"
+        if typed or (fields[3] == "NOTYPE" and fields[6] in code):
             size = int(fields[4], 16) if fields[4] else 0
-            functions.append((fields[0], int(fields[1], 16), size, fields[2], fields[6]))
+            functions.append((fields[0], int(fields[1], 16), size, fields[2], fields[6], typed))
     return functions
 
 
@@ -253,27 +269,40 @@ def section_ends(elf):
 
 def expected_table(elf):
     """What symgen should write, derived from nm and readelf alone: one entry
-    per address, named by the global, else weak, else local alias (then the
-    alphabetically first); sized by the largest st_size of the aliases, else
-    up to the next function or the end of the section."""
+    per address, named by a function symbol before an untyped label, then the
+    global, else weak, else local name, then the alphabetically first function
+    or the alphabetically last label (GDB's pick among labels); sized by the
+    largest st_size of the names, else up to the next entry or the end of the
+    section. A label inside a function of explicit size, or with no byte
+    after it, is left out (GDB names such pcs after the function)."""
     functions = nm_functions(elf)
     ends = section_ends(elf)
     by_addr = {}
-    for name, addr, size, cls, section in functions:
-        by_addr.setdefault(addr, []).append((name, size, cls, section))
-    addrs = sorted(by_addr)
-    expected = {}
-    for i, addr in enumerate(addrs):
+    for name, addr, size, cls, section, typed in functions:
+        by_addr.setdefault(addr, []).append((name, size, cls, section, typed))
+    binding = lambda cls: 0 if cls.isupper() and cls not in "VW" else 1 if cls in "VWvw" else 2
+    entries = []
+    for addr in sorted(by_addr):
         aliases = by_addr[addr]
-        rank = lambda a: (0 if a[2].isupper() and a[2] not in "VW" else 1 if a[2] in "VWvw" else 2, a[0])
-        name = min(aliases, key=rank)[0]
-        size = max(a[1] for a in aliases)
+        best = min((not a[4], binding(a[2])) for a in aliases)
+        names = [a[0] for a in aliases if (not a[4], binding(a[2])) == best]
+        typed = not best[0]
+        entries.append([addr, min(names) if typed else max(names), max(a[1] for a in aliases),
+                        typed, ends[aliases[0][3]]])
+    covered, kept = 0, []
+    for entry in entries:
+        addr, _, size, typed, _ = entry
+        if not typed and size == 0 and addr < covered:
+            continue
+        if size:
+            covered = max(covered, addr + size)
+        kept.append(entry)
+    expected = {}
+    for i, (addr, name, size, typed, end) in enumerate(kept):
         if size == 0:
-            limit = ends[aliases[0][3]]
-            if i + 1 < len(addrs):
-                limit = min(limit, addrs[i + 1])
-            size = limit - addr
-        expected[addr] = (name, size)
+            size = min(end, kept[i + 1][0]) - addr if i + 1 < len(kept) else end - addr
+        if typed or size:
+            expected[addr] = (name, size)
     return expected, len(functions)
 
 
@@ -303,6 +332,35 @@ def build_fixture(results, label, arch, abi, emulation):
         [CROSS + "ld", "-m", emulation, "-Ttext=0x80001000", "-e", "global_fn", obj, "-o", elf],
     ]
     return elf if run_steps(results, label, steps) else None
+
+
+def build_untyped_fixture(results, label, arch, abi, emulation):
+    """untyped.S, its .L label kept (as -L, ld --discard-none)."""
+    obj = os.path.join(WORK, label + ".o")
+    elf = os.path.join(WORK, label + ".elf")
+    steps = [
+        [CROSS + "gcc", "-c", "-Wa,-L", "-march=" + arch, "-mabi=" + abi,
+         os.path.join(ROOT, "tests", "fixtures", "untyped.S"), "-o", obj],
+        [CROSS + "ld", "-m", emulation, "--discard-none", "-Ttext=0x80001000", "-e", "sized_fn",
+         obj, "-o", elf],
+    ]
+    return elf if run_steps(results, label, steps) else None
+
+
+def check_untyped_semantics(results, label, elf):
+    """Hand-stated expectations of untyped.S (names and sizes from its
+    comments), on top of the nm comparison; addresses from nm."""
+    table = parse_table(os.path.join(WORK, label + ".c"))
+    addresses = {fields[2]: int(fields[0], 16) for fields in
+                 (line.split() for line in run([CROSS + "nm", elf]).stdout.splitlines())
+                 if len(fields) == 3}
+    expected = {"sized_fn": 12, "untyped_global": 8, "untyped_local": 4, "label_b": 8,
+                "both_fn": 8, "after_local": 12}
+    wanted = {addresses.get(name): (name, size) for name, size in expected.items()}
+    readelf = run([CROSS + "readelf", "-s", "-W", elf]).stdout
+    results.check("symgen %s: untyped labels in code are functions, the assembler's are not"
+                  % label, table == wanted and ".Lkept_local" in readelf and "$x" in readelf,
+                  "table %s\nexpected %s" % (sorted(table.values()), sorted(wanted.values())))
 
 
 def check_fixture_semantics(results, label, elf):
@@ -504,6 +562,77 @@ def function_symbol_in_section(data, section):
     raise ValueError("no function symbol")
 
 
+def check_image_end(results):
+    """A kernel whose end-of-image symbol (where its allocator starts) lies
+    below the tables: symgen must fail, in one line naming the symbol, its
+    address and the tables' range (from nm) and the fix, and leave no
+    output; in the right order, or told the symbol means something else, it
+    must pass. tests/fixtures/image_end.S with each fixture linker script."""
+    obj = os.path.join(WORK, "image_end.o")
+    tables = os.path.join(WORK, "image_end_tables.c")
+    steps = [[CROSS + "gcc", "-c", "-march=rv64imac", "-mabi=lp64", "-mcmodel=medany",
+              os.path.join(ROOT, "tests", "fixtures", "image_end.S"), "-o", obj],
+             [SYMGEN, "--empty", "--cfi", "-o", tables],
+             [CROSS + "gcc", "-std=c11", "-O2", "-ffreestanding", "-march=rv64imac", "-mabi=lp64",
+              "-I" + os.path.join(ROOT, "tracer"), "-c", tables, "-o", tables + ".o"]]
+    if not run_steps(results, "image_end", steps):
+        return
+    cases = [("end_before_tables.ld", [], "end"),
+             ("end_before_tables.ld", ["--allow-end-before-tables=end"], None),
+             ("bss_end_before_tables.ld", [], "_ebss"),
+             ("end_after_tables.ld", [], None),
+             ("end_after_tables.ld", ["--heap-start=free_memory"], "free_memory")]
+    for script, options, symbol in cases:
+        label = "%s %s" % (script, " ".join(options))
+        elf = os.path.join(WORK, script + ".elf")
+        link = [CROSS + "ld", "-m", "elf64lriscv", "--no-warn-rwx-segments", "-L", os.path.join(ROOT, "linker"), "-T",
+                os.path.join(ROOT, "tests", "fixtures", script), obj, tables + ".o", "-o", elf]
+        if not run_steps(results, script, [link]):
+            continue
+        nm = Image(elf).symbols
+        out = os.path.join(WORK, "image_end.out.c")
+        if os.path.exists(out):
+            os.unlink(out)
+        result = run([SYMGEN_ASAN, "--cfi"] + options + ["-o", out, elf], env=LEAK_CHECK_ENV)
+        if symbol is None:
+            results.check("symgen passes %s" % label, result.returncode == 0, result.stderr)
+            continue
+        start = min(nm["__eh_frame_start"], nm["__tracer_symtab_start"])
+        end = max(nm["__eh_frame_end"], nm["__tracer_symtab_end"])
+        lines = result.stderr.splitlines()
+        wanted = ["`%s` (0x%x)" % (symbol, nm[symbol]), "(0x%x-0x%x)" % (start, end),
+                  "Move `INCLUDE tracer.ld` before the definition of `%s`" % symbol,
+                  "--allow-end-before-tables=%s" % symbol]
+        results.check("symgen rejects %s: `%s` below the tables, named with the fix" % (label, symbol),
+                      result.returncode == 1 and len(lines) == 1 and nm[symbol] < end and
+                      all(w in lines[0] for w in wanted) and not glob.glob(out + "*"),
+                      "exit %d, stderr %s, expected %s" % (result.returncode, result.stderr, wanted))
+
+
+def check_make_fragment(results):
+    """symgen/tracer.mk in a Makefile of another shape (tests/fixtures/
+    fragment.mk: ld as the linker, symgen built by the fragment): the image
+    it links embeds the table symgen makes of it; then, the same build with
+    `end` before the tables fails, naming it, and leaves no image behind,
+    not even the one the first build made."""
+    out = os.path.join(WORK, "fragment")
+    make = ["make", "-s", "-f", "tests/fixtures/fragment.mk", "OUT=" + out]
+    elf = os.path.join(out, "kernel.elf")
+    result = run(make + ["LDSCRIPT=tests/fixtures/end_after_tables.ld"], timeout=300)
+    check = os.path.join(out, "check.c")
+    ok = result.returncode == 0 and os.path.exists(elf) and \
+        run([SYMGEN, "--cfi", "-o", check, elf]).returncode == 0 and \
+        open(check).read() == open(os.path.join(out, "symtab.c")).read()
+    results.check("symgen/tracer.mk links a kernel with ld, its table embedded", ok,
+                  "exit %d\n%s" % (result.returncode, (result.stdout + result.stderr)[-1500:]))
+    # -B: make does not know the script changed (the demo's flags file would).
+    result = run(make + ["-B", "LDSCRIPT=tests/fixtures/end_before_tables.ld"], timeout=300)
+    output = result.stdout + result.stderr
+    results.check("symgen/tracer.mk: `end` before the tables fails the build, no image left",
+                  ok and result.returncode != 0 and "`end` (0x" in output and
+                  not glob.glob(elf + "*"), "exit %d\n%s" % (result.returncode, output[-1500:]))
+
+
 def check_bad_input(results, kernel):
     good = open(kernel, "rb").read()
     stripped = os.path.join(BAD_DIR, "stripped.elf")
@@ -627,11 +756,17 @@ def run_all(results, kernels):
         if results.check("OpenSBI image present: %s" % elf, os.path.exists(elf)):
             compare_with_nm(results, "opensbi-" + os.path.basename(os.path.dirname(elf)), elf)
     check_empty_tables(results)
+    check_image_end(results)
+    check_make_fragment(results)
     for bits, arch, abi, emulation in TARGETS:
         elf = build_fixture(results, "aliases-" + bits, arch, abi, emulation)
         if elf:
             compare_with_nm(results, "aliases-" + bits, elf)
             check_fixture_semantics(results, "aliases-" + bits, elf)
+        elf = build_untyped_fixture(results, "untyped-" + bits, arch, abi, emulation)
+        if elf:
+            compare_with_nm(results, "untyped-" + bits, elf)
+            check_untyped_semantics(results, "untyped-" + bits, elf)
         elf = build_cfi_fixture(results, "cfi-functions-" + bits, arch, abi, emulation)
         if elf:
             check_index_of_image(results, "cfi-functions-" + bits, elf)

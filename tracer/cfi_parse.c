@@ -336,7 +336,7 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 static const struct tracer_fde_entry *
 fde_index_lookup(const struct tracer_fde_index *index, uintptr_t pc)
 {
-	return sorted_search(index->entries, index->count, symtab_step(index->count),
+	return sorted_search(index->entries, index->count,
 			     sizeof(struct tracer_fde_entry), pc);
 }
 

@@ -176,6 +176,8 @@ const char *tracer_stop_text(enum tracer_stop stop)
 	    [TRACER_STOP_BAD_SYMTAB] = "symbol table rejected",
 	    [TRACER_STOP_BAD_FDE_INDEX] = "FDE index rejected",
 	    [TRACER_STOP_BAD_UNWIND_TABLE] = "unwind table rejected",
+	    [TRACER_STOP_USER_ENTRY] = "reached the kernel entry from user mode",
+	    [TRACER_STOP_TRAP_NOT_SAVED] = "trap frame holds no saved sepc/scause/stval",
 	};
 
 	return (unsigned)stop < TRACER_STOP_COUNT ? texts[stop] : "unknown stop reason";

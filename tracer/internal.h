@@ -465,59 +465,148 @@ const struct tracer_unwind_rule *unwind_table_rule(const struct tracer_unwind_ta
  * walk->next at the last one. */
 size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max);
 
-/* The largest power of two <= count, or 0: symtab_search's first step. */
-static inline uint32_t symtab_step(uint32_t count)
+/* floor(log2(count)) for count >= 1 (0 for 0): the probes sorted_search
+ * makes after its first. */
+static inline unsigned sorted_levels(uint32_t count)
 {
-	count |= count >> 1;
-	count |= count >> 2;
-	count |= count >> 4;
-	count |= count >> 8;
-	count |= count >> 16;
-	return count - (count >> 1);
+	unsigned levels = 0;
+
+	/* Written out: GCC keeps the loop. */
+	if (count >> 16) {
+		count >>= 16;
+		levels += 16;
+	}
+	if (count >> 8) {
+		count >>= 8;
+		levels += 8;
+	}
+	if (count >> 4) {
+		count >>= 4;
+		levels += 4;
+	}
+	if (count >> 2) {
+		count >>= 2;
+		levels += 2;
+	}
+	return levels + (count >> 1);
 }
 
+/* One probe: entry + offset if its key is <= key, else entry. */
+static inline const char *sorted_probe(const char *entry, uintptr_t offset, uintptr_t key)
+{
+	return *(const uintptr_t *)(entry + offset) <= key ? entry + offset : entry;
+}
+
+/* Probes above 2^SORTED_UNROLLED entries run in a loop, the others unrolled. */
+#define SORTED_UNROLLED 12u
+
 /*
- * Shar's binary search over `count` sorted entries of `size` bytes, each
- * starting with its uintptr_t key: the last entry whose key <= key, or
- * NULL. step is symtab_step(count). After the first probe the entry lies in
- * [entry, entry + step) (count - step < step); each probe then halves that
- * range, in bytes, which leaves no index arithmetic in the loop. Inline, with
- * a constant size: the symbol table and the FDE index use it once a frame.
+ * Shar's binary search over `count` > 0 sorted entries of `size` bytes,
+ * each starting with its uintptr_t key: the last entry whose key <= key, or
+ * the first entry if none is. levels is sorted_levels(count), and
+ * first_probe count - 2^levels. After the first probe the entry lies in
+ * [entry, entry + 2^levels) (first_probe < 2^levels); each probe then
+ * halves that range. The probes are unrolled, entered at the first one the
+ * range needs: each is then a load, a comparison and an addition of a
+ * constant. Inline (always: GCC would not, for its size), with a constant
+ * size: the symbol table and the FDE index use it once a frame.
  */
 _Static_assert(offsetof(struct tracer_symbol, addr) == 0, "sorted_search: key first");
 _Static_assert(offsetof(struct tracer_fde_entry, pc_start) == 0, "sorted_search: key first");
 
-static inline const void *sorted_search(const void *entries, uint32_t count, uint32_t step,
-					size_t size, uintptr_t key)
+static inline __attribute__((always_inline)) const void *
+sorted_search_from(const void *entries, uint32_t first_probe, unsigned levels,
+		   size_t size, uintptr_t key)
 {
-	const char *entry = entries;
-	uintptr_t step_bytes;
+	const char *entry = sorted_probe(entries, (uintptr_t)first_probe * size, key);
 
-	if (count == 0 || key < *(const uintptr_t *)entry)
-		return NULL;
-	if (*(const uintptr_t *)(entry + (count - step) * size) <= key)
-		entry += (count - step) * size;
-	for (step_bytes = step * size; step_bytes > size;) {
-		step_bytes /= 2;
-		if (*(const uintptr_t *)(entry + step_bytes) <= key)
-			entry += step_bytes;
+	for (; levels > SORTED_UNROLLED; levels--)
+		entry = sorted_probe(entry, ((uintptr_t)1 << (levels - 1)) * size, key);
+	switch (levels) {
+	case 12:
+		entry = sorted_probe(entry, 2048 * size, key);
+		/* fall through */
+	case 11:
+		entry = sorted_probe(entry, 1024 * size, key);
+		/* fall through */
+	case 10:
+		entry = sorted_probe(entry, 512 * size, key);
+		/* fall through */
+	case 9:
+		entry = sorted_probe(entry, 256 * size, key);
+		/* fall through */
+	case 8:
+		entry = sorted_probe(entry, 128 * size, key);
+		/* fall through */
+	case 7:
+		entry = sorted_probe(entry, 64 * size, key);
+		/* fall through */
+	case 6:
+		entry = sorted_probe(entry, 32 * size, key);
+		/* fall through */
+	case 5:
+		entry = sorted_probe(entry, 16 * size, key);
+		/* fall through */
+	case 4:
+		entry = sorted_probe(entry, 8 * size, key);
+		/* fall through */
+	case 3:
+		entry = sorted_probe(entry, 4 * size, key);
+		/* fall through */
+	case 2:
+		entry = sorted_probe(entry, 2 * size, key);
+		/* fall through */
+	case 1:
+		entry = sorted_probe(entry, size, key);
+		break;
+	default:
+		break;
 	}
 	return entry;
 }
 
-/* tracer_symtab_lookup with its first step given (symtab_step(count), which
- * a walk computes once). */
-static inline const struct tracer_symbol *
-symtab_search(const struct tracer_symtab *symtab, uint32_t step, uintptr_t addr)
+/* The same search from the table's count: the last entry whose key <= key,
+ * or NULL. */
+static inline const void *sorted_search(const void *entries, uint32_t count, size_t size,
+					uintptr_t key)
 {
-	const struct tracer_symbol *symbol =
-	    sorted_search(symtab->symbols, symtab->count, step, sizeof(*symbol), addr);
+	unsigned levels = sorted_levels(count);
 
-	/* Past its end: padding between functions, or data after the last. */
-	if (!symbol || addr - symbol->addr >= symbol->size)
+	if (count == 0 || key < *(const uintptr_t *)entries)
 		return NULL;
-	return symbol;
+	return sorted_search_from(entries, count - ((uint32_t)1 << levels), levels, size,
+				  key);
 }
+
+/* The symbol holding addr, if `symbol` is the last one at or below it
+ * (sorted_search's answer), else NULL: past its end is padding between
+ * functions, or data after the last; below it, an address before the
+ * first (the subtraction wraps). */
+static inline const struct tracer_symbol *
+symbol_holding(const struct tracer_symbol *symbol, uintptr_t addr)
+{
+	return addr - symbol->addr < symbol->size ? symbol : NULL;
+}
+
+/* The function holding addr in the walk's symbol table, if that is valid:
+ * the search walk_begin set up. Inline: tracer_next() runs it once a frame. */
+static inline __attribute__((always_inline)) const struct tracer_symbol *
+walk_symtab_search(const struct tracer_walk *walk, uintptr_t addr)
+{
+	if (!walk->symtab_searchable)
+		return NULL;
+	return symbol_holding(
+	    sorted_search_from(walk->config->symtab->symbols, walk->symtab_first_probe,
+			       walk->symtab_levels, sizeof(struct tracer_symbol), addr),
+	    addr);
+}
+
+/* Whether address lies in one of config->entry_points. */
+bool entry_points_contain(const struct tracer_config *config, uintptr_t address);
+
+/* The walk's trap_return_window: the return addresses whose call lies in
+ * the trap entry or an entry point, or between them. */
+struct tracer_window entry_points_return_window(const struct tracer_config *config);
 
 /* Makes the stack that holds walk->next.sp (tracer_config's rules) the
  * walk's current one, having left none. */
@@ -541,10 +630,17 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->next_after_trap = false;
 	walk->trap_cause = 0;
 	walk->trap_tval = 0;
+	walk->trap_status = 0;
 	walk->frames_left = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
 	/* Only a valid table is read, even for its count. */
-	walk->symtab_step =
-	    symtab_status == TRACER_TABLE_OK ? symtab_step(config->symtab->count) : 0;
+	walk->symtab_searchable =
+	    symtab_status == TRACER_TABLE_OK && config->symtab->count > 0;
+	walk->symtab_levels =
+	    walk->symtab_searchable ? sorted_levels(config->symtab->count) : 0;
+	walk->symtab_first_probe =
+	    walk->symtab_searchable
+		? config->symtab->count - ((uint32_t)1 << walk->symtab_levels)
+		: 0;
 	walk->next_function = NULL;
 	walk->next_function_known = false;
 	walk->next_found_by = unwinder;
@@ -552,14 +648,16 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->fde_index_status = fde_index_status;
 	walk->unwind_table_status = unwind_table_status;
 	walk->call_window = memory_window(config->text, 4);
-	walk->trap_return_window =
-	    memory_window(config->trap ? config->trap->entry : (struct tracer_range){0, 0}, 1);
+	walk->trap_return_window = entry_points_return_window(config);
+	walk->next_from_user = false;
+	walk->trap_csrs_used = false;
 	walk->cie.address = UINTPTR_MAX;
 	stacks_start(walk);
 }
 
-/* Computes the caller of the frame in walk->next (tracer_next() after the
- * frame is returned): into walk->next, or sets walk->stop. */
+/* Computes the caller of the frame in walk->next: into walk->next, or sets
+ * walk->stop. The general step, for the frames the capture's loops leave
+ * (tracer_next() takes the common ones inline first). */
 void walk_advance(struct tracer_walk *walk);
 
 /* The function of the frame in walk->next, if the walk's symbol table is

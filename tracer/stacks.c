@@ -12,6 +12,9 @@
 
 _Static_assert(TRACER_MAX_STACKS <= 32, "stacks_left has a bit per stack");
 
+/* sstatus.SPP: the privilege a trap came from, 0 for user mode. */
+#define SSTATUS_SPP_BIT 8
+
 /*
  * The stack sp is on (see tracer_config): the one with start < sp <= end,
  * else the lowest one starting at or above sp (sp ran past its bottom into
@@ -53,6 +56,23 @@ void stacks_start(struct tracer_walk *walk)
 	enter_stack(walk, find_stack(walk->config, walk->next.sp));
 }
 
+/* Reads the word at `offset` in the trap frame into *value, which stays as
+ * it is where the layout says TRACER_TRAP_NOT_SAVED; false if the word is
+ * not on the stack. */
+static inline bool trap_word(const struct tracer_range *stack, uintptr_t trap_frame,
+			     uint16_t offset, uintptr_t *value)
+{
+	return offset == TRACER_TRAP_NOT_SAVED ||
+	       memory_read_word(stack, trap_frame + offset, value);
+}
+
+/* The CSRs read at panic time, if they are the trap frame's: the walk's
+ * first trap frame is the innermost. */
+static inline const struct tracer_trap_csrs *panic_csrs(const struct tracer_walk *walk)
+{
+	return walk->trap_csrs_used ? NULL : walk->config->trap_csrs;
+}
+
 void stacks_cross_trap(struct tracer_walk *walk)
 {
 	const struct tracer_config *config = walk->config;
@@ -60,16 +80,34 @@ void stacks_cross_trap(struct tracer_walk *walk)
 	const struct tracer_range *stack = &walk->stack;
 	struct tracer_regs *regs = &walk->next;
 	uintptr_t trap_frame = regs->sp;
+	const struct tracer_trap_csrs *csrs = panic_csrs(walk);
 	unsigned next_stack;
+	bool readable;
 
+	if (!csrs && (trap->epc_offset == TRACER_TRAP_NOT_SAVED ||
+		      trap->cause_offset == TRACER_TRAP_NOT_SAVED ||
+		      trap->tval_offset == TRACER_TRAP_NOT_SAVED)) {
+		walk->stop = TRACER_STOP_TRAP_NOT_SAVED;
+		return;
+	}
 	/* Straight into walk->next: the frame there was returned already,
-	 * and a walk that stops here shows nothing more. */
-	bool readable =
-	    memory_read_word(stack, trap_frame + trap->epc_offset, &regs->pc) &&
-	    memory_read_word(stack, trap_frame + trap->ra_offset, &regs->ra) &&
-	    memory_read_word(stack, trap_frame + trap->sp_offset, &regs->sp) &&
-	    memory_read_word(stack, trap_frame + trap->cause_offset, &walk->trap_cause) &&
-	    memory_read_word(stack, trap_frame + trap->tval_offset, &walk->trap_tval);
+	 * and a walk that stops here shows nothing more. What the frame does
+	 * not hold comes from the CSRs and the frame's size. */
+	if (csrs) {
+		regs->pc = csrs->epc;
+		walk->trap_cause = csrs->cause;
+		walk->trap_tval = csrs->tval;
+	}
+	walk->trap_csrs_used = true;
+	/* Not saved: the walk cannot tell, and goes on as from the kernel. */
+	walk->trap_status = (uintptr_t)1 << SSTATUS_SPP_BIT;
+	readable = trap_word(stack, trap_frame, trap->epc_offset, &regs->pc) &&
+		   memory_read_word(stack, trap_frame + trap->ra_offset, &regs->ra) &&
+		   trap_word(stack, trap_frame, trap->cause_offset, &walk->trap_cause) &&
+		   trap_word(stack, trap_frame, trap->tval_offset, &walk->trap_tval) &&
+		   trap_word(stack, trap_frame, trap->status_offset, &walk->trap_status);
+	regs->sp = trap_frame + trap->frame_size;
+	readable = readable && trap_word(stack, trap_frame, trap->sp_offset, &regs->sp);
 
 	for (unsigned i = 0; i < TRACER_SAVED_REGS && readable; i++)
 		readable =
@@ -78,7 +116,10 @@ void stacks_cross_trap(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;
 		return;
 	}
-	next_stack = find_stack(config, regs->sp);
+	/* A trap from user mode: its sp is on no stack of the kernel's. The
+	 * frame is shown, and advance() ends the walk after it. */
+	walk->next_from_user = !(walk->trap_status >> SSTATUS_SPP_BIT & 1);
+	next_stack = walk->next_from_user ? STACKS_NONE : find_stack(config, regs->sp);
 	if (next_stack == walk->stack_index) {
 		/* The entry pushed the trap frame below the interrupted sp. */
 		if (regs->sp <= trap_frame) {

@@ -6,7 +6,10 @@
 const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *symtab,
 						 uintptr_t addr)
 {
-	return symtab_search(symtab, symtab_step(symtab->count), addr);
+	const struct tracer_symbol *symbol =
+	    sorted_search(symtab->symbols, symtab->count, sizeof(*symbol), addr);
+
+	return symbol ? symbol_holding(symbol, addr) : NULL;
 }
 
 static bool names_equal(const char *a, const char *b)

@@ -22,6 +22,10 @@
  *     }
  *     print(tracer_format_end(line, sizeof line, walk.stop));
  *
+ * or, the same lines in one call (put_line prints one and a newline):
+ *
+ *     tracer_print_backtrace(&config, &regs, TRACER_FRAME_POINTER, put_line, NULL);
+ *
  * The walk reads memory only inside the regions the caller declares in
  * struct tracer_config; anything else ends it with a stop reason. It
  * believes a caller only if its frame lies above the one before, inside the
@@ -73,8 +77,19 @@ struct tracer_symtab {
  * with sp pointing at that trap frame. A return address inside `entry` then
  * tells the unwinder that a trap frame starts at the caller's sp.
  * The offsets are bytes from the start of the trap frame to each saved
- * register, one machine word each.
+ * register, one machine word each. Set every one: 0 is an offset.
+ *
+ * A vector need not change to fit: where it saves no sepc, scause or
+ * stval, say TRACER_TRAP_NOT_SAVED, and give the CSRs as the kernel read
+ * them at panic time in config->trap_csrs: they are the innermost trap
+ * frame's (the first the walk crosses). A deeper trap frame without them
+ * ends the walk: "End of trace: trap frame holds no saved sepc/scause/stval".
+ * A vector that stores sp after taking its frame (addi sp, sp, -N; sd sp,
+ * ...) says sp_offset = TRACER_TRAP_NOT_SAVED and frame_size = N: the
+ * interrupted sp is the trap frame's address plus N.
  */
+#define TRACER_TRAP_NOT_SAVED 0xffffu
+
 struct tracer_trap_layout {
 	struct tracer_range entry; /* code of the trap entry */
 	uint16_t epc_offset;	   /* sepc: the interrupted pc */
@@ -83,6 +98,22 @@ struct tracer_trap_layout {
 	uint16_t s_offset[12];	   /* s0 (x8), s1 (x9), s2-s11 (x18-x27) */
 	uint16_t cause_offset;	   /* scause */
 	uint16_t tval_offset;	   /* stval */
+	/* sstatus: a trap frame whose SPP bit (8) is clear holds a trap from
+	 * user mode; the walk shows the interrupted pc (the trap line and a
+	 * raw frame), then ends: "End of trace: reached the kernel entry
+	 * from user mode". TRACER_TRAP_NOT_SAVED: the walk cannot tell. */
+	uint16_t status_offset;
+	uint16_t frame_size; /* with sp_offset TRACER_TRAP_NOT_SAVED: see above */
+};
+
+/* sepc, scause and stval as the kernel read them at panic time, for a
+ * layout that does not save them (TRACER_TRAP_NOT_SAVED). Give them only
+ * when the walk starts inside the handler of that trap (its panic()), not
+ * from registers a trap frame saved. */
+struct tracer_trap_csrs {
+	uintptr_t epc;
+	uintptr_t cause;
+	uintptr_t tval;
 };
 
 /*
@@ -160,7 +191,23 @@ struct tracer_config {
 	 * outside is rejected. */
 	struct tracer_range tables;
 	unsigned max_depth; /* frames to print at most; 0 means TRACER_DEFAULT_DEPTH */
+	/* NULL: none; see struct tracer_trap_csrs. */
+	const struct tracer_trap_csrs *trap_csrs;
+	/*
+	 * Where a walk legitimately ends: code entered from user mode by a
+	 * jump, with user ra and s0 still in the registers (a usertrap()
+	 * reached from a trampoline). A frame whose code lies in one is shown,
+	 * then the walk ends: "End of trace: reached the kernel entry from
+	 * user mode", not a guess at its caller. At most
+	 * TRACER_MAX_ENTRY_POINTS entries are looked at; NULL or 0: none.
+	 * Frames between the lowest and the highest of these ranges and the
+	 * trap entry take the walk's general path, not its fastest one.
+	 */
+	const struct tracer_range *entry_points;
+	unsigned entry_point_count;
 };
+
+#define TRACER_MAX_ENTRY_POINTS 16u
 
 #define TRACER_DEFAULT_DEPTH 64u
 
@@ -246,10 +293,12 @@ enum tracer_unwinder {
 #define TRACER_STACK_FRAME_POINTER 160u
 #define TRACER_STACK_DWARF 992u
 #define TRACER_STACK_PROLOGUE 800u
-#define TRACER_STACK_TABLE 160u /* rows the table holds; interpreted ones: DWARF's */
+#define TRACER_STACK_TABLE 176u /* rows the table holds; interpreted ones: DWARF's */
 #define TRACER_STACK_AUTO 992u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
-#define TRACER_STACK_CAPTURE 432u
+#define TRACER_STACK_CAPTURE 448u
+/* What tracer_print_backtrace() needs on top of it (put_line's aside). */
+#define TRACER_STACK_PRINT 656u
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {
@@ -275,6 +324,10 @@ enum tracer_stop {
 	TRACER_STOP_BAD_SYMTAB,	     /* the prologue unwinder has no valid symbol table */
 	TRACER_STOP_BAD_FDE_INDEX,   /* the DWARF unwinder has no valid FDE index */
 	TRACER_STOP_BAD_UNWIND_TABLE, /* the table unwinder has no valid unwind table */
+	TRACER_STOP_USER_ENTRY,	      /* a frame in config->entry_points, or a trap
+					 from user mode (its sstatus.SPP clear) */
+	TRACER_STOP_TRAP_NOT_SAVED,   /* a trap frame past the innermost lacks sepc,
+					 scause or stval (TRACER_TRAP_NOT_SAVED) */
 	TRACER_STOP_COUNT
 };
 
@@ -343,17 +396,25 @@ struct tracer_walk {
 	enum tracer_table_status fde_index_status;
 	enum tracer_table_status unwind_table_status;
 	enum tracer_unwinder unwinder;
+	unsigned frames_left; /* of config->max_depth */
 	const struct tracer_config *config;
 	struct tracer_regs next; /* the frame tracer_next() returns next */
 	const struct tracer_symbol *next_function; /* its function, */
 	bool next_function_known;		   /* once looked up */
+	bool symtab_searchable;
 	enum tracer_unwinder next_found_by;
 	bool next_is_exact;	 /* registers came from a register set, not from memory */
 	bool next_after_trap;
+	bool next_from_user;	/* after a trap from user mode: the walk ends */
+	bool trap_csrs_used;	/* config->trap_csrs went to the innermost trap frame */
+	/* The trap that walk->next came from, when next_after_trap, else 0. */
 	uintptr_t trap_cause;
 	uintptr_t trap_tval;
-	unsigned frames_left; /* of config->max_depth */
-	uint32_t symtab_step; /* for the symbol table's search (symtab.c) */
+	uintptr_t trap_status; /* sstatus, or SPP set where the layout has none */
+	/* The symbol table's search (sorted_search_from), set up once a walk,
+	 * if the table is valid and not empty (symtab_searchable). */
+	uint32_t symtab_levels;
+	uint32_t symtab_first_probe;
 	/* The current stack (a copy: reads check it without searching the
 	 * list), its index in config->stacks (TRACER_MAX_STACKS: none, and
 	 * the range empty), and a bit per stack the walk has left. */
@@ -365,6 +426,8 @@ struct tracer_walk {
 	 * with 4 bytes of text before them, returns into the trap entry. */
 	struct tracer_window record_window;
 	struct tracer_window call_window;
+	/* Returns into the trap entry or into an entry point (the span of
+	 * them all): left to the general path, which tells them apart. */
 	struct tracer_window trap_return_window;
 	/* The DWARF unwinder's last CIE (address UINTPTR_MAX: none yet):
 	 * most FDEs share one, read once a walk. */
@@ -407,11 +470,11 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * Instructions per frame (`make bench`: rv64imac, gcc -O2, every check on;
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
- *     frame pointer     22 (FP=1)       162
- *     DWARF          1,151 / 1,433   1,258 / 1,540
- *     prologue       1,219 / 1,470   1,253 / 1,504
- *     table             53 / 58         362 / 390
- *     auto              53 / 58         373 / 401
+ *     frame pointer     22 (FP=1)       130
+ *     DWARF          1,131 / 1,415   1,220 / 1,499
+ *     prologue       1,189 / 1,442   1,228 / 1,476
+ *     table             53 / 58         288 / 301
+ *     auto              53 / 58         291 / 304
  * (the table's lookup counts bits, no search: the same wherever the code
  * falls, and on a kernel with ten times the functions).
  * The frame-pointer capture runs its frames in one loop: a frame whose
@@ -443,6 +506,21 @@ void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config
 size_t tracer_capture(const struct tracer_prepared *prepared, enum tracer_unwinder unwinder,
 		      const struct tracer_regs *regs, uintptr_t *pcs, size_t max,
 		      enum tracer_stop *stop);
+
+/*
+ * The whole trace in one call, each line passed to put_line (NUL-terminated,
+ * without newline): the header, the note if a table was rejected, per frame
+ * the trap line (a frame a trap interrupted) and the frame line, and the
+ * end line; returns the stop reason. The lines are those the loop at the
+ * top of this file prints, from one TRACER_LINE_MAX buffer on the stack.
+ * Stack: TRACER_STACK_PRINT more than the unwinder's TRACER_STACK_* figure,
+ * plus what put_line needs.
+ */
+typedef void tracer_put_line_fn(void *context, const char *line);
+enum tracer_stop tracer_print_backtrace(const struct tracer_config *config,
+					const struct tracer_regs *regs,
+					enum tracer_unwinder unwinder,
+					tracer_put_line_fn *put_line, void *context);
 
 /* Human-readable texts for the output. Never NULL. */
 const char *tracer_stop_text(enum tracer_stop stop);

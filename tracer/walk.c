@@ -29,51 +29,48 @@ static uintptr_t code_address(uintptr_t pc, bool is_return_address)
 	return is_return_address ? pc - 1 : pc;
 }
 
-/* Inline in tracer_next(), which symbolizes every frame. */
-static inline const struct tracer_symbol *function_of(struct tracer_walk *walk)
+const struct tracer_symbol *walk_function(struct tracer_walk *walk)
 {
-	const struct tracer_symtab *symtab = walk->config->symtab;
-
 	if (!walk->next_function_known) {
-		walk->next_function =
-		    walk->symtab_status == TRACER_TABLE_OK
-			? symtab_search(symtab, walk->symtab_step,
-					code_address(walk->next.pc, !walk->next_is_exact))
-			: NULL;
+		walk->next_function = walk_symtab_search(
+		    walk, code_address(walk->next.pc, !walk->next_is_exact));
 		walk->next_function_known = true;
 	}
 	return walk->next_function;
 }
 
-const struct tracer_symbol *walk_function(struct tracer_walk *walk)
+/* The frame in walk->next, symbolized. Its function is looked up here, and
+ * kept for an unwinder that needs it (walk_function): tracer_next() runs
+ * this before the step, and the step forgets it. */
+static inline void describe_next(struct tracer_walk *walk, struct tracer_frame *frame)
 {
-	return function_of(walk);
-}
+	const bool is_return_address = !walk->next_is_exact;
+	const struct tracer_symbol *symbol =
+	    walk_symtab_search(walk, code_address(walk->next.pc, is_return_address));
 
-static void symbolize(struct tracer_walk *walk, struct tracer_frame *frame)
-{
-	const struct tracer_symbol *symbol = function_of(walk);
-
-	frame->name = symbol ? tracer_symbol_name(walk->config->symtab, symbol) : NULL;
-	frame->offset = symbol ? frame->pc - symbol->addr : 0;
-	frame->size = symbol ? symbol->size : 0;
-}
-
-static void describe_next(struct tracer_walk *walk, struct tracer_frame *frame)
-{
+	walk->next_function = symbol;
+	walk->next_function_known = true;
 	frame->pc = walk->next.pc;
 	frame->sp = walk->next.sp;
 	frame->fp = walk->next.s[0];
-	frame->is_return_address = !walk->next_is_exact;
+	frame->is_return_address = is_return_address;
 	frame->after_trap = walk->next_after_trap;
-	frame->trap_cause = walk->next_after_trap ? walk->trap_cause : 0;
-	frame->trap_tval = walk->next_after_trap ? walk->trap_tval : 0;
+	frame->trap_cause = walk->trap_cause;
+	frame->trap_tval = walk->trap_tval;
 	frame->found_by = walk->next_found_by;
 	frame->found_by_fallback = walk->unwinder == TRACER_AUTO &&
 				   walk->next_found_by != TRACER_AUTO &&
 				   walk->next_found_by != TRACER_TABLE &&
 				   walk->next_found_by != TRACER_DWARF;
-	symbolize(walk, frame);
+	if (symbol) {
+		frame->name = tracer_symbol_name(walk->config->symtab, symbol);
+		frame->offset = frame->pc - symbol->addr;
+		frame->size = symbol->size;
+	} else {
+		frame->name = NULL;
+		frame->offset = 0;
+		frame->size = 0;
+	}
 }
 
 enum tracer_stop frame_check_cfa(const struct tracer_walk *walk, uintptr_t cfa)
@@ -134,6 +131,10 @@ static void advance(struct tracer_walk *walk)
 	 * anything be unwound from an sp on no declared stack; only register
 	 * sets change stacks, so unwound frames need neither check. */
 	if (walk->next_is_exact) {
+		if (walk->next_from_user) {
+			walk->stop = TRACER_STOP_USER_ENTRY;
+			return;
+		}
 		if (!range_contains(config->text, walk->next.pc)) {
 			walk->stop = TRACER_STOP_PC_OUTSIDE_TEXT;
 			return;
@@ -142,6 +143,13 @@ static void advance(struct tracer_walk *walk)
 			walk->stop = TRACER_STOP_OUTSIDE_STACK;
 			return;
 		}
+	}
+	/* User values stand where its caller's would be. */
+	if (config->entry_points &&
+	    entry_points_contain(config,
+				 code_address(walk->next.pc, !walk->next_is_exact))) {
+		walk->stop = TRACER_STOP_USER_ENTRY;
+		return;
 	}
 	if (!walk->next_is_exact && config->trap &&
 	    range_contains(config->trap->entry, code_address(walk->next.pc, true))) {
@@ -170,6 +178,8 @@ static void advance(struct tracer_walk *walk)
 		return;
 	}
 	walk->next_after_trap = false;
+	walk->trap_cause = 0;
+	walk->trap_tval = 0;
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	/* An unwound return address is printed only if it is code, just after
@@ -182,28 +192,64 @@ static void advance(struct tracer_walk *walk)
 			 : TRACER_STOP_PC_OUTSIDE_TEXT;
 }
 
-/* Inline in tracer_next(): the frame-pointer unwinder's common frame does
- * not need advance(). */
-static inline void step(struct tracer_walk *walk)
+/*
+ * The step, after which the frame's function is forgotten. The common frame
+ * takes the raw capture's checked step (frame_pointer_next, table_run for
+ * one frame), which declines any other frame, changing nothing; advance()
+ * then decides, in step_general(), out of line: tracer_next() ends with a
+ * jump to it, and so needs no frame of its own on the frame pointer's
+ * common path, and adds none below advance() on the deepest one.
+ */
+static __attribute__((noinline)) bool step_general(struct tracer_walk *walk)
 {
-	if (walk->unwinder != TRACER_FRAME_POINTER || !frame_pointer_next(walk))
-		advance(walk);
+	advance(walk);
 	walk->next_function_known = false;
+	return true;
 }
 
+/* table_run for one frame: NULL if it took the frame, else the walk, for
+ * step_general(). (Returned, so that tracer_next() keeps no register
+ * across the call: its frame stays the smallest.) */
+static __attribute__((noinline)) struct tracer_walk *step_table(struct tracer_walk *walk)
+{
+	uintptr_t caller_pc;
+
+	if (table_run(walk, &caller_pc, 1) == 0)
+		return walk;
+	walk->next_function_known = false;
+	return NULL;
+}
+
+/* Inline in tracer_next(), which runs it once a frame. */
+static inline bool step(struct tracer_walk *walk)
+{
+	if (walk->unwinder == TRACER_FRAME_POINTER && frame_pointer_next(walk)) {
+		walk->next_function_known = false;
+		return true;
+	}
+	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO) {
+		walk = step_table(walk);
+		if (!walk)
+			return true;
+	}
+	return step_general(walk);
+}
+
+/* The capture's step, after its loops (frame_pointer_run, table_run) have
+ * taken the common frames: the general one. */
 void walk_advance(struct tracer_walk *walk)
 {
-	step(walk);
+	step_general(walk);
 }
 
 bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
 {
-	if (walk->stop == TRACER_RUNNING && walk->frames_left == 0)
-		walk->stop = TRACER_STOP_DEPTH_LIMIT;
-	if (walk->stop != TRACER_RUNNING)
+	if (walk->stop != TRACER_RUNNING || walk->frames_left == 0) {
+		if (walk->stop == TRACER_RUNNING)
+			walk->stop = TRACER_STOP_DEPTH_LIMIT;
 		return false;
-	describe_next(walk, frame);
+	}
 	walk->frames_left--;
-	step(walk);
-	return true;
+	describe_next(walk, frame);
+	return step(walk);
 }

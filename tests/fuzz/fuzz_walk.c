@@ -27,6 +27,10 @@
  *            (bytes into text), then per row: pc step u16 (2 * (1 + n)
  *            bytes after the row before; rows past 64 KiB are dropped),
  *            rule u32 (made valid)
+ *   kit      flags u8 (KIT_*), frame_size u16, sstatus offset u16, the
+ *            CSRs read at panic time: sepc, scause, stval (encoded
+ *            words), entry points u8 (modulo TRACER_MAX_ENTRY_POINTS + 2),
+ *            then per entry point start u16 and length u8 (bytes of text)
  * Counts larger than what the input still holds shrink to it.
  */
 #include <stdarg.h>
@@ -54,6 +58,19 @@ enum {
 	/* List the stacks in config->stacks highest address first. */
 	FLAG_STACKS_REVERSED = 1 << 7,
 };
+
+/* The kit part: the trap layout's fields TRACER_TRAP_NOT_SAVED, the CSRs
+ * given, sstatus saved. Inputs without the part (the older seeds) read
+ * zeros: the layouts and configs of before. */
+enum {
+	KIT_EPC_NOT_SAVED = 1 << 0,
+	KIT_CAUSE_NOT_SAVED = 1 << 1,
+	KIT_TVAL_NOT_SAVED = 1 << 2,
+	KIT_SP_NOT_SAVED = 1 << 3,
+	KIT_TRAP_CSRS = 1 << 4,
+	KIT_STATUS_SAVED = 1 << 5,
+};
+#define MAX_ENTRY_POINTS (TRACER_MAX_ENTRY_POINTS + 1)
 
 /* Stacks in memory: the first at STACK_AT, the others above it in turn,
  * each with guard pages below and above. */
@@ -178,6 +195,7 @@ struct parts {
 	uint32_t last_row_pc;
 	uint8_t unwind_damage;
 	uint16_t unwind_base;
+	struct fuzz_input kit;
 };
 
 #define REG_WORDS	  15
@@ -297,6 +315,7 @@ static void split(struct fuzz_input *input, struct parts *parts)
 		parts->row_count = MAX_ROWS;
 	parts->rows = take(input, parts->row_count * 6);
 	keep_rows(parts);
+	parts->kit = take(input, input_left(input));
 }
 
 /* range.start + offset, wrapped to stay inside [start, end]: the end is a
@@ -458,6 +477,41 @@ static void decode_trap(struct fuzz_input *input, const struct tracer_config *co
 		trap->s_offset[i] = input_u16(input);
 	trap->cause_offset = input_u16(input);
 	trap->tval_offset = input_u16(input);
+}
+
+/* The kit part (see the top): the layout's unsaved fields, sstatus, the
+ * CSRs and the entry points. */
+static void decode_kit(struct fuzz_input *input, struct tracer_config *config,
+		       struct tracer_trap_layout *trap, struct tracer_trap_csrs *csrs,
+		       struct tracer_range *entry_points)
+{
+	uint8_t flags = input_u8(input);
+	uint16_t status_offset;
+
+	trap->frame_size = input_u16(input);
+	status_offset = input_u16(input);
+	trap->status_offset =
+	    flags & KIT_STATUS_SAVED ? status_offset : TRACER_TRAP_NOT_SAVED;
+	if (flags & KIT_EPC_NOT_SAVED)
+		trap->epc_offset = TRACER_TRAP_NOT_SAVED;
+	if (flags & KIT_CAUSE_NOT_SAVED)
+		trap->cause_offset = TRACER_TRAP_NOT_SAVED;
+	if (flags & KIT_TVAL_NOT_SAVED)
+		trap->tval_offset = TRACER_TRAP_NOT_SAVED;
+	if (flags & KIT_SP_NOT_SAVED)
+		trap->sp_offset = TRACER_TRAP_NOT_SAVED;
+	csrs->epc = decode_word(config, input_u32(input));
+	csrs->cause = decode_word(config, input_u32(input));
+	csrs->tval = decode_word(config, input_u32(input));
+	config->trap_csrs = flags & KIT_TRAP_CSRS ? csrs : NULL;
+	config->entry_point_count = input_u8(input) % (MAX_ENTRY_POINTS + 1);
+	for (unsigned i = 0; i < config->entry_point_count; i++) {
+		uint16_t start = input_u16(input);
+
+		entry_points[i].start = in_range(config->text, start);
+		entry_points[i].end = entry_points[i].start + input_u8(input);
+	}
+	config->entry_points = entry_points;
 }
 
 static int compare_symbols(const void *a, const void *b)
@@ -952,16 +1006,41 @@ static int stack_of(const struct tracer_config *config, uintptr_t sp)
 	return below;
 }
 
-/* Checks the frames; returns the stack the last one is on (-1: none). */
+/* Whether the frame's code (a return address: its call) lies in one of the
+ * entry points the walk looks at. */
+static bool in_entry_point(const struct tracer_config *config,
+			   const struct tracer_frame *frame)
+{
+	uintptr_t code = frame->pc - (frame->is_return_address ? 1 : 0);
+	unsigned count = config->entry_point_count < TRACER_MAX_ENTRY_POINTS
+			     ? config->entry_point_count
+			     : TRACER_MAX_ENTRY_POINTS;
+
+	for (unsigned i = 0; i < count; i++)
+		if (code >= config->entry_points[i].start &&
+		    code < config->entry_points[i].end)
+			return true;
+	return false;
+}
+
+/* Checks the frames; returns the stack the last one is on (-1: none). A
+ * walk that ends at a trap from user mode shows that frame whatever its
+ * sp: the last one, then, is not checked against the stacks. */
 static int check_frames(const struct tracer_config *config,
 			const struct tracer_frame *frames, size_t count,
-			bool symtab_usable)
+			bool symtab_usable, enum tracer_stop stop)
 {
 	int current = count ? stack_of(config, frames[0].sp) : -1;
 	uint32_t left = 0;
 
 	for (size_t i = 0; i < count; i++) {
 		const struct tracer_frame *frame = &frames[i];
+
+		/* The walk ends at the first frame in an entry point. */
+		if (i + 1 < count && in_entry_point(config, frame))
+			fail("frame %zu is in an entry point, but the walk went on", i);
+		if (i + 1 == count && frame->after_trap && stop == TRACER_STOP_USER_ENTRY)
+			break;
 
 		if (frame->is_return_address) {
 			if (!(frame->pc - 1 >= config->text.start &&
@@ -1039,6 +1118,60 @@ static void check_capture(const struct tracer_config *config,
 		fail("capture into %zu words: not the depth limit", count - 1);
 }
 
+/* The one-call printer's lines: the loop's, formatted here again from its
+ * frames, one by one; and its stop. */
+struct printed {
+	const struct tracer_frame *frames;
+	size_t count;
+	size_t frame;	/* the next frame expected */
+	bool trap_done; /* its trap line was printed */
+	size_t lines;
+	enum tracer_stop stop;
+	const char *note; /* NULL: none */
+};
+
+static void compare_line(void *context, const char *line)
+{
+	struct printed *printed = context;
+	char expected[TRACER_LINE_MAX];
+	const struct tracer_frame *frame = &printed->frames[printed->frame];
+
+	if (printed->lines++ == 0) {
+		tracer_format_header(expected, sizeof(expected), FUZZ_UNWINDER);
+	} else if (printed->lines == 2 && printed->note) {
+		snprintf(expected, sizeof(expected), "%s", printed->note);
+	} else if (printed->frame == printed->count) {
+		tracer_format_end(expected, sizeof(expected), printed->stop);
+	} else if (frame->after_trap && !printed->trap_done) {
+		tracer_format_trap(expected, sizeof(expected), frame);
+		printed->trap_done = true;
+	} else {
+		tracer_format_frame(expected, sizeof(expected), frame);
+		printed->frame++;
+		printed->trap_done = false;
+	}
+	if (strcmp(line, expected) != 0)
+		fail("printer line %zu: \"%s\", the walk's \"%s\"", printed->lines, line,
+		     expected);
+}
+
+static void check_printer(const struct tracer_config *config,
+			  const struct tracer_regs *regs,
+			  const struct tracer_frame *frames, size_t count,
+			  enum tracer_stop stop)
+{
+	struct printed printed = {frames, count, 0, false, 0, stop, NULL};
+	struct tracer_walk walk;
+	char note[TRACER_LINE_MAX];
+
+	tracer_start(&walk, FUZZ_UNWINDER, config, regs);
+	printed.note = tracer_format_note(note, sizeof(note), &walk);
+	if (tracer_print_backtrace(config, regs, FUZZ_UNWINDER, compare_line, &printed) !=
+		stop ||
+	    printed.frame != count)
+		fail("printer: %zu frames, the walk's %zu", printed.frame, count);
+}
+
 static void walk_and_check(const struct tracer_config *config,
 			   const struct tracer_regs *regs, const struct lines *lines,
 			   bool symtab_usable)
@@ -1073,7 +1206,16 @@ static void walk_and_check(const struct tracer_config *config,
 	if (stop == TRACER_STOP_DEPTH_LIMIT && count != max_depth)
 		fail("depth limit after %zu frames, limit %u", count, max_depth);
 	check_capture(config, regs, frames, count, stop);
-	last_stack = check_frames(config, frames, count, symtab_usable);
+	if (stop == TRACER_STOP_USER_ENTRY && config->entry_point_count == 0 &&
+	    !(config->trap && config->trap->status_offset != TRACER_TRAP_NOT_SAVED))
+		fail("user-mode entry with no entry point and no sstatus");
+	if (stop == TRACER_STOP_TRAP_NOT_SAVED &&
+	    !(config->trap && (config->trap->epc_offset == TRACER_TRAP_NOT_SAVED ||
+			       config->trap->cause_offset == TRACER_TRAP_NOT_SAVED ||
+			       config->trap->tval_offset == TRACER_TRAP_NOT_SAVED)))
+		fail("no saved sepc/scause/stval, but the layout saves them");
+	check_printer(config, regs, frames, count, stop);
+	last_stack = check_frames(config, frames, count, symtab_usable, stop);
 	/* Outermost: the last frame's sp, or (DWARF, table) the CFA it was entered
 	 * with, which the harness does not know, is the top of its stack. */
 	top = last_stack >= 0 ? config->stacks[last_stack].end : 0;
@@ -1132,6 +1274,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct parts parts;
 	struct tracer_config config = {0};
 	struct tracer_trap_layout trap;
+	struct tracer_trap_csrs csrs;
+	static struct tracer_range entry_points[MAX_ENTRY_POINTS];
 	struct tracer_regs regs;
 	struct table_expectation symtab_expected, fde_index_expected, unwind_expected;
 	enum tracer_table_status symtab_status;
@@ -1143,6 +1287,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	decode_regs(&parts.regs, &config, &regs);
 	decode_trap(&parts.trap, &config, &trap);
 	config.trap = parts.header.flags & FLAG_TRAP ? &trap : NULL;
+	decode_kit(&parts.kit, &config, &trap, &csrs, entry_points);
 	build_tables(&parts, &config, &symtab_expected, &fde_index_expected);
 	build_unwind_table(&parts, &config, &unwind_expected);
 	load_regions(&parts, &config);

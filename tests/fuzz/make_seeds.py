@@ -284,6 +284,41 @@ def walk_seed(image, regs, stacks, flags, max_depth, symtab_damage=0):
                      for words in stack_words[1:]) + unwind_part(image))
 
 
+# The kit part (fuzz_walk.c's KIT_*): sepc, scause, stval not saved, sp not
+# saved, the CSRs given, sstatus saved.
+KIT_EPC, KIT_CAUSE, KIT_TVAL, KIT_SP, KIT_CSRS, KIT_STATUS = 1, 2, 4, 8, 16, 32
+TF_SSTATUS, TF_SCAUSE = 33 * 8, 34 * 8
+
+
+def kit_seeds(seed):
+    """{name: seed} from a walk seed of one stack that holds a trap frame
+    (the load fault), with a kit part appended: the layout without sepc,
+    scause, stval and sp, the CSRs given (the trap frame's own words);
+    an entry point at the interrupted function's caller; sstatus read from
+    a word whose SPP bit is clear (scause's), as from user mode."""
+    stack_words = struct.unpack_from("<H", seed, 5)[0]
+    trap_at = 21 + 15 * 4  # after the header and the registers
+    entry_start, entry_length = struct.unpack_from("<HH", seed, trap_at)
+    stack_at = trap_at + 4 + 17 * 2
+    words = struct.unpack_from("<%dI" % stack_words, seed, stack_at)
+    # The handler's saved ra returns into the trap entry (a text offset,
+    # prefix 0); the trap frame starts just above it.
+    frame = next(i + 1 for i, w in enumerate(words)
+                 if w >> 29 == 0 and entry_start < w <= entry_start + entry_length)
+    csrs = u32(words[frame + 32]) + u32(words[frame + 34]) + u32(words[frame + 35])
+    caller = words[frame + 1]  # the interrupted code's ra: a text offset
+
+    def kit(flags, status_offset, entries):
+        return (seed + bytes([flags]) + u16(TRAP_FRAME_BYTES) + u16(status_offset) + csrs +
+                bytes([len(entries)]) + b"".join(u16(start) + bytes([length])
+                                                 for start, length in entries))
+
+    not_saved = KIT_EPC | KIT_CAUSE | KIT_TVAL | KIT_SP
+    return {"load-fault-csrs-not-saved": kit(not_saved | KIT_CSRS | KIT_STATUS, TF_SSTATUS, []),
+            "load-fault-entry-point": kit(KIT_STATUS, TF_SSTATUS, [(0, 0), (caller - 4, 8)]),
+            "load-fault-from-user": kit(KIT_STATUS, TF_SCAUSE, [])}
+
+
 def cfi_seed(image, regs, stack_start, stack, encoding, pointer_offset):
     """fuzz_cfi.c's format: registers and stack words as stack offsets."""
     words = struct.unpack("<%dQ" % (len(stack) // 8), stack)[-256:]
@@ -315,6 +350,9 @@ def main():
     for target in WALK_TARGETS:
         write(target, "panic", walk_seed(image, panic[0], [trimmed(*panic)], everything, 0))
         write(target, "load-fault", walk_seed(image, fault[0], [trimmed(*fault)], everything, 0))
+        for name, seed in kit_seeds(walk_seed(image, fault[0], [trimmed(*fault)], everything,
+                                              0)).items():
+            write(target, name, seed)
         write(target, "load-fault-interrupt-stack",
               walk_seed(image, fault[0], interrupt_stacks(*fault, image.trap_entry),
                         everything, 0))

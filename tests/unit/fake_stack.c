@@ -90,6 +90,8 @@ void fake_enable_traps(struct fake_stack *stack)
 		stack->trap.s_offset[i] = (TF_S0 + i) * WORD;
 	stack->trap.cause_offset = TF_CAUSE * WORD;
 	stack->trap.tval_offset = TF_TVAL * WORD;
+	stack->trap.status_offset = TRACER_TRAP_NOT_SAVED;
+	stack->trap.frame_size = 0;
 	stack->config.trap = &stack->trap;
 }
 

@@ -362,6 +362,9 @@ void fp_trap_crossing(void)
 		CHECK(s.frames[i].pc == FAKE_TEXT_START + expected_offsets[i]);
 		CHECK(s.frames[i].after_trap == (i == 3));
 		CHECK(s.frames[i].is_return_address == (i != 0 && i != 3));
+		/* The trap's cause and value only with its frame. */
+		CHECK(i == 3 ||
+		      (s.frames[i].trap_cause == 0 && s.frames[i].trap_tval == 0));
 	}
 	CHECK(s.frames[3].trap_cause == 5 && s.frames[3].trap_tval == 0x10);
 	CHECK(s.frames[3].sp == fake_addr(&s, 296) &&

@@ -2,6 +2,7 @@
  * test_symtab.c - symbol lookup, by address and by name, and how a walk
  * symbolizes its frames.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fake_stack.h"
@@ -108,4 +109,108 @@ void symtab_walk_symbolizes(void)
 	CHECK(s.frames[2].name == NULL && s.frames[2].offset == 0 &&
 	      s.frames[2].size == 0);
 	fake_stack_free(&s);
+}
+
+/*
+ * The search at every table size up to 300 and around the sizes where it
+ * changes shape (a power of two: one probe more; past 2^12 entries its
+ * first probes loop): symbol i at 0x10000 + 16 i, 8 bytes long, so that
+ * the 8 bytes after each are a gap.
+ */
+static bool lookup_at_every_symbol(uint32_t count, uint32_t stride)
+{
+	struct tracer_symbol *many = calloc(count, sizeof(*many));
+	_Alignas(4) static const char empty_names[4] = "";
+	struct tracer_symtab filled;
+	bool right = many != NULL;
+
+	for (uint32_t i = 0; i < count && many; i++)
+		many[i] = (struct tracer_symbol){0x10000 + 16 * (uintptr_t)i, 8, 0};
+	fake_symtab_fill(&filled, many, count, empty_names, sizeof(empty_names));
+	right = right && tracer_symtab_lookup(&filled, 0xffff) == NULL &&
+		tracer_symtab_lookup(&filled, 0) == NULL &&
+		tracer_symtab_lookup(&filled, UINTPTR_MAX) == NULL;
+	for (uint32_t i = 0; i < count && right; i++) {
+		uintptr_t start = 0x10000 + 16 * (uintptr_t)i;
+
+		if (i % stride != 0 && i != count - 1 && (i & (i + 1)) != 0 &&
+		    (i & (i - 1)) != 0)
+			continue;
+		right = tracer_symtab_lookup(&filled, start) == &many[i] &&
+			tracer_symtab_lookup(&filled, start + 7) == &many[i] &&
+			tracer_symtab_lookup(&filled, start + 8) == NULL &&
+			tracer_symtab_lookup(&filled, start + 15) == NULL;
+	}
+	free(many);
+	return right;
+}
+
+void symtab_lookup_every_count(void)
+{
+	static const uint32_t large[] = {511,  512,  513,  4095, 4096,
+					 4097, 8191, 8192, 8193, 40000};
+
+	for (uint32_t count = 1; count <= 300; count++)
+		CHECK(lookup_at_every_symbol(count, 1));
+	for (size_t i = 0; i < sizeof(large) / sizeof(large[0]); i++)
+		CHECK(lookup_at_every_symbol(large[i], 97));
+}
+
+/*
+ * A walk searches the table as it set the search up at its start (the
+ * first probe, the probes after it): with one symbol, 300 (unrolled
+ * probes only) and 9,000 (a looped one first). Symbol i at
+ * FAKE_TEXT_START + 16 + 4 i, 2 bytes long, named by the offset i into names
+ * that are all empty. The return addresses are 2 bytes into their
+ * function (pc - 1 in it): the first two after `jal ra`, which the
+ * frame-pointer unwinder's common step takes, the last after c.jalr.
+ */
+static bool walk_finds(uint32_t count, const uint32_t in[4])
+{
+	struct tracer_symbol *many = calloc(count, sizeof(*many));
+	char *names = calloc(count + 4, 1);
+	struct tracer_symtab filled;
+	struct fake_stack s;
+	bool right;
+
+	if (!many || !names) {
+		free(many);
+		free(names);
+		return false;
+	}
+	fake_stack_init(&s);
+	for (uint32_t i = 0; i < count; i++)
+		many[i] =
+		    (struct tracer_symbol){FAKE_TEXT_START + 16 + 4 * (uintptr_t)i, 2, i};
+	fake_tables_anywhere(&s.config);
+	fake_symtab_fill(&filled, many, count, names, (count + 4) / 4 * 4);
+	s.config.symtab = &filled;
+	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), many[in[1]].addr + 2);
+	fake_record(&s, fake_addr(&s, 200), fake_addr(&s, 300), many[in[2]].addr + 2);
+	fake_record(&s, fake_addr(&s, 300), 0, many[in[3]].addr + 2);
+	fake_text_put32(&s, many[in[1]].addr - 2, 0x000000ef); /* jal ra, 0 */
+	fake_text_put32(&s, many[in[2]].addr - 2, 0x000000ef);
+	s.regs.pc = many[in[0]].addr;
+	s.regs.sp = fake_addr(&s, 90);
+	s.regs.s[0] = fake_addr(&s, 100);
+	right = fake_walk(&s) == 4 && s.frames[0].name == names + in[0] &&
+		s.frames[0].offset == 0 && s.frames[0].size == 2;
+	for (size_t k = 1; k < 4 && right; k++)
+		right = s.frames[k].name == names + in[k] && s.frames[k].offset == 2 &&
+			s.frames[k].size == 2;
+	fake_stack_free(&s);
+	free(many);
+	free(names);
+	return right;
+}
+
+void symtab_walk_every_shape(void)
+{
+	static const uint32_t one[4] = {0, 0, 0, 0};
+	static const uint32_t some[4] = {0, 299, 150, 1};
+	static const uint32_t many[4] = {8999, 4096, 1, 4095};
+
+	CHECK(walk_finds(1, one));
+	CHECK(walk_finds(300, some));
+	CHECK(walk_finds(9000, many));
 }

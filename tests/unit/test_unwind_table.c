@@ -638,3 +638,98 @@ void unwind_table_capture_loop(void)
 	CHECK(frame_is(&t, 1, BASE + D + 0x10, word(&t, 100) + 32, 0x4040));
 	release(&t);
 }
+
+static bool frames_equal(const struct tracer_frame *a, const struct tracer_frame *b)
+{
+	return a->pc == b->pc && a->sp == b->sp && a->fp == b->fp &&
+	       a->is_return_address == b->is_return_address &&
+	       a->after_trap == b->after_trap && a->trap_cause == b->trap_cause &&
+	       a->trap_tval == b->trap_tval && a->name == b->name &&
+	       a->offset == b->offset && a->size == b->size &&
+	       a->found_by == b->found_by && a->found_by_fallback == b->found_by_fallback;
+}
+
+/*
+ * The iterator takes the table capture's step for a caller's frame whose row
+ * is sp- or s0-based with ra saved and whose return address follows `jal
+ * ra`; any other frame takes the general step. Both give the same frames:
+ * A (exact; CFA = sp + 32) -> B + 0x20 (CFA = s0, word 120; ra, s0 = word
+ * 130 below it) -> D + 0x10 (CFA = sp + 16; ra, s0 = 0 below it) -> C +
+ * 0x30 (CFA = sp + 16, the top: outermost), the calls before B, D and C
+ * first c.jalr (the fake text's), then jal ra (the common step's).
+ */
+void unwind_table_walk_common_step(void)
+{
+	static const enum tracer_unwinder unwinders[2] = {TRACER_TABLE, TRACER_AUTO};
+	struct tracer_frame general[4];
+	struct table_test t;
+	uintptr_t a_cfa;
+	uintptr_t d_cfa;
+
+	build(&t);
+	a_cfa = word(&t, 100) + 32;
+	d_cfa = word(&t, 120) + 16;
+	put(&t, a_cfa - WORD, BASE + B + 0x20);
+	put(&t, word(&t, 120) - WORD, BASE + D + 0x10);
+	put(&t, word(&t, 120) - 2 * WORD, word(&t, 130));
+	put(&t, d_cfa - WORD, BASE + C + 0x30);
+	put(&t, d_cfa - 2 * WORD, 0);
+	t.stack.range.end = d_cfa + 16;
+	t.stack.regs.pc = BASE + A + 0x10;
+	t.stack.regs.sp = word(&t, 100);
+	t.stack.regs.s[0] = word(&t, 120);
+	for (size_t u = 0; u < 2; u++) {
+		for (uintptr_t at = 0x1c; at < 0x20; at += 2) {
+			fake_text_put16(&t.stack, BASE + B + at, FAKE_CALL_PARCEL);
+			fake_text_put16(&t.stack, BASE + D + at - 0x10, FAKE_CALL_PARCEL);
+			fake_text_put16(&t.stack, BASE + C + at + 0x10, FAKE_CALL_PARCEL);
+		}
+		CHECK(fake_walk_with(&t.stack, unwinders[u]) == 4);
+		CHECK(t.stack.stop == TRACER_STOP_OUTERMOST);
+		CHECK(t.stack.frames[0].found_by == unwinders[u]);
+		CHECK(frame_is(&t, 1, BASE + B + 0x20, a_cfa, word(&t, 120)));
+		CHECK(frame_is(&t, 2, BASE + D + 0x10, word(&t, 120), word(&t, 130)));
+		CHECK(frame_is(&t, 3, BASE + C + 0x30, d_cfa, 0));
+		memcpy(general, t.stack.frames, sizeof(general));
+		fake_text_put32(&t.stack, BASE + B + 0x1c, 0x000000ef); /* jal ra, 0 */
+		fake_text_put32(&t.stack, BASE + D + 0x0c, 0x000000ef);
+		fake_text_put32(&t.stack, BASE + C + 0x2c, 0x000000ef);
+		CHECK(fake_walk_with(&t.stack, unwinders[u]) == 4);
+		CHECK(t.stack.stop == TRACER_STOP_OUTERMOST);
+		for (size_t i = 0; i < 4; i++)
+			CHECK(frames_equal(&t.stack.frames[i], &general[i]));
+	}
+	release(&t);
+}
+
+/*
+ * Entry points (config.entry_points) end table walks too, in the capture's
+ * loop (table_run) as in the iterator: walk_rows's frames A+0x10 <- B+0x20
+ * <- C+0x30, the calls `jal ra` (0x000000ef), which the loop takes. With B
+ * an entry point, B's frame is the last.
+ */
+void unwind_table_entry_point(void)
+{
+	struct table_test t;
+	struct tracer_range entry = {0, 0};
+
+	build(&t);
+	fake_text_put32(&t.stack, BASE + B + 0x1c, 0x000000efu);
+	fake_text_put32(&t.stack, BASE + C + 0x2c, 0x000000efu);
+	put(&t, word(&t, 100) + 32 - WORD, BASE + B + 0x20);
+	put(&t, word(&t, 120) - WORD, BASE + C + 0x30);
+	put(&t, word(&t, 120) - 2 * WORD, 0);
+	t.stack.range.end = word(&t, 120) + 16;
+	t.stack.regs.pc = BASE + A + 0x10;
+	t.stack.regs.sp = word(&t, 100);
+	t.stack.regs.s[0] = word(&t, 120);
+	t.stack.config.entry_points = &entry;
+	t.stack.config.entry_point_count = 1;
+	CHECK(walk(&t) == 3 && t.stack.stop == TRACER_STOP_OUTERMOST);
+	entry = (struct tracer_range){BASE + B, BASE + C};
+	CHECK(walk(&t) == 2 && t.stack.stop == TRACER_STOP_USER_ENTRY);
+	CHECK(frame_is(&t, 1, BASE + B + 0x20, word(&t, 100) + 32, word(&t, 120)));
+	CHECK(fake_walk_with(&t.stack, TRACER_AUTO) == 2);
+	CHECK(t.stack.stop == TRACER_STOP_USER_ENTRY);
+	release(&t);
+}

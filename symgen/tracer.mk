@@ -1,0 +1,84 @@
+# symgen/tracer.mk - the tracer's two-link build, for any kernel's Makefile.
+#
+# Builds symgen for the host, then links the kernel twice: first with empty
+# tables, then with the tables symgen made from the first link; then runs
+# symgen on the final image and compares (cmp): a function that moved between
+# the links fails the build. Set the variables, then `include` this file:
+#
+#   TRACER_ELF         the kernel image to build, e.g. build/kernel.elf (one
+#                      image per inclusion)
+#   TRACER_OBJS        its object files: prerequisites, linked in this order
+#   TRACER_LINK        the link command without the linker script, e.g.
+#                        $(CC) $(CFLAGS) -nostdlib      or      $(LD) -m elf64lriscv
+#   TRACER_LDSCRIPT    the kernel's linker script, which INCLUDEs tracer.ld
+#                      (a prerequisite). The link runs as
+#                        $(TRACER_LINK) -L<linker/> -T $(TRACER_LDSCRIPT) OBJS TABLE.o LIBS -o OUT
+#                      (ld reads the script where -T stands: -L must come first)
+#   TRACER_CC          compiles the generated table, e.g. $(CC) $(CFLAGS): run
+#                      as $(TRACER_CC) -I<tracer/> -c TABLE.c -o TABLE.o (the
+#                      table includes tracer.h)
+# Optional:
+#   TRACER_LIBS        linked after the table (libgcc, ...); not prerequisites
+#   TRACER_LINK_DEPS   other files the link reads (scripts the script
+#                      INCLUDEs): prerequisites
+#   TRACER_SYMGEN_FLAGS  symgen's options: --cfi when the kernel keeps
+#                      .eh_frame (DWARF and table unwinders);
+#                      --allow-end-before-tables=SYMBOL, --heap-start=SYMBOL
+#                      (symgen/symgen.c)
+#   TRACER_WORK        directory for the intermediate files (default: the
+#                      image's): <image>.stage1.elf (the first link),
+#                      symtab.empty.c, symtab.c (the table embedded),
+#                      symtab.check.c, and their objects
+#   TRACER_SYMGEN      where symgen is built (default $(TRACER_WORK)/symgen)
+#   TRACER_HOSTCC      host C compiler for symgen (default cc), and
+#   TRACER_HOST_CFLAGS its flags (default -O2)
+#   TRACER_DIR, TRACER_LINKER_DIR  tracer/ and linker/ (default: beside the
+#                      directory of this file)
+#
+# On failure no image is left behind: the final link writes <image>.tmp,
+# renamed only once the check passed, and any older image is removed first.
+
+TRACER_SYMGEN_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+TRACER_DIR ?= $(TRACER_SYMGEN_DIR)/../tracer
+TRACER_LINKER_DIR ?= $(TRACER_SYMGEN_DIR)/../linker
+TRACER_WORK ?= $(patsubst %/,%,$(dir $(TRACER_ELF)))
+TRACER_SYMGEN ?= $(TRACER_WORK)/symgen
+TRACER_HOSTCC ?= cc
+TRACER_HOST_CFLAGS ?= -O2
+
+# symgen reads .eh_frame with the tracer's own parser, built for the host
+# (TRACER_HOST_VIEW: see tracer/internal.h).
+TRACER_SYMGEN_LIB_SRCS := $(addprefix $(TRACER_SYMGEN_DIR)/,symgen.c die.c elf.c fde_index.c \
+	functions.c image_end.c unwind_table.c) \
+	$(addprefix $(TRACER_DIR)/,cfi_parse.c cfi_row.c memory.c)
+TRACER_SYMGEN_SRCS := $(TRACER_SYMGEN_DIR)/main.c $(TRACER_SYMGEN_LIB_SRCS)
+TRACER_SYMGEN_HEADERS := $(wildcard $(TRACER_SYMGEN_DIR)/*.h $(TRACER_DIR)/*.h)
+TRACER_SYMGEN_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -DTRACER_HOST_VIEW -I$(TRACER_DIR)
+
+$(TRACER_SYMGEN): $(TRACER_SYMGEN_SRCS) $(TRACER_SYMGEN_HEADERS)
+	@mkdir -p $(@D)
+	$(TRACER_HOSTCC) $(TRACER_HOST_CFLAGS) $(TRACER_SYMGEN_CFLAGS) $(TRACER_SYMGEN_SRCS) -o $@
+
+TRACER_STAGE1 := $(TRACER_WORK)/$(basename $(notdir $(TRACER_ELF))).stage1.elf
+TRACER_TABLE_CC = $(TRACER_CC) -I$(TRACER_DIR)
+TRACER_LINK_ALL = $(TRACER_LINK) -L$(TRACER_LINKER_DIR) -T $(TRACER_LDSCRIPT)
+
+# The tables sit last in the image (linker/tracer.ld), so the second link
+# moves no function; symgen on the final image must reproduce them exactly.
+$(TRACER_ELF): $(TRACER_OBJS) $(TRACER_SYMGEN) $(TRACER_LDSCRIPT) $(TRACER_LINK_DEPS)
+	@rm -f $@ $@.tmp
+	@mkdir -p $(TRACER_WORK)
+	$(TRACER_SYMGEN) --empty $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/symtab.empty.c
+	$(TRACER_TABLE_CC) -c $(TRACER_WORK)/symtab.empty.c -o $(TRACER_WORK)/symtab.empty.o
+	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_WORK)/symtab.empty.o $(TRACER_LIBS) -o $(TRACER_STAGE1)
+	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/symtab.c $(TRACER_STAGE1)
+	$(TRACER_TABLE_CC) -c $(TRACER_WORK)/symtab.c -o $(TRACER_WORK)/symtab.o
+	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_WORK)/symtab.o $(TRACER_LIBS) -o $@.tmp || \
+		{ rm -f $@.tmp; exit 1; }
+	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/symtab.check.c $@.tmp || \
+		{ rm -f $@.tmp; exit 1; }
+	@cmp -s $(TRACER_WORK)/symtab.c $(TRACER_WORK)/symtab.check.c || { \
+		echo "error: function addresses in $@ differ from the embedded symbol table or FDE index:"; \
+		diff $(TRACER_WORK)/symtab.c $(TRACER_WORK)/symtab.check.c | head -20; \
+		rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@

@@ -1,0 +1,28 @@
+/*
+ * print.c - the one-call printer: a whole trace through the iterator, line
+ * by line to the kernel's output function, so that a panic handler needs
+ * no loop of its own.
+ */
+#include "internal.h"
+
+enum tracer_stop tracer_print_backtrace(const struct tracer_config *config,
+					const struct tracer_regs *regs,
+					enum tracer_unwinder unwinder,
+					tracer_put_line_fn *put_line, void *context)
+{
+	struct tracer_walk walk;
+	struct tracer_frame frame;
+	char line[TRACER_LINE_MAX];
+
+	put_line(context, tracer_format_header(line, sizeof(line), unwinder));
+	tracer_start(&walk, unwinder, config, regs);
+	if (tracer_format_note(line, sizeof(line), &walk))
+		put_line(context, line);
+	while (tracer_next(&walk, &frame)) {
+		if (frame.after_trap)
+			put_line(context, tracer_format_trap(line, sizeof(line), &frame));
+		put_line(context, tracer_format_frame(line, sizeof(line), &frame));
+	}
+	put_line(context, tracer_format_end(line, sizeof(line), walk.stop));
+	return walk.stop;
+}
