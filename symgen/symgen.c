@@ -142,7 +142,7 @@ static uint32_t unwind_table_checksum(const struct unwind_table *unwind)
 {
 	return tracer_unwind_checksum((uint32_t)unwind->count, (uint32_t)unwind->block_count,
 				      (uint32_t)unwind->rule_count, unwind->base, unwind->rows,
-				      unwind->lookup, unwind->rules);
+				      unwind->maps, unwind->lookup, unwind->rules);
 }
 
 /*
@@ -215,17 +215,25 @@ static void write_unwind_arrays(FILE *out, const struct unwind_table *unwind)
 	for (size_t i = 0; i < unwind->count; i++)
 		fprintf(out, "    0x%04x,\n", (unsigned)unwind->rows[i]);
 	fprintf(out,
+		"};\n\n__attribute__((section(\".tracer_symtab.unwind_maps\")))\n"
+		"static const uint64_t unwind_maps[%zu] = {\n",
+		unwind->block_count);
+	for (size_t i = 0; i < unwind->block_count; i++)
+		fprintf(out, "    0x%016" PRIx64 "u,\n", unwind->maps[i]);
+	fprintf(out,
 		"};\n\n__attribute__((section(\".tracer_symtab.unwind_lookup\")))\n"
 		"static const uint32_t unwind_lookup[%zu] = {\n",
-		unwind->block_count + 1);
-	for (size_t i = 0; i <= unwind->block_count; i++)
+		unwind->block_count);
+	for (size_t i = 0; i < unwind->block_count; i++)
 		fprintf(out, "    %" PRIu32 "u,\n", unwind->lookup[i]);
 	fprintf(out,
 		"};\n\n__attribute__((section(\".tracer_symtab.unwind_rules\")))\n"
-		"static const uint32_t unwind_rules[%zu] = {\n",
+		"static const struct tracer_unwind_rule unwind_rules[%zu] = {\n",
 		unwind->rule_count);
 	for (size_t i = 0; i < unwind->rule_count; i++)
-		fprintf(out, "    0x%08" PRIx32 "u,\n", unwind->rules[i]);
+		fprintf(out, "    {%d, %d, %d, %u},\n", unwind->rules[i].cfa_offset,
+			unwind->rules[i].ra_offset, unwind->rules[i].s0_offset,
+			(unsigned)unwind->rules[i].kind);
 	fprintf(out, "};\n\n");
 }
 
@@ -297,12 +305,14 @@ static void write_table(FILE *out, const struct table *table)
 		"    .checksum = 0x%08" PRIx32 "u,\n"
 		"    .base = 0x%llxu,\n"
 		"    .rows = %s,\n"
+		"    .maps = %s,\n"
 		"    .lookup = %s,\n"
 		"    .rules = %s,\n"
 		"};\n",
 		table->unwind.count, table->unwind.block_count, table->unwind.rule_count,
 		unwind_table_checksum(&table->unwind), (unsigned long long)table->unwind.base,
 		table->unwind.count ? "unwind_rows" : "0",
+		table->unwind.count ? "unwind_maps" : "0",
 		table->unwind.count ? "unwind_lookup" : "0",
 		table->unwind.count ? "unwind_rules" : "0");
 }

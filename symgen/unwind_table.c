@@ -38,41 +38,43 @@ static enum column_rule column_rule(const struct cfi_row *row, unsigned column,
  * on another register or an expression, a rule for sp, ra or s0 under
  * another kind of rule, s0 undefined, an offset out of range.
  */
-static uint32_t rule_for(const struct cfi_fde *fde, enum cfi_status status,
-			 const struct cfi_row *row, unsigned word_size)
+static struct tracer_unwind_rule rule_for(const struct cfi_fde *fde, enum cfi_status status,
+					  const struct cfi_row *row, unsigned word_size)
 {
-	enum tracer_unwind_cfa cfa;
+	static const struct tracer_unwind_rule interpret = {0, 0, 0, TRACER_UNWIND_INTERPRET};
 	enum column_rule ra, s0;
 	int64_t ra_offset, s0_offset;
-	uint32_t rule;
+	struct tracer_unwind_rule rule;
 
 	if (status != CFI_OK || fde->cie.is_signal_frame ||
 	    fde->cie.ra_column != DWARF_REG_RA || row->cfa_kind != CFI_CFA_REGISTER_OFFSET ||
 	    cfi_row_rule(row, DWARF_REG_SP).kind != 0)
-		return TRACER_UNWIND_CFA_INTERPRET;
-	if (row->cfa_register == DWARF_REG_SP)
-		cfa = TRACER_UNWIND_CFA_SP;
-	else if (row->cfa_register == DWARF_REG_S0)
-		cfa = TRACER_UNWIND_CFA_S0;
-	else
-		return TRACER_UNWIND_CFA_INTERPRET;
+		return interpret;
+	if (row->cfa_register != DWARF_REG_SP && row->cfa_register != DWARF_REG_S0)
+		return interpret;
 	ra = column_rule(row, DWARF_REG_RA, &ra_offset);
 	s0 = column_rule(row, DWARF_REG_S0, &s0_offset);
 	if (ra == COLUMN_OTHER || s0 == COLUMN_OTHER || s0 == COLUMN_UNDEFINED)
-		return TRACER_UNWIND_CFA_INTERPRET;
-	if (!tracer_unwind_encode(&rule, cfa, row->cfa_offset,
+		return interpret;
+	if (!tracer_unwind_encode(&rule, row->cfa_register == DWARF_REG_S0, row->cfa_offset,
 				  ra == COLUMN_SAVED       ? TRACER_UNWIND_RA_SAVED
-				  : ra == COLUMN_UNDEFINED ? TRACER_UNWIND_RA_UNDEFINED
+				  : ra == COLUMN_UNDEFINED ? TRACER_UNWIND_RA_LOST
 							   : TRACER_UNWIND_RA_REGISTER,
 				  ra_offset, s0 == COLUMN_SAVED, s0_offset, word_size))
-		return TRACER_UNWIND_CFA_INTERPRET;
+		return interpret;
 	return rule;
 }
 
-/* A row before encoding: its address, its rule word. */
+static bool same_rule(struct tracer_unwind_rule a, struct tracer_unwind_rule b)
+{
+	return a.kind == b.kind && a.cfa_offset == b.cfa_offset && a.ra_offset == b.ra_offset &&
+	       a.s0_offset == b.s0_offset;
+}
+
+/* A row before encoding: its address, its rule. */
 struct plain_row {
 	uint64_t pc;
-	uint32_t rule;
+	struct tracer_unwind_rule rule;
 };
 
 struct builder {
@@ -84,9 +86,9 @@ struct builder {
 };
 
 /* Appends a row at pc, unless the last row already says the same. */
-static void add_row(struct builder *b, uint64_t pc, uint32_t rule)
+static void add_row(struct builder *b, uint64_t pc, struct tracer_unwind_rule rule)
 {
-	if (b->count > 0 && b->rows[b->count - 1].rule == rule)
+	if (b->count > 0 && same_rule(b->rows[b->count - 1].rule, rule))
 		return;
 	if (pc - b->base > UINT32_MAX)
 		die(b->elf->path, "code covered by .eh_frame spans more than 4 GiB");
@@ -133,14 +135,15 @@ static void add_fde(struct builder *b, const struct tracer_config *config,
 /* The index of rule in the dictionary, added if new; "interpret" once the
  * dictionary is full but for the slot kept for it. */
 static uint32_t rule_index(struct unwind_table *table, const struct elf_file *elf,
-			   uint32_t rule)
+			   struct tracer_unwind_rule rule)
 {
+	static const struct tracer_unwind_rule interpret = {0, 0, 0, TRACER_UNWIND_INTERPRET};
+
 	for (size_t i = 0; i < table->rule_count; i++)
-		if (table->rules[i] == rule)
+		if (same_rule(table->rules[i], rule))
 			return (uint32_t)i;
-	if (table->rule_count + 1 == TRACER_UNWIND_MAX_RULES &&
-	    rule != TRACER_UNWIND_CFA_INTERPRET)
-		return rule_index(table, elf, TRACER_UNWIND_CFA_INTERPRET);
+	if (table->rule_count + 1 == TRACER_UNWIND_MAX_RULES && !same_rule(rule, interpret))
+		return rule_index(table, elf, interpret);
 	if (table->rule_count % 64 == 0)
 		table->rules = tracked_realloc(elf->path, table->rules, table->rule_count + 64,
 					       sizeof(*table->rules));
@@ -148,36 +151,36 @@ static uint32_t rule_index(struct unwind_table *table, const struct elf_file *el
 	return (uint32_t)table->rule_count++;
 }
 
-/* The rows in the format: a dictionary index each (rows whose rule became
- * "interpret" merge with such neighbours), their offsets within their
- * blocks, and lookup[b], the first row at or past block b's start. */
+/* The rows in the format: a rule's offset in the dictionary each (rows whose rule became
+ * "interpret" merge with such neighbours); each block's map of the rows
+ * that start in it, and lookup[b], the rows that start in block b or
+ * before it. */
 static struct unwind_table encode(const struct builder *b)
 {
 	struct unwind_table table = {.base = b->base};
-	uint32_t *indexes = tracked_alloc(b->elf->path, b->count, sizeof(*indexes));
 	uint32_t *offsets = tracked_alloc(b->elf->path, b->count, sizeof(*offsets));
-	size_t block = 0;
 
+	table.rows = tracked_alloc(b->elf->path, b->count, sizeof(uint16_t));
 	for (size_t i = 0; i < b->count; i++) {
 		uint32_t index = rule_index(&table, b->elf, b->rows[i].rule);
 
-		if (table.count > 0 && indexes[table.count - 1] == index)
+		if (table.count > 0 &&
+		    table.rows[table.count - 1] == index * sizeof(struct tracer_unwind_rule))
 			continue;
-		indexes[table.count] = index;
+		table.rows[table.count] = (uint16_t)(index * sizeof(struct tracer_unwind_rule));
 		offsets[table.count] = (uint32_t)(b->rows[i].pc - b->base);
 		table.count++;
-		table.interpreted += table.rules[index] == TRACER_UNWIND_CFA_INTERPRET;
+		table.interpreted += table.rules[index].kind == TRACER_UNWIND_INTERPRET;
 	}
 	table.block_count = (offsets[table.count - 1] >> TRACER_UNWIND_BLOCK_SHIFT) + 1;
-	table.lookup = tracked_alloc(b->elf->path, table.block_count + 1, sizeof(uint32_t));
-	table.rows = tracked_alloc(b->elf->path, table.count, sizeof(uint16_t));
-	for (size_t i = 0; i < table.count; i++) {
-		while (block <= offsets[i] >> TRACER_UNWIND_BLOCK_SHIFT)
-			table.lookup[block++] = (uint32_t)i;
-		table.rows[i] = tracer_unwind_row(
-		    offsets[i] & ((1u << TRACER_UNWIND_BLOCK_SHIFT) - 1), indexes[i]);
+	table.maps = tracked_alloc(b->elf->path, table.block_count, sizeof(uint64_t));
+	table.lookup = tracked_alloc(b->elf->path, table.block_count, sizeof(uint32_t));
+	for (size_t block = 0, i = 0; block < table.block_count; block++) {
+		table.maps[block] = 0;
+		for (; i < table.count && offsets[i] >> TRACER_UNWIND_BLOCK_SHIFT == block; i++)
+			table.maps[block] |= (uint64_t)1 << (offsets[i] >> 1 & 63);
+		table.lookup[block] = (uint32_t)i;
 	}
-	table.lookup[block] = (uint32_t)table.count;
 	return table;
 }
 
@@ -185,6 +188,7 @@ struct unwind_table unwind_table_build(const struct elf_file *elf,
 				       const struct fde_entry *fdes, size_t count)
 {
 	const struct tracer_config config = fde_index_view(elf);
+	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
 	struct builder b = {.elf = elf, .base = fdes[0].pc_start};
 
 	for (size_t i = 0; i < count; i++) {
@@ -192,7 +196,7 @@ struct unwind_table unwind_table_build(const struct elf_file *elf,
 		/* A gap, or the end: no CFI until the next FDE. (An FDE's
 		 * rows are never no-CFI, so this one is never merged away.) */
 		if (i + 1 == count || fdes[i + 1].pc_start > fdes[i].pc_end)
-			add_row(&b, fdes[i].pc_end, TRACER_UNWIND_CFA_NONE);
+			add_row(&b, fdes[i].pc_end, no_cfi);
 	}
 	return encode(&b);
 }

@@ -11,11 +11,12 @@
 
 struct unwind_table {
 	uint64_t base;	 /* the address of the first row */
-	uint16_t *rows;	 /* table_format.h */
+	uint16_t *rows;	 /* rules' offsets in rules[] (table_format.h) */
 	size_t count;
-	uint32_t *lookup; /* block_count + 1 entries */
+	uint64_t *maps;	  /* block_count entries */
+	uint32_t *lookup; /* block_count entries */
 	size_t block_count;
-	uint32_t *rules;
+	struct tracer_unwind_rule *rules;
 	size_t rule_count;
 	size_t interpreted; /* rows marked "interpret" */
 };

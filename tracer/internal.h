@@ -296,6 +296,18 @@ static inline bool code_follows_call(const struct tracer_config *config, uintptr
 	       riscv_is_call(target_u16(address - 2), 2, xlen);
 }
 
+/* Whether `parcel`, the first 16 bits of a 4-byte instruction, begins
+ * `jal ra` or `jalr ra`. */
+static inline bool parcel_is_ra_call(uintptr_t parcel)
+{
+	const unsigned bits = 8 * sizeof(uintptr_t);
+
+	/* jal ra: the low 12 bits are 0x0ef (rd = 1, opcode 0x6f); jalr ra:
+	 * the low 15 are 0x0e7 (funct3 = 0, rd = 1, opcode 0x67). Compared by
+	 * shifting the rest out, which needs no mask in a register. */
+	return (parcel ^ 0x0ef) << (bits - 12) == 0 || (parcel ^ 0x0e7) << (bits - 15) == 0;
+}
+
 /*
  * The common case of code_follows_call, for the frame-pointer unwinder's
  * common path: `jal ra` or `jalr ra` (a direct or an indirect call, relaxed
@@ -305,16 +317,12 @@ static inline bool code_follows_call(const struct tracer_config *config, uintptr
  */
 static inline bool code_follows_ra_call(struct tracer_window text, uintptr_t address)
 {
-	const unsigned bits = 8 * sizeof(uintptr_t);
 	uintptr_t parcel;
 
 	if (address % 2 != 0 || !window_contains(text, address))
 		return false;
 	parcel = ((const uint16_t *)address)[-2];
-	/* jal ra: the low 12 bits are 0x0ef (rd = 1, opcode 0x6f); jalr ra:
-	 * the low 15 are 0x0e7 (funct3 = 0, rd = 1, opcode 0x67). Compared by
-	 * shifting the rest out, which needs no mask in a register. */
-	return (parcel ^ 0x0ef) << (bits - 12) == 0 || (parcel ^ 0x0e7) << (bits - 15) == 0;
+	return parcel_is_ra_call(parcel);
 }
 
 /* A second cursor from the first one's position (field by field: see
@@ -471,40 +479,36 @@ void prologue_step(struct tracer_walk *walk);
 bool table_step(struct tracer_walk *walk);
 
 /*
- * The rule in effect `offset` bytes past the base of a table
- * tracer_unwind_table_check() accepted, offset in block `block` (<
- * block_count): the last of the block's rows at or below the offset, or,
- * if the block has none there, the row before the block's (the first
- * block starts with a row at offset 0). Binary search over the block's
- * rows only. Inline: the table's capture loop runs it once a frame.
+ * How many rows start below `end` bytes past the base of a table
+ * tracer_unwind_table_check() accepted (`end` even, in one of its blocks):
+ * the rows up to the end of the block less those that start in it at or
+ * past `end`. The row in effect just below `end` is the last of them (at
+ * least one: the first block starts with a row). So a block's first offset
+ * (end & 127 = 0) needs no special case, and a return address is its own
+ * `end` (pc - base: the call is below it). No search: inline, the table's
+ * capture loop runs it once a frame.
  */
-static inline uint32_t unwind_table_rule_in(const uint16_t *rows, const uint32_t *lookup,
-					    const uint32_t *rules, uintptr_t block,
-					    uintptr_t offset)
+static inline uintptr_t unwind_table_rows_below(const uint64_t *maps, const uint32_t *lookup,
+						uintptr_t end)
 {
-	const uint16_t *low = rows + lookup[block];
-	uintptr_t count = lookup[block + 1] - lookup[block]; /* validated: no wrap */
-	uint16_t key = tracer_unwind_row_key(offset);
+	uintptr_t block = end >> TRACER_UNWIND_BLOCK_SHIFT;
 
-	/* The rows before low are at or below the offset, those from low +
-	 * count on above it. */
-	while (count > 0) {
-		uintptr_t half = count / 2;
+	return (uintptr_t)lookup[block] -
+	       tracer_unwind_popcount(tracer_unwind_rows_from(maps[block], end));
+}
 
-		if (low[half] <= key) {
-			low += half + 1;
-			count -= half + 1;
-		} else {
-			count = half;
-		}
-	}
-	return rules[tracer_unwind_row_rule(low[-1])];
+/* The rule a row names (its byte offset in rules[]). */
+static inline const struct tracer_unwind_rule *unwind_table_rule_of(
+    const struct tracer_unwind_rule *rules, uint16_t row)
+{
+	return (const struct tracer_unwind_rule *)(const void *)((const char *)rules + row);
 }
 
 /* The rule in effect at pc in a table tracer_unwind_table_check()
  * accepted: no-CFI before the base, past the last block, or in an empty
  * table. */
-uint32_t unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc);
+const struct tracer_unwind_rule *unwind_table_rule(const struct tracer_unwind_table *table,
+						   uintptr_t pc);
 
 /* The table unwinder's common path for up to `max` frames from walk->next
  * (not a register set's, not one returning into the trap entry), each

@@ -58,68 +58,167 @@ static inline uint32_t table_checksum_end(const struct table_checksum *sum)
 
 /*
  * The unwind table (tracer/UNWIND_TABLE.md): a dictionary of the distinct
- * 32-bit rule words, 16-bit rows, and a lookup index over blocks of
- * 2^TRACER_UNWIND_BLOCK_SHIFT bytes of code from the table's base. A row
- * is the row's first address as an offset within its block, in 2-byte
- * units (instructions are 2-byte aligned), in the top
- * TRACER_UNWIND_ROW_OFFSET_BITS bits, and its rule's index in the
- * dictionary in the low TRACER_UNWIND_RULE_BITS. lookup[i] is the index of
- * the first row of block i (lookup[block_count] = count): a block's rows
- * sort as numbers in the order of their addresses. A rule word:
+ * rules (struct tracer_unwind_rule: offsets in bytes, ready to add),
+ * 16-bit rows (each its rule's byte offset in the dictionary: its index
+ * times 8), and per block of
+ * 2^TRACER_UNWIND_BLOCK_SHIFT bytes of code from the table's base a 64-bit
+ * map of where rows start (bit i: at offset 2i; instructions are 2-byte
+ * aligned) and lookup[], the rows that start in it or before it. The row
+ * in effect at an offset is the last row that starts at or below it:
+ * lookup[block] - 1 less the rows that start in the block above it, a
+ * count of bits, no search.
  *
- *   bits  0-1   CFA:  0 no CFI (no FDE covers the pc), 1 sp + offset,
- *                     2 s0 + offset, 3 interpret (the row does not fit:
- *                     the DWARF unwinder computes it)
- *   bits  2-3   ra:   0 still in ra, 1 saved at CFA + offset,
- *                     2 undefined (outermost frame); 3 is invalid
- *   bit   4     s0:   0 unchanged, 1 saved at CFA + offset
- *   bits  5-11  ra's offset from the CFA, signed, in words
- *   bits 12-18  s0's offset from the CFA, signed, in words
- *   bits 19-31  the CFA's offset from sp or s0, signed, in units of 4 bytes
- *
- * The offset fields are 0 when their rule has none; a no-CFI or interpret
- * rule is its CFA kind alone.
+ * A rule's kind, numbered so that the frames the capture loop takes (ra
+ * saved) are kinds 0 to 3, and the commonest 0:
+ *   bit 0      the CFA: 0 sp + cfa_offset, 1 s0 + cfa_offset
+ *   bit 1      s0: 0 saved at CFA + s0_offset, 1 unchanged
+ *   bits 2-3   ra: 0 saved at CFA + ra_offset, 1 still in ra, 2 undefined
+ *              (the outermost frame)
+ *   16         no CFI (no FDE covers the code)
+ *   17         interpret (the row does not fit: the DWARF unwinder
+ *              computes it)
+ * Offsets a rule does not use are 0; a used one never is. Saved slots lie
+ * below the CFA, at multiples of the word size; in a frame based on sp
+ * they lie in it, between sp and the CFA, and the CFA's offset is a
+ * multiple of the word size too: so a walk that keeps sp aligned and
+ * inside the stack needs no check of its own for those slots.
+ * tracer_unwind_rule_valid() says what a rule may hold.
  */
-#define TRACER_UNWIND_VERSION	       2u
-#define TRACER_UNWIND_BLOCK_SHIFT      6u
-#define TRACER_UNWIND_ROW_OFFSET_BITS  (TRACER_UNWIND_BLOCK_SHIFT - 1u)
-#define TRACER_UNWIND_RULE_BITS	       (16u - TRACER_UNWIND_ROW_OFFSET_BITS)
-#define TRACER_UNWIND_MAX_RULES	       (1u << TRACER_UNWIND_RULE_BITS)
+struct tracer_unwind_rule {
+	int16_t cfa_offset; /* from sp or s0, in bytes */
+	int16_t ra_offset;  /* from the CFA, in bytes; 0 unless ra is saved */
+	int16_t s0_offset;  /* from the CFA, in bytes; 0 unless s0 is saved */
+	uint16_t kind;
+};
 
-/* The row for an offset within its block (even) and a rule index. */
-static inline uint16_t tracer_unwind_row(uint32_t block_offset, uint32_t rule_index)
+#define TRACER_UNWIND_VERSION	  3u
+#define TRACER_UNWIND_BLOCK_SHIFT 7u
+#define TRACER_UNWIND_MAX_RULES	  2048u
+
+#define TRACER_UNWIND_CFA_ON_S0	     1u
+#define TRACER_UNWIND_S0_UNCHANGED   2u
+#define TRACER_UNWIND_RA_IN_REGISTER 4u
+#define TRACER_UNWIND_RA_UNDEFINED   8u
+#define TRACER_UNWIND_NO_CFI	     16u
+#define TRACER_UNWIND_INTERPRET	     17u
+
+enum tracer_unwind_ra {
+	TRACER_UNWIND_RA_SAVED,
+	TRACER_UNWIND_RA_REGISTER,
+	TRACER_UNWIND_RA_LOST, /* undefined: the outermost frame */
+};
+
+/* The kind of a sp- or s0-based rule. */
+static inline uint16_t tracer_unwind_kind(bool cfa_on_s0, enum tracer_unwind_ra ra,
+					  bool s0_saved)
 {
-	return (uint16_t)(block_offset >> 1 << TRACER_UNWIND_RULE_BITS | rule_index);
+	return (uint16_t)((cfa_on_s0 ? TRACER_UNWIND_CFA_ON_S0 : 0) |
+			  (s0_saved ? 0 : TRACER_UNWIND_S0_UNCHANGED) | (unsigned)ra << 2);
 }
 
-/* A row's offset within its block, in bytes, and its rule's index. */
-static inline uint32_t tracer_unwind_row_offset(uint16_t row)
+static inline bool tracer_unwind_ra_saved(uint16_t kind)
 {
-	return (uint32_t)(row >> TRACER_UNWIND_RULE_BITS) << 1;
+	return (kind & (TRACER_UNWIND_RA_IN_REGISTER | TRACER_UNWIND_RA_UNDEFINED)) == 0;
 }
 
-static inline uint32_t tracer_unwind_row_rule(uint16_t row)
+/* The bits set in `bits`: in shifts, masks and one multiplication (the
+ * tracer's targets need not have Zbb's cpop). */
+static inline unsigned tracer_unwind_popcount(uint64_t bits)
 {
-	return row & (TRACER_UNWIND_MAX_RULES - 1);
+	bits -= bits >> 1 & 0x5555555555555555u;
+	bits = (bits & 0x3333333333333333u) + (bits >> 2 & 0x3333333333333333u);
+	bits = (bits + (bits >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+	return (unsigned)((bits * 0x0101010101010101u) >> 56);
 }
 
-/* The largest row whose offset is at or below `block_offset` (any rule):
- * a search compares whole rows with it. */
-static inline uint16_t tracer_unwind_row_key(uintptr_t block_offset)
+/* A block's map less the rows that start before `end` (its low bits: the
+ * offset within the block, even): those at or past it, shifted down. */
+static inline uint64_t tracer_unwind_rows_from(uint64_t map, uintptr_t end)
 {
-	return (uint16_t)((block_offset & ((1u << TRACER_UNWIND_BLOCK_SHIFT) - 2))
-			      << (TRACER_UNWIND_RULE_BITS - 1) |
-			  (TRACER_UNWIND_MAX_RULES - 1));
+	unsigned shift = end >> 1 & 63;
+#if UINTPTR_MAX > 0xffffffffu
+	return map >> shift;
+#else
+	/* In 32-bit halves: rv32 compilers call a runtime routine for a
+	 * variable 64-bit shift, which a freestanding kernel need not have. */
+	uint32_t low = (uint32_t)map;
+	uint32_t high = (uint32_t)(map >> 32);
+
+	if (shift >= 32)
+		return high >> (shift - 32);
+	if (shift == 0)
+		return map;
+	return (uint64_t)(high >> shift) << 32 | (low >> shift | high << (32 - shift));
+#endif
+}
+
+/* Whether a rule is one symgen writes for an image of word_size-byte
+ * words (see above): the kind known, offsets only where the kind has
+ * them, saved slots below the CFA at word multiples, and inside the frame
+ * when the CFA is sp-based. A no-CFI or interpret rule is its kind alone. */
+static inline bool tracer_unwind_rule_valid(const struct tracer_unwind_rule *rule,
+					    unsigned word_size)
+{
+	const int word = (int)word_size;
+	unsigned kind = rule->kind;
+
+	if (kind == TRACER_UNWIND_NO_CFI || kind == TRACER_UNWIND_INTERPRET)
+		return rule->cfa_offset == 0 && rule->ra_offset == 0 && rule->s0_offset == 0;
+	if (kind >= TRACER_UNWIND_NO_CFI ||
+	    (kind & TRACER_UNWIND_RA_IN_REGISTER && kind & TRACER_UNWIND_RA_UNDEFINED) ||
+	    tracer_unwind_ra_saved(rule->kind) != (rule->ra_offset != 0) ||
+	    !(kind & TRACER_UNWIND_S0_UNCHANGED) != (rule->s0_offset != 0) ||
+	    rule->ra_offset > 0 || rule->ra_offset % word != 0 || rule->s0_offset > 0 ||
+	    rule->s0_offset % word != 0)
+		return false;
+	return (kind & TRACER_UNWIND_CFA_ON_S0) ||
+	       (rule->cfa_offset % word == 0 && -rule->ra_offset <= rule->cfa_offset &&
+		-rule->s0_offset <= rule->cfa_offset);
+}
+
+/* Places a signed offset in a rule's 16-bit field; false if it does not
+ * fit. */
+static inline bool tracer_unwind_put(int16_t *field, int64_t value)
+{
+	if (value < INT16_MIN || value > INT16_MAX)
+		return false;
+	*field = (int16_t)value;
+	return true;
+}
+
+/*
+ * The rule of a sp- or s0-based row (symgen's side): offsets in bytes (the
+ * ra and s0 offsets ignored unless saved), word_size that of the image.
+ * False when the row does not fit: an offset out of range, a slot at or
+ * above the CFA or off the word grid, outside a sp-based frame; it is then
+ * interpreted.
+ */
+static inline bool tracer_unwind_encode(struct tracer_unwind_rule *rule, bool cfa_on_s0,
+				       int64_t cfa_offset, enum tracer_unwind_ra ra,
+				       int64_t ra_offset, bool s0_saved, int64_t s0_offset,
+				       unsigned word_size)
+{
+	rule->kind = tracer_unwind_kind(cfa_on_s0, ra, s0_saved);
+	rule->ra_offset = 0;
+	rule->s0_offset = 0;
+	if (!tracer_unwind_put(&rule->cfa_offset, cfa_offset) ||
+	    (ra == TRACER_UNWIND_RA_SAVED && (ra_offset == 0 ||
+					      !tracer_unwind_put(&rule->ra_offset, ra_offset))) ||
+	    (s0_saved && (s0_offset == 0 || !tracer_unwind_put(&rule->s0_offset, s0_offset))))
+		return false;
+	return tracer_unwind_rule_valid(rule, word_size);
 }
 
 /* The unwind table's checksum: the words count, block_count, rule_count,
  * base (64-bit, low word first, on rv32 too), then each row as a word of
- * its own, the block_count + 1 lookup entries and the rules. An empty
- * table (count 0) has no arrays. */
+ * its own, each map (low word first), the block_count lookup entries and
+ * the rules (two words each: cfa_offset and ra_offset, then s0_offset
+ * and kind, little-endian). An empty table (count 0) has no arrays. */
 static inline uint32_t tracer_unwind_checksum(uint32_t count, uint32_t block_count,
 					      uint32_t rule_count, uint64_t base,
-					      const uint16_t *rows, const uint32_t *lookup,
-					      const uint32_t *rules)
+					      const uint16_t *rows, const uint64_t *maps,
+					      const uint32_t *lookup,
+					      const struct tracer_unwind_rule *rules)
 {
 	struct table_checksum sum;
 
@@ -132,90 +231,19 @@ static inline uint32_t tracer_unwind_checksum(uint32_t count, uint32_t block_cou
 	if (count > 0) {
 		for (uint32_t i = 0; i < count; i++)
 			table_checksum_word(&sum, rows[i]);
-		table_checksum_words(&sum, lookup, (size_t)block_count + 1);
-		table_checksum_words(&sum, rules, rule_count);
+		for (uint32_t i = 0; i < block_count; i++) {
+			table_checksum_word(&sum, (uint32_t)maps[i]);
+			table_checksum_word(&sum, (uint32_t)(maps[i] >> 32));
+		}
+		table_checksum_words(&sum, lookup, block_count);
+		for (uint32_t i = 0; i < rule_count; i++) {
+			table_checksum_word(&sum, (uint16_t)rules[i].cfa_offset |
+						      (uint32_t)(uint16_t)rules[i].ra_offset << 16);
+			table_checksum_word(&sum, (uint16_t)rules[i].s0_offset |
+						      (uint32_t)rules[i].kind << 16);
+		}
 	}
 	return table_checksum_end(&sum);
-}
-
-enum tracer_unwind_cfa {
-	TRACER_UNWIND_CFA_NONE,
-	TRACER_UNWIND_CFA_SP,
-	TRACER_UNWIND_CFA_S0,
-	TRACER_UNWIND_CFA_INTERPRET,
-};
-
-enum tracer_unwind_ra {
-	TRACER_UNWIND_RA_REGISTER,
-	TRACER_UNWIND_RA_SAVED,
-	TRACER_UNWIND_RA_UNDEFINED,
-};
-
-#define TRACER_UNWIND_RA_SHIFT	       2u
-#define TRACER_UNWIND_S0_SAVED	       (1u << 4)
-#define TRACER_UNWIND_RA_OFFSET_SHIFT  5u
-#define TRACER_UNWIND_S0_OFFSET_SHIFT  12u
-#define TRACER_UNWIND_CFA_OFFSET_SHIFT 19u
-#define TRACER_UNWIND_SAVE_BITS	       7u  /* ra's and s0's offsets */
-#define TRACER_UNWIND_CFA_BITS	       13u /* the CFA's offset */
-#define TRACER_UNWIND_CFA_UNIT	       4
-
-/* The unsigned field of `bits` bits at `shift`. */
-static inline uint32_t tracer_unwind_field(uint32_t rule, unsigned shift, unsigned bits)
-{
-	return rule >> shift & ((1u << bits) - 1);
-}
-
-/* The signed (two's complement) field of `bits` bits at `shift`: shifted
- * to the top, then back with the sign (GCC and clang convert and shift
- * signed values so, as two's complement). */
-static inline int32_t tracer_unwind_signed(uint32_t rule, unsigned shift, unsigned bits)
-{
-	return (int32_t)(rule << (32 - shift - bits)) >> (32 - bits);
-}
-
-/* Places `value` as a signed field of `bits` bits at `shift`; false if it
- * does not fit. */
-static inline bool tracer_unwind_put_signed(uint32_t *rule, int64_t value, unsigned shift,
-					   unsigned bits)
-{
-	int64_t limit = (int64_t)1 << (bits - 1);
-
-	if (value < -limit || value >= limit)
-		return false;
-	*rule |= ((uint32_t)value & ((1u << bits) - 1)) << shift;
-	return true;
-}
-
-/*
- * The rule word of a sp- or s0-based row (symgen's side): offsets in
- * bytes, word_size that of the image. False when the row does not fit (an
- * offset too large, or not a multiple of its unit): it is then interpreted.
- */
-static inline bool tracer_unwind_encode(uint32_t *rule, enum tracer_unwind_cfa cfa,
-				       int64_t cfa_offset, enum tracer_unwind_ra ra,
-				       int64_t ra_offset, bool s0_saved, int64_t s0_offset,
-				       unsigned word_size)
-{
-	*rule = (uint32_t)cfa | (uint32_t)ra << TRACER_UNWIND_RA_SHIFT;
-	if (cfa_offset % TRACER_UNWIND_CFA_UNIT != 0 ||
-	    !tracer_unwind_put_signed(rule, cfa_offset / TRACER_UNWIND_CFA_UNIT,
-				      TRACER_UNWIND_CFA_OFFSET_SHIFT, TRACER_UNWIND_CFA_BITS))
-		return false;
-	if (ra == TRACER_UNWIND_RA_SAVED &&
-	    (ra_offset % word_size != 0 ||
-	     !tracer_unwind_put_signed(rule, ra_offset / word_size,
-				       TRACER_UNWIND_RA_OFFSET_SHIFT, TRACER_UNWIND_SAVE_BITS)))
-		return false;
-	if (s0_saved) {
-		*rule |= TRACER_UNWIND_S0_SAVED;
-		if (s0_offset % word_size != 0 ||
-		    !tracer_unwind_put_signed(rule, s0_offset / word_size,
-					      TRACER_UNWIND_S0_OFFSET_SHIFT,
-					      TRACER_UNWIND_SAVE_BITS))
-			return false;
-	}
-	return true;
 }
 
 #endif /* TRACER_TABLE_FORMAT_H */

@@ -106,64 +106,45 @@ enum tracer_table_status tracer_fde_index_check(const struct tracer_config *conf
 	return TRACER_TABLE_OK;
 }
 
-/* Whether a rule word is one symgen writes (table_format.h): a known kind
- * for each of CFA and ra, and no offset a rule does not use. */
-static bool unwind_rule_valid(uint32_t rule)
-{
-	uint32_t cfa = rule & 3;
-	uint32_t ra = rule >> TRACER_UNWIND_RA_SHIFT & 3;
-
-	if (cfa == TRACER_UNWIND_CFA_NONE || cfa == TRACER_UNWIND_CFA_INTERPRET)
-		return rule == cfa;
-	if (ra != TRACER_UNWIND_RA_SAVED &&
-	    tracer_unwind_field(rule, TRACER_UNWIND_RA_OFFSET_SHIFT, TRACER_UNWIND_SAVE_BITS))
-		return false;
-	if (!(rule & TRACER_UNWIND_S0_SAVED) &&
-	    tracer_unwind_field(rule, TRACER_UNWIND_S0_OFFSET_SHIFT, TRACER_UNWIND_SAVE_BITS))
-		return false;
-	return ra <= TRACER_UNWIND_RA_UNDEFINED;
-}
-
 /*
- * Rules valid; the lookup entries from 0 to count, never decreasing, so
- * that each block's rows lie in rows[]; the rows of a block strictly
- * ascending, each rule index in rules[]; the first row at the base, in
- * the first block; the last row no-CFI, in the last block. A lookup then finds the row in
- * effect at any pc from the base on, and every address past the last
- * block is in the last row's no-CFI range.
+ * Rules valid (table_format.h); the base even, as code is; each lookup
+ * entry the last one (0 before the first block) plus the rows its block's
+ * map marks, the last one the row count; each row a rule's offset in
+ * rules[];
+ * the first row at the base; the last row no-CFI, in the last block. A
+ * lookup then finds the row in effect at any pc from the base on, and
+ * every address past the last block is in the last row's no-CFI range.
  */
 static bool unwind_table_consistent(const struct tracer_unwind_table *table)
 {
-	const uint16_t *rows = table->rows;
-	const uint32_t *lookup = table->lookup;
 	uint32_t count = table->count;
 	uint32_t blocks = table->block_count;
+	uint64_t rows_so_far = 0;
 
 	if (count == 0)
 		return blocks == 0 && table->rule_count == 0;
 	if (blocks == 0 || table->rule_count > TRACER_UNWIND_MAX_RULES)
 		return false;
 	for (uint32_t i = 0; i < table->rule_count; i++) {
-		if (!unwind_rule_valid(table->rules[i]))
+		if (!tracer_unwind_rule_valid(&table->rules[i], TARGET_WORD_SIZE))
 			return false;
 	}
-	if (lookup[0] != 0 || lookup[1] == 0 || lookup[blocks] != count ||
-	    lookup[blocks - 1] >= count)
+	if (table->base % 2 != 0 || !(table->maps[0] & 1) || table->maps[blocks - 1] == 0)
 		return false;
 	for (uint32_t block = 0; block < blocks; block++) {
-		uint32_t end = lookup[block + 1];
-
-		if (end < lookup[block] || end > count)
+		rows_so_far += tracer_unwind_popcount(table->maps[block]);
+		if (table->lookup[block] != rows_so_far)
 			return false;
-		for (uint32_t i = lookup[block]; i < end; i++) {
-			if (tracer_unwind_row_rule(rows[i]) >= table->rule_count ||
-			    (i > lookup[block] && rows[i] >> TRACER_UNWIND_RULE_BITS <=
-						      rows[i - 1] >> TRACER_UNWIND_RULE_BITS))
-				return false;
-		}
 	}
-	return tracer_unwind_row_offset(rows[0]) == 0 &&
-	       table->rules[tracer_unwind_row_rule(rows[count - 1])] == TRACER_UNWIND_CFA_NONE;
+	if (rows_so_far != count)
+		return false;
+	for (uint32_t i = 0; i < count; i++) {
+		if (table->rows[i] % sizeof(struct tracer_unwind_rule) != 0 ||
+		    table->rows[i] / sizeof(struct tracer_unwind_rule) >= table->rule_count)
+			return false;
+	}
+	return unwind_table_rule_of(table->rules, table->rows[count - 1])->kind ==
+	       TRACER_UNWIND_NO_CFI;
 }
 
 enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config)
@@ -178,16 +159,17 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
 	if (!header_valid(table->magic, table->version, table->word_size,
 			  TRACER_UNWIND_TABLE_MAGIC, TRACER_UNWIND_VERSION))
 		return TRACER_TABLE_MALFORMED;
-	/* An empty table has no arrays; the lookup has block_count + 1
-	 * entries (block_count + 1 cannot wrap past 0 there: count != 0). */
+	/* An empty table has no arrays. */
 	if (table->count > 0 &&
 	    (!array_inside(config, table->rows, table->count, 2, 2) ||
-	     table->block_count == UINT32_MAX ||
-	     !array_inside(config, table->lookup, table->block_count + 1, 4, 4) ||
-	     !array_inside(config, table->rules, table->rule_count, 4, 4)))
+	     !array_inside(config, table->maps, table->block_count, 8, _Alignof(uint64_t)) ||
+	     !array_inside(config, table->lookup, table->block_count, 4, 4) ||
+	     !array_inside(config, table->rules, table->rule_count,
+			   sizeof(struct tracer_unwind_rule),
+			   _Alignof(struct tracer_unwind_rule))))
 		return TRACER_TABLE_OUTSIDE;
 	if (tracer_unwind_checksum(table->count, table->block_count, table->rule_count,
-				   table->base, table->rows, table->lookup,
+				   table->base, table->rows, table->maps, table->lookup,
 				   table->rules) != table->checksum)
 		return TRACER_TABLE_BAD_CHECKSUM;
 	return unwind_table_consistent(table) ? TRACER_TABLE_OK : TRACER_TABLE_MALFORMED;

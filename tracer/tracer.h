@@ -138,25 +138,26 @@ struct tracer_fde_index {
 
 /*
  * The unwind table symgen compiles from .eh_frame (symgen --cfi; the format:
- * tracer/UNWIND_TABLE.md, the rows and rule words: table_format.h): for
- * each range of code, how to find the CFA (sp or s0 plus an offset), ra and
- * s0, or that the DWARF unwinder must interpret the range, or that no CFI
- * covers it. 2-byte rows (an offset within a block of code and an index
- * into rules[]); lookup[i] is the first row of the block at base + i *
- * 2^TRACER_UNWIND_BLOCK_SHIFT.
+ * tracer/UNWIND_TABLE.md, the rows and rules: table_format.h): for each
+ * range of code, how to find the CFA (sp or s0 plus an offset), ra and s0,
+ * or that the DWARF unwinder must interpret the range, or that no CFI
+ * covers it. Rows are byte offsets into rules[]; per block of
+ * 2^TRACER_UNWIND_BLOCK_SHIFT bytes from base, maps[i] marks where rows
+ * start and lookup[i] counts the rows up to its end.
  */
 struct tracer_unwind_table {
 	uint32_t magic;	      /* TRACER_UNWIND_TABLE_MAGIC */
 	uint16_t version;     /* TRACER_UNWIND_VERSION */
 	uint16_t word_size;   /* sizeof(uintptr_t) of the image */
 	uint32_t count;	      /* entries of rows[] */
-	uint32_t block_count; /* blocks of code; lookup[] has one entry more */
+	uint32_t block_count; /* entries of maps[] and lookup[] */
 	uint32_t rule_count;  /* entries of rules[] */
 	uint32_t checksum;    /* tracer_unwind_checksum() */
 	uintptr_t base;	      /* the address of the first row */
 	const uint16_t *rows;
+	const uint64_t *maps;
 	const uint32_t *lookup;
-	const uint32_t *rules;
+	const struct tracer_unwind_rule *rules;
 };
 
 /* Stacks a config may declare; entries past it are ignored, as if absent. */
@@ -269,8 +270,8 @@ enum tracer_unwinder {
 	 * the function and the decoder understands its code, else the frame
 	 * pointer. */
 	TRACER_AUTO,
-	/* The unwind table (needs config->unwind_table): a lookup, a binary
-	 * search, and the row applied; rows the table cannot express go to
+	/* The unwind table (needs config->unwind_table): a lookup (a count of
+	 * bits in the block's map, no search) and the row applied; rows the table cannot express go to
 	 * the DWARF unwinder (which needs config->eh_frame and
 	 * config->fde_index). Restores ra, sp and s0; s1-s11 keep the
 	 * callee's values, as in the prologue unwinder. Stack:
@@ -472,11 +473,10 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  *     frame pointer     22 (FP=1)       130
  *     DWARF            840 / 973       929 / 1,057
  *     prologue         959 / 1,040     992 / 1,073
- *     table             93 / 92         298 / 305
- *     auto              93 / 92         301 / 308
- * (the table's figure moves between 86 and 98 with where the function
- * falls in its 64-byte block; flat on a kernel with ten times the
- * functions).
+ *     table             53 / 58         288 / 301
+ *     auto              53 / 58         291 / 304
+ * (the table's lookup counts bits, no search: the same wherever the code
+ * falls, and on a kernel with ten times the functions).
  * The frame-pointer capture runs its frames in one loop: a frame whose
  * return address follows `jal ra` or `jalr ra` costs 22; any other frame
  * (a 2-byte call, a trap frame, the first frame, a stop) takes the

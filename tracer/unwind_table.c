@@ -2,8 +2,8 @@
  * unwind_table.c - the table unwinder: one frame from the unwind table symgen
  * compiled out of .eh_frame (format: tracer/UNWIND_TABLE.md).
  *
- * Find the rule in effect at the pc (the lookup index narrows the binary
- * search to one block of code), then apply it as the DWARF unwinder applies
+ * Find the rule in effect at the pc (a block's map of row starts and the
+ * count of rows before it: no search), then apply it as the DWARF unwinder applies
  * a row of the rule table: the CFA is the caller's sp, ra's rule gives the
  * caller's pc, s0's rule its s0. The checks are the DWARF unwinder's too:
  * the CFA lies in the stack above the frame before, and "ra undefined" is
@@ -13,30 +13,33 @@
  * to the next unwinder.
  *
  * table_run() is the raw capture's loop over the common frames (a row
- * based on sp or s0 with ra saved), with the same checks against bounds
- * computed once; table_step() does every frame it leaves.
+ * based on sp or s0 with ra saved), with the same checks, against bounds
+ * computed once or guaranteed by the table's validation; table_step() does
+ * every frame it leaves.
  */
 #include "internal.h"
 
 #define WORD sizeof(uintptr_t)
 
-uint32_t unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc)
+/* How far a rule's 16-bit offset reaches. */
+#define OFFSET_REACH 0x8000u
+
+const struct tracer_unwind_rule *unwind_table_rule(const struct tracer_unwind_table *table,
+						   uintptr_t pc)
 {
+	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
 	uintptr_t offset = pc - table->base;
-	uintptr_t block = offset >> TRACER_UNWIND_BLOCK_SHIFT;
+	/* Just past the 2-byte unit pc is in. */
+	uintptr_t end = (offset | 1) + 1;
 
-	/* Past the last block: the last row's range, which is no-CFI. */
-	if (pc < table->base || block >= table->block_count)
-		return TRACER_UNWIND_CFA_NONE;
-	return unwind_table_rule_in(table->rows, table->lookup, table->rules, block, offset);
-}
-
-/* base + offset, offset a signed field in units of `unit` bytes. Unsigned
- * arithmetic: a crafted row wraps instead of overflowing. */
-static inline uintptr_t displaced(uintptr_t base, uint32_t rule, unsigned shift,
-				  unsigned bits, uintptr_t unit)
-{
-	return base + (uintptr_t)(intptr_t)tracer_unwind_signed(rule, shift, bits) * unit;
+	/* Past the last block (end there too: the last unit of the last
+	 * block; the offset first, as end wraps at the top of the address
+	 * space): the last row's range, which is no-CFI. */
+	if (pc < table->base || offset >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count ||
+	    end >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count)
+		return &no_cfi;
+	return unwind_table_rule_of(
+	    table->rules, table->rows[unwind_table_rows_below(table->maps, table->lookup, end) - 1]);
 }
 
 bool table_step(struct tracer_walk *walk)
@@ -45,7 +48,7 @@ bool table_step(struct tracer_walk *walk)
 	struct tracer_regs *regs = &walk->next;
 	/* A return address is just past its call: look up the call itself. */
 	uintptr_t pc = walk->next_is_exact ? regs->pc : regs->pc - 1;
-	uint32_t rule;
+	const struct tracer_unwind_rule *rule;
 	uintptr_t cfa;
 	uintptr_t ra = regs->ra;
 	uintptr_t s0 = regs->s[0];
@@ -58,39 +61,27 @@ bool table_step(struct tracer_walk *walk)
 		return true;
 	}
 	rule = unwind_table_rule(table, pc);
-	switch (rule & 3) {
-	case TRACER_UNWIND_CFA_SP:
-		cfa = regs->sp;
-		break;
-	case TRACER_UNWIND_CFA_S0:
-		cfa = regs->s[0];
-		break;
-	case TRACER_UNWIND_CFA_INTERPRET:
+	if (rule->kind == TRACER_UNWIND_INTERPRET)
 		return false;
-	default:
+	if (rule->kind == TRACER_UNWIND_NO_CFI) {
 		walk->stop = TRACER_STOP_NO_CFI;
 		return true;
 	}
-	cfa = displaced(cfa, rule, TRACER_UNWIND_CFA_OFFSET_SHIFT, TRACER_UNWIND_CFA_BITS,
-			TRACER_UNWIND_CFA_UNIT);
+	/* Unsigned arithmetic: a crafted offset wraps instead of overflowing. */
+	cfa = (rule->kind & TRACER_UNWIND_CFA_ON_S0 ? regs->s[0] : regs->sp) +
+	      (uintptr_t)(intptr_t)rule->cfa_offset;
 	/* Boot code marks the first frame of a stack so: no caller. */
-	if ((rule >> TRACER_UNWIND_RA_SHIFT & 3) == TRACER_UNWIND_RA_UNDEFINED) {
+	if (rule->kind & TRACER_UNWIND_RA_UNDEFINED) {
 		walk->stop = frame_outermost(walk, cfa, TRACER_STOP_EARLY_OUTERMOST);
 		return true;
 	}
 	walk->stop = frame_check_cfa(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return true;
-	if (((rule >> TRACER_UNWIND_RA_SHIFT & 3) == TRACER_UNWIND_RA_SAVED &&
-	     !memory_read_word(&walk->stack,
-			       displaced(cfa, rule, TRACER_UNWIND_RA_OFFSET_SHIFT,
-					 TRACER_UNWIND_SAVE_BITS, WORD),
-			       &ra)) ||
-	    ((rule & TRACER_UNWIND_S0_SAVED) &&
-	     !memory_read_word(&walk->stack,
-			       displaced(cfa, rule, TRACER_UNWIND_S0_OFFSET_SHIFT,
-					 TRACER_UNWIND_SAVE_BITS, WORD),
-			       &s0))) {
+	if ((tracer_unwind_ra_saved(rule->kind) &&
+	     !memory_read_word(&walk->stack, cfa + (uintptr_t)(intptr_t)rule->ra_offset, &ra)) ||
+	    (!(rule->kind & TRACER_UNWIND_S0_UNCHANGED) &&
+	     !memory_read_word(&walk->stack, cfa + (uintptr_t)(intptr_t)rule->s0_offset, &s0))) {
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;
 		return true;
 	}
@@ -103,88 +94,125 @@ bool table_step(struct tracer_walk *walk)
 	return true;
 }
 
-/* The kinds table_run() takes: CFA sp- or s0-based, ra saved. */
-#define COMMON_MASK (3u | 3u << TRACER_UNWIND_RA_SHIFT)
-#define COMMON_SP   (TRACER_UNWIND_CFA_SP | TRACER_UNWIND_RA_SAVED << TRACER_UNWIND_RA_SHIFT)
-#define COMMON_S0   (TRACER_UNWIND_CFA_S0 | TRACER_UNWIND_RA_SAVED << TRACER_UNWIND_RA_SHIFT)
+/* The kinds table_run() takes (ra saved): CFA sp-based, s0 saved or not;
+ * s0-based, s0 saved (as it always is, s0 being the frame pointer). */
+#define COMMON_SP_S0 0u
+#define COMMON_S0    TRACER_UNWIND_CFA_ON_S0
+#define COMMON_SP    TRACER_UNWIND_S0_UNCHANGED
 
+/*
+ * The return addresses table_run() takes, as a window: those whose call
+ * (pc - 1) its lookup covers, with pc - base inside a block, and that
+ * code_follows_ra_call() could accept (4 bytes of text before them). Empty
+ * ({UINTPTR_MAX, 0}: only an odd address) if none are.
+ */
+static struct tracer_window run_window(const struct tracer_unwind_table *table,
+				       struct tracer_window call)
+{
+	struct tracer_window window = {UINTPTR_MAX, 0};
+	uintptr_t first = table->base + 1;
+	uintptr_t last = UINTPTR_MAX;
+	uintptr_t call_last = call.first + call.span;
+
+	if (table->base == UINTPTR_MAX || table->block_count == 0)
+		return window;
+	if (table->block_count <= (UINTPTR_MAX - table->base) >> TRACER_UNWIND_BLOCK_SHIFT)
+		last = table->base + ((uintptr_t)table->block_count << TRACER_UNWIND_BLOCK_SHIFT) -
+		       1;
+	if (call.first > first)
+		first = call.first;
+	if (call_last < last)
+		last = call_last;
+	if (first <= last) {
+		window.first = first;
+		window.span = last - first;
+	}
+	return window;
+}
+
+/*
+ * The loop needs few checks of its own, because validation guarantees what
+ * a common rule holds (table_format.h): in a sp-based frame the slots lie
+ * between sp and the CFA, at word multiples, and the CFA is at least a word
+ * above sp. So while sp stays word-aligned and in [start, top] (checked on
+ * entry; then each new sp is a CFA so checked), a sp-based frame needs only
+ * "CFA at or below the top" for every read to be inside the stack. An
+ * s0-based CFA is checked in full: aligned, above sp, at or below the top,
+ * its slots (below it) at or above sp. The bounds on entry keep the 16-bit
+ * offsets from wrapping around the address space.
+ */
 size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 {
 	const struct tracer_unwind_table *table = walk->config->unwind_table;
-	const struct tracer_window call = walk->call_window;
 	const struct tracer_window trap_return = walk->trap_return_window;
-	/* memory_read_word's stack, [start, end - WORD], for an aligned word:
-	 * a CFA aligned to words makes every slot aligned, its offsets being
-	 * in words. */
 	const uintptr_t top = walk->stack.end;
-	struct tracer_window slots = memory_window(walk->stack, WORD);
 	uintptr_t pc = walk->next.pc;
 	uintptr_t sp = walk->next.sp;
 	uintptr_t s0 = walk->next.s[0];
 	uintptr_t *next = pcs;
 	uintptr_t *const end = pcs + max;
+	struct tracer_window window;
 	const uint16_t *rows;
+	const uint64_t *maps;
 	const uint32_t *lookup;
-	const uint32_t *rules;
+	const struct tracer_unwind_rule *rules;
 	uintptr_t base;
-	uintptr_t blocks;
 
-	/* frame_check_cfa's stack, (start, end]: from an sp inside it, a CFA
-	 * above sp and at or below the top is inside it. */
-	if (walk->unwind_table_status != TRACER_TABLE_OK ||
-	    !frame_pointer_takes_common(walk) || sp < walk->stack.start)
+	if (walk->unwind_table_status != TRACER_TABLE_OK || max == 0 ||
+	    !frame_pointer_takes_common(walk) || sp < walk->stack.start || sp > top ||
+	    sp % WORD != 0 || sp < OFFSET_REACH || top > UINTPTR_MAX - OFFSET_REACH)
+		return 0;
+	window = run_window(table, walk->call_window);
+	if (!window_contains(window, pc) || pc % 2 != 0)
 		return 0;
 	rows = table->rows;
+	maps = table->maps;
 	lookup = table->lookup;
 	rules = table->rules;
-	base = table->base + 1; /* pc - 1: the call */
-	blocks = table->block_count;
-	slots.first -= WORD;
-	while (next != end) {
-		uintptr_t offset = pc - base;
-		uintptr_t block = offset >> TRACER_UNWIND_BLOCK_SHIFT;
+	base = table->base;
+	for (;;) {
+		/* pc - base: the end of the call (unwind_table_rows_below). */
+		const struct tracer_unwind_rule *rule =
+		    unwind_table_rule_of(rules, rows[unwind_table_rows_below(maps, lookup, pc - base) - 1]);
+		uintptr_t kind = rule->kind;
 		uintptr_t cfa;
-		uint32_t rule;
-		uintptr_t slot;
+		uintptr_t ra_slot;
 		uintptr_t caller_s0 = s0;
 
-		/* Below the base, offset wraps past every block. */
-		if (block >= blocks)
-			break;
-		rule = unwind_table_rule_in(rows, lookup, rules, block, offset);
-		if ((rule & COMMON_MASK) == COMMON_SP)
-			cfa = sp;
-		else if ((rule & COMMON_MASK) == COMMON_S0)
-			cfa = s0;
-		else
-			break;
-		cfa += (uintptr_t)(intptr_t)tracer_unwind_signed(
-			   rule, TRACER_UNWIND_CFA_OFFSET_SHIFT, TRACER_UNWIND_CFA_BITS) *
-		       TRACER_UNWIND_CFA_UNIT;
-		/* Above sp, strictly: a caller's frame. */
-		if (cfa <= sp || cfa > top || cfa % WORD != 0)
-			break;
-		slot = cfa + (uintptr_t)(intptr_t)tracer_unwind_signed(
-				 rule, TRACER_UNWIND_RA_OFFSET_SHIFT, TRACER_UNWIND_SAVE_BITS) *
-			     WORD;
-		if (!window_contains(slots, slot))
-			break;
-		pc = target_word(slot);
-		if (rule & TRACER_UNWIND_S0_SAVED) {
-			slot = cfa + (uintptr_t)(intptr_t)tracer_unwind_signed(
-					 rule, TRACER_UNWIND_S0_OFFSET_SHIFT,
-					 TRACER_UNWIND_SAVE_BITS) *
-				     WORD;
-			if (!window_contains(slots, slot))
+		if (kind == COMMON_S0) {
+			uintptr_t s0_slot;
+
+			cfa = s0 + (uintptr_t)(intptr_t)rule->cfa_offset;
+			ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
+			s0_slot = cfa + (uintptr_t)(intptr_t)rule->s0_offset;
+			/* Above sp strictly (a caller's frame), so slots no
+			 * more than OFFSET_REACH below it do not wrap. */
+			if (cfa % WORD != 0 || cfa <= sp || cfa > top || ra_slot < sp ||
+			    s0_slot < sp)
 				break;
-			caller_s0 = target_word(slot);
+			caller_s0 = target_word(s0_slot);
+		} else if (kind == COMMON_SP_S0) {
+			cfa = sp + (uintptr_t)(intptr_t)rule->cfa_offset;
+			ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
+			if (cfa > top)
+				break;
+			caller_s0 = target_word(cfa + (uintptr_t)(intptr_t)rule->s0_offset);
+		} else if (kind == COMMON_SP) {
+			cfa = sp + (uintptr_t)(intptr_t)rule->cfa_offset;
+			ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
+			if (cfa > top)
+				break;
+		} else {
+			break;
 		}
-		if (!code_follows_ra_call(call, pc))
+		pc = target_word(ra_slot);
+		if (!window_contains(window, pc) || pc % 2 != 0 ||
+		    !parcel_is_ra_call(((const uint16_t *)pc)[-2]))
 			break;
 		*next++ = pc;
 		sp = cfa;
 		s0 = caller_s0;
-		if (window_contains(trap_return, pc))
+		if (window_contains(trap_return, pc) || next == end)
 			break;
 	}
 	if (next != pcs) {

@@ -2,8 +2,8 @@
 """Writes C source with N small functions, each with a frame and its CFI,
 for the benchmark kernel with ten times the demo's functions (make bench):
 the tables grow tenfold, the walked stack does not, so the slopes show what
-a bigger kernel costs per frame (the unwind table's lookup index keeps its
-search short)."""
+a bigger kernel costs per frame (the unwind table's lookup is one block's
+map, whatever the size)."""
 import sys
 
 

@@ -81,7 +81,7 @@ enum {
 #define MAX_ROWS	4096
 /* Rows cover at most as much as text can hold. */
 #define MAX_ROW_PC	0x10000u
-#define MAX_LOOKUP	((MAX_ROW_PC >> TRACER_UNWIND_BLOCK_SHIFT) + 2)
+#define MAX_BLOCKS	((MAX_ROW_PC >> TRACER_UNWIND_BLOCK_SHIFT) + 1)
 /* Text, .eh_frame and names have u16 sizes. */
 #define MAX_BYTES 0x10000
 
@@ -107,9 +107,10 @@ struct tables {
 	struct tracer_unwind_table *unwind_table;
 	struct tracer_fde_entry *entries;
 	struct tracer_symbol *symbols;
+	uint64_t *maps; /* then rules[], lookup[] and rows[] */
+	struct tracer_unwind_rule *rules;
+	uint32_t *lookup;
 	uint16_t *rows;
-	uint32_t *lookup; /* then rules[], after it */
-	uint32_t *rules;
 	char *names;
 	size_t size;
 };
@@ -117,7 +118,8 @@ struct tables {
 #define TABLES_CAPACITY                                                                  \
 	(TABLES_ARRAYS_AT + MAX_FDE_ENTRIES * sizeof(struct tracer_fde_entry) +          \
 	 MAX_SYMBOLS * sizeof(struct tracer_symbol) +                                    \
-	 MAX_ROWS * 2 + 2 + MAX_LOOKUP * 4 + TRACER_UNWIND_MAX_RULES * 4 + MAX_BYTES + 4)
+	 MAX_BLOCKS * 12 + TRACER_UNWIND_MAX_RULES * sizeof(struct tracer_unwind_rule) +      \
+	 MAX_ROWS * 2 + 2 + MAX_BYTES + 4)
 _Static_assert(sizeof(struct tracer_symtab) + sizeof(struct tracer_fde_index) +
 			   sizeof(struct tracer_unwind_table) <=
 		   TABLES_ARRAYS_AT,
@@ -393,7 +395,7 @@ static size_t names_capacity(const struct parts *parts)
 	return parts->symbol_count ? (parts->names_size + 4) / 4 * 4 : 0;
 }
 
-/* The blocks the rows need (lookup[] has one entry more). */
+/* The blocks the rows need. */
 static size_t block_count(const struct parts *parts)
 {
 	return parts->row_count ? (parts->last_row_pc >> TRACER_UNWIND_BLOCK_SHIFT) + 1 : 0;
@@ -417,10 +419,11 @@ static void lay_out_tables(const struct parts *parts)
 	tables.entries =
 	    (struct tracer_fde_entry *)(void *)(tables_bytes + TABLES_ARRAYS_AT);
 	tables.symbols = (struct tracer_symbol *)(tables.entries + parts->fde_entries);
-	tables.rows = (uint16_t *)(void *)(tables.symbols + parts->symbol_count);
-	tables.lookup = (uint32_t *)(void *)(tables.rows + (parts->row_count + 1) / 2 * 2);
-	tables.rules = tables.lookup + (parts->row_count ? block_count(parts) + 1 : 0);
-	tables.names = (char *)(tables.rules + rules_capacity(parts));
+	tables.maps = (uint64_t *)(void *)(tables.symbols + parts->symbol_count);
+	tables.rules = (struct tracer_unwind_rule *)(void *)(tables.maps + block_count(parts));
+	tables.lookup = (uint32_t *)(void *)(tables.rules + rules_capacity(parts));
+	tables.rows = (uint16_t *)(void *)(tables.lookup + block_count(parts));
+	tables.names = (char *)(tables.rows + (parts->row_count + 1) / 2 * 2);
 	tables.size =
 	    (size_t)(tables.names - (char *)tables_bytes) + names_capacity(parts);
 }
@@ -592,34 +595,57 @@ static uint32_t build_symbols(const struct parts *parts,
 static uint32_t unwind_table_checksum(const struct tracer_unwind_table *table)
 {
 	return tracer_unwind_checksum(table->count, table->block_count, table->rule_count,
-				      table->base, tables.rows, tables.lookup, tables.rules);
+				      table->base, tables.rows, tables.maps, tables.lookup,
+				      tables.rules);
 }
 
-/* A rule symgen could write (tracer/UNWIND_TABLE.md): the input's CFA kind,
- * ra kind modulo 3, and offsets only where the rule has them. */
-static uint32_t valid_rule(uint32_t rule)
+/* The signed field of `bits` bits at `shift` of an input word. */
+static int64_t input_field(uint32_t word, unsigned shift, unsigned bits)
 {
-	const uint32_t ra_offset = 0x7fu << TRACER_UNWIND_RA_OFFSET_SHIFT;
-	const uint32_t s0_offset = 0x7fu << TRACER_UNWIND_S0_OFFSET_SHIFT;
-	uint32_t cfa = rule & 3;
-	uint32_t ra = (rule >> TRACER_UNWIND_RA_SHIFT & 3) % 3;
+	int64_t field = word >> shift & ((1u << bits) - 1);
 
-	if (cfa == TRACER_UNWIND_CFA_NONE || cfa == TRACER_UNWIND_CFA_INTERPRET)
-		return cfa;
-	rule = (rule & ~(3u << TRACER_UNWIND_RA_SHIFT)) | ra << TRACER_UNWIND_RA_SHIFT;
-	if (ra != TRACER_UNWIND_RA_SAVED)
-		rule &= ~ra_offset;
-	if (!(rule & TRACER_UNWIND_S0_SAVED))
-		rule &= ~s0_offset;
+	return field >= (int64_t)1 << (bits - 1) ? field - ((int64_t)1 << bits) : field;
+}
+
+/*
+ * A rule symgen could write (tracer/UNWIND_TABLE.md) from the input's
+ * word: bits 0-1 the CFA (0 no CFI, 1 sp, 2 s0, 3 interpret), bits 2-3 ra
+ * modulo 3 (0 in its register, 1 saved, 2 undefined), bit 4 s0 saved,
+ * bits 5-11 and 12-18 ra's and s0's offsets in words, bits 19-31 the
+ * CFA's in units of 4 bytes (signed). What the format cannot express is
+ * "interpret", as symgen makes it.
+ */
+static struct tracer_unwind_rule valid_rule(uint32_t word)
+{
+	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
+	static const struct tracer_unwind_rule interpret = {0, 0, 0, TRACER_UNWIND_INTERPRET};
+	static const enum tracer_unwind_ra ra_kinds[3] = {
+	    TRACER_UNWIND_RA_REGISTER, TRACER_UNWIND_RA_SAVED, TRACER_UNWIND_RA_LOST};
+	const int64_t size = sizeof(uintptr_t);
+	struct tracer_unwind_rule rule;
+
+	if ((word & 3) == 0)
+		return no_cfi;
+	if ((word & 3) == 3 ||
+	    !tracer_unwind_encode(&rule, (word & 3) == 2, 4 * input_field(word, 19, 13),
+				  ra_kinds[(word >> 2 & 3) % 3], size * input_field(word, 5, 7),
+				  word & 16, size * input_field(word, 12, 7), sizeof(uintptr_t)))
+		return interpret;
 	return rule;
+}
+
+static bool same_rule(struct tracer_unwind_rule a, struct tracer_unwind_rule b)
+{
+	return a.kind == b.kind && a.cfa_offset == b.cfa_offset && a.ra_offset == b.ra_offset &&
+	       a.s0_offset == b.s0_offset;
 }
 
 /* The index of rule among the table's rules, added if new; rule 0 (no
  * CFI) once they are full. */
-static uint32_t rule_index(struct tracer_unwind_table *table, uint32_t rule)
+static uint32_t rule_index(struct tracer_unwind_table *table, struct tracer_unwind_rule rule)
 {
 	for (uint32_t i = 0; i < table->rule_count; i++)
-		if (tables.rules[i] == rule)
+		if (same_rule(tables.rules[i], rule))
 			return i;
 	if (table->rule_count == TRACER_UNWIND_MAX_RULES)
 		return 0;
@@ -628,31 +654,33 @@ static uint32_t rule_index(struct tracer_unwind_table *table, uint32_t rule)
 }
 
 /* Rows from pc 0 by the input's steps, the last one no-CFI (rule 0), their
- * rules and lookup index: a table as symgen writes it. */
+ * rules, maps and lookup counts: a table as symgen writes it. */
 static void build_rows(const struct parts *parts, struct tracer_unwind_table *table)
 {
 	struct fuzz_input input = parts->rows;
 	uint32_t count = (uint32_t)parts->row_count;
 	uint32_t pc = 0;
-	uint32_t block = 0;
+	uint32_t row = 0;
 
 	table->count = count;
 	table->rule_count = 0;
 	table->block_count = (uint32_t)block_count(parts);
 	if (count == 0)
 		return;
-	rule_index(table, TRACER_UNWIND_CFA_NONE);
+	rule_index(table, valid_rule(0));
+	memset(tables.maps, 0, table->block_count * sizeof(uint64_t));
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t rule;
 
 		pc = next_row(&input, pc, i, &rule);
-		while (block <= pc >> TRACER_UNWIND_BLOCK_SHIFT)
-			tables.lookup[block++] = i;
-		tables.rows[i] = tracer_unwind_row(
-		    pc & ((1u << TRACER_UNWIND_BLOCK_SHIFT) - 1),
-		    i + 1 < count ? rule_index(table, valid_rule(rule)) : 0);
+		tables.maps[pc >> TRACER_UNWIND_BLOCK_SHIFT] |= (uint64_t)1 << (pc >> 1 & 63);
+		tables.rows[i] = (uint16_t)(sizeof(struct tracer_unwind_rule) *
+					    (i + 1 < count ? rule_index(table, valid_rule(rule)) : 0));
 	}
-	tables.lookup[block] = count;
+	for (uint32_t block = 0; block < table->block_count; block++) {
+		row += tracer_unwind_popcount(tables.maps[block]);
+		tables.lookup[block] = row;
+	}
 }
 
 static uint32_t build_fde_entries(const struct parts *parts,
@@ -793,10 +821,9 @@ static enum damage damage_unwind_table(uint8_t selector, struct tracer_config *c
 		table->checksum = unwind_table_checksum(table);
 		break;
 	default:
-		/* Rows, lookup and rules are adjacent. */
-		flip_byte(tables.rows,
-			  (size_t)((char *)(tables.rules + table->rule_count) -
-				   (char *)tables.rows),
+		/* Maps, rules, lookup and rows are adjacent. */
+		flip_byte(tables.maps,
+			  (size_t)((char *)(tables.rows + table->count) - (char *)tables.maps),
 			  detail);
 		break;
 	}
@@ -822,8 +849,9 @@ static void build_unwind_table(const struct parts *parts, struct tracer_config *
 	build_rows(parts, table);
 	table->base = in_range(config->text, parts->unwind_base) & ~(uintptr_t)1;
 	table->rows = (const uint16_t *)tables_address(tables.rows);
+	table->maps = (const uint64_t *)tables_address(tables.maps);
 	table->lookup = (const uint32_t *)tables_address(tables.lookup);
-	table->rules = (const uint32_t *)tables_address(tables.rules);
+	table->rules = (const struct tracer_unwind_rule *)tables_address(tables.rules);
 	table->checksum = unwind_table_checksum(table);
 	config->unwind_table =
 	    table->count ? (const struct tracer_unwind_table *)tables_address(table) : NULL;

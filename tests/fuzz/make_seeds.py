@@ -101,15 +101,37 @@ def symbols(elf):
     return found
 
 
-# The unwind table's layout (tracer/UNWIND_TABLE.md, table_format.h): 64-byte
-# blocks; a row's offset within its block in 2-byte units in bits 11-15, its
-# rule's index in bits 0-10.
-BLOCK_SHIFT, RULE_BITS = 6, 11
+# The unwind table's layout (tracer/UNWIND_TABLE.md, table_format.h): 128-byte
+# blocks, each with a 64-bit map of where rows start (bit i: offset 2i); a row
+# is its rule's byte offset in rules[]; a rule is {cfa_offset, ra_offset,
+# s0_offset, kind} (int16, int16, int16, uint16).
+BLOCK_SHIFT, RULE_SIZE = 7, 8
+KIND_NO_CFI, KIND_INTERPRET = 16, 17
+
+
+def input_rule(rule):
+    """The fuzz input's word for a table rule (fuzz_walk.c, valid_rule): bits
+    0-1 the CFA (0 no CFI, 1 sp, 2 s0, 3 interpret), 2-3 ra (0 in its
+    register, 1 saved, 2 undefined), 4 s0 saved, 5-11 and 12-18 ra's and s0's
+    offsets in words, 19-31 the CFA's in units of 4 bytes; "interpret" for an
+    offset those fields cannot hold."""
+    cfa_offset, ra_offset, s0_offset, kind = rule
+    if kind == KIND_NO_CFI:
+        return 0
+    if kind == KIND_INTERPRET:
+        return 3
+    fields = [(cfa_offset, 4, 13, 19), (ra_offset, 8, 7, 5), (s0_offset, 8, 7, 12)]
+    word = (2 if kind & 1 else 1) | {0: 1, 4: 0, 8: 2}[kind & 12] << 2 | (0 if kind & 2 else 16)
+    for value, unit, bits, shift in fields:
+        if value % unit or not -(1 << (bits - 1)) <= value // unit < 1 << (bits - 1):
+            return 3
+        word |= (value // unit & ((1 << bits) - 1)) << shift
+    return word
 
 
 def unwind_rows(elf, addresses):
-    """(base, [(pc offset, rule)]) of the image's unwind table (struct
-    tracer_unwind_table, rv64), or (0, []) if it has none."""
+    """(base, [(pc offset, fuzz input rule word)]) of the image's unwind table
+    (struct tracer_unwind_table, rv64), or (0, []) if it has none."""
     if "tracer_unwind_table" not in addresses:
         return 0, []
     start = addresses["__tracer_symtab_start"]
@@ -119,15 +141,17 @@ def unwind_rows(elf, addresses):
         return data[address - start:address - start + size]
 
     count, blocks, rule_count = struct.unpack("<III", at(addresses["tracer_unwind_table"] + 8, 12))
-    base, rows, lookup, rules = struct.unpack("<QQQQ", at(addresses["tracer_unwind_table"] + 24, 32))
+    base, rows, maps, lookup, rules = struct.unpack(
+        "<QQQQQ", at(addresses["tracer_unwind_table"] + 24, 40))
     if count == 0:
         return base, []
     rows = struct.unpack("<%dH" % count, at(rows, 2 * count))
-    lookup = struct.unpack("<%dI" % (blocks + 1), at(lookup, 4 * (blocks + 1)))
-    rules = struct.unpack("<%dI" % rule_count, at(rules, 4 * rule_count))
-    return base, [((block << BLOCK_SHIFT) + (rows[i] >> RULE_BITS) * 2,
-                   rules[rows[i] & ((1 << RULE_BITS) - 1)])
-                  for block in range(blocks) for i in range(lookup[block], lookup[block + 1])]
+    maps = struct.unpack("<%dQ" % blocks, at(maps, 8 * blocks))
+    rules = [struct.unpack("<hhhH", at(rules + RULE_SIZE * i, RULE_SIZE))
+             for i in range(rule_count)]
+    pcs = [(block << BLOCK_SHIFT) + 2 * bit
+           for block in range(blocks) for bit in range(64) if maps[block] >> bit & 1]
+    return base, [(pc, input_rule(rules[row // RULE_SIZE])) for pc, row in zip(pcs, rows)]
 
 
 def fde_list(elf):

@@ -53,12 +53,11 @@ static int column(const struct cfi_row *row, unsigned number, int64_t *offset)
 	return 1;
 }
 
-/* Whether an offset fits a signed field of `bits` bits in units of `unit`. */
-static bool fits(int64_t offset, unsigned bits, int64_t unit)
+/* Whether a saved register's offset from the CFA fits the format: a
+ * 16-bit field, below the CFA, at a multiple of the word size. */
+static bool slot_fits(int64_t offset, int64_t word)
 {
-	int64_t limit = (int64_t)1 << (bits - 1);
-
-	return offset % unit == 0 && offset / unit >= -limit && offset / unit < limit;
+	return offset >= INT16_MIN && offset < 0 && offset % word == 0;
 }
 
 /* Whether the format can express the row (UNWIND_TABLE.md, "interpret"). */
@@ -71,44 +70,55 @@ static bool expressible(const struct cfi_fde *fde, enum cfi_status status,
 	if (status != CFI_OK || fde->cie.is_signal_frame || fde->cie.ra_column != 1 ||
 	    row->cfa_kind != CFI_CFA_REGISTER_OFFSET ||
 	    (row->cfa_register != 2 && row->cfa_register != 8) || cfi_row_rule(row, 2).kind != 0 ||
-	    !fits(row->cfa_offset, 13, 4))
+	    row->cfa_offset < INT16_MIN || row->cfa_offset > INT16_MAX)
 		return false;
 	ra = column(row, 1, &ra_offset);
 	s0 = column(row, 8, &s0_offset);
-	return ra >= 0 && s0 >= 0 && s0 != 2 && fits(ra_offset, 7, word) &&
-	       fits(s0_offset, 7, word);
+	if (ra < 0 || s0 < 0 || s0 == 2 || (ra == 1 && !slot_fits(ra_offset, word)) ||
+	    (s0 == 1 && !slot_fits(s0_offset, word)))
+		return false;
+	/* sp-based: the CFA on the word grid, the slots between sp and it. */
+	return row->cfa_register == 8 ||
+	       (row->cfa_offset % word == 0 && -ra_offset <= row->cfa_offset &&
+		-s0_offset <= row->cfa_offset);
 }
 
-/* Whether the table's rule says what the interpreter's row says. */
-static bool same_row(uint32_t rule, const struct cfi_fde *fde, enum cfi_status status,
-		     const struct cfi_row *row, int64_t word, struct counts *counts)
+/* Whether the table's rule says what the interpreter's row says (kind:
+ * bit 0 CFA on s0, bit 1 s0 unchanged, bits 2-3 ra 0 saved, 4 in its
+ * register, 8 undefined; 16 no CFI, 17 interpret). */
+static bool same_row(const struct tracer_unwind_rule *rule, const struct cfi_fde *fde,
+		     enum cfi_status status, const struct cfi_row *row, int64_t word,
+		     struct counts *counts)
 {
-	uint32_t kind = rule & 3;
 	int64_t ra_offset, s0_offset;
 	int ra, s0;
 
-	if (kind == TRACER_UNWIND_CFA_INTERPRET) {
+	if (rule->kind == 17) {
 		counts->interpreted++;
 		return !expressible(fde, status, row, word);
 	}
-	if (kind == TRACER_UNWIND_CFA_NONE || !expressible(fde, status, row, word))
+	if (rule->kind == 16 || !expressible(fde, status, row, word))
 		return false;
 	ra = column(row, 1, &ra_offset);
 	s0 = column(row, 8, &s0_offset);
-	return row->cfa_register == (kind == TRACER_UNWIND_CFA_SP ? 2 : 8) &&
-	       row->cfa_offset == 4 * tracer_unwind_signed(rule, TRACER_UNWIND_CFA_OFFSET_SHIFT,
-							   TRACER_UNWIND_CFA_BITS) &&
-	       (uint32_t)ra == (rule >> TRACER_UNWIND_RA_SHIFT & 3) &&
-	       ra_offset == word * tracer_unwind_signed(rule, TRACER_UNWIND_RA_OFFSET_SHIFT,
-							TRACER_UNWIND_SAVE_BITS) &&
-	       s0 == !!(rule & TRACER_UNWIND_S0_SAVED) &&
-	       s0_offset == word * tracer_unwind_signed(rule, TRACER_UNWIND_S0_OFFSET_SHIFT,
-							TRACER_UNWIND_SAVE_BITS);
+	return row->cfa_register == (rule->kind & 1 ? 8 : 2) &&
+	       row->cfa_offset == rule->cfa_offset &&
+	       (rule->kind >> 2) == (ra == 1 ? 0u : ra == 0 ? 1u : 2u) &&
+	       ra_offset == rule->ra_offset && s0 == !(rule->kind & 2) &&
+	       s0_offset == rule->s0_offset;
 }
 
-static uint32_t table_rule(const struct tracer_unwind_table *table, uint64_t pc)
+static const struct tracer_unwind_rule *table_rule(const struct tracer_unwind_table *table,
+						   uint64_t pc)
 {
 	return unwind_table_rule(table, (uintptr_t)pc);
+}
+
+/* The rule as printed: {cfa_offset, ra_offset, s0_offset, kind}. */
+static void print_rule(const struct tracer_unwind_rule *rule)
+{
+	printf("{%d, %d, %d, %u}", rule->cfa_offset, rule->ra_offset, rule->s0_offset,
+	       (unsigned)rule->kind);
 }
 
 /* The next instruction boundary: 2 or 4 bytes on (2 past a longer
@@ -134,13 +144,14 @@ static void check_fde(const struct tracer_config *config,
 	}
 	for (uint64_t pc = entry->pc_start; pc < entry->pc_end; pc = next_boundary(pc)) {
 		enum cfi_status status = cfi_row_at(config, &fde, (uintptr_t)pc, &row);
-		uint32_t rule = table_rule(table, pc);
+		const struct tracer_unwind_rule *rule = table_rule(table, pc);
 
 		counts->in_fdes++;
 		if (!same_row(rule, &fde, status, &row, word, counts)) {
-			printf("0x%" PRIx64 ": table rule 0x%08" PRIx32 ", interpreter: status %d "
-			       "cfa r%u%+" PRId32 "\n",
-			       pc, rule, (int)status, (unsigned)row.cfa_register, row.cfa_offset);
+			printf("0x%" PRIx64 ": table rule ", pc);
+			print_rule(rule);
+			printf(", interpreter: status %d cfa r%u%+" PRId32 "\n", (int)status,
+			       (unsigned)row.cfa_register, row.cfa_offset);
 			counts->differ++;
 		}
 	}
@@ -173,9 +184,11 @@ static void check_functions_without_cfi(const struct elf_file *elf,
 			if (fde_at(fdes, fde_count, pc))
 				continue;
 			counts->outside++;
-			if (table_rule(table, pc) != TRACER_UNWIND_CFA_NONE) {
-				printf("0x%" PRIx64 " (%s, no FDE): table rule 0x%08" PRIx32 "\n",
-				       pc, functions[i].name, table_rule(table, pc));
+			if (table_rule(table, pc)->kind != 16) {
+				printf("0x%" PRIx64 " (%s, no FDE): table rule ", pc,
+				       functions[i].name);
+				print_rule(table_rule(table, pc));
+				printf("\n");
 				counts->differ++;
 			}
 		}
@@ -211,11 +224,12 @@ int main(int argc, char **argv)
 					     0,
 					     (uintptr_t)built.base,
 					     built.rows,
+					     built.maps,
 					     built.lookup,
 					     built.rules};
 	table.checksum = tracer_unwind_checksum(table.count, table.block_count,
 						table.rule_count, built.base, built.rows,
-						built.lookup, built.rules);
+						built.maps, built.lookup, built.rules);
 	config.unwind_table = &table;
 	if (tracer_unwind_table_check(&config) != TRACER_TABLE_OK) {
 		printf("table_check: the table fails validation\n");

@@ -42,8 +42,9 @@ void fake_fde_index_fill(struct tracer_fde_index *index,
 }
 
 void fake_unwind_table_fill(struct tracer_unwind_table *table, uintptr_t base,
-			    const uint16_t *rows, uint32_t count, const uint32_t *lookup,
-			    uint32_t block_count, const uint32_t *rules, uint32_t rule_count)
+			    const uint16_t *rows, uint32_t count, const uint64_t *maps,
+			    const uint32_t *lookup, uint32_t block_count,
+			    const struct tracer_unwind_rule *rules, uint32_t rule_count)
 {
 	struct table_checksum sum;
 
@@ -55,8 +56,11 @@ void fake_unwind_table_fill(struct tracer_unwind_table *table, uintptr_t base,
 	table->rule_count = rule_count;
 	table->base = base;
 	table->rows = rows;
+	table->maps = maps;
 	table->lookup = lookup;
 	table->rules = rules;
+	/* The checksum as UNWIND_TABLE.md words it, written out here apart
+	 * from tracer_unwind_checksum(). */
 	table_checksum_start(&sum);
 	table_checksum_word(&sum, count);
 	table_checksum_word(&sum, block_count);
@@ -66,8 +70,12 @@ void fake_unwind_table_fill(struct tracer_unwind_table *table, uintptr_t base,
 	if (count > 0) {
 		for (uint32_t i = 0; i < count; i++)
 			table_checksum_word(&sum, rows[i]);
-		table_checksum_words(&sum, lookup, block_count + 1);
-		table_checksum_words(&sum, rules, rule_count);
+		for (uint32_t i = 0; i < block_count; i++) {
+			table_checksum_word(&sum, (uint32_t)maps[i]);
+			table_checksum_word(&sum, (uint32_t)(maps[i] >> 32));
+		}
+		table_checksum_words(&sum, lookup, block_count);
+		table_checksum_words(&sum, (const uint32_t *)(const void *)rules, 2 * rule_count);
 	}
 	table->checksum = table_checksum_end(&sum);
 }

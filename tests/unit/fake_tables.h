@@ -14,11 +14,12 @@ void fake_symtab_fill(struct tracer_symtab *symtab, const struct tracer_symbol *
 		      uint32_t count, const char *names, uint32_t names_size);
 void fake_fde_index_fill(struct tracer_fde_index *index,
 			 const struct tracer_fde_entry *entries, uint32_t count);
-/* base: the address of the first row; block_count + 1 entries of
+/* base: the address of the first row; block_count entries of maps[] and
  * lookup[] (none read if count is 0). */
 void fake_unwind_table_fill(struct tracer_unwind_table *table, uintptr_t base,
-			    const uint16_t *rows, uint32_t count, const uint32_t *lookup,
-			    uint32_t block_count, const uint32_t *rules, uint32_t rule_count);
+			    const uint16_t *rows, uint32_t count, const uint64_t *maps,
+			    const uint32_t *lookup, uint32_t block_count,
+			    const struct tracer_unwind_rule *rules, uint32_t rule_count);
 /* Declares all memory as table memory: for tests of unwinding, whose tables
  * live wherever the test put them. */
 void fake_tables_anywhere(struct tracer_config *config);

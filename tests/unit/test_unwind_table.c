@@ -1,14 +1,14 @@
 /*
  * test_unwind_table.c - the table unwinder over hand-built unwind tables.
  *
- * The rule words, rows and lookup entries are derived by hand from the
- * layout in tracer/UNWIND_TABLE.md, never with the encoder: rule words
- * (bits 0-1 CFA kind, 2-3 ra, 4 s0 saved, 5-11 ra's offset in words, 12-18
- * s0's offset in words, 19-31 the CFA's offset in units of 4 bytes;
- * offsets two's complement); rows of 16 bits, the offset within a 64-byte
- * block in 2-byte units in bits 11-15, the rule's index in bits 0-10;
- * lookup[i], the first row at or past block i's start, and one entry more,
- * the row count.
+ * The rules, rows, maps and lookup entries are derived by hand from the
+ * layout in tracer/UNWIND_TABLE.md, never with the encoder: a rule is
+ * {cfa_offset, ra_offset, s0_offset, kind}, offsets in bytes, kind bit 0
+ * the CFA on s0, bit 1 s0 unchanged, bits 2-3 ra (0 saved, 4 in its
+ * register, 8 undefined), 16 no CFI, 17 interpret; a row is its rule's
+ * byte offset in rules[] (index * 8); per 128-byte block a map, bit i set
+ * where a row starts at offset 2i, and lookup[i], the rows that start in
+ * blocks 0 to i.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,21 +19,19 @@
 #include "fake_tables.h"
 #include "harness.h"
 
-/* CFA = sp + 32 (8 << 19 = 0x400000), ra saved (1 << 2) at CFA - 1 word
- * (0x7f << 5 = 0xfe0), CFA kind sp (1). */
-#define RULE_A 0x00400fe5u
-/* CFA = s0 + 0 (kind 2), ra saved at CFA - 1 word (0x4 | 0xfe0), s0 saved
- * (0x10) at CFA - 2 words (0x7e << 12 = 0x7e000). */
-#define RULE_B 0x0007eff6u
-/* CFA = sp + 16 (4 << 19 = 0x200000), ra undefined (2 << 2 = 0x8). */
-#define RULE_OUTERMOST 0x00200009u
-/* CFA = sp + 0, ra in its register, s0 unchanged: a leaf. */
-#define RULE_LEAF 0x00000001u
-#define RULE_INTERPRET 0x00000003u
-#define RULE_NONE 0x00000000u
-/* CFA = sp + 16 (0x200000), ra at CFA - 1 word (0x4 | 0xfe0), s0 at CFA -
- * 2 words (0x10 | 0x7e000), kind sp (1). */
-#define RULE_D 0x0027eff5u
+#define W ((int16_t)sizeof(uintptr_t))
+/* CFA = sp + 32, ra saved at CFA - 1 word, s0 unchanged (kind 2). */
+#define RULE_A {32, -W, 0, 2}
+/* CFA = s0 + 0, ra saved at CFA - 1 word, s0 at CFA - 2 words (kind 1). */
+#define RULE_B {0, -W, -2 * W, 1}
+/* CFA = sp + 16, ra undefined, s0 unchanged (8 | 2). */
+#define RULE_OUTERMOST {16, 0, 0, 10}
+/* CFA = sp + 0, ra in its register, s0 unchanged (4 | 2): a leaf. */
+#define RULE_LEAF {0, 0, 0, 6}
+#define RULE_INTERPRET {0, 0, 0, 17}
+#define RULE_NONE {0, 0, 0, 16}
+/* CFA = sp + 16, ra at CFA - 1 word, s0 at CFA - 2 words (kind 0). */
+#define RULE_D {16, -W, -2 * W, 0}
 
 /* Where the table's code starts, and its functions, by offset from there. */
 #define BASE (FAKE_TEXT_START + 0x1000)
@@ -54,8 +52,9 @@ struct table_test {
 	struct tracer_fde_entry entry;
 	struct tracer_fde_index index;
 	uint16_t rows[8];
-	uint32_t lookup[20];
-	uint32_t rules[7];
+	uint64_t maps[10];
+	uint32_t lookup[10];
+	struct tracer_unwind_rule rules[7];
 	struct tracer_unwind_table table;
 };
 
@@ -84,27 +83,27 @@ static void build_cfi(struct table_test *t)
 	t->stack.config.fde_index = &t->index;
 }
 
-/* 19 blocks of 64 bytes from BASE (END is in block 18). */
+/* 10 blocks of 128 bytes from BASE (END is in block 9). */
 static void fill_table(struct table_test *t)
 {
-	fake_unwind_table_fill(&t->table, BASE, t->rows, 8, t->lookup, 19, t->rules, 7);
+	fake_unwind_table_fill(&t->table, BASE, t->rows, 8, t->maps, t->lookup, 10, t->rules, 7);
 }
 
-/* Every row starts a block (offset 0): a row is its rule's index. */
 static void build(struct table_test *t)
 {
-	static const uint32_t rules[7] = {RULE_A,	  RULE_B,    RULE_OUTERMOST, RULE_LEAF,
-					  RULE_INTERPRET, RULE_NONE, RULE_D};
-	/* A, B, C, LEAF, INTERPRETED, GAP, D, END (no CFI: index 5). */
-	static const uint16_t rows[8] = {0, 1, 2, 3, 4, 5, 6, 5};
-	/* Blocks 0 (A), 1-4 (B at block 4), 5-8 (C at 8), 9-12 (LEAF at 12),
-	 * 13 (INTERPRETED), 14 (GAP), 15-16 (D at 16), 17-18 (END at 18). */
-	static const uint32_t lookup[20] = {0, 1, 1, 1, 1, 2, 2, 2, 2, 3,
-					    3, 3, 3, 4, 5, 6, 6, 7, 7, 8};
+	static const struct tracer_unwind_rule rules[7] = {
+	    RULE_A, RULE_B, RULE_OUTERMOST, RULE_LEAF, RULE_INTERPRET, RULE_NONE, RULE_D};
+	/* A, B, C, LEAF, INTERPRETED, GAP, D, END (no CFI: rule 5, 40). */
+	static const uint16_t rows[8] = {0, 8, 16, 24, 32, 40, 48, 40};
+	/* A in block 0, B in 2, C in 4, LEAF (offset 0) and INTERPRETED
+	 * (offset 0x40: bit 32) in 6, GAP in 7, D in 8, END in 9. */
+	static const uint64_t maps[10] = {1, 0, 1, 0, 1, 0, 0x100000001u, 1, 1, 1};
+	static const uint32_t lookup[10] = {1, 1, 2, 2, 3, 3, 5, 6, 7, 8};
 
 	fake_stack_init(&t->stack);
 	build_cfi(t);
 	memcpy(t->rows, rows, sizeof(rows));
+	memcpy(t->maps, maps, sizeof(maps));
 	memcpy(t->lookup, lookup, sizeof(lookup));
 	memcpy(t->rules, rules, sizeof(rules));
 	fill_table(t);
@@ -145,26 +144,29 @@ static bool frame_is(const struct table_test *t, size_t i, uintptr_t pc, uintptr
 }
 
 /*
- * Hand-derived (base counts as two words on rv32 too): count 2, block_count
- * 1, rule_count 2, base 0x80200000 (words 0x80200000, 0), rows 0x0000 (at
- * 0, RULE_D) and 0x4001 (at 0x10: 8 << 11, no CFI), lookup {0, 2}, rules
- * {RULE_D, RULE_NONE}: the words 2, 1, 2, 0x80200000, 0, 0, 0x4001, 0, 2,
- * 0x27eff5, 0 give 0x2eafa07a (computed apart, in Python). Empty, base 0:
- * five zero words, a = 1, b = 5: 0x00010005.
+ * Hand-derived (base counts as two words on rv32 too): count 2,
+ * block_count 1, rule_count 2, base 0x80200000 (words 0x80200000, 0), rows
+ * 0 (at 0, rule 0) and 8 (at 0x10, rule 1), map 0x101 (words 0x101, 0),
+ * lookup {2}, rules {16, -8, -16, 0} (words 0xfff80010, 0x0000fff0) and no
+ * CFI (words 0, 0x00100000) give 0x80428799 (computed apart, in Python).
+ * Empty, base 0: five zero words, a = 1, b = 5: 0x00010005.
  */
 void unwind_table_checksum_by_hand(void)
 {
-	static const uint16_t rows[2] = {0x0000, 0x4001};
-	static const uint32_t lookup[2] = {0, 2};
-	static const uint32_t rules[2] = {RULE_D, RULE_NONE};
+	static const uint16_t rows[2] = {0, 8};
+	static const uint64_t maps[1] = {0x101};
+	static const uint32_t lookup[1] = {2};
+	static const struct tracer_unwind_rule rules[2] = {{16, -8, -16, 0}, RULE_NONE};
 	struct tracer_unwind_table table;
 	struct tracer_config config = {.unwind_table = &table};
 
-	fake_unwind_table_fill(&table, 0x80200000u, rows, 2, lookup, 1, rules, 2);
-	CHECK(table.checksum == 0x2eafa07au);
+	fake_unwind_table_fill(&table, 0x80200000u, rows, 2, maps, lookup, 1, rules, 2);
+	CHECK(table.checksum == 0x80428799u);
+	CHECK(tracer_unwind_checksum(2, 1, 2, 0x80200000u, rows, maps, lookup, rules) ==
+	      0x80428799u);
 	fake_tables_anywhere(&config);
 	CHECK(tracer_unwind_table_check(&config) == TRACER_TABLE_OK);
-	fake_unwind_table_fill(&table, 0, NULL, 0, NULL, 0, NULL, 0);
+	fake_unwind_table_fill(&table, 0, NULL, 0, NULL, NULL, 0, NULL, 0);
 	CHECK(table.checksum == 0x00010005u);
 	CHECK(tracer_unwind_table_check(&config) == TRACER_TABLE_OK);
 }
@@ -229,35 +231,36 @@ void unwind_table_walk_leaf(void)
 
 /*
  * Rows across block boundaries, each with its own CFA = sp + 16k and ra in
- * its register (k << 21 | 1: 16k bytes are 4k units at bit 19), so the sp
- * of the second frame tells which row the lookup found.
+ * its register (kind 6), so the sp of the second frame tells which row the
+ * lookup found.
  */
 void unwind_table_lookup_edges(void)
 {
-	static const uint32_t rules[7] = {0x00200001u, 0x00400001u, 0x00600001u, 0x00800001u,
-					  0x00a00001u, RULE_NONE,   0x00c00001u};
-	/* Rows at 0x000 (block 0), 0x0fe (block 3, offset 0x3e: 0x1f << 11),
-	 * 0x100 (block 4), 0x102 (block 4, offset 2: 1 << 11), 0x300 (block
-	 * 12), 0x3fe (block 15, offset 0x3e, no CFI), 0x500 (block 20), 0x520
-	 * (block 20, offset 0x20: 0x10 << 11, no CFI). */
-	static const uint16_t rows[8] = {0x0000, 0xf801, 0x0002, 0x0803,
-					 0x0004, 0xf805, 0x0006, 0x8005};
-	/* 21 blocks: no row starts in blocks 1-2, 5-11, 13-14, 16-19. */
-	static const uint32_t lookup[22] = {0, 1, 1, 1, 2, 4, 4, 4, 4, 4, 4,
-					    4, 4, 5, 5, 5, 6, 6, 6, 6, 6, 8};
+	static const struct tracer_unwind_rule rules[7] = {
+	    {16, 0, 0, 6}, {32, 0, 0, 6}, {48, 0, 0, 6}, {64, 0, 0, 6},
+	    {80, 0, 0, 6}, RULE_NONE,	  {96, 0, 0, 6}};
+	/* Rows at 0x000 (block 0, bit 0), 0x07e (block 0, offset 0x7e: bit
+	 * 63), 0x080 (block 1, bit 0), 0x082 (block 1, bit 1), 0x300 (block
+	 * 6), 0x3fe (block 7, bit 63, no CFI), 0x500 (block 10), 0x520 (block
+	 * 10, offset 0x20: bit 16, no CFI). */
+	static const uint16_t rows[8] = {0, 8, 16, 24, 32, 40, 48, 40};
+	static const uint64_t maps[11] = {0x8000000000000001u, 3, 0, 0, 0, 0, 1,
+					  0x8000000000000000u, 0, 0, 0x10001};
+	/* 11 blocks: no row starts in blocks 2-5, 8-9. */
+	static const uint32_t lookup[11] = {2, 4, 4, 4, 4, 4, 5, 6, 6, 6, 8};
 	static const struct {
 		intptr_t offset; /* pc - base */
 		uintptr_t cfa;	 /* bytes above sp; 0: no CFI */
 	} cases[] = {
-	    {-2, 0},	 {0x000, 16}, {0x0fc, 16}, {0x0fe, 32}, {0x100, 48},
-	    {0x102, 64}, {0x1fe, 64}, {0x200, 64}, {0x2fe, 64}, {0x300, 80},
+	    {-2, 0},	 {0x000, 16}, {0x07c, 16}, {0x07e, 32}, {0x080, 48},
+	    {0x082, 64}, {0x0fe, 64}, {0x100, 64}, {0x2fe, 64}, {0x300, 80},
 	    {0x3fc, 80}, {0x3fe, 0},  {0x4fe, 0},  {0x500, 96}, {0x51e, 96},
-	    {0x520, 0},	 {0x5fe, 0},  {0x600, 0},  {0xe000, 0},
+	    {0x520, 0},	 {0x57e, 0},  {0x580, 0},  {0xe000, 0},
 	};
 	struct table_test t;
 
 	build(&t);
-	fake_unwind_table_fill(&t.table, BASE, rows, 8, lookup, 21, rules, 7);
+	fake_unwind_table_fill(&t.table, BASE, rows, 8, maps, lookup, 11, rules, 7);
 	CHECK(tracer_unwind_table_check(&t.stack.config) == TRACER_TABLE_OK);
 	t.stack.config.fde_index = NULL;
 	t.stack.config.max_depth = 2;
@@ -366,21 +369,24 @@ void unwind_table_rejected(void)
 	fill_table(&t);
 	t.table.word_size = 12 - sizeof(uintptr_t);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	/* Contents changed: a rule, a row, the base, a lookup entry, the
-	 * count. */
+	/* Contents changed: a rule, a row, the base, a map, a lookup entry,
+	 * the count. */
 	fill_table(&t);
-	t.rules[3] = RULE_D;
+	t.rules[3] = (struct tracer_unwind_rule)RULE_D;
 	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
-	t.rules[3] = RULE_LEAF;
-	t.rows[3] = 6;
+	t.rules[3] = (struct tracer_unwind_rule)RULE_LEAF;
+	t.rows[3] = 48;
 	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
-	t.rows[3] = 3;
+	t.rows[3] = 24;
 	t.table.base += 2;
 	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
 	t.table.base -= 2;
-	t.lookup[19] = 7;
+	t.maps[5] = 2;
 	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
-	t.lookup[19] = 8;
+	t.maps[5] = 0;
+	t.lookup[9] = 7;
+	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
+	t.lookup[9] = 8;
 	t.table.count = 7;
 	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
 	/* Outside the declared memory: the descriptor, each array. */
@@ -395,7 +401,10 @@ void unwind_table_rejected(void)
 	t.table.lookup = (const uint32_t *)t.stack.words;
 	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
 	t.table.lookup = t.lookup;
-	t.table.rules = (const uint32_t *)t.stack.words;
+	t.table.maps = (const uint64_t *)t.stack.words;
+	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
+	t.table.maps = t.maps;
+	t.table.rules = (const struct tracer_unwind_rule *)t.stack.words;
 	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
 	t.table.rules = t.rules;
 	t.table.rows = (const uint16_t *)t.stack.words;
@@ -406,30 +415,42 @@ void unwind_table_rejected(void)
 	fake_tables_anywhere(&t.stack.config);
 	t.table.rows = (const uint16_t *)((uintptr_t)t.rows + 1);
 	CHECK(check(&t) == TRACER_TABLE_OUTSIDE); /* misaligned */
+	t.table.rows = t.rows;
+	t.table.maps = (const uint64_t *)((uintptr_t)t.maps + 4);
+	CHECK(check(&t) == TRACER_TABLE_OUTSIDE); /* misaligned */
+	t.table.maps = t.maps;
 	/* A count that reaches past the declared end. */
 	t.table.count = 0x40000000u;
-	t.table.rows = t.rows;
 	t.stack.config.tables.start = (uintptr_t)t.rows;
 	t.stack.config.tables.end = (uintptr_t)(&t.table + 1);
 	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
 	fake_tables_anywhere(&t.stack.config);
 
-	/* Checksums right, contents crafted. Rules: ra's value 3; an offset
-	 * a rule does not use; bits beside an interpret or no-CFI kind. */
-	static const uint32_t bad_rules[] = {0x0000000du, 0x00000fe1u, 0x0007e001u,
-					     0x00200003u, 0x00000004u};
+	/* Checksums right, contents crafted. Rules: ra's field 3; an offset
+	 * a rule does not use (ra, s0); an offset beside interpret; an
+	 * unknown kind; s0 saved at offset 0; ra saved above the CFA, off the
+	 * word grid, below sp in a sp-based frame; a sp-based CFA off the word
+	 * grid. */
+	static const struct tracer_unwind_rule bad_rules[] = {
+	    {0, 0, 0, 14},	{0, -W, 0, 6},	{0, 0, -W, 6},	    {16, 0, 0, 17},
+	    {0, 0, 0, 18},	{16, -W, 0, 0}, {16, W, 0, 2},	    {16, -3, 0, 2},
+	    {16, -32, 0, 2}, {W + 2, -W, 0, 2}};
 	for (size_t i = 0; i < sizeof(bad_rules) / sizeof(bad_rules[0]); i++) {
 		t.rules[3] = bad_rules[i];
 		fill_table(&t);
 		CHECK(check(&t) == TRACER_TABLE_MALFORMED);
 	}
-	t.rules[3] = RULE_LEAF;
-	/* Rows: a rule index past the rules; the last row covering code; the
-	 * first starting past the base. */
+	/* Below the CFA, a s0-based frame's slots may be anywhere. */
+	t.rules[3] = (struct tracer_unwind_rule){-64, -2 * W, -32 * W, 1};
+	fill_table(&t);
+	CHECK(check(&t) == TRACER_TABLE_OK);
+	t.rules[3] = (struct tracer_unwind_rule)RULE_LEAF;
+	/* Rows: a rule past the rules; between two rules; the last row
+	 * covering code. */
 	static const struct {
 		size_t index;
 		uint16_t value;
-	} bad_rows[] = {{3, 7}, {7, 3}, {0, 0x0800}};
+	} bad_rows[] = {{3, 56}, {3, 25}, {7, 24}};
 	for (size_t i = 0; i < sizeof(bad_rows) / sizeof(bad_rows[0]); i++) {
 		uint16_t saved = t.rows[bad_rows[i].index];
 
@@ -438,46 +459,52 @@ void unwind_table_rejected(void)
 		CHECK(check(&t) == TRACER_TABLE_MALFORMED);
 		t.rows[bad_rows[i].index] = saved;
 	}
-	/* Lookup entries: decreasing; rows 1 and 2 (both at offset 0) in one
-	 * block, unsorted; the first not 0; the first block empty; the last
-	 * not the count. */
+	/* Maps and lookup entries that disagree: a count one short; a row
+	 * more in a map; the first row past the base (map 0 = 2); the last
+	 * block empty, its row counted in the block before. */
 	static const struct {
-		size_t first;
-		size_t last;
-		uint32_t value;
-	} bad_lookups[] = {{4, 4, 0}, {5, 8, 3}, {0, 0, 1}, {1, 1, 0}, {19, 19, 7}};
-	for (size_t i = 0; i < sizeof(bad_lookups) / sizeof(bad_lookups[0]); i++) {
-		uint32_t saved[20];
+		size_t block;
+		uint64_t map;
+		uint32_t lookup;
+	} bad_blocks[] = {{4, 1, 2}, {1, 1, 1}, {0, 2, 1}, {9, 0, 8}};
+	for (size_t i = 0; i < sizeof(bad_blocks) / sizeof(bad_blocks[0]); i++) {
+		size_t block = bad_blocks[i].block;
+		uint64_t saved_map = t.maps[block];
+		uint32_t saved_lookup = t.lookup[block];
 
-		memcpy(saved, t.lookup, sizeof(saved));
-		for (size_t j = bad_lookups[i].first; j <= bad_lookups[i].last; j++)
-			t.lookup[j] = bad_lookups[i].value;
+		t.maps[block] = bad_blocks[i].map;
+		t.lookup[block] = bad_blocks[i].lookup;
+		if (block == 9) { /* END at 0x47e, the end of block 8 */
+			t.maps[8] = 0x8000000000000001u;
+			t.lookup[8] = 8;
+		}
 		fill_table(&t);
 		CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-		memcpy(t.lookup, saved, sizeof(saved));
+		t.maps[block] = saved_map;
+		t.lookup[block] = saved_lookup;
+		t.maps[8] = 1;
+		t.lookup[8] = 7;
 	}
-	/* The last block empty (END moved into block 17); too many rules;
-	 * rows without blocks; blocks or rules without rows. */
-	t.lookup[18] = 8;
-	fill_table(&t);
+	/* An odd base. */
+	fake_unwind_table_fill(&t.table, BASE + 1, t.rows, 8, t.maps, t.lookup, 10, t.rules, 7);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	t.lookup[18] = 7;
-	static uint32_t many_rules[TRACER_UNWIND_MAX_RULES + 1];
+	/* Too many rules; rows without blocks; blocks or rules without rows. */
+	static struct tracer_unwind_rule many_rules[TRACER_UNWIND_MAX_RULES + 1];
 	for (size_t i = 0; i <= TRACER_UNWIND_MAX_RULES; i++)
-		many_rules[i] = i < 7 ? t.rules[i] : RULE_LEAF;
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.lookup, 19, many_rules,
+		many_rules[i] = i < 7 ? t.rules[i] : (struct tracer_unwind_rule)RULE_LEAF;
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.maps, t.lookup, 10, many_rules,
 			       TRACER_UNWIND_MAX_RULES + 1);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.lookup, 19, many_rules,
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.maps, t.lookup, 10, many_rules,
 			       TRACER_UNWIND_MAX_RULES);
 	CHECK(check(&t) == TRACER_TABLE_OK);
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.lookup, 0, t.rules, 7);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.maps, t.lookup, 0, t.rules, 7);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.lookup, 1, t.rules, 0);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.maps, t.lookup, 1, t.rules, 0);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.lookup, 0, t.rules, 7);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.maps, t.lookup, 0, t.rules, 7);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.lookup, 0, t.rules, 0);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.maps, t.lookup, 0, t.rules, 0);
 	CHECK(check(&t) == TRACER_TABLE_OK);
 
 	/* A walk with a rejected table: tracer=table stops, the note says
@@ -543,6 +570,72 @@ void unwind_table_auto_order(void)
 	CHECK(!t.stack.frames[1].found_by_fallback);
 	CHECK(t.stack.frames[1].sp == word(&t, 130));
 	CHECK(strcmp(tracer_unwinder_name(TRACER_TABLE), "table") == 0);
+	release(&t);
+}
+
+/*
+ * The capture loop (table_run) over return addresses that follow `jal ra`
+ * (0x000000ef), as compiled code's do, each frame also walked by
+ * table_step (fake_walk_with compares the capture with the walk): D
+ * (sp-based, s0 saved) returns into B (s0-based), which returns to BASE +
+ * 0x100, B's first byte: the call before it, at 0xff in block 1, is in A's
+ * row (block 1 has none), not B's. A returns into C, outermost.
+ */
+void unwind_table_capture_loop(void)
+{
+	struct table_test t;
+	uintptr_t d_cfa;
+	uintptr_t b_cfa;
+
+	build(&t);
+	d_cfa = word(&t, 100) + 16;
+	b_cfa = word(&t, 120);
+	put(&t, d_cfa - WORD, BASE + B + 0x20);
+	put(&t, d_cfa - 2 * WORD, b_cfa);
+	put(&t, b_cfa - WORD, BASE + 0x100);
+	put(&t, b_cfa - 2 * WORD, 0x5050);
+	put(&t, b_cfa + 32 - WORD, BASE + C + 0x10);
+	fake_text_put32(&t.stack, BASE + B + 0x20 - 4, 0x000000ef);
+	fake_text_put32(&t.stack, BASE + 0x100 - 4, 0x000000ef);
+	fake_text_put32(&t.stack, BASE + C + 0x10 - 4, 0x000000ef);
+	t.stack.range.end = b_cfa + 32 + 16;
+	t.stack.regs.pc = BASE + D + 0x10;
+	t.stack.regs.sp = word(&t, 100);
+	t.stack.regs.s[0] = 0x4040;
+	CHECK(walk(&t) == 4);
+	CHECK(t.stack.stop == TRACER_STOP_OUTERMOST);
+	CHECK(frame_is(&t, 1, BASE + B + 0x20, d_cfa, b_cfa));
+	CHECK(frame_is(&t, 2, BASE + 0x100, b_cfa, 0x5050));
+	CHECK(frame_is(&t, 3, BASE + C + 0x10, b_cfa + 32, 0x5050));
+	/* B's CFA a word above D's: its s0 slot is below sp, where the loop
+	 * does not read, but in the stack, where table_step does. */
+	put(&t, d_cfa - 2 * WORD, d_cfa + WORD);
+	put(&t, d_cfa, BASE + 0x100);
+	put(&t, d_cfa + 32 + WORD - WORD, BASE + C + 0x10);
+	t.stack.range.end = d_cfa + WORD + 32 + 16;
+	CHECK(walk(&t) == 4);
+	CHECK(frame_is(&t, 2, BASE + 0x100, d_cfa + WORD, BASE + B + 0x20));
+	CHECK(t.stack.stop == TRACER_STOP_OUTERMOST);
+	/* B returns to D's first byte: the call before it is in the gap, no
+	 * CFI, although D's row (sp + 16, ra below) would find a caller. */
+	put(&t, d_cfa - 2 * WORD, b_cfa);
+	put(&t, b_cfa - WORD, BASE + D);
+	put(&t, b_cfa + 16 - WORD, BASE + C + 0x10);
+	fake_text_put32(&t.stack, BASE + D - 4, 0x000000ef);
+	t.stack.range.end = word(&t, 200);
+	CHECK(walk(&t) == 3);
+	CHECK(t.stack.stop == TRACER_STOP_NO_CFI);
+	CHECK(frame_is(&t, 2, BASE + D, b_cfa, 0x5050));
+	/* A returns into D, whose CFA (sp + 16) lies above the top: the walk
+	 * stops there, though D's slots hold a caller. */
+	put(&t, word(&t, 100) + 32 - WORD, BASE + D + 0x10);
+	fake_text_put32(&t.stack, BASE + D + 0x10 - 4, 0x000000ef);
+	put(&t, word(&t, 100) + 48 - WORD, BASE + C + 0x10);
+	t.stack.range.end = word(&t, 100) + 40;
+	t.stack.regs.pc = BASE + A + 0x10;
+	CHECK(walk(&t) == 2);
+	CHECK(t.stack.stop == TRACER_STOP_OUTSIDE_STACK);
+	CHECK(frame_is(&t, 1, BASE + D + 0x10, word(&t, 100) + 32, 0x4040));
 	release(&t);
 }
 
