@@ -85,13 +85,22 @@ struct builder {
 	size_t capacity;
 };
 
+/* The largest distance from the first row to the last. The lookup index
+ * grows with it (12 bytes per 128 of code), whatever the rows: a kernel's
+ * code spans a few MiB, while a corrupt FDE can claim gigabytes, which
+ * would make a table of that size (and a C file of several times it). */
+#define MAX_SPAN (64u << 20)
+
 /* Appends a row at pc, unless the last row already says the same. */
 static void add_row(struct builder *b, uint64_t pc, struct tracer_unwind_rule rule)
 {
 	if (b->count > 0 && same_rule(b->rows[b->count - 1].rule, rule))
 		return;
-	if (pc - b->base > UINT32_MAX)
-		die(b->elf->path, "code covered by .eh_frame spans more than 4 GiB");
+	if (pc - b->base > MAX_SPAN)
+		die(b->elf->path,
+		    "code covered by .eh_frame spans 0x%llx-0x%llx, more than the unwind "
+		    "table's %u MiB",
+		    (unsigned long long)b->base, (unsigned long long)pc, MAX_SPAN >> 20);
 	if (pc % 2 != 0)
 		die(b->elf->path, "call-frame information for code at an odd address (0x%llx)",
 		    (unsigned long long)pc);

@@ -609,6 +609,46 @@ def check_image_end(results):
                       "exit %d, stderr %s, expected %s" % (result.returncode, result.stderr, wanted))
 
 
+def check_code_span(results):
+    """The unwind table's lookup index grows with the span of code it
+    covers, so symgen refuses a span past 64 MiB (what a corrupt FDE
+    claiming gigabytes would need), naming the range (from nm), and takes
+    one below it. tests/fixtures/far_code.S, its second function 32 MiB,
+    then 128 MiB after the first."""
+    obj = os.path.join(WORK, "far_code.o")
+    tables = os.path.join(WORK, "far_code_tables.c")
+    steps = [[CROSS + "gcc", "-c", "-march=rv64imac", "-mabi=lp64", "-mcmodel=medany",
+              os.path.join(ROOT, "tests", "fixtures", "far_code.S"), "-o", obj],
+             [SYMGEN, "--empty", "--cfi", "-o", tables],
+             [CROSS + "gcc", "-std=c11", "-O2", "-ffreestanding", "-march=rv64imac", "-mabi=lp64",
+              "-I" + os.path.join(ROOT, "tracer"), "-c", tables, "-o", tables + ".o"]]
+    if not run_steps(results, "far_code", steps):
+        return
+    for gap, accepted in [(32 << 20, True), (128 << 20, False)]:
+        label = "code spanning %d MiB" % (gap >> 20)
+        elf = os.path.join(WORK, "far_code_%d.elf" % (gap >> 20))
+        link = [CROSS + "ld", "-m", "elf64lriscv", "--no-warn-rwx-segments",
+                "-L", os.path.join(ROOT, "linker"),
+                "-T", os.path.join(ROOT, "tests", "fixtures", "far_code.ld"),
+                "--section-start=.text.far=0x%x" % (0x80200000 + gap), obj, tables + ".o", "-o", elf]
+        if not run_steps(results, label, [link]):
+            continue
+        nm = Image(elf).symbols
+        out = os.path.join(WORK, "far_code.out.c")
+        if os.path.exists(out):
+            os.unlink(out)
+        result = run([SYMGEN_ASAN, "--cfi", "-o", out, elf], timeout=60, env=LEAK_CHECK_ENV)
+        if accepted:
+            results.check("symgen --cfi takes " + label, result.returncode == 0, result.stderr)
+            continue
+        wanted = "spans 0x%x-0x%x, more than the unwind table's 64 MiB" % (
+            nm["_start"], nm["far_away"])
+        results.check("symgen --cfi refuses %s, naming the range" % label,
+                      result.returncode == 1 and wanted in result.stderr and
+                      len(result.stderr.splitlines()) == 1 and not glob.glob(out + "*"),
+                      "exit %d, stderr %s, expected %s" % (result.returncode, result.stderr, wanted))
+
+
 def check_make_fragment(results):
     """symgen/tracer.mk in a Makefile of another shape (tests/fixtures/
     fragment.mk: ld as the linker, symgen built by the fragment): the image
@@ -757,6 +797,7 @@ def run_all(results, kernels):
             compare_with_nm(results, "opensbi-" + os.path.basename(os.path.dirname(elf)), elf)
     check_empty_tables(results)
     check_image_end(results)
+    check_code_span(results)
     check_make_fragment(results)
     for bits, arch, abi, emulation in TARGETS:
         elf = build_fixture(results, "aliases-" + bits, arch, abi, emulation)
