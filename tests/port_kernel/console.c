@@ -6,6 +6,9 @@
 
 #include "defs.h"
 #include "param.h"
+#include "proc.h"
+#include "riscv.h"
+#include "tracer.h"
 
 #define THR	     0 /* transmit holding register */
 #define LSR	     5 /* line status register */
@@ -87,8 +90,59 @@ _Noreturn void poweroff(void)
 }
 
 /* PORT GLUE: the backtrace goes here, between the message and poweroff(). */
+extern char _entry[], etext[], stack0[], kernelvec[];
+extern char __eh_frame_start[], __eh_frame_end[];
+extern char __tracer_symtab_start[], __tracer_symtab_end[];
+extern const struct tracer_symtab tracer_symtab;
+extern const struct tracer_fde_index tracer_fde_index;
+extern const struct tracer_unwind_table tracer_unwind_table;
+void usertrap(void);
+
+static void put_line(void *context, const char *line)
+{
+	(void)context;
+	printf("%s\n", line);
+}
+
+/* The code of the function at f, which has no end symbol: as symgen sized it. */
+static struct tracer_range code_of(void *f)
+{
+	const struct tracer_symbol *fn = tracer_symtab_lookup(&tracer_symtab, (uintptr_t)f);
+	return (struct tracer_range){(uintptr_t)f, (uintptr_t)f + (fn ? fn->size : 0)};
+}
+
 _Noreturn void panic(const char *s)
 {
+	struct tracer_regs regs;
+	TRACER_CAPTURE_REGS(&regs);
+	struct tracer_trap_csrs csrs = {r_sepc(), r_scause(), r_stval()};
+	/* kernelvec saves sp after `addi sp, sp, -256`; no sepc/scause/stval/sstatus. */
+	struct tracer_trap_layout trap = {
+	    .ra_offset = 0, .sp_offset = TRACER_TRAP_NOT_SAVED, .frame_size = 256,
+	    .s_offset = {56, 64, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208},
+	    .epc_offset = TRACER_TRAP_NOT_SAVED, .cause_offset = TRACER_TRAP_NOT_SAVED,
+	    .tval_offset = TRACER_TRAP_NOT_SAVED, .status_offset = TRACER_TRAP_NOT_SAVED};
+	struct tracer_range stacks[NCPU + 1] = {{0, 0}}, user_entry = {0, 0}; /* + kstack */
+	struct tracer_config config = {
+	    .text = {(uintptr_t)_entry, (uintptr_t)etext}, .stacks = stacks,
+	    .stack_count = NCPU + 1, .symtab = &tracer_symtab, .trap = &trap, .trap_csrs = &csrs,
+	    .eh_frame = {(uintptr_t)__eh_frame_start, (uintptr_t)__eh_frame_end},
+	    .fde_index = &tracer_fde_index, .unwind_table = &tracer_unwind_table,
+	    .tables = {(uintptr_t)__tracer_symtab_start, (uintptr_t)__tracer_symtab_end},
+	    .entry_points = &user_entry, .entry_point_count = 1};
+
+	for (int i = 0; i < NCPU; i++)
+		stacks[i] = (struct tracer_range){(uintptr_t)stack0 + i * PGSIZE,
+						  (uintptr_t)stack0 + (i + 1) * PGSIZE};
+	if (myproc())
+		stacks[NCPU] = (struct tracer_range){myproc()->kstack, myproc()->kstack + PGSIZE};
+	if (tracer_symtab_check(&config) == TRACER_TABLE_OK) {
+		trap.entry = code_of(kernelvec);
+		user_entry = code_of(usertrap);
+	}
 	printf("panic: %s\n", s);
+	/* Every unwinder, for tests/port_kernel_tests.py: a port prints one (TRACER_AUTO). */
+	for (int u = 0; u < TRACER_UNWINDER_COUNT; u++)
+		tracer_print_backtrace(&config, &regs, (enum tracer_unwinder)u, put_line, 0);
 	poweroff();
 }
