@@ -104,13 +104,6 @@ static void put_line(void *context, const char *line)
 	printf("%s\n", line);
 }
 
-/* The code of the function at f, which has no end symbol: as symgen sized it. */
-static struct tracer_range code_of(void *f)
-{
-	const struct tracer_symbol *fn = tracer_symtab_lookup(&tracer_symtab, (uintptr_t)f);
-	return (struct tracer_range){(uintptr_t)f, (uintptr_t)f + (fn ? fn->size : 0)};
-}
-
 _Noreturn void panic(const char *s)
 {
 	struct tracer_regs regs;
@@ -122,27 +115,27 @@ _Noreturn void panic(const char *s)
 	    .s_offset = {56, 64, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208},
 	    .epc_offset = TRACER_TRAP_NOT_SAVED, .cause_offset = TRACER_TRAP_NOT_SAVED,
 	    .tval_offset = TRACER_TRAP_NOT_SAVED, .status_offset = TRACER_TRAP_NOT_SAVED};
-	struct tracer_range stacks[NCPU + 1] = {{0, 0}}, user_entry = {0, 0}; /* + kstack */
+	struct tracer_range stacks[NCPU + 1] = {{0, 0}}, user_entry; /* + kstack */
 	struct tracer_config config = {
 	    .text = {(uintptr_t)_entry, (uintptr_t)etext}, .stacks = stacks,
-	    .stack_count = NCPU + 1, .symtab = &tracer_symtab, .trap = &trap, .trap_csrs = &csrs,
+	    .stack_count = NCPU + 1, .symtab = &tracer_symtab, .trap = &trap,
 	    .eh_frame = {(uintptr_t)__eh_frame_start, (uintptr_t)__eh_frame_end},
 	    .fde_index = &tracer_fde_index, .unwind_table = &tracer_unwind_table,
 	    .tables = {(uintptr_t)__tracer_symtab_start, (uintptr_t)__tracer_symtab_end},
-	    .entry_points = &user_entry, .entry_point_count = 1};
+	    .trap_csrs = &csrs, .entry_points = &user_entry, .entry_point_count = 1};
 
 	for (int i = 0; i < NCPU; i++)
 		stacks[i] = (struct tracer_range){(uintptr_t)stack0 + i * PGSIZE,
 						  (uintptr_t)stack0 + (i + 1) * PGSIZE};
 	if (myproc())
-		stacks[NCPU] = (struct tracer_range){myproc()->kstack, myproc()->kstack + PGSIZE};
-	if (tracer_symtab_check(&config) == TRACER_TABLE_OK) {
-		trap.entry = code_of(kernelvec);
-		user_entry = code_of(usertrap);
-	}
+		stacks[NCPU] = (struct tracer_range){myproc()->kstack,
+						     myproc()->kstack + PGSIZE};
+	/* Neither has an end symbol: their sizes from the symbol table. */
+	trap.entry = tracer_function_range(&config, (uintptr_t)kernelvec);
+	user_entry = tracer_function_range(&config, (uintptr_t)usertrap);
 	printf("panic: %s\n", s);
-	/* Every unwinder, for tests/port_kernel_tests.py: a port prints one (TRACER_AUTO). */
-	for (int u = 0; u < TRACER_UNWINDER_COUNT; u++)
-		tracer_print_backtrace(&config, &regs, (enum tracer_unwinder)u, put_line, 0);
+	/* Every unwinder, for tests/port_kernel_tests.py; a port prints TRACER_AUTO's. */
+	for (enum tracer_unwinder u = 0; u < TRACER_UNWINDER_COUNT; u++)
+		tracer_print_backtrace(&config, &regs, u, put_line, 0);
 	poweroff();
 }
