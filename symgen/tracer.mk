@@ -8,13 +8,14 @@
 #   TRACER_ELF         the kernel image to build, e.g. build/kernel.elf (one
 #                      image per inclusion)
 #   TRACER_OBJS        its object files: prerequisites, linked in this order
-#   TRACER_LINK        the link command without the linker script, e.g.
-#                        $(CC) $(CFLAGS) -nostdlib      or      $(LD) -m elf64lriscv
+#   TRACER_LINK        the link command without the linker script (no -T: the
+#                      fragment adds it), e.g. $(LD) -m elf64lriscv; default
+#                        $(CC) $(CFLAGS) $(LDFLAGS)
 #   TRACER_LDSCRIPT    the kernel's linker script, which INCLUDEs tracer.ld
 #                      (a prerequisite). The link runs as
 #                        $(TRACER_LINK) -L<linker/> -T $(TRACER_LDSCRIPT) OBJS TABLE.o LIBS -o OUT
 #                      (ld reads the script where -T stands: -L must come first)
-#   TRACER_CC          compiles the generated table, e.g. $(CC) $(CFLAGS): run
+#   TRACER_CC          compiles the generated table, default $(CC) $(CFLAGS): run
 #                      as $(TRACER_CC) -I<tracer/> -c TABLE.c -o TABLE.o (the
 #                      table includes tracer.h)
 # Optional:
@@ -37,6 +38,9 @@
 #   TRACER_DIR, TRACER_LINKER_DIR  tracer/ and linker/ (default: beside the
 #                      directory of this file)
 #
+# Include it after your default target: its first rule (symgen's) would
+# become the default goal.
+#
 # On failure no image is left behind: the final link writes <image>.tmp,
 # renamed only once the check passed, and any older image is removed first.
 
@@ -45,6 +49,8 @@ TRACER_DIR ?= $(TRACER_SYMGEN_DIR)/../tracer
 TRACER_LINKER_DIR ?= $(TRACER_SYMGEN_DIR)/../linker
 TRACER_WORK ?= $(patsubst %/,%,$(dir $(TRACER_ELF)))
 TRACER_SYMGEN ?= $(TRACER_WORK)/symgen
+TRACER_LINK ?= $(CC) $(CFLAGS) $(LDFLAGS)
+TRACER_CC ?= $(CC) $(CFLAGS)
 TRACER_HOSTCC ?= cc
 TRACER_HOST_CFLAGS ?= -O2
 

@@ -8,7 +8,7 @@
 #include "param.h"
 #include "proc.h"
 #include "riscv.h"
-#include "tracer.h"
+#include "tracer_embedded.h"
 
 #define THR	     0 /* transmit holding register */
 #define LSR	     5 /* line status register */
@@ -91,11 +91,6 @@ _Noreturn void poweroff(void)
 
 /* PORT GLUE: the backtrace goes here, between the message and poweroff(). */
 extern char _entry[], etext[], stack0[], kernelvec[];
-extern char __eh_frame_start[], __eh_frame_end[];
-extern char __tracer_symtab_start[], __tracer_symtab_end[];
-extern const struct tracer_symtab tracer_symtab;
-extern const struct tracer_fde_index tracer_fde_index;
-extern const struct tracer_unwind_table tracer_unwind_table;
 void usertrap(void);
 
 static void put_line(void *context, const char *line)
@@ -117,12 +112,9 @@ _Noreturn void panic(const char *s)
 	    .tval_offset = TRACER_TRAP_NOT_SAVED, .status_offset = TRACER_TRAP_NOT_SAVED};
 	struct tracer_range stacks[NCPU + 1] = {{0, 0}}, user_entry; /* + kstack */
 	struct tracer_config config = {
-	    .text = {(uintptr_t)_entry, (uintptr_t)etext}, .stacks = stacks,
-	    .stack_count = NCPU + 1, .symtab = &tracer_symtab, .trap = &trap,
-	    .eh_frame = {(uintptr_t)__eh_frame_start, (uintptr_t)__eh_frame_end},
-	    .fde_index = &tracer_fde_index, .unwind_table = &tracer_unwind_table,
-	    .tables = {(uintptr_t)__tracer_symtab_start, (uintptr_t)__tracer_symtab_end},
-	    .trap_csrs = &csrs, .entry_points = &user_entry, .entry_point_count = 1};
+	    TRACER_EMBEDDED_TABLES, .text = {(uintptr_t)_entry, (uintptr_t)etext},
+	    .stacks = stacks, .stack_count = NCPU + 1, .trap = &trap, .trap_csrs = &csrs,
+	    .entry_points = &user_entry, .entry_point_count = 1};
 
 	for (int i = 0; i < NCPU; i++)
 		stacks[i] = (struct tracer_range){(uintptr_t)stack0 + i * PGSIZE,
