@@ -8,13 +8,14 @@
 #   TRACER_ELF         the kernel image to build, e.g. build/kernel.elf (one
 #                      image per inclusion)
 #   TRACER_OBJS        its object files: prerequisites, linked in this order
-#   TRACER_LINK        the link command without the linker script, e.g.
-#                        $(CC) $(CFLAGS) -nostdlib      or      $(LD) -m elf64lriscv
+#   TRACER_LINK        the link command without the linker script (no -T: the
+#                      fragment adds it), e.g. $(LD) -m elf64lriscv; default
+#                        $(CC) $(CFLAGS) $(LDFLAGS)
 #   TRACER_LDSCRIPT    the kernel's linker script, which INCLUDEs tracer.ld
 #                      (a prerequisite). The link runs as
 #                        $(TRACER_LINK) -L<linker/> -T $(TRACER_LDSCRIPT) OBJS TABLE.o LIBS -o OUT
 #                      (ld reads the script where -T stands: -L must come first)
-#   TRACER_CC          compiles the generated table, e.g. $(CC) $(CFLAGS): run
+#   TRACER_CC          compiles the generated table, default $(CC) $(CFLAGS): run
 #                      as $(TRACER_CC) -I<tracer/> -c TABLE.c -o TABLE.o (the
 #                      table includes tracer.h)
 # Optional:
@@ -27,13 +28,18 @@
 #                      (symgen/symgen.c)
 #   TRACER_WORK        directory for the intermediate files (default: the
 #                      image's): <image>.stage1.elf (the first link),
-#                      symtab.empty.c, symtab.c (the table embedded),
-#                      symtab.check.c, and their objects
+#                      tracer_tables.empty.c, tracer_tables.c (the table
+#                      embedded), tracer_tables.check.c, and their objects
+#                      (not named after any tracer/*.c: a kernel may build
+#                      tracer/ into this directory too)
 #   TRACER_SYMGEN      where symgen is built (default $(TRACER_WORK)/symgen)
 #   TRACER_HOSTCC      host C compiler for symgen (default cc), and
 #   TRACER_HOST_CFLAGS its flags (default -O2)
 #   TRACER_DIR, TRACER_LINKER_DIR  tracer/ and linker/ (default: beside the
 #                      directory of this file)
+#
+# Include it after your default target: its first rule (symgen's) would
+# become the default goal.
 #
 # On failure no image is left behind: the final link writes <image>.tmp,
 # renamed only once the check passed, and any older image is removed first.
@@ -43,6 +49,8 @@ TRACER_DIR ?= $(TRACER_SYMGEN_DIR)/../tracer
 TRACER_LINKER_DIR ?= $(TRACER_SYMGEN_DIR)/../linker
 TRACER_WORK ?= $(patsubst %/,%,$(dir $(TRACER_ELF)))
 TRACER_SYMGEN ?= $(TRACER_WORK)/symgen
+TRACER_LINK ?= $(CC) $(CFLAGS) $(LDFLAGS)
+TRACER_CC ?= $(CC) $(CFLAGS)
 TRACER_HOSTCC ?= cc
 TRACER_HOST_CFLAGS ?= -O2
 
@@ -68,17 +76,17 @@ TRACER_LINK_ALL = $(TRACER_LINK) -L$(TRACER_LINKER_DIR) -T $(TRACER_LDSCRIPT)
 $(TRACER_ELF): $(TRACER_OBJS) $(TRACER_SYMGEN) $(TRACER_LDSCRIPT) $(TRACER_LINK_DEPS)
 	@rm -f $@ $@.tmp
 	@mkdir -p $(TRACER_WORK)
-	$(TRACER_SYMGEN) --empty $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/symtab.empty.c
-	$(TRACER_TABLE_CC) -c $(TRACER_WORK)/symtab.empty.c -o $(TRACER_WORK)/symtab.empty.o
-	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_WORK)/symtab.empty.o $(TRACER_LIBS) -o $(TRACER_STAGE1)
-	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/symtab.c $(TRACER_STAGE1)
-	$(TRACER_TABLE_CC) -c $(TRACER_WORK)/symtab.c -o $(TRACER_WORK)/symtab.o
-	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_WORK)/symtab.o $(TRACER_LIBS) -o $@.tmp || \
+	$(TRACER_SYMGEN) --empty $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/tracer_tables.empty.c
+	$(TRACER_TABLE_CC) -c $(TRACER_WORK)/tracer_tables.empty.c -o $(TRACER_WORK)/tracer_tables.empty.o
+	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_WORK)/tracer_tables.empty.o $(TRACER_LIBS) -o $(TRACER_STAGE1)
+	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/tracer_tables.c $(TRACER_STAGE1)
+	$(TRACER_TABLE_CC) -c $(TRACER_WORK)/tracer_tables.c -o $(TRACER_WORK)/tracer_tables.o
+	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_WORK)/tracer_tables.o $(TRACER_LIBS) -o $@.tmp || \
 		{ rm -f $@.tmp; exit 1; }
-	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/symtab.check.c $@.tmp || \
+	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/tracer_tables.check.c $@.tmp || \
 		{ rm -f $@.tmp; exit 1; }
-	@cmp -s $(TRACER_WORK)/symtab.c $(TRACER_WORK)/symtab.check.c || { \
+	@cmp -s $(TRACER_WORK)/tracer_tables.c $(TRACER_WORK)/tracer_tables.check.c || { \
 		echo "error: function addresses in $@ differ from the embedded symbol table or FDE index:"; \
-		diff $(TRACER_WORK)/symtab.c $(TRACER_WORK)/symtab.check.c | head -20; \
+		diff $(TRACER_WORK)/tracer_tables.c $(TRACER_WORK)/tracer_tables.check.c | head -20; \
 		rm -f $@.tmp; exit 1; }
 	mv $@.tmp $@

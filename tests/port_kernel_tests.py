@@ -5,13 +5,26 @@ kernel's own trap vector) is the oracle a port of the tracer is compared
 with; the GDB output of each boot is kept next to the kernel
 (gdb-SCENARIO.txt).
 
-Checked here, without the tracer:
+Checked here, of GDB (the oracle itself):
   * each scenario panics with its message, and GDB's bt names the calls the
     scenario makes (hand-written below), each return address inside the
     function nm says holds it;
   * the fault: GDB's sepc/scause/stval equal what the kernel printed;
   * the pitfalls the kernel embodies for a port: every page after `end` is
     junk by the time it panics; its assembly entry points have no type.
+
+And of the port (the tracer built in with symgen/tracer.mk; panic() prints
+the trace of every unwinder, from one register capture), per build,
+scenario and every unwinder the build supports (the frame pointer only with
+frame pointers): its frames equal GDB's bt at panic() (frame 0 by name,
+every other by return address and name); for the fault, the frames after
+the trap line equal GDB's bt at the faulting instruction (pc exact) and the
+trap line's cause/sepc/stval GDB's CSRs; chain and fault end at the
+outermost frame (_entry); the system call ends at usertrap, "reached the
+kernel entry from user mode" (GDB's user frame, outside the kernel, is not
+the tracer's to show). And the mistake of issue 12's list, item 1: the
+kernel's script with `INCLUDE tracer.ld` after `PROVIDE(end = .)` fails the
+build with symgen's message naming `end`, and leaves no image.
 """
 import os
 import re
@@ -19,17 +32,21 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from e2e_tests import boot, parse_gdb, source_name  # noqa: E402
+from e2e_tests import (CAUSE_NAMES, boot, compare_frames, parse_gdb,  # noqa: E402
+                       parse_trace, source_name)
 from testlib import CROSS, ROOT, TEST_BUILD, Results, run  # noqa: E402
 
 KERNEL_DIR = os.path.join(ROOT, "tests", "port_kernel")
 # (label, make variables): gcc and clang at -O2, with and without frame
 # pointers; every build has asynchronous unwind tables.
+# The unwinders each build supports, by the names their trace headers use.
+ALL_UNWINDERS = ["frame-pointer", "dwarf", "prologue", "auto", "table"]
+NO_FP_UNWINDERS = ["dwarf", "prologue", "auto", "table"]
 CONFIGS = [
-    ("gcc-O2-fp1", ["FP=1"]),
-    ("gcc-O2-fp0", ["FP=0"]),
-    ("clang-O2-fp1", ["CC=clang", "FP=1"]),
-    ("clang-O2-fp0", ["CC=clang", "FP=0"]),
+    ("gcc-O2-fp1", ["FP=1"], ALL_UNWINDERS),
+    ("gcc-O2-fp0", ["FP=0"], NO_FP_UNWINDERS),
+    ("clang-O2-fp1", ["CC=clang", "FP=1"], ALL_UNWINDERS),
+    ("clang-O2-fp0", ["CC=clang", "FP=0"], NO_FP_UNWINDERS),
 ]
 # The real frames the scenario's code makes, newest first; "name?" is a
 # static function called once, which the compiler may inline into its
@@ -40,6 +57,7 @@ SCENARIOS = {
         "gdb": "stop_at_panic()",
         "console": ["panic: ramdisk_rw: block out of range"],
         "panic": ["panic", "ramdisk_rw", "bget?", "bread", "fsinit", "kmain", "_entry"],
+        "end": "reached the outermost frame",
     },
     "fault": {
         "gdb": "stop_at_trap('kernelvec')",
@@ -48,10 +66,12 @@ SCENARIOS = {
         # GDB's unwind stops in the vector: it saved no pc (the tracer's
         # trap layout is what goes further).
         "panic": ["panic", "kerneltrap", "kernelvec"],
+        "end": "reached the outermost frame",
     },
     "syscall": {
         "gdb": "stop_at_panic()",
         "console": ["init: hello from user mode", "panic: init exiting"],
+        "end": "reached the kernel entry from user mode",
         # usertrap was entered by a jump from uservec: its return address
         # is the user program's ra.
         "panic": ["panic", "exit", "sys_exit", "syscall", "usertrap", USER],
@@ -121,7 +141,55 @@ def frame_problems(frames, expected, symbols, etext):
     return problems
 
 
-def check_scenario(results, label, elf, symbols, etext, scenario, spec):
+def tracer_traces(console):
+    """{unwinder name: parse_trace() of its trace}, one per header line."""
+    traces, section = {}, None
+    for line in console.splitlines(keepends=True):
+        header = re.match(r"Call Trace \((.+) unwinder\):", line)
+        if header:
+            section = traces.setdefault(header.group(1), [])
+        if section is not None:
+            section.append(line)
+    return {name: parse_trace("".join(lines)) for name, lines in traces.items()}
+
+
+def check_traces(results, name, console, frames, trap, unwinders, symbols, etext, spec):
+    """The port's traces, each unwinder's against GDB's (module docstring)."""
+    traces = tracer_traces(console)
+    # panic() prints every unwinder's; those the build does not support
+    # (the frame pointer without frame pointers) are not compared.
+    results.check(name + ": a trace from every unwinder", sorted(traces) == sorted(ALL_UNWINDERS),
+                  str(sorted(traces)))
+    # GDB's user frame (the user program's ra, above usertrap) is outside
+    # the kernel: the walk ends before it.
+    gdb_panic = [f for i, f in enumerate(frames["panic"])
+                 if nm_name(symbols, etext, f[0] if i == 0 else f[0] - 1) is not None]
+    for unwinder in unwinders:
+        trace = traces.get(unwinder)
+        label = "%s unwinder=%s" % (name, unwinder)
+        if not results.check(label + ": a complete trace", trace is not None
+                             and trace["end"] is not None and not trace["bad"],
+                             str(trace)):
+            continue
+        results.check(label + ": walk ended: " + spec["end"], trace["end"] == spec["end"],
+                      trace["end"])
+        problems = compare_frames(trace["before"], gdb_panic, False)
+        results.check(label + ": frames up to the trap entry equal GDB's bt at panic()",
+                      not problems, "\n".join(problems))
+        if "trap" not in spec:
+            results.check(label + ": no trap line", trace["trap"] is None, str(trace["trap"]))
+            continue
+        sepc, scause, stval = trap
+        results.check(label + ": trap line's cause/sepc/stval equal GDB's CSRs",
+                      trace["trap"] == (CAUSE_NAMES.get(scause), sepc, stval),
+                      "tracer %s, GDB scause=%d sepc=0x%x stval=0x%x"
+                      % (trace["trap"], scause, sepc, stval))
+        problems = compare_frames(trace["after"], frames.get("trap", []), True)
+        results.check(label + ": frames after the trap line equal GDB's bt at the faulting pc",
+                      not problems, "\n".join(problems))
+
+
+def check_scenario(results, label, elf, symbols, etext, scenario, spec, unwinders):
     name = "port kernel %s scenario=%s" % (label, scenario)
     console, gdb_out, problem = boot(elf, "scenario=" + scenario,
                                      spec["gdb"] + "; " + JUNK_PROBE)
@@ -147,6 +215,8 @@ def check_scenario(results, label, elf, symbols, etext, scenario, spec):
         results.check(name + ": a load access fault; GDB's sepc/scause/stval equal the kernel's",
                       trap is not None and trap[1] == 5 and kernel == trap,
                       "GDB %s, kernel printed %s" % (trap, printed and printed.group(0)))
+    if "trap" not in spec or trap is not None:
+        check_traces(results, name, console, frames, trap, unwinders, symbols, etext, spec)
     junk = re.search(r"^JUNK 0x([0-9a-f]+)$", gdb_out, re.M)
     results.check(name + ": the page after `end` is junk at the panic (kinit freed it)",
                   junk is not None and int(junk.group(1), 16) == JUNK_WORD,
@@ -164,15 +234,51 @@ def check_untyped_entries(results, label, elf):
                   types == {name: "NOTYPE" for name in ASM_ENTRIES}, str(types))
 
 
+def check_end_mistake(results):
+    """Issue 12, mistake 1: the kernel's own script with `INCLUDE tracer.ld`
+    after `PROVIDE(end = .)`, where kinit() would free and junk the tables:
+    symgen fails the build, naming `end` at the address nm gives it in the
+    first link, and the build leaves no image."""
+    build_dir = os.path.join(TEST_BUILD, "port_kernel", "end-mistake")
+    os.makedirs(build_dir, exist_ok=True)
+    script = open(os.path.join(KERNEL_DIR, "kernel.ld")).read()
+    include = "\tINCLUDE tracer.ld\n"
+    wrong = script.replace(include, "").replace("PROVIDE(end = .);", "PROVIDE(end = .);\n" + include)
+    script_path = os.path.join(build_dir, "kernel.ld")
+    with open(script_path, "w") as f:
+        f.write(wrong)
+    elf = os.path.join(build_dir, "kernel.elf")
+    # An image from an earlier build must not survive (older than its
+    # sources: make relinks).
+    open(elf, "w").close()
+    os.utime(elf, (0, 0))
+    result = run(["make", "-s", "-C", KERNEL_DIR, "BUILD=" + build_dir,
+                  "TRACER_LDSCRIPT=" + script_path], timeout=300)
+    stage1 = os.path.join(build_dir, "kernel.stage1.elf")
+    nm = {parts[2]: int(parts[0], 16) for parts in
+          (line.split() for line in run([CROSS + "nm", stage1]).stdout.splitlines())
+          if len(parts) == 3} if os.path.exists(stage1) else {}
+    wanted = "`end` (0x%x) lies below the end of the tracer's tables" % nm.get("end", 0)
+    results.check("port kernel: `INCLUDE tracer.ld` after `end` fails the build, "
+                  "symgen names `end`, no image",
+                  include in script and wrong != script and result.returncode != 0
+                  and "end" in nm and nm["end"] < nm.get("__tracer_symtab_end", 0)
+                  and wanted in result.stderr
+                  and not os.path.exists(elf) and not os.path.exists(elf + ".tmp"),
+                  "exit %d, expected %r in:\n%s" % (result.returncode, wanted,
+                                                     result.stderr[-1500:]))
+
+
 def run_all(results: Results):
-    for label, variables in CONFIGS:
+    check_end_mistake(results)
+    for label, variables, unwinders in CONFIGS:
         elf = build(results, label, variables)
         if not elf:
             continue
         check_untyped_entries(results, label, elf)
         symbols, etext = text_symbols(elf)
         for scenario, spec in SCENARIOS.items():
-            check_scenario(results, label, elf, symbols, etext, scenario, spec)
+            check_scenario(results, label, elf, symbols, etext, scenario, spec, unwinders)
 
 
 if __name__ == "__main__":

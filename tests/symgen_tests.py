@@ -424,12 +424,12 @@ def check_index_of_image(results, label, elf, oracle=("readelf", readelf_fde_ind
 
 
 def check_kernel_fde_index(results, label, elf):
-    """The index the build embedded (its symtab.c, made from the first link)
+    """The index the build embedded (its tracer_tables.c, made from the first link)
     must be what readelf says about the final image (empty if the image has
     no .eh_frame); and both descriptors
     must sit at the same address in both links."""
     build_dir = os.path.dirname(elf)
-    embedded = os.path.join(build_dir, "symtab.c")
+    embedded = os.path.join(build_dir, "tracer_tables.c")
     if ".eh_frame" in section_headers(elf):
         compare_fde_index(results, label + " (embedded)", embedded, readelf_fde_index(elf))
     else:
@@ -662,7 +662,7 @@ def check_make_fragment(results):
     check = os.path.join(out, "check.c")
     ok = result.returncode == 0 and os.path.exists(elf) and \
         run([SYMGEN, "--cfi", "-o", check, elf]).returncode == 0 and \
-        open(check).read() == open(os.path.join(out, "symtab.c")).read()
+        open(check).read() == open(os.path.join(out, "tracer_tables.c")).read()
     results.check("symgen/tracer.mk links a kernel with ld, its table embedded", ok,
                   "exit %d\n%s" % (result.returncode, (result.stdout + result.stderr)[-1500:]))
     # -B: make does not know the script changed (the demo's flags file would).

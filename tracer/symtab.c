@@ -12,6 +12,18 @@ const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *sym
 	return symbol ? symbol_holding(symbol, addr) : NULL;
 }
 
+struct tracer_range tracer_function_range(const struct tracer_config *config,
+					  uintptr_t addr)
+{
+	const struct tracer_symbol *symbol = NULL;
+
+	if (tracer_symtab_check(config) == TRACER_TABLE_OK)
+		symbol = tracer_symtab_lookup(config->symtab, addr);
+	if (!symbol)
+		return (struct tracer_range){addr, addr};
+	return (struct tracer_range){symbol->addr, symbol->addr + symbol->size};
+}
+
 static bool names_equal(const char *a, const char *b)
 {
 	while (*a && *a == *b) {

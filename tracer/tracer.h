@@ -559,6 +559,14 @@ const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *sym
 /* Function named `name`, or NULL. Linear: for commands, not for unwinding. */
 const struct tracer_symbol *tracer_symtab_find(const struct tracer_symtab *symtab,
 					       const char *name);
+/* The code of the function holding addr, [start, start + size), as the
+ * table sizes it (symgen: up to the next label, for assembly without
+ * .size): a trap->entry or config->entry_points range for code without an
+ * end symbol (a C function, a vector). Checks config->symtab first
+ * (tracer_symtab_check); an empty range at addr if it is rejected or addr
+ * lies in no function. */
+struct tracer_range tracer_function_range(const struct tracer_config *config,
+					  uintptr_t addr);
 static inline const char *tracer_symbol_name(const struct tracer_symtab *symtab,
 					     const struct tracer_symbol *symbol)
 {

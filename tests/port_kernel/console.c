@@ -6,6 +6,9 @@
 
 #include "defs.h"
 #include "param.h"
+#include "proc.h"
+#include "riscv.h"
+#include "tracer_embedded.h"
 
 #define THR	     0 /* transmit holding register */
 #define LSR	     5 /* line status register */
@@ -87,8 +90,44 @@ _Noreturn void poweroff(void)
 }
 
 /* PORT GLUE: the backtrace goes here, between the message and poweroff(). */
+extern char _entry[], etext[], stack0[], kernelvec[];
+void usertrap(void);
+
+static void put_line(void *context, const char *line)
+{
+	(void)context;
+	printf("%s\n", line);
+}
+
 _Noreturn void panic(const char *s)
 {
+	struct tracer_regs regs;
+	TRACER_CAPTURE_REGS(&regs);
+	struct tracer_trap_csrs csrs = {r_sepc(), r_scause(), r_stval()};
+	/* kernelvec saves sp after `addi sp, sp, -256`; no sepc/scause/stval/sstatus. */
+	struct tracer_trap_layout trap = {
+	    .ra_offset = 0, .sp_offset = TRACER_TRAP_NOT_SAVED, .frame_size = 256,
+	    .s_offset = {56, 64, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208},
+	    .epc_offset = TRACER_TRAP_NOT_SAVED, .cause_offset = TRACER_TRAP_NOT_SAVED,
+	    .tval_offset = TRACER_TRAP_NOT_SAVED, .status_offset = TRACER_TRAP_NOT_SAVED};
+	struct tracer_range stacks[NCPU + 1] = {{0, 0}}, user_entry; /* + kstack */
+	struct tracer_config config = {
+	    TRACER_EMBEDDED_TABLES, .text = {(uintptr_t)_entry, (uintptr_t)etext},
+	    .stacks = stacks, .stack_count = NCPU + 1, .trap = &trap, .trap_csrs = &csrs,
+	    .entry_points = &user_entry, .entry_point_count = 1};
+
+	for (int i = 0; i < NCPU; i++)
+		stacks[i] = (struct tracer_range){(uintptr_t)stack0 + i * PGSIZE,
+						  (uintptr_t)stack0 + (i + 1) * PGSIZE};
+	if (myproc())
+		stacks[NCPU] = (struct tracer_range){myproc()->kstack,
+						     myproc()->kstack + PGSIZE};
+	/* Neither has an end symbol: their sizes from the symbol table. */
+	trap.entry = tracer_function_range(&config, (uintptr_t)kernelvec);
+	user_entry = tracer_function_range(&config, (uintptr_t)usertrap);
 	printf("panic: %s\n", s);
+	/* Every unwinder, for tests/port_kernel_tests.py; a port prints TRACER_AUTO's. */
+	for (enum tracer_unwinder u = 0; u < TRACER_UNWINDER_COUNT; u++)
+		tracer_print_backtrace(&config, &regs, u, put_line, 0);
 	poweroff();
 }

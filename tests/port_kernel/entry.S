@@ -8,6 +8,9 @@
 .section .text.entry
 .globl _entry
 _entry:
+	.cfi_startproc
+	.cfi_undefined ra
+	li s0, 0
 	la sp, stack0
 	li t0, 4096
 	addi t1, a0, 1
@@ -16,3 +19,4 @@ _entry:
 	call kmain
 spin:
 	j spin
+	.cfi_endproc

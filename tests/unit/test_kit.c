@@ -404,3 +404,43 @@ void kit_entry_point_fast_path(void)
 	CHECK(fake_walk(&s) == 2 && s.stop == TRACER_STOP_USER_ENTRY);
 	fake_stack_free(&s);
 }
+
+static bool range_is(struct tracer_range range, uintptr_t start, uintptr_t end)
+{
+	return range.start == start && range.end == end;
+}
+
+/* A function's range for code without an end symbol: add_symbols' sizes,
+ * from any address inside; empty at the address in a gap, past the last
+ * function, and with a table the walk would reject. */
+void kit_function_range(void)
+{
+	struct fake_stack s;
+	struct symbols t;
+
+	fake_stack_init(&s);
+	add_symbols(&s, &t);
+	CHECK(range_is(tracer_function_range(&s.config, text(0x500)), text(0x480),
+		       text(0x580)));
+	CHECK(range_is(tracer_function_range(&s.config, text(0x000)), text(0x000),
+		       text(0x200)));
+	CHECK(range_is(tracer_function_range(&s.config, text(0x7ff)), text(0x700),
+		       text(0x800)));
+	CHECK(range_is(tracer_function_range(&s.config, text(0x90f)), text(0x900),
+		       text(0x910)));
+	CHECK(range_is(tracer_function_range(&s.config, text(0x200)), text(0x200),
+		       text(0x200)));
+	CHECK(range_is(tracer_function_range(&s.config, text(0x910)), text(0x910),
+		       text(0x910)));
+	t.symtab.checksum ^= 1;
+	CHECK(range_is(tracer_function_range(&s.config, text(0x500)), text(0x500),
+		       text(0x500)));
+	t.symtab.checksum ^= 1;
+	s.config.tables.start = (uintptr_t)&t.symtab + 1;
+	CHECK(range_is(tracer_function_range(&s.config, text(0x500)), text(0x500),
+		       text(0x500)));
+	s.config.symtab = NULL;
+	CHECK(range_is(tracer_function_range(&s.config, text(0x500)), text(0x500),
+		       text(0x500)));
+	fake_stack_free(&s);
+}
