@@ -109,6 +109,7 @@ $(BUILD)/obj/%.o: % $(BUILD)/flags
 # The two-link build of kernel.elf, and symgen (symgen/tracer.mk).
 TRACER_ELF := $(BUILD)/kernel.elf
 TRACER_OBJS := $(KERNEL_OBJS)
+TRACER_BUILD_LIB := no
 TRACER_LINK = $(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS)
 TRACER_LDSCRIPT := $(LDSCRIPT)
 TRACER_CC = $(CC) $(TARGET_CFLAGS)

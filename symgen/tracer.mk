@@ -19,6 +19,10 @@
 #                      as $(TRACER_CC) -I<tracer/> -c TABLE.c -o TABLE.o (the
 #                      table includes tracer.h)
 # Optional:
+#   TRACER_BUILD_LIB   yes (default): the fragment compiles tracer/*.c with
+#                      TRACER_CC into $(TRACER_WORK)/tracer/ and links them
+#                      after TRACER_OBJS; no: the kernel builds them itself,
+#                      inside TRACER_OBJS (the demo's Makefile does)
 #   TRACER_LIBS        linked after the table (libgcc, ...); not prerequisites
 #   TRACER_LINK_DEPS   other files the link reads (scripts the script
 #                      INCLUDEs): prerequisites
@@ -39,7 +43,8 @@
 #                      directory of this file)
 #
 # Include it after your default target: its first rule (symgen's) would
-# become the default goal.
+# become the default goal. Files of yours that include tracer.h need
+# $(TRACER_INCLUDE) (-I<tracer/>) in their flags.
 #
 # On failure no image is left behind: the final link writes <image>.tmp,
 # renamed only once the check passed, and any older image is removed first.
@@ -53,6 +58,17 @@ TRACER_LINK ?= $(CC) $(CFLAGS) $(LDFLAGS)
 TRACER_CC ?= $(CC) $(CFLAGS)
 TRACER_HOSTCC ?= cc
 TRACER_HOST_CFLAGS ?= -O2
+TRACER_BUILD_LIB ?= yes
+TRACER_INCLUDE := -I$(TRACER_DIR)
+
+# The library, compiled with the kernel's compiler and flags.
+ifeq ($(TRACER_BUILD_LIB),yes)
+TRACER_LIB_OBJS := $(patsubst $(TRACER_DIR)/%.c,$(TRACER_WORK)/tracer/%.o,\
+	$(wildcard $(TRACER_DIR)/*.c))
+$(TRACER_WORK)/tracer/%.o: $(TRACER_DIR)/%.c $(wildcard $(TRACER_DIR)/*.h)
+	@mkdir -p $(@D)
+	$(TRACER_CC) $(TRACER_INCLUDE) -c $< -o $@
+endif
 
 # symgen reads .eh_frame with the tracer's own parser, built for the host
 # (TRACER_HOST_VIEW: see tracer/internal.h).
@@ -68,20 +84,20 @@ $(TRACER_SYMGEN): $(TRACER_SYMGEN_SRCS) $(TRACER_SYMGEN_HEADERS)
 	$(TRACER_HOSTCC) $(TRACER_HOST_CFLAGS) $(TRACER_SYMGEN_CFLAGS) $(TRACER_SYMGEN_SRCS) -o $@
 
 TRACER_STAGE1 := $(TRACER_WORK)/$(basename $(notdir $(TRACER_ELF))).stage1.elf
-TRACER_TABLE_CC = $(TRACER_CC) -I$(TRACER_DIR)
+TRACER_TABLE_CC = $(TRACER_CC) $(TRACER_INCLUDE)
 TRACER_LINK_ALL = $(TRACER_LINK) -L$(TRACER_LINKER_DIR) -T $(TRACER_LDSCRIPT)
 
 # The tables sit last in the image (linker/tracer.ld), so the second link
 # moves no function; symgen on the final image must reproduce them exactly.
-$(TRACER_ELF): $(TRACER_OBJS) $(TRACER_SYMGEN) $(TRACER_LDSCRIPT) $(TRACER_LINK_DEPS)
+$(TRACER_ELF): $(TRACER_OBJS) $(TRACER_LIB_OBJS) $(TRACER_SYMGEN) $(TRACER_LDSCRIPT) $(TRACER_LINK_DEPS)
 	@rm -f $@ $@.tmp
 	@mkdir -p $(TRACER_WORK)
 	$(TRACER_SYMGEN) --empty $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/tracer_tables.empty.c
 	$(TRACER_TABLE_CC) -c $(TRACER_WORK)/tracer_tables.empty.c -o $(TRACER_WORK)/tracer_tables.empty.o
-	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_WORK)/tracer_tables.empty.o $(TRACER_LIBS) -o $(TRACER_STAGE1)
+	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_LIB_OBJS) $(TRACER_WORK)/tracer_tables.empty.o $(TRACER_LIBS) -o $(TRACER_STAGE1)
 	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/tracer_tables.c $(TRACER_STAGE1)
 	$(TRACER_TABLE_CC) -c $(TRACER_WORK)/tracer_tables.c -o $(TRACER_WORK)/tracer_tables.o
-	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_WORK)/tracer_tables.o $(TRACER_LIBS) -o $@.tmp || \
+	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_LIB_OBJS) $(TRACER_WORK)/tracer_tables.o $(TRACER_LIBS) -o $@.tmp || \
 		{ rm -f $@.tmp; exit 1; }
 	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/tracer_tables.check.c $@.tmp || \
 		{ rm -f $@.tmp; exit 1; }
