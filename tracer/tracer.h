@@ -407,6 +407,9 @@ struct tracer_walk {
 	bool next_after_trap;
 	bool next_from_user;	/* after a trap from user mode: the walk ends */
 	bool trap_csrs_used;	/* config->trap_csrs went to the innermost trap frame */
+	/* The table's common step may start from walk->next (its sp, pc and
+	 * the walk checked: table_common_ready). */
+	bool next_table_common;
 	/* The trap that walk->next came from, when next_after_trap, else 0. */
 	uintptr_t trap_cause;
 	uintptr_t trap_tval;
@@ -421,9 +424,10 @@ struct tracer_walk {
 	struct tracer_range stack;
 	unsigned stack_index;
 	uint32_t stacks_left;
-	/* The checks of the frame-pointer unwinder's common path, as windows:
-	 * frame pointers whose record lies in the stack, return addresses
-	 * with 4 bytes of text before them, returns into the trap entry. */
+	/* The checks of the common paths, as windows: frame pointers whose
+	 * record lies in the stack, return addresses with 4 bytes of text
+	 * before them (for the table and auto: whose call the table's blocks
+	 * cover, too). */
 	struct tracer_window record_window;
 	struct tracer_window call_window;
 	/* Returns into the trap entry or into an entry point (the span of

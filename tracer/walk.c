@@ -194,43 +194,52 @@ static void advance(struct tracer_walk *walk)
 
 /*
  * The step, after which the frame's function is forgotten. The common frame
- * takes the raw capture's checked step (frame_pointer_next, table_run for
- * one frame), which declines any other frame, changing nothing; advance()
- * then decides, in step_general(), out of line: tracer_next() ends with a
- * jump to it, and so needs no frame of its own on the frame pointer's
- * common path, and adds none below advance() on the deepest one.
+ * takes the raw capture's checked step (frame_pointer_next; for the table
+ * and auto table_common_step, table_run()'s turn), which declines any other
+ * frame, changing nothing; advance() then decides, in step_general(), out
+ * of line: tracer_next() ends with a jump to it, and so needs no frame of
+ * its own on the common paths, and adds none below advance() on the
+ * deepest one. step_general() also says whether the table's common step
+ * may start from the frame it leaves; after each frame it takes, the step
+ * itself does.
  */
 static __attribute__((noinline)) bool step_general(struct tracer_walk *walk)
 {
 	advance(walk);
 	walk->next_function_known = false;
+	walk->next_table_common = table_common_ready(walk);
 	return true;
 }
 
-/* table_run for one frame: NULL if it took the frame, else the walk, for
- * step_general(). (Returned, so that tracer_next() keeps no register
- * across the call: its frame stays the smallest.) */
-static __attribute__((noinline)) struct tracer_walk *step_table(struct tracer_walk *walk)
+/* table_common_step() for the frame in walk->next. */
+static inline bool table_next(struct tracer_walk *walk)
 {
-	uintptr_t caller_pc;
+	struct table_lookup table;
+	uintptr_t pc = walk->next.pc;
+	uintptr_t sp = walk->next.sp;
+	uintptr_t s0 = walk->next.s[0];
 
-	if (table_run(walk, &caller_pc, 1) == 0)
-		return walk;
-	walk->next_function_known = false;
-	return NULL;
+	if (!walk->next_table_common)
+		return false;
+	table_lookup_of(&table, walk->config->unwind_table);
+	if (!table_common_step(&table, walk->call_window, walk->stack.end, &pc, &sp, &s0))
+		return false;
+	walk->next.pc = pc;
+	walk->next.ra = pc; /* ra still holds the address returned to */
+	walk->next.sp = sp;
+	walk->next.s[0] = s0;
+	walk->next_found_by = TRACER_TABLE;
+	walk->next_table_common = !window_contains(walk->trap_return_window, pc);
+	return true;
 }
 
 /* Inline in tracer_next(), which runs it once a frame. */
 static inline bool step(struct tracer_walk *walk)
 {
-	if (walk->unwinder == TRACER_FRAME_POINTER && frame_pointer_next(walk)) {
+	if ((walk->unwinder == TRACER_FRAME_POINTER && frame_pointer_next(walk)) ||
+	    table_next(walk)) {
 		walk->next_function_known = false;
 		return true;
-	}
-	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO) {
-		walk = step_table(walk);
-		if (!walk)
-			return true;
 	}
 	return step_general(walk);
 }
