@@ -611,11 +611,14 @@ table_common_step(const struct table_lookup *table, struct tracer_window window,
 	return true;
 }
 
-/* Whether table_common_step() may start from walk->next (then
- * walk->next_table_common says so until the general step runs again): a
- * table or auto walk, running, with a valid table; not a register set's
- * frame, nor one returning into the trap entry or an entry point; its pc
- * in the walk's call_window, its sp as table_common_step() needs. */
+/* Whether table_common_step() may start from walk->next, unless it
+ * returns into the trap entry or an entry point (trap_return_window, which
+ * its users check): a table or auto walk, running, with a valid table; a
+ * frame the table found (so the step need not mark the frames it finds),
+ * not a register set's; its pc in the walk's call_window, its sp as
+ * table_common_step() needs. walk->next_table_common keeps the answer
+ * until the general step runs again: each frame the step finds meets the
+ * same conditions. */
 bool table_common_ready(const struct tracer_walk *walk);
 
 /* The walk's call_window for the table and auto: `call` less the return
@@ -625,7 +628,7 @@ struct tracer_window unwind_table_call_window(const struct tracer_unwind_table *
 
 /* The table unwinder's common path (table_common_step) for up to `max`
  * frames from walk->next, if walk->next_table_common, each caller's pc
- * stored in pcs[]; stops after a frame that returns into the trap entry or
+ * stored in pcs[], none from a frame that returns into the trap entry or
  * an entry point. Returns how many; leaves walk->next at the last one. */
 size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max);
 

@@ -293,7 +293,7 @@ enum tracer_unwinder {
 #define TRACER_STACK_FRAME_POINTER 160u
 #define TRACER_STACK_DWARF 880u
 #define TRACER_STACK_PROLOGUE 800u
-#define TRACER_STACK_TABLE 176u /* rows the table holds; interpreted ones: DWARF's */
+#define TRACER_STACK_TABLE 144u /* rows the table holds; interpreted ones: DWARF's */
 #define TRACER_STACK_AUTO 880u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
 #define TRACER_STACK_CAPTURE 448u

@@ -132,10 +132,10 @@ bool table_common_ready(const struct tracer_walk *walk)
 
 	return (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO) &&
 	       walk->stop == TRACER_RUNNING && walk->unwind_table_status == TRACER_TABLE_OK &&
-	       frame_pointer_takes_common(walk) && sp >= walk->stack.start && sp <= top &&
-	       sp % WORD == 0 && sp >= TABLE_OFFSET_REACH &&
-	       top <= UINTPTR_MAX - TABLE_OFFSET_REACH && window_contains(walk->call_window, pc) &&
-	       pc % 2 == 0;
+	       walk->next_found_by == TRACER_TABLE && !walk->next_is_exact &&
+	       sp >= walk->stack.start && sp <= top && sp % WORD == 0 &&
+	       sp >= TABLE_OFFSET_REACH && top <= UINTPTR_MAX - TABLE_OFFSET_REACH &&
+	       window_contains(walk->call_window, pc) && pc % 2 == 0;
 }
 
 /* The loop over table_common_step(), its bounds in registers. */
@@ -151,7 +151,7 @@ size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 	uintptr_t *next = pcs;
 	uintptr_t *const end = pcs + max;
 
-	if (!walk->next_table_common || max == 0)
+	if (!walk->next_table_common || window_contains(trap_return, pc) || max == 0)
 		return 0;
 	table_lookup_of(&table, walk->config->unwind_table);
 	while (table_common_step(&table, window, top, &pc, &sp, &s0)) {
@@ -167,8 +167,6 @@ size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 		walk->next.ra = pc; /* ra still holds the address returned to */
 		walk->next.sp = sp;
 		walk->next.s[0] = s0;
-		walk->next_found_by = TRACER_TABLE;
-		walk->next_table_common = !window_contains(trap_return, pc);
 	}
 	return (size_t)(next - pcs);
 }
