@@ -611,14 +611,14 @@ table_common_step(const struct table_lookup *table, struct tracer_window window,
 	return true;
 }
 
-/* Whether table_common_step() may start from walk->next, unless it
- * returns into the trap entry or an entry point (trap_return_window, which
- * its users check): a table or auto walk, running, with a valid table; a
- * frame the table found (so the step need not mark the frames it finds),
- * not a register set's; its pc in the walk's call_window, its sp as
- * table_common_step() needs. walk->next_table_common keeps the answer
- * until the general step runs again: each frame the step finds meets the
- * same conditions. */
+/* Whether table_common_step() may start from walk->next (of a table or
+ * auto walk), unless it returns into the trap entry or an entry point
+ * (trap_return_window, which its users check): the walk running, with a
+ * valid table; a frame the table found (so the step need not mark the
+ * frames it finds), not a register set's; its pc in the walk's
+ * call_window, its sp as table_common_step() needs.
+ * walk->next_table_common keeps the answer until the general step runs
+ * again: each frame the step finds meets the same conditions. */
 bool table_common_ready(const struct tracer_walk *walk);
 
 /* The walk's call_window for the table and auto: `call` less the return

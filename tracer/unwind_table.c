@@ -130,8 +130,7 @@ bool table_common_ready(const struct tracer_walk *walk)
 	const uintptr_t sp = walk->next.sp;
 	const uintptr_t pc = walk->next.pc;
 
-	return (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO) &&
-	       walk->stop == TRACER_RUNNING && walk->unwind_table_status == TRACER_TABLE_OK &&
+	return walk->stop == TRACER_RUNNING && walk->unwind_table_status == TRACER_TABLE_OK &&
 	       walk->next_found_by == TRACER_TABLE && !walk->next_is_exact &&
 	       sp >= walk->stack.start && sp <= top && sp % WORD == 0 &&
 	       sp >= TABLE_OFFSET_REACH && top <= UINTPTR_MAX - TABLE_OFFSET_REACH &&

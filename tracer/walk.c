@@ -213,7 +213,9 @@ static __attribute__((noinline)) void step_general(struct tracer_walk *walk)
 {
 	advance(walk);
 	walk->next_function_known = false;
-	walk->next_table_common = table_common_ready(walk);
+	/* The flag stays false in the other walks (walk_begin). */
+	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO)
+		walk->next_table_common = table_common_ready(walk);
 }
 
 /* table_common_step() for the frame in walk->next, if
