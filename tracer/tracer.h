@@ -474,18 +474,19 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * Instructions per frame (`make bench`: rv64imac, gcc -O2, every check on;
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
- *     frame pointer     22 (FP=1)       130
+ *     frame pointer     22 (FP=1)       131
  *     DWARF            840 / 973       929 / 1,057
  *     prologue         959 / 1,040     992 / 1,073
- *     table             53 / 58         288 / 301
- *     auto              53 / 58         291 / 304
+ *     table             53 / 59         159 / 163
+ *     auto              53 / 59         159 / 163
  * (the table's lookup counts bits, no search: the same wherever the code
  * falls, and on a kernel with ten times the functions).
  * The frame-pointer capture runs its frames in one loop: a frame whose
  * return address follows `jal ra` or `jalr ra` costs 22; any other frame
  * (a 2-byte call, a trap frame, the first frame, a stop) takes the
  * iterator's path. The table capture (auto's too) has such a loop for rows
- * based on sp or s0 with ra saved.
+ * based on sp or s0 with ra saved. tracer_next() takes the same common
+ * step for such frames, inline, one frame per call.
  */
 struct tracer_prepared {
 	const struct tracer_config *config;
