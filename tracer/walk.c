@@ -247,14 +247,12 @@ void walk_advance(struct tracer_walk *walk)
 }
 
 /*
- * restrict (the prototype in tracer.h need not say it): the frame's fields
- * are not the walk's, so the walk's are not reloaded after each store.
  * The function a frame's step may need (walk_function) is kept for the
  * general step only: a common step forgets it at once, and the general
- * step leaves it unknown, so a frame the table's common step takes neither
- * keeps nor clears it.
+ * step leaves it unknown, so a frame a common step takes neither keeps nor
+ * clears it.
  */
-bool tracer_next(struct tracer_walk *restrict walk, struct tracer_frame *restrict frame)
+bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
 {
 	const struct tracer_symbol *function;
 
