@@ -27,7 +27,8 @@ FRAME_POINTER_FLAGS = [["-fno-omit-frame-pointer"], ["-fomit-frame-pointer"]]
 STEPS = {"frame_pointer_step", "dwarf_step", "prologue_step", "table_step", "table_run"}
 # The unwinder, its tracer.h figure, and the steps its walk can reach (the
 # table's: table_step, and table_run, its common frames' loop, which the
-# capture and the iterator run for the table and auto only). The table
+# capture runs for the table and auto only; the iterator takes that loop's
+# step inline). The table
 # unwinder's own figure holds for tables without interpreted rows, which
 # reach the DWARF unwinder.
 TABLE_STEPS = {"table_step", "table_run"}

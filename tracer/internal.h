@@ -510,12 +510,126 @@ static inline const struct tracer_unwind_rule *unwind_table_rule_of(
 const struct tracer_unwind_rule *unwind_table_rule(const struct tracer_unwind_table *table,
 						   uintptr_t pc);
 
-/* The table unwinder's common path for up to `max` frames from walk->next
- * (not a register set's, not one returning into the trap entry), each
- * caller's pc stored in pcs[]: the frames whose row gives sp or s0 plus an
- * offset and ra saved, whose reads table_step() would accept and whose
- * return address follows `jal ra` or `jalr ra`. Returns how many; leaves
- * walk->next at the last one. */
+/* How far a rule's 16-bit offset reaches. */
+#define TABLE_OFFSET_REACH 0x8000u
+
+/* The kinds the table's common step takes (ra saved): CFA sp-based, s0
+ * saved or not; s0-based, s0 saved (as it always is, s0 being the frame
+ * pointer). */
+#define TABLE_COMMON_SP_S0 0u
+#define TABLE_COMMON_S0	   TRACER_UNWIND_CFA_ON_S0
+#define TABLE_COMMON_SP	   TRACER_UNWIND_S0_UNCHANGED
+
+/*
+ * One frame of the table's common path, the turn of table_run()'s loop
+ * that tracer_next() also takes, inline in both. The frame (*pc, *sp, *s0)
+ * must be one table_common_ready() accepts, or the caller of one this
+ * step returned: *pc a return address in `window` (the walk's
+ * call_window), *sp aligned, in the stack below `top`, TABLE_OFFSET_REACH
+ * from both ends of the address space. If its row is sp- or s0-based with
+ * ra saved, the slots lie in the stack and the caller's pc in `window`,
+ * even, after `jal ra` or `jalr ra`: the caller into (*pc, *sp, *s0),
+ * which then meets the same conditions (its sp is a CFA at or below
+ * `top`), and true. Else false, changing nothing: the general step
+ * decides.
+ *
+ * Few checks of its own, because validation guarantees what a common rule
+ * holds (table_format.h): in a sp-based frame the slots lie between sp and
+ * the CFA, at word multiples, and the CFA is at least a word above sp. So
+ * with sp word-aligned and in [start, top], a sp-based frame needs only
+ * "CFA at or below the top" for every read to be inside the stack. An
+ * s0-based CFA is checked in full: aligned, above sp, at or below the top,
+ * its slots (below it) at or above sp. sp's distance from the ends of the
+ * address space keeps the 16-bit offsets from wrapping around it.
+ */
+struct table_lookup {
+	uintptr_t base;
+	const uint64_t *maps;
+	const uint32_t *lookup;
+	const uint16_t *rows;
+	const struct tracer_unwind_rule *rules;
+};
+
+/* The table's fields the step reads, as locals (field by field: see
+ * regs_copy), so that a loop keeps them in registers. */
+static inline void table_lookup_of(struct table_lookup *to, const struct tracer_unwind_table *table)
+{
+	to->base = table->base;
+	to->maps = table->maps;
+	to->lookup = table->lookup;
+	to->rows = table->rows;
+	to->rules = table->rules;
+}
+
+static inline __attribute__((always_inline)) bool
+table_common_step(const struct table_lookup *table, struct tracer_window window,
+		  uintptr_t top, uintptr_t *pc, uintptr_t *sp, uintptr_t *s0)
+{
+	const uintptr_t word = sizeof(uintptr_t);
+	/* pc - base: the end of the call (unwind_table_rows_below). */
+	const struct tracer_unwind_rule *rule = unwind_table_rule_of(
+	    table->rules,
+	    table->rows[unwind_table_rows_below(table->maps, table->lookup, *pc - table->base) - 1]);
+	uintptr_t kind = rule->kind;
+	uintptr_t cfa;
+	uintptr_t ra_slot;
+	uintptr_t caller_pc;
+	uintptr_t caller_s0 = *s0;
+
+	if (kind == TABLE_COMMON_S0) {
+		uintptr_t s0_slot;
+
+		cfa = *s0 + (uintptr_t)(intptr_t)rule->cfa_offset;
+		ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
+		s0_slot = cfa + (uintptr_t)(intptr_t)rule->s0_offset;
+		/* Above sp strictly (a caller's frame), so slots no more than
+		 * TABLE_OFFSET_REACH below it do not wrap. */
+		if (cfa % word != 0 || cfa <= *sp || cfa > top || ra_slot < *sp || s0_slot < *sp)
+			return false;
+		caller_s0 = target_word(s0_slot);
+	} else if (kind == TABLE_COMMON_SP_S0) {
+		cfa = *sp + (uintptr_t)(intptr_t)rule->cfa_offset;
+		ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
+		if (cfa > top)
+			return false;
+		caller_s0 = target_word(cfa + (uintptr_t)(intptr_t)rule->s0_offset);
+	} else if (kind == TABLE_COMMON_SP) {
+		cfa = *sp + (uintptr_t)(intptr_t)rule->cfa_offset;
+		ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
+		if (cfa > top)
+			return false;
+	} else {
+		return false;
+	}
+	caller_pc = target_word(ra_slot);
+	if (!window_contains(window, caller_pc) || caller_pc % 2 != 0 ||
+	    !parcel_is_ra_call(((const uint16_t *)caller_pc)[-2]))
+		return false;
+	*pc = caller_pc;
+	*sp = cfa;
+	*s0 = caller_s0;
+	return true;
+}
+
+/* Whether table_common_step() may start from walk->next (of a table or
+ * auto walk), unless it returns into the trap entry or an entry point
+ * (trap_return_window, which its users check): the walk running, with a
+ * valid table; a frame the table found (so the step need not mark the
+ * frames it finds), not a register set's; its pc in the walk's
+ * call_window, its sp as table_common_step() needs.
+ * walk->next_table_common keeps the answer until the general step runs
+ * again: each frame the step finds meets the same conditions. */
+bool table_common_ready(const struct tracer_walk *walk);
+
+/* The walk's call_window for the table and auto: `call` less the return
+ * addresses whose call (pc - 1) the table's blocks do not cover. */
+struct tracer_window unwind_table_call_window(const struct tracer_unwind_table *table,
+					      struct tracer_window call);
+
+/* The table unwinder's common path (table_common_step) for up to `max`
+ * frames from walk->next, if walk->next_table_common, each caller's pc
+ * stored in pcs[], none from a frame that returns into the trap entry or
+ * an entry point. Returns how many; leaves walk->next at the last one. */
 size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max);
 
 /* floor(log2(count)) for count >= 1 (0 for 0): the probes sorted_search
@@ -701,6 +815,11 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->fde_index_status = fde_index_status;
 	walk->unwind_table_status = unwind_table_status;
 	walk->call_window = memory_window(config->text, 4);
+	if ((unwinder == TRACER_TABLE || unwinder == TRACER_AUTO) &&
+	    unwind_table_status == TRACER_TABLE_OK)
+		walk->call_window =
+		    unwind_table_call_window(config->unwind_table, walk->call_window);
+	walk->next_table_common = false;
 	walk->trap_return_window = entry_points_return_window(config);
 	walk->next_from_user = false;
 	walk->trap_csrs_used = false;

@@ -293,7 +293,7 @@ enum tracer_unwinder {
 #define TRACER_STACK_FRAME_POINTER 160u
 #define TRACER_STACK_DWARF 880u
 #define TRACER_STACK_PROLOGUE 800u
-#define TRACER_STACK_TABLE 176u /* rows the table holds; interpreted ones: DWARF's */
+#define TRACER_STACK_TABLE 144u /* rows the table holds; interpreted ones: DWARF's */
 #define TRACER_STACK_AUTO 880u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
 #define TRACER_STACK_CAPTURE 448u
@@ -407,6 +407,9 @@ struct tracer_walk {
 	bool next_after_trap;
 	bool next_from_user;	/* after a trap from user mode: the walk ends */
 	bool trap_csrs_used;	/* config->trap_csrs went to the innermost trap frame */
+	/* The table's common step may start from walk->next (its sp, pc and
+	 * the walk checked: table_common_ready). */
+	bool next_table_common;
 	/* The trap that walk->next came from, when next_after_trap, else 0. */
 	uintptr_t trap_cause;
 	uintptr_t trap_tval;
@@ -421,9 +424,10 @@ struct tracer_walk {
 	struct tracer_range stack;
 	unsigned stack_index;
 	uint32_t stacks_left;
-	/* The checks of the frame-pointer unwinder's common path, as windows:
-	 * frame pointers whose record lies in the stack, return addresses
-	 * with 4 bytes of text before them, returns into the trap entry. */
+	/* The checks of the common paths, as windows: frame pointers whose
+	 * record lies in the stack, return addresses with 4 bytes of text
+	 * before them (for the table and auto: whose call the table's blocks
+	 * cover, too). */
 	struct tracer_window record_window;
 	struct tracer_window call_window;
 	/* Returns into the trap entry or into an entry point (the span of
@@ -470,18 +474,19 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * Instructions per frame (`make bench`: rv64imac, gcc -O2, every check on;
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
- *     frame pointer     22 (FP=1)       130
+ *     frame pointer     22 (FP=1)       131
  *     DWARF            840 / 973       929 / 1,057
  *     prologue         959 / 1,040     992 / 1,073
- *     table             53 / 58         288 / 301
- *     auto              53 / 58         291 / 304
+ *     table             53 / 59         159 / 163
+ *     auto              53 / 59         159 / 163
  * (the table's lookup counts bits, no search: the same wherever the code
  * falls, and on a kernel with ten times the functions).
  * The frame-pointer capture runs its frames in one loop: a frame whose
  * return address follows `jal ra` or `jalr ra` costs 22; any other frame
  * (a 2-byte call, a trap frame, the first frame, a stop) takes the
  * iterator's path. The table capture (auto's too) has such a loop for rows
- * based on sp or s0 with ra saved.
+ * based on sp or s0 with ra saved. tracer_next() takes the same common
+ * step for such frames, inline, one frame per call.
  */
 struct tracer_prepared {
 	const struct tracer_config *config;

@@ -12,17 +12,15 @@
  * FDE covers stops with NO_CFI, as DWARF does, so that auto falls through
  * to the next unwinder.
  *
- * table_run() is the raw capture's loop over the common frames (a row
- * based on sp or s0 with ra saved), with the same checks, against bounds
- * computed once or guaranteed by the table's validation; table_step() does
- * every frame it leaves.
+ * table_common_step() (internal.h) is the step for the common frames (a
+ * row based on sp or s0 with ra saved), with the same checks, against
+ * bounds computed once or guaranteed by the table's validation: table_run()
+ * is the raw capture's loop over it, and tracer_next() takes it for one
+ * frame; table_step() does every frame they leave.
  */
 #include "internal.h"
 
 #define WORD sizeof(uintptr_t)
-
-/* How far a rule's 16-bit offset reaches. */
-#define OFFSET_REACH 0x8000u
 
 const struct tracer_unwind_rule *unwind_table_rule(const struct tracer_unwind_table *table,
 						   uintptr_t pc)
@@ -94,20 +92,15 @@ bool table_step(struct tracer_walk *walk)
 	return true;
 }
 
-/* The kinds table_run() takes (ra saved): CFA sp-based, s0 saved or not;
- * s0-based, s0 saved (as it always is, s0 being the frame pointer). */
-#define COMMON_SP_S0 0u
-#define COMMON_S0    TRACER_UNWIND_CFA_ON_S0
-#define COMMON_SP    TRACER_UNWIND_S0_UNCHANGED
-
 /*
- * The return addresses table_run() takes, as a window: those whose call
+ * The return addresses the common step takes, as a window: those whose call
  * (pc - 1) its lookup covers, with pc - base inside a block, and that
- * code_follows_ra_call() could accept (4 bytes of text before them). Empty
- * ({UINTPTR_MAX, 0}: only an odd address) if none are.
+ * code_follows_ra_call() could accept (4 bytes of text before them, the
+ * window `call`). Empty ({UINTPTR_MAX, 0}: only an odd address) if none
+ * are.
  */
-static struct tracer_window run_window(const struct tracer_unwind_table *table,
-				       struct tracer_window call)
+struct tracer_window unwind_table_call_window(const struct tracer_unwind_table *table,
+					      struct tracer_window call)
 {
 	struct tracer_window window = {UINTPTR_MAX, 0};
 	uintptr_t first = table->base + 1;
@@ -130,97 +123,49 @@ static struct tracer_window run_window(const struct tracer_unwind_table *table,
 	return window;
 }
 
-/*
- * The loop needs few checks of its own, because validation guarantees what
- * a common rule holds (table_format.h): in a sp-based frame the slots lie
- * between sp and the CFA, at word multiples, and the CFA is at least a word
- * above sp. So while sp stays word-aligned and in [start, top] (checked on
- * entry; then each new sp is a CFA so checked), a sp-based frame needs only
- * "CFA at or below the top" for every read to be inside the stack. An
- * s0-based CFA is checked in full: aligned, above sp, at or below the top,
- * its slots (below it) at or above sp. The bounds on entry keep the 16-bit
- * offsets from wrapping around the address space.
- */
+/* Out of line: the general step runs it, after each frame it takes. */
+bool table_common_ready(const struct tracer_walk *walk)
+{
+	const uintptr_t top = walk->stack.end;
+	const uintptr_t sp = walk->next.sp;
+	const uintptr_t pc = walk->next.pc;
+
+	return walk->stop == TRACER_RUNNING && walk->unwind_table_status == TRACER_TABLE_OK &&
+	       walk->next_found_by == TRACER_TABLE && !walk->next_is_exact &&
+	       sp >= walk->stack.start && sp <= top && sp % WORD == 0 &&
+	       sp >= TABLE_OFFSET_REACH && top <= UINTPTR_MAX - TABLE_OFFSET_REACH &&
+	       window_contains(walk->call_window, pc) && pc % 2 == 0;
+}
+
+/* The loop over table_common_step(), its bounds in registers. */
 size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 {
-	const struct tracer_unwind_table *table = walk->config->unwind_table;
+	const struct tracer_window window = walk->call_window;
 	const struct tracer_window trap_return = walk->trap_return_window;
 	const uintptr_t top = walk->stack.end;
+	struct table_lookup table;
 	uintptr_t pc = walk->next.pc;
 	uintptr_t sp = walk->next.sp;
 	uintptr_t s0 = walk->next.s[0];
 	uintptr_t *next = pcs;
 	uintptr_t *const end = pcs + max;
-	struct tracer_window window;
-	const uint16_t *rows;
-	const uint64_t *maps;
-	const uint32_t *lookup;
-	const struct tracer_unwind_rule *rules;
-	uintptr_t base;
 
-	if (walk->unwind_table_status != TRACER_TABLE_OK || max == 0 ||
-	    !frame_pointer_takes_common(walk) || sp < walk->stack.start || sp > top ||
-	    sp % WORD != 0 || sp < OFFSET_REACH || top > UINTPTR_MAX - OFFSET_REACH)
+	if (!walk->next_table_common || window_contains(trap_return, pc) || max == 0)
 		return 0;
-	window = run_window(table, walk->call_window);
-	if (!window_contains(window, pc) || pc % 2 != 0)
-		return 0;
-	rows = table->rows;
-	maps = table->maps;
-	lookup = table->lookup;
-	rules = table->rules;
-	base = table->base;
-	for (;;) {
-		/* pc - base: the end of the call (unwind_table_rows_below). */
-		const struct tracer_unwind_rule *rule =
-		    unwind_table_rule_of(rules, rows[unwind_table_rows_below(maps, lookup, pc - base) - 1]);
-		uintptr_t kind = rule->kind;
-		uintptr_t cfa;
-		uintptr_t ra_slot;
-		uintptr_t caller_s0 = s0;
-
-		if (kind == COMMON_S0) {
-			uintptr_t s0_slot;
-
-			cfa = s0 + (uintptr_t)(intptr_t)rule->cfa_offset;
-			ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
-			s0_slot = cfa + (uintptr_t)(intptr_t)rule->s0_offset;
-			/* Above sp strictly (a caller's frame), so slots no
-			 * more than OFFSET_REACH below it do not wrap. */
-			if (cfa % WORD != 0 || cfa <= sp || cfa > top || ra_slot < sp ||
-			    s0_slot < sp)
-				break;
-			caller_s0 = target_word(s0_slot);
-		} else if (kind == COMMON_SP_S0) {
-			cfa = sp + (uintptr_t)(intptr_t)rule->cfa_offset;
-			ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
-			if (cfa > top)
-				break;
-			caller_s0 = target_word(cfa + (uintptr_t)(intptr_t)rule->s0_offset);
-		} else if (kind == COMMON_SP) {
-			cfa = sp + (uintptr_t)(intptr_t)rule->cfa_offset;
-			ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
-			if (cfa > top)
-				break;
-		} else {
-			break;
-		}
-		pc = target_word(ra_slot);
-		if (!window_contains(window, pc) || pc % 2 != 0 ||
-		    !parcel_is_ra_call(((const uint16_t *)pc)[-2]))
-			break;
+	table_lookup_of(&table, walk->config->unwind_table);
+	while (table_common_step(&table, window, top, &pc, &sp, &s0)) {
 		*next++ = pc;
-		sp = cfa;
-		s0 = caller_s0;
 		if (window_contains(trap_return, pc) || next == end)
 			break;
 	}
 	if (next != pcs) {
-		walk->next.pc = next[-1];
-		walk->next.ra = next[-1]; /* ra still holds the address returned to */
+		/* The last pc stored: pc's register is free when the step
+		 * declines. */
+		pc = next[-1];
+		walk->next.pc = pc;
+		walk->next.ra = pc; /* ra still holds the address returned to */
 		walk->next.sp = sp;
 		walk->next.s[0] = s0;
-		walk->next_found_by = TRACER_TABLE;
 	}
 	return (size_t)(next - pcs);
 }

@@ -39,29 +39,32 @@ const struct tracer_symbol *walk_function(struct tracer_walk *walk)
 	return walk->next_function;
 }
 
-/* The frame in walk->next, symbolized. Its function is looked up here, and
- * kept for an unwinder that needs it (walk_function): tracer_next() runs
- * this before the step, and the step forgets it. */
-static inline void describe_next(struct tracer_walk *walk, struct tracer_frame *frame)
+/*
+ * The frame in walk->next, symbolized; returns its function. table_common:
+ * walk->next_table_common holds, so the frame's marks are known without
+ * reading them: a caller's frame (a return address) that the table found,
+ * after no trap (table_common_ready() accepts no register set's frame, and
+ * the general step clears the trap's marks on the others).
+ */
+static inline __attribute__((always_inline)) const struct tracer_symbol *
+describe_next(const struct tracer_walk *walk, struct tracer_frame *frame, bool table_common)
 {
-	const bool is_return_address = !walk->next_is_exact;
+	const bool is_return_address = table_common || !walk->next_is_exact;
+	const enum tracer_unwinder found_by =
+	    table_common ? TRACER_TABLE : walk->next_found_by;
 	const struct tracer_symbol *symbol =
 	    walk_symtab_search(walk, code_address(walk->next.pc, is_return_address));
 
-	walk->next_function = symbol;
-	walk->next_function_known = true;
 	frame->pc = walk->next.pc;
 	frame->sp = walk->next.sp;
 	frame->fp = walk->next.s[0];
 	frame->is_return_address = is_return_address;
-	frame->after_trap = walk->next_after_trap;
-	frame->trap_cause = walk->trap_cause;
-	frame->trap_tval = walk->trap_tval;
-	frame->found_by = walk->next_found_by;
-	frame->found_by_fallback = walk->unwinder == TRACER_AUTO &&
-				   walk->next_found_by != TRACER_AUTO &&
-				   walk->next_found_by != TRACER_TABLE &&
-				   walk->next_found_by != TRACER_DWARF;
+	frame->after_trap = !table_common && walk->next_after_trap;
+	frame->trap_cause = table_common ? 0 : walk->trap_cause;
+	frame->trap_tval = table_common ? 0 : walk->trap_tval;
+	frame->found_by = found_by;
+	frame->found_by_fallback = walk->unwinder == TRACER_AUTO && found_by != TRACER_AUTO &&
+				   found_by != TRACER_TABLE && found_by != TRACER_DWARF;
 	if (symbol) {
 		frame->name = tracer_symbol_name(walk->config->symtab, symbol);
 		frame->offset = frame->pc - symbol->addr;
@@ -71,6 +74,7 @@ static inline void describe_next(struct tracer_walk *walk, struct tracer_frame *
 		frame->offset = 0;
 		frame->size = 0;
 	}
+	return symbol;
 }
 
 enum tracer_stop frame_check_cfa(const struct tracer_walk *walk, uintptr_t cfa)
@@ -194,45 +198,45 @@ static void advance(struct tracer_walk *walk)
 
 /*
  * The step, after which the frame's function is forgotten. The common frame
- * takes the raw capture's checked step (frame_pointer_next, table_run for
- * one frame), which declines any other frame, changing nothing; advance()
- * then decides, in step_general(), out of line: tracer_next() ends with a
- * jump to it, and so needs no frame of its own on the frame pointer's
- * common path, and adds none below advance() on the deepest one.
+ * takes the raw capture's checked step (frame_pointer_next; for the table
+ * and auto table_common_step, table_run()'s turn), which declines any other
+ * frame, changing nothing; advance() then decides, in step_general(), out
+ * of line: tracer_next() calls it, and so needs no frame of its own on the
+ * common paths (a call, not a jump: GCC then gives tracer_next() a frame on
+ * that path only, also with -fno-omit-frame-pointer), and adds none below
+ * advance() on the deepest one. step_general() also says whether the
+ * table's common step may start from the frame it leaves
+ * (walk->next_table_common); each frame that step finds meets the same
+ * conditions.
  */
-static __attribute__((noinline)) bool step_general(struct tracer_walk *walk)
+static __attribute__((noinline)) void step_general(struct tracer_walk *walk)
 {
 	advance(walk);
 	walk->next_function_known = false;
+	/* The flag stays false in the other walks (walk_begin). */
+	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO)
+		walk->next_table_common = table_common_ready(walk);
+}
+
+/* table_common_step() for the frame in walk->next, if
+ * walk->next_table_common (the caller checks). */
+static inline bool table_next(struct tracer_walk *walk)
+{
+	struct table_lookup table;
+	uintptr_t pc = walk->next.pc;
+	uintptr_t sp = walk->next.sp;
+	uintptr_t s0 = walk->next.s[0];
+
+	if (window_contains(walk->trap_return_window, pc))
+		return false;
+	table_lookup_of(&table, walk->config->unwind_table);
+	if (!table_common_step(&table, walk->call_window, walk->stack.end, &pc, &sp, &s0))
+		return false;
+	walk->next.pc = pc;
+	walk->next.ra = pc; /* ra still holds the address returned to */
+	walk->next.sp = sp;
+	walk->next.s[0] = s0;
 	return true;
-}
-
-/* table_run for one frame: NULL if it took the frame, else the walk, for
- * step_general(). (Returned, so that tracer_next() keeps no register
- * across the call: its frame stays the smallest.) */
-static __attribute__((noinline)) struct tracer_walk *step_table(struct tracer_walk *walk)
-{
-	uintptr_t caller_pc;
-
-	if (table_run(walk, &caller_pc, 1) == 0)
-		return walk;
-	walk->next_function_known = false;
-	return NULL;
-}
-
-/* Inline in tracer_next(), which runs it once a frame. */
-static inline bool step(struct tracer_walk *walk)
-{
-	if (walk->unwinder == TRACER_FRAME_POINTER && frame_pointer_next(walk)) {
-		walk->next_function_known = false;
-		return true;
-	}
-	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO) {
-		walk = step_table(walk);
-		if (!walk)
-			return true;
-	}
-	return step_general(walk);
 }
 
 /* The capture's step, after its loops (frame_pointer_run, table_run) have
@@ -242,14 +246,33 @@ void walk_advance(struct tracer_walk *walk)
 	step_general(walk);
 }
 
+/*
+ * The function a frame's step may need (walk_function) is kept for the
+ * general step only: a common step forgets it at once, and the general
+ * step leaves it unknown, so a frame a common step takes neither keeps nor
+ * clears it.
+ */
 bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
 {
+	const struct tracer_symbol *function;
+
 	if (walk->stop != TRACER_RUNNING || walk->frames_left == 0) {
 		if (walk->stop == TRACER_RUNNING)
 			walk->stop = TRACER_STOP_DEPTH_LIMIT;
 		return false;
 	}
 	walk->frames_left--;
-	describe_next(walk, frame);
-	return step(walk);
+	if (walk->next_table_common) {
+		function = describe_next(walk, frame, true);
+		if (table_next(walk))
+			return true;
+	} else {
+		function = describe_next(walk, frame, false);
+		if (walk->unwinder == TRACER_FRAME_POINTER && frame_pointer_next(walk))
+			return true;
+	}
+	walk->next_function = function;
+	walk->next_function_known = true;
+	step_general(walk);
+	return true;
 }

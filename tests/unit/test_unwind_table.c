@@ -733,3 +733,97 @@ void unwind_table_entry_point(void)
 	CHECK(t.stack.stop == TRACER_STOP_USER_ENTRY);
 	release(&t);
 }
+
+/*
+ * The marks tracer_next() gives a frame the table's common step may take
+ * (next_table_common: described without reading them) are those the
+ * general step gives, where the walk goes through other steps in between:
+ * a trap frame whose entry lies in the table's rows, and (auto) a frame
+ * DWARF found. Each walk runs twice: every call before a return address a
+ * c.jalr (the fake text's: the common step declines them all), then `jal
+ * ra` (0x000000ef: it takes what it may); both must give the frames
+ * derived here. Trap: A + 0x10 (exact; CFA = sp + 32, word 104) returns to
+ * D + 0x10, in the trap entry [D, D + 0x40): the trap frame at word 104
+ * gives A + 0x40 (exact), sp word 130, s0 word 150, cause 13, tval 0x1234,
+ * and ra B + 0x20, after a call too (what D's row, CFA = sp + 16, would take
+ * as a caller if the step did not leave returns into the trap entry to the
+ * general path). A + 0x40 (CFA word 134) -> B + 0x20 (CFA = s0, word 150;
+ * s0 = 0 below it) -> C + 0x30 (CFA = sp + 16, the top: outermost).
+ * DWARF: INTERPRETED + 8 (CFA = s1 = word 134) -> B + 0x20 (by DWARF,
+ * unmarked) -> C + 0x30 (by the table).
+ */
+void unwind_table_common_step_marks(void)
+{
+	static const enum tracer_unwinder unwinders[2] = {TRACER_TABLE, TRACER_AUTO};
+	static const uintptr_t calls[3] = {D + 0x0c, B + 0x1c, C + 0x2c};
+	const size_t trap_frame = 104;
+	struct table_test t;
+
+	build(&t);
+	fake_enable_traps(&t.stack);
+	t.stack.trap.entry = (struct tracer_range){BASE + D, BASE + D + 0x40};
+	put(&t, word(&t, 104) - WORD, BASE + D + 0x10);
+	put(&t, word(&t, trap_frame + TF_EPC), BASE + A + 0x40);
+	put(&t, word(&t, trap_frame + TF_RA), BASE + B + 0x20);
+	put(&t, word(&t, trap_frame + TF_SP), word(&t, 130));
+	put(&t, word(&t, trap_frame + TF_CAUSE), 13);
+	put(&t, word(&t, trap_frame + TF_TVAL), 0x1234);
+	put(&t, word(&t, trap_frame + TF_S0), word(&t, 150));
+	put(&t, word(&t, 134) - WORD, BASE + B + 0x20);
+	put(&t, word(&t, 150) - WORD, BASE + C + 0x30);
+	put(&t, word(&t, 150) - 2 * WORD, 0);
+	t.stack.range.end = word(&t, 152);
+	for (size_t run = 0; run < 4; run++) {
+		const struct tracer_frame *f = t.stack.frames;
+
+		for (size_t i = 0; i < 3; i++) {
+			if (run % 2 == 0)
+				fake_text_put32(&t.stack, BASE + calls[i],
+						(uint32_t)FAKE_CALL_PARCEL << 16 | FAKE_CALL_PARCEL);
+			else
+				fake_text_put32(&t.stack, BASE + calls[i], 0x000000ef);
+		}
+		t.stack.regs.pc = BASE + A + 0x10;
+		t.stack.regs.sp = word(&t, 100);
+		t.stack.regs.s[0] = 0x4040;
+		CHECK(fake_walk_with(&t.stack, unwinders[run / 2]) == 5);
+		CHECK(t.stack.stop == TRACER_STOP_OUTERMOST);
+		CHECK(f[0].pc == BASE + A + 0x10 && !f[0].is_return_address && !f[0].after_trap);
+		CHECK(f[1].pc == BASE + D + 0x10 && f[1].sp == word(&t, 104) &&
+		      f[1].is_return_address && !f[1].after_trap && f[1].trap_cause == 0 &&
+		      f[1].found_by == TRACER_TABLE && !f[1].found_by_fallback);
+		CHECK(f[2].pc == BASE + A + 0x40 && f[2].sp == word(&t, 130) &&
+		      f[2].fp == word(&t, 150) && !f[2].is_return_address && f[2].after_trap &&
+		      f[2].trap_cause == 13 && f[2].trap_tval == 0x1234 &&
+		      f[2].found_by == unwinders[run / 2] && !f[2].found_by_fallback);
+		CHECK(f[3].pc == BASE + B + 0x20 && f[3].sp == word(&t, 134) &&
+		      f[3].is_return_address && !f[3].after_trap && f[3].trap_cause == 0 &&
+		      f[3].trap_tval == 0 && f[3].found_by == TRACER_TABLE);
+		CHECK(frame_is(&t, 4, BASE + C + 0x30, word(&t, 150), 0));
+	}
+	/* DWARF's frame, then the table's (auto). */
+	t.stack.config.trap = NULL;
+	put(&t, word(&t, 134) - WORD, BASE + B + 0x20);
+	for (size_t run = 0; run < 2; run++) {
+		const struct tracer_frame *f = t.stack.frames;
+
+		for (size_t i = 1; i < 3; i++) {
+			if (run == 0)
+				fake_text_put32(&t.stack, BASE + calls[i],
+						(uint32_t)FAKE_CALL_PARCEL << 16 | FAKE_CALL_PARCEL);
+			else
+				fake_text_put32(&t.stack, BASE + calls[i], 0x000000ef);
+		}
+		t.stack.regs.pc = BASE + INTERPRETED + 8;
+		t.stack.regs.sp = word(&t, 100);
+		t.stack.regs.s[0] = word(&t, 150);
+		t.stack.regs.s[1] = word(&t, 134);
+		CHECK(fake_walk_with(&t.stack, TRACER_AUTO) == 3);
+		CHECK(t.stack.stop == TRACER_STOP_OUTERMOST);
+		CHECK(f[1].pc == BASE + B + 0x20 && f[1].sp == word(&t, 134) &&
+		      f[1].fp == word(&t, 150) && f[1].found_by == TRACER_DWARF &&
+		      !f[1].found_by_fallback);
+		CHECK(frame_is(&t, 2, BASE + C + 0x30, word(&t, 150), 0));
+	}
+	release(&t);
+}
