@@ -424,26 +424,43 @@ fde_index_lookup(const struct tracer_fde_index *index, uintptr_t pc)
 			     sizeof(struct tracer_fde_entry), pc);
 }
 
+/* Whether the FDE parsed for `entry` may be used for pc: an index that
+ * disagrees with the CFI, or CFI for code that is not ours, is not to be
+ * trusted. */
+static inline enum cfi_status check_found(const struct tracer_config *config,
+					  const struct tracer_fde_entry *entry, uintptr_t pc,
+					  const struct cfi_fde *fde)
+{
+	if (fde->pc_start != entry->pc_start || fde->pc_start < config->text.start ||
+	    fde->pc_end > config->text.end)
+		return CFI_MALFORMED;
+	return pc < fde->pc_end ? CFI_OK : CFI_NOT_FOUND;
+}
+
+/* cfi_find_fde's FDE through the general parse. Not inlined: the common
+ * path, which reaches it by a tail call, then keeps no register across a
+ * call and saves none. */
+static __attribute__((noinline)) enum cfi_status
+find_fde_general(const struct tracer_config *config, uintptr_t pc,
+		 const struct tracer_fde_entry *entry, struct tracer_cie *cie,
+		 struct cfi_fde *fde)
+{
+	enum cfi_status status = parse_fde(config, entry->fde, cie, fde);
+
+	return status == CFI_OK ? check_found(config, entry, pc, fde) : status;
+}
+
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 			     struct tracer_cie *cie, struct cfi_fde *fde)
 {
 	const struct tracer_fde_entry *entry =
 	    config->fde_index ? fde_index_lookup(config->fde_index, pc) : NULL;
-	enum cfi_status status;
 
 	if (!entry)
 		return CFI_NOT_FOUND;
-	if (!cie || !parse_common_fde(config, entry->fde, cie, fde)) {
-		status = parse_fde(config, entry->fde, cie, fde);
-		if (status != CFI_OK)
-			return status;
-	}
-	/* An index that disagrees with the CFI, or CFI for code that is not
-	 * ours, is not to be trusted. */
-	if (fde->pc_start != entry->pc_start || fde->pc_start < config->text.start ||
-	    fde->pc_end > config->text.end)
-		return CFI_MALFORMED;
-	return pc < fde->pc_end ? CFI_OK : CFI_NOT_FOUND;
+	if (cie && parse_common_fde(config, entry->fde, cie, fde))
+		return check_found(config, entry, pc, fde);
+	return find_fde_general(config, pc, entry, cie, fde);
 }
 
 #ifdef TRACER_HOST_VIEW
