@@ -291,10 +291,10 @@ enum tracer_unwinder {
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
 #define TRACER_STACK_FRAME_POINTER 160u
-#define TRACER_STACK_DWARF 880u
+#define TRACER_STACK_DWARF 896u
 #define TRACER_STACK_PROLOGUE 800u
 #define TRACER_STACK_TABLE 176u /* rows the table holds; interpreted ones: DWARF's */
-#define TRACER_STACK_AUTO 880u /* the largest of them */
+#define TRACER_STACK_AUTO 896u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
 #define TRACER_STACK_CAPTURE 448u
 /* What tracer_print_backtrace() needs on top of it (put_line's aside). */
