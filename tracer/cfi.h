@@ -252,6 +252,20 @@ enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
 				  const struct cfi_fde *fde, struct tracer_cie *cie,
 				  uintptr_t pc, struct cfi_row *row);
 
+/*
+ * A walk's row in the common case, without cfi_row_at_cached's set-up: the
+ * CIE's initial row cached as a CFA rule alone (cie->initial_known), the
+ * factors and the FDE's ops up to pc those its loop takes (advance_loc,
+ * offset, restore, def_cfa_offset and def_cfa with one-byte operands).
+ * Returns true with cfi_row_at_cached's status in *status, or false,
+ * having changed nothing but *row: cfi_row_at_cached then computes it.
+ * Two calls, not one inside the other: the walk's deepest path holds one
+ * of their frames, not both, and this one saves no registers.
+ */
+bool cfi_row_at_common(const struct tracer_config *config, const struct cfi_fde *fde,
+		       const struct tracer_cie *cie, uintptr_t pc, struct cfi_row *row,
+		       enum cfi_status *status);
+
 /* Max depth of the DW_OP evaluation stack; deeper is CFI_UNSUPPORTED. */
 #define CFI_EXPRESSION_STACK 8
 

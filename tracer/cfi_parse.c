@@ -428,8 +428,8 @@ fde_index_lookup(const struct tracer_fde_index *index, uintptr_t pc)
  * disagrees with the CFI, or CFI for code that is not ours, is not to be
  * trusted. */
 static inline enum cfi_status check_found(const struct tracer_config *config,
-					  const struct tracer_fde_entry *entry, uintptr_t pc,
-					  const struct cfi_fde *fde)
+					  const struct tracer_fde_entry *entry,
+					  uintptr_t pc, const struct cfi_fde *fde)
 {
 	if (fde->pc_start != entry->pc_start || fde->pc_start < config->text.start ||
 	    fde->pc_end > config->text.end)

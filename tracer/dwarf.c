@@ -271,7 +271,8 @@ void dwarf_step(struct tracer_walk *walk)
 		return;
 	}
 	status = cfi_find_fde(config, pc, &walk->cie, &fde);
-	if (status == CFI_OK)
+	if (status == CFI_OK &&
+	    !cfi_row_at_common(config, &fde, &walk->cie, pc, &row, &status))
 		status = cfi_row_at_cached(config, &fde, &walk->cie, pc, &row);
 	if (status == CFI_OK)
 		status = compute_cfa(walk, &row, &walk->next, &cfa);

@@ -981,6 +981,69 @@ void cfi_find_fde_common_header(void)
 	end_case(&h.c);
 }
 
+/*
+ * A walk's rows (cfi_row_at_cached, the CIE's initial row cached) come from
+ * a loop over the common ops without the program's set-up, or, at any
+ * other op, from the general interpreter: at every pc of GCC's FDE above,
+ * the row readelf gives. Past its last advance the FDE's final nop (no
+ * operand follows it) sends the loop to the general interpreter.
+ */
+/* A walk's row as dwarf_step computes it. */
+static enum cfi_status walk_row(struct common_header_case *h, const struct cfi_fde *fde,
+				uintptr_t pc, struct cfi_row *row)
+{
+	enum cfi_status status;
+
+	if (cfi_row_at_common(&h->c.stack.config, fde, &h->cache, pc, row, &status))
+		return status;
+	return cfi_row_at_cached(&h->c.stack.config, fde, &h->cache, pc, row);
+}
+
+void cfi_row_cached_every_pc(void)
+{
+	struct common_header_case h;
+	struct cfi_fde fde;
+	struct cfi_row row;
+	size_t expected = 0;
+
+	build_common_header(&h);
+	CHECK(find_cached(&h, &fde) == CFI_OK);
+	for (uintptr_t offset = 0; offset < 0x3c; offset++) {
+		while (expected + 1 < sizeof(gcc_rows) / sizeof(gcc_rows[0]) &&
+		       gcc_rows[expected + 1].offset <= offset)
+			expected++;
+		/* Twice: the first run may fill the cache, the second reads it. */
+		for (int run = 0; run < 2; run++) {
+			CHECK_ROW(walk_row(&h, &fde, h.start + offset, &row) == CFI_OK,
+				  offset);
+			CHECK_ROW(is_gcc_row(&row, &gcc_rows[expected]), offset);
+		}
+		CHECK_ROW(h.cache.initial_known, offset);
+	}
+	/* An op the loop does not take after the nop, changing the last row:
+	 * DW_CFA_offset_extended s1 (9), 2 x -4 = -8. The FDE grows by its 3
+	 * bytes (into the nops). */
+	h.c.cfi.block[0x3c] = 0x05;
+	h.c.cfi.block[0x3d] = REG_S1;
+	h.c.cfi.block[0x3e] = 0x02;
+	put_u32(&h, GCC_FDE, 0x24 + 3);
+	CHECK(find_cached(&h, &fde) == CFI_OK &&
+	      fde.end == fake_cfi_addr(&h.c.cfi, 0x3f));
+	CHECK(walk_row(&h, &fde, h.start + 0x3b, &row) == CFI_OK);
+	CHECK(is_gcc_row(&row, &gcc_rows[6]) &&
+	      has_rule(&row, REG_S1, CFI_RULE_OFFSET, -8));
+	CHECK(walk_row(&h, &fde, h.start + 0x39, &row) == CFI_OK);
+	CHECK(is_gcc_row(&row, &gcc_rows[5]) && cfi_row_rule(&row, REG_S1).kind == 0);
+	/* An advance past the end of the address space, from the last row:
+	 * malformed (cfi_row.c's rule for the general interpreter too). */
+	h.c.cfi.block[0x3b] = 0x7f; /* advance_loc 63 in place of the nop */
+	fde.pc_end = UINTPTR_MAX;
+	CHECK(walk_row(&h, &fde, h.start + 0x3a, &row) == CFI_OK);
+	fde.pc_start = UINTPTR_MAX - 0x3c;
+	CHECK(walk_row(&h, &fde, UINTPTR_MAX - 2, &row) == CFI_MALFORMED);
+	end_case(&h.c);
+}
+
 /* ---- call frame instructions (DWARF 5 section 6.4.2) ---- */
 
 /* Operands: register number 8, non-factored offset 16. */
