@@ -471,7 +471,7 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
  *     frame pointer     22 (FP=1)       130
- *     DWARF            729 / 847       818 / 931
+ *     DWARF            689 / 806       778 / 890
  *     prologue         959 / 1,040     992 / 1,073
  *     table             53 / 58         288 / 301
  *     auto              53 / 58         291 / 304
