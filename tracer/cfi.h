@@ -205,16 +205,21 @@ static inline unsigned cfi_row_kind(const struct cfi_row *row, unsigned slot)
 /* The slot of `column`, CFI_SLOTS if the row keeps none for it. */
 static inline unsigned cfi_column_slot(const struct cfi_row *row, uintptr_t column)
 {
-	/* The slot of each register below 32; CFI_SLOTS: none. */
+	/* The slot of each register below 64 (the operand of DW_CFA_offset
+	 * and DW_CFA_restore: no range check there); CFI_SLOTS: none. */
 	enum { N = CFI_SLOTS, S = CFI_SLOT_S0 };
-	static const uint8_t register_slots[32] = {
+	static const uint8_t register_slots[64] = {
 	    N,	   CFI_SLOT_RA, CFI_SLOT_SP, N,	     N,	    N,	   N,	  N,
 	    S,	   S + 1,	N,	     N,	     N,	    N,	   N,	  N,
 	    N,	   N,		S + 2,	     S + 3,  S + 4, S + 5, S + 6, S + 7,
 	    S + 8, S + 9,	S + 10,	     S + 11, N,	    N,	   N,	  N,
+	    N,	   N,		N,	     N,	     N,	    N,	   N,	  N,
+	    N,	   N,		N,	     N,	     N,	    N,	   N,	  N,
+	    N,	   N,		N,	     N,	     N,	    N,	   N,	  N,
+	    N,	   N,		N,	     N,	     N,	    N,	   N,	  N,
 	};
 
-	if (column < 32 && register_slots[column] != N)
+	if (column < 64 && register_slots[column] != N)
 		return register_slots[column];
 	return column == row->return_column ? CFI_SLOT_RETURN : CFI_SLOTS;
 }
@@ -246,6 +251,20 @@ enum cfi_status cfi_row_until(const struct tracer_config *config, const struct c
 enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
 				  const struct cfi_fde *fde, struct tracer_cie *cie,
 				  uintptr_t pc, struct cfi_row *row);
+
+/*
+ * A walk's row in the common case, without cfi_row_at_cached's set-up: the
+ * CIE's initial row cached as a CFA rule alone (cie->initial_known), the
+ * factors and the FDE's ops up to pc those its loop takes (advance_loc,
+ * offset, restore, def_cfa_offset and def_cfa with one-byte operands).
+ * Returns true with cfi_row_at_cached's status in *status, or false,
+ * having changed nothing but *row: cfi_row_at_cached then computes it.
+ * Two calls, not one inside the other: the walk's deepest path holds one
+ * of their frames, not both, and this one saves no registers.
+ */
+bool cfi_row_at_common(const struct tracer_config *config, const struct cfi_fde *fde,
+		       const struct tracer_cie *cie, uintptr_t pc, struct cfi_row *row,
+		       enum cfi_status *status);
 
 /* Max depth of the DW_OP evaluation stack; deeper is CFI_UNSUPPORTED. */
 #define CFI_EXPRESSION_STACK 8

@@ -286,6 +286,65 @@ read_fde_range(const struct tracer_config *config, struct memory_cursor *cursor,
 	return status;
 }
 
+/* The size of the common FDE's fields before its instructions: length, CIE
+ * pointer, pc_begin and pc_range (pcrel sdata4), a one-byte augmentation
+ * length. */
+#define COMMON_FDE_HEADER 17u
+
+/*
+ * The FDE at fde_addr as GCC and clang write it, parsed with one bounds
+ * check: 4-byte aligned, 32-bit length, its CIE the walk's `cache` (read
+ * and checked already), pcrel sdata4 pointers and 'z' augmentation data of
+ * fewer than 128 bytes. Fills *fde as parse_fde would and returns true, or
+ * returns false, having written nothing: parse_fde then reads it field by
+ * field and says what is wrong, if anything. Reads only what the checks
+ * before each read put inside .eh_frame.
+ */
+static inline __attribute__((always_inline)) bool
+parse_common_fde(const struct tracer_config *config, uintptr_t fde_addr,
+		 const struct tracer_cie *cache, struct cfi_fde *fde)
+{
+	const struct tracer_range eh_frame = config->eh_frame;
+	uintptr_t length;
+	uintptr_t room; /* bytes after the length field, in the section */
+	uintptr_t id_field = fde_addr + 4;
+	uintptr_t cie_pointer;
+	uintptr_t augmentation;
+	uintptr_t pc_start;
+	uintptr_t pc_end;
+
+	if (cache->fde_encoding != (DW_EH_PE_pcrel | DW_EH_PE_sdata4) ||
+	    !cache->has_augmentation_data || fde_addr % 4 != 0 ||
+	    fde_addr < eh_frame.start || fde_addr > eh_frame.end ||
+	    eh_frame.end - fde_addr < COMMON_FDE_HEADER)
+		return false;
+	length = target_u32(fde_addr);
+	room = eh_frame.end - id_field;
+	/* 0xffffffff would be 64-bit DWARF's mark, not a length. */
+	if (length < COMMON_FDE_HEADER - 4 || length > room || length == 0xffffffff)
+		return false;
+	/* A CIE pointer of 0 marks a CIE; it counts back from its field. */
+	cie_pointer = target_u32(id_field);
+	if (cie_pointer - 1 >= id_field - eh_frame.start ||
+	    id_field - cie_pointer != cache->address)
+		return false;
+	augmentation = target_u8(fde_addr + COMMON_FDE_HEADER - 1);
+	if (augmentation >= 0x80 || augmentation > length - (COMMON_FDE_HEADER - 4))
+		return false;
+	pc_start = target_address(fde_addr + 8 +
+				  (uintptr_t)(intptr_t)(int32_t)target_u32(fde_addr + 8));
+	pc_end = target_address(
+	    pc_start +
+	    target_address((uintptr_t)(intptr_t)(int32_t)target_u32(fde_addr + 12)));
+	if (pc_end < pc_start)
+		return false;
+	fde->pc_start = pc_start;
+	fde->pc_end = pc_end;
+	fde->instructions = fde_addr + COMMON_FDE_HEADER + augmentation;
+	fde->end = id_field + length;
+	return true;
+}
+
 /* cfi_parse_fde, with the CIE `cache` read last (NULL: none), where the
  * FDE's CIE is then left instead of in fde->cie. Inline: cfi_find_fde
  * runs it every frame. */
@@ -365,24 +424,43 @@ fde_index_lookup(const struct tracer_fde_index *index, uintptr_t pc)
 			     sizeof(struct tracer_fde_entry), pc);
 }
 
+/* Whether the FDE parsed for `entry` may be used for pc: an index that
+ * disagrees with the CFI, or CFI for code that is not ours, is not to be
+ * trusted. */
+static inline enum cfi_status check_found(const struct tracer_config *config,
+					  const struct tracer_fde_entry *entry,
+					  uintptr_t pc, const struct cfi_fde *fde)
+{
+	if (fde->pc_start != entry->pc_start || fde->pc_start < config->text.start ||
+	    fde->pc_end > config->text.end)
+		return CFI_MALFORMED;
+	return pc < fde->pc_end ? CFI_OK : CFI_NOT_FOUND;
+}
+
+/* cfi_find_fde's FDE through the general parse. Not inlined: the common
+ * path, which reaches it by a tail call, then keeps no register across a
+ * call and saves none. */
+static __attribute__((noinline)) enum cfi_status
+find_fde_general(const struct tracer_config *config, uintptr_t pc,
+		 const struct tracer_fde_entry *entry, struct tracer_cie *cie,
+		 struct cfi_fde *fde)
+{
+	enum cfi_status status = parse_fde(config, entry->fde, cie, fde);
+
+	return status == CFI_OK ? check_found(config, entry, pc, fde) : status;
+}
+
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 			     struct tracer_cie *cie, struct cfi_fde *fde)
 {
 	const struct tracer_fde_entry *entry =
 	    config->fde_index ? fde_index_lookup(config->fde_index, pc) : NULL;
-	enum cfi_status status;
 
 	if (!entry)
 		return CFI_NOT_FOUND;
-	status = parse_fde(config, entry->fde, cie, fde);
-	if (status != CFI_OK)
-		return status;
-	/* An index that disagrees with the CFI, or CFI for code that is not
-	 * ours, is not to be trusted. */
-	if (fde->pc_start != entry->pc_start || fde->pc_start < config->text.start ||
-	    fde->pc_end > config->text.end)
-		return CFI_MALFORMED;
-	return pc < fde->pc_end ? CFI_OK : CFI_NOT_FOUND;
+	if (cie && parse_common_fde(config, entry->fde, cie, fde))
+		return check_found(config, entry, pc, fde);
+	return find_fde_general(config, pc, entry, cie, fde);
 }
 
 #ifdef TRACER_HOST_VIEW

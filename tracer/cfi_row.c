@@ -211,23 +211,26 @@ static inline enum cfi_status set_rule(struct cfi_row *row, uintptr_t column,
 	return CFI_OK;
 }
 
-/* DW_CFA_restore: back to the CIE's rule, or to unspecified if it had none.
- * Inline: run_common stays a leaf. */
-static inline __attribute__((always_inline)) enum cfi_status
-restore_rule(struct cfi_program *program, uintptr_t column)
+/* DW_CFA_restore: back to the CIE's rule (`initial`'s, NULL: none), or to
+ * unspecified if it had none. Inline: the common ops' loop keeps no call. */
+static inline __attribute__((always_inline)) void
+restore_column(struct cfi_row *row, const struct cfi_row *initial, uintptr_t column)
 {
-	struct cfi_row *row = program->row;
-	const struct cfi_row *initial = program->initial;
 	unsigned slot = cfi_column_slot(row, column);
 
 	if (slot == CFI_SLOTS) {
 		restore_other_rule(row, initial, column);
-		return CFI_OK;
+		return;
 	}
 	if (initial)
 		set_slot(row, slot, cfi_row_kind(initial, slot), initial->values[slot]);
 	else
 		set_slot(row, slot, 0, 0);
+}
+
+static enum cfi_status restore_rule(struct cfi_program *program, uintptr_t column)
+{
+	restore_column(program->row, program->initial, column);
 	return CFI_OK;
 }
 
@@ -492,33 +495,43 @@ static __attribute__((noinline)) enum cfi_status run_op(struct cfi_program *prog
 	}
 }
 
-/*
- * The ops compilers emit in every FDE, from program->cursor.pos up to
- * `end` or the first row past the pc: advance_loc, offset with a one-byte
- * operand, restore, def_cfa_offset and def_cfa with one-byte operands. Returns at the
- * first other op (not run), at the end, or once the pc is reached. A leaf,
- * not inlined: it keeps the position, the location and the factors in
- * registers that need no saving, and run() stays small around it.
- */
-static __attribute__((noinline)) enum cfi_status run_common(struct cfi_program *program,
-							    uintptr_t end)
+/* Where the common ops' loop is, in its caller's locals (registers). */
+struct common_state {
+	uintptr_t pos;	 /* the next op */
+	uintptr_t left;	 /* bytes from the current row's location to the pc */
+	bool moved;	 /* an advance ran */
+	bool reached_pc; /* an advance went past the pc: the row is final */
+#ifdef TRACER_HOST_VIEW
+	uintptr_t next_loc; /* where that advance went */
+#endif
+};
+
+/* Whether the common ops' arithmetic is safe with these factors: a 6-bit
+ * delta times code_align cannot overflow, nor a one-byte factor (< 0x80)
+ * times data_align an int32. Else the general decoder takes every op,
+ * checking. */
+static inline bool common_factors(uintptr_t code_align, intptr_t data_align)
 {
-	struct cfi_row *row = program->row;
-	const uintptr_t code_align = program->cie->code_align;
-	const intptr_t data_align = program->cie->data_align;
-	uintptr_t pos = program->cursor.pos;
-	/* Bytes from the current row's location to the pc (loc <= pc: rows
-	 * past it are not run). */
-	uintptr_t left = program->pc - program->loc;
-	bool moved = false;
+	return code_align <= UINTPTR_MAX / 0x3f && data_align >= -0x1000000 &&
+	       data_align <= 0x1000000;
+}
+
+/*
+ * The ops compilers emit in every FDE, from state->pos up to `end` or the
+ * first row past `pc`: advance_loc, offset with a one-byte operand, restore
+ * (to `initial`'s rule, NULL: none), def_cfa_offset and def_cfa with
+ * one-byte operands. Returns at the first other op (not run), at the end,
+ * or once the pc is reached; the factors must pass common_factors. Inline:
+ * the row's computation runs it every frame, its state in registers.
+ */
+static inline __attribute__((always_inline)) enum cfi_status
+common_ops(struct cfi_row *row, const struct cfi_row *initial, uintptr_t code_align,
+	   intptr_t data_align, uintptr_t pc, uintptr_t end, struct common_state *state)
+{
+	uintptr_t pos = state->pos;
+	uintptr_t left = state->left;
 	enum cfi_status status = CFI_OK;
 
-	/* Then a 6-bit delta times code_align cannot overflow, nor a
-	 * one-byte factor (< 0x80) times data_align an int32: else run_op
-	 * takes every op, checking. */
-	if (code_align > UINTPTR_MAX / 0x3f || data_align < -0x1000000 ||
-	    data_align > 0x1000000)
-		return CFI_OK;
 	while (pos < end) {
 		unsigned op = target_u8(pos);
 		unsigned operand;
@@ -527,16 +540,18 @@ static __attribute__((noinline)) enum cfi_status run_common(struct cfi_program *
 		if ((op & 0xc0) == DW_CFA_advance_loc) {
 			bytes = (op & 0x3f) * code_align;
 			pos++;
-			moved = true;
+			state->moved = true;
 			if (bytes > left) {
-				uintptr_t loc = program->pc - left;
+				uintptr_t loc = pc - left;
 
 				/* Past the address space is malformed. */
 				if (loc + bytes < loc)
 					status = CFI_MALFORMED;
+#ifdef TRACER_HOST_VIEW
 				else
-					NOTE_NEXT_LOC(program, loc + bytes);
-				program->reached_pc = true;
+					state->next_loc = loc + bytes;
+#endif
+				state->reached_pc = true;
 				break;
 			}
 			left -= bytes;
@@ -544,7 +559,7 @@ static __attribute__((noinline)) enum cfi_status run_common(struct cfi_program *
 		}
 		if ((op & 0xc0) == DW_CFA_restore) {
 			pos++;
-			restore_rule(program, op & 0x3f);
+			restore_column(row, initial, op & 0x3f);
 			continue;
 		}
 		/* A one-byte ULEB128 operand, if one follows: else 0x80. */
@@ -570,9 +585,37 @@ static __attribute__((noinline)) enum cfi_status run_common(struct cfi_program *
 			(int32_t)target_u8(pos + 2));
 		pos += 3;
 	}
-	program->cursor.pos = pos;
-	program->loc = program->pc - left;
-	program->moved |= moved;
+	state->pos = pos;
+	state->left = left;
+	return status;
+}
+
+/* common_ops on the program's cursor and location. */
+static inline __attribute__((always_inline)) enum cfi_status
+run_common(struct cfi_program *program, uintptr_t end)
+{
+	const struct tracer_cie *cie = program->cie;
+	struct common_state state;
+	enum cfi_status status;
+
+	if (!common_factors(cie->code_align, cie->data_align))
+		return CFI_OK;
+	state.pos = program->cursor.pos;
+	state.left = program->pc - program->loc;
+	state.moved = false;
+	state.reached_pc = false;
+#ifdef TRACER_HOST_VIEW
+	state.next_loc = program->next_loc;
+#endif
+	status = common_ops(program->row, program->initial, cie->code_align,
+			    cie->data_align, program->pc, end, &state);
+	program->cursor.pos = state.pos;
+	program->loc = program->pc - state.left;
+	program->moved |= state.moved;
+	program->reached_pc |= state.reached_pc;
+#ifdef TRACER_HOST_VIEW
+	program->next_loc = state.next_loc;
+#endif
 	return status;
 }
 
@@ -676,6 +719,44 @@ static inline __attribute__((always_inline)) enum cfi_status row_at(const struct
 	if (status != CFI_OK)
 		return status;
 	return row->cfa_kind != 0 ? CFI_OK : CFI_MALFORMED;
+}
+
+bool cfi_row_at_common(const struct tracer_config *config, const struct cfi_fde *fde,
+		       const struct tracer_cie *cache, uintptr_t pc, struct cfi_row *row,
+		       enum cfi_status *status)
+{
+	struct common_state state;
+
+	if (!cache->initial_known || cache->ra_column > UINT16_MAX ||
+	    !common_factors(cache->code_align, cache->data_align) ||
+	    fde->instructions > fde->end || fde->instructions < config->eh_frame.start ||
+	    fde->end > config->eh_frame.end)
+		return false;
+	row->return_column = (uint16_t)cache->ra_column;
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		row->kinds[i] = 0;
+#ifdef TRACER_HOST_VIEW
+	row->other_count = 0;
+	row->others_lost = false;
+#endif
+	row->cfa_kind = cache->initial_cfa_kind;
+	row->cfa_register = cache->initial_cfa_register;
+	row->cfa_offset = cache->initial_cfa_offset;
+	state.pos = fde->instructions;
+	state.left = pc - fde->pc_start;
+	state.moved = false;
+	state.reached_pc = false;
+#ifdef TRACER_HOST_VIEW
+	state.next_loc = UINTPTR_MAX;
+#endif
+	/* The cached initial row has no register rules: restore clears. */
+	*status = common_ops(row, NULL, cache->code_align, cache->data_align, pc,
+			     fde->end, &state);
+	if (*status == CFI_OK && !state.reached_pc && state.pos != fde->end)
+		return false;
+	if (*status == CFI_OK && row->cfa_kind == 0)
+		*status = CFI_MALFORMED;
+	return true;
 }
 
 enum cfi_status cfi_row_at_cached(const struct tracer_config *config,

@@ -103,6 +103,20 @@ static enum tracer_stop stop_reason(enum cfi_status status)
 	}
 }
 
+/* The addresses of the stack's whole words, [start, end - word], as a
+ * window (memory_read_stack_word's bounds, computed once a frame); for a
+ * stack smaller than a word, only UINTPTR_MAX, which is never aligned. */
+static inline struct tracer_window stack_words(struct tracer_range stack)
+{
+	struct tracer_window words = {UINTPTR_MAX, 0};
+
+	if (stack.end >= stack.start && stack.end - stack.start >= TARGET_WORD_SIZE) {
+		words.first = stack.start;
+		words.span = stack.end - TARGET_WORD_SIZE - stack.start;
+	}
+	return words;
+}
+
 /*
  * Turns the callee's registers in *regs into the caller's: unspecified rules
  * mean "same value", so only sp (the CFA) and the registers with a rule
@@ -119,7 +133,7 @@ apply_row(const struct tracer_walk *walk, const struct cfi_row *row, unsigned re
 	  const struct tracer_regs *callee, uintptr_t cfa, struct tracer_regs *regs,
 	  bool general)
 {
-	const struct tracer_range stack = walk->stack;
+	const struct tracer_window words = stack_words(walk->stack);
 	uintptr_t return_address = 0;
 	bool has_return_address =
 	    cfi_register_value(callee, row->return_column, &return_address);
@@ -131,7 +145,7 @@ apply_row(const struct tracer_walk *walk, const struct cfi_row *row, unsigned re
 	 * only when none of these has the return-address column; its rule
 	 * is never undefined here (dwarf_step stops first). */
 	for (unsigned word = 0; word < CFI_KIND_WORDS; word++) {
-		unsigned slot = word * CFI_KINDS_PER_WORD;
+		uintptr_t slot = word * CFI_KINDS_PER_WORD;
 
 		for (uintptr_t kinds = row->kinds[word]; kinds != 0;
 		     kinds >>= CFI_KIND_BITS, slot++) {
@@ -143,11 +157,13 @@ apply_row(const struct tracer_walk *walk, const struct cfi_row *row, unsigned re
 				continue; /* the callee's value, already there */
 			/* Offsets, the common case, without a call. */
 			if (kind == CFI_RULE_OFFSET) {
-				if (!memory_read_stack_word(
-					stack,
-					cfa + (uintptr_t)(intptr_t)row->values[slot],
-					&value))
+				uintptr_t address =
+				    cfa + (uintptr_t)(intptr_t)row->values[slot];
+
+				if (address % TARGET_WORD_SIZE != 0 ||
+				    !window_contains(words, address))
 					return TRACER_STOP_OUTSIDE_STACK;
+				value = target_word(address);
 			} else if (general && kind != CFI_RULE_UNDEFINED) {
 				status =
 				    apply_rule(walk, (uint8_t)kind, row->values[slot],
@@ -255,7 +271,8 @@ void dwarf_step(struct tracer_walk *walk)
 		return;
 	}
 	status = cfi_find_fde(config, pc, &walk->cie, &fde);
-	if (status == CFI_OK)
+	if (status == CFI_OK &&
+	    !cfi_row_at_common(config, &fde, &walk->cie, pc, &row, &status))
 		status = cfi_row_at_cached(config, &fde, &walk->cie, pc, &row);
 	if (status == CFI_OK)
 		status = compute_cfa(walk, &row, &walk->next, &cfa);

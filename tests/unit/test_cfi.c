@@ -883,6 +883,167 @@ void cfi_find_fde_bad_index(void)
 	end_case(&s.c);
 }
 
+/*
+ * The walk's FDE lookup (a CIE cache) reads the common header (GCC's: the
+ * bytes above, pcrel sdata4, 'z' data of less than 128 bytes, the cached
+ * CIE) in one piece, the others field by field. Each case here first reads
+ * the good FDE, which puts its CIE in the cache, then patches the header
+ * and reads it again: the result must be the general parse's, whose values
+ * come from readelf's decoding above and the LSB's FDE layout. 128 bytes of
+ * DW_CFA_nop follow the FDE, room for a longer one.
+ */
+struct common_header_case {
+	struct cfi_case c;
+	struct tracer_fde_entry entry;
+	struct tracer_fde_index index;
+	struct tracer_cie cache;
+	uintptr_t start; /* the FDE's pc_begin */
+};
+
+static void build_common_header(struct common_header_case *h)
+{
+	static const uint8_t nops[128];
+
+	fake_stack_init(&h->c.stack);
+	fake_cfi_init(&h->c.cfi);
+	fake_cfi_bytes(&h->c.cfi, gcc_eh_frame, sizeof(gcc_eh_frame));
+	fake_cfi_bytes(&h->c.cfi, nops, sizeof(nops));
+	fake_cfi_seal(&h->c.cfi, &h->c.stack.config);
+	h->start = fake_cfi_addr(&h->c.cfi, GCC_PC_FIELD) - 0x5c;
+	h->c.stack.config.text = (struct tracer_range){h->start, h->start + 0x1000};
+	h->entry.pc_start = h->start;
+	h->entry.fde = fake_cfi_addr(&h->c.cfi, GCC_FDE);
+	fake_fde_index_fill(&h->index, &h->entry, 1);
+	h->c.stack.config.fde_index = &h->index;
+	fake_tables_anywhere(&h->c.stack.config);
+	h->cache.address = UINTPTR_MAX;
+}
+
+/* Finds the FDE of start + 0x10 with the cache: the good one first. */
+static enum cfi_status find_cached(struct common_header_case *h, struct cfi_fde *fde)
+{
+	return cfi_find_fde(&h->c.stack.config, h->start + 0x10, &h->cache, fde);
+}
+
+static bool is_gcc_fde(const struct common_header_case *h, const struct cfi_fde *fde,
+		       size_t instructions, size_t end)
+{
+	return fde->pc_start == h->start && fde->pc_end == h->start + 0x3c &&
+	       fde->instructions == fake_cfi_addr(&h->c.cfi, instructions) &&
+	       fde->end == fake_cfi_addr(&h->c.cfi, end);
+}
+
+static void put_u32(struct common_header_case *h, size_t offset, uint32_t value)
+{
+	memcpy(h->c.cfi.block + offset, &value, sizeof(value));
+}
+
+void cfi_find_fde_common_header(void)
+{
+	struct common_header_case h;
+	struct cfi_fde fde;
+
+	/* Read twice: through the parse that fills the cache, then not. */
+	build_common_header(&h);
+	CHECK(find_cached(&h, &fde) == CFI_OK && is_gcc_fde(&h, &fde, 0x25, 0x3c));
+	CHECK(h.cache.address == fake_cfi_addr(&h.c.cfi, 0));
+	CHECK(find_cached(&h, &fde) == CFI_OK && is_gcc_fde(&h, &fde, 0x25, 0x3c));
+	/* Augmentation data longer than the FDE (0x7f bytes of 0x17). */
+	h.c.cfi.block[0x24] = 0x7f;
+	CHECK(find_cached(&h, &fde) == CFI_MALFORMED);
+	/* A two-byte augmentation length (0x81 0x00: 1) in an FDE grown by the
+	 * 128 nops: its instructions start after that byte, at 0x27. */
+	h.c.cfi.block[0x24] = 0x81;
+	h.c.cfi.block[0x25] = 0x00;
+	put_u32(&h, GCC_FDE, 0x24 + 128);
+	CHECK(find_cached(&h, &fde) == CFI_OK && is_gcc_fde(&h, &fde, 0x27, 0x3c + 128));
+	/* A length one byte past the end of the section. */
+	h.c.cfi.block[0x24] = 0x00;
+	put_u32(&h, GCC_FDE, 0x24 + 129);
+	CHECK(find_cached(&h, &fde) == CFI_MALFORMED);
+	end_case(&h.c);
+
+	/* A range of -1: the FDE would end below its start. */
+	build_common_header(&h);
+	CHECK(find_cached(&h, &fde) == CFI_OK);
+	put_u32(&h, GCC_PC_FIELD + 4, 0xffffffff);
+	CHECK(find_cached(&h, &fde) == CFI_MALFORMED);
+	end_case(&h.c);
+
+	/* A CIE pointer to the FDE itself (4: its own length field), then to
+	 * before the section: no CIE there. */
+	build_common_header(&h);
+	CHECK(find_cached(&h, &fde) == CFI_OK);
+	put_u32(&h, GCC_FDE + 4, 4);
+	CHECK(find_cached(&h, &fde) == CFI_MALFORMED);
+	put_u32(&h, GCC_FDE + 4, GCC_FDE + 8);
+	CHECK(find_cached(&h, &fde) == CFI_MALFORMED);
+	end_case(&h.c);
+}
+
+/*
+ * A walk's rows (cfi_row_at_cached, the CIE's initial row cached) come from
+ * a loop over the common ops without the program's set-up, or, at any
+ * other op, from the general interpreter: at every pc of GCC's FDE above,
+ * the row readelf gives. Past its last advance the FDE's final nop (no
+ * operand follows it) sends the loop to the general interpreter.
+ */
+/* A walk's row as dwarf_step computes it. */
+static enum cfi_status walk_row(struct common_header_case *h, const struct cfi_fde *fde,
+				uintptr_t pc, struct cfi_row *row)
+{
+	enum cfi_status status;
+
+	if (cfi_row_at_common(&h->c.stack.config, fde, &h->cache, pc, row, &status))
+		return status;
+	return cfi_row_at_cached(&h->c.stack.config, fde, &h->cache, pc, row);
+}
+
+void cfi_row_cached_every_pc(void)
+{
+	struct common_header_case h;
+	struct cfi_fde fde;
+	struct cfi_row row;
+	size_t expected = 0;
+
+	build_common_header(&h);
+	CHECK(find_cached(&h, &fde) == CFI_OK);
+	for (uintptr_t offset = 0; offset < 0x3c; offset++) {
+		while (expected + 1 < sizeof(gcc_rows) / sizeof(gcc_rows[0]) &&
+		       gcc_rows[expected + 1].offset <= offset)
+			expected++;
+		/* Twice: the first run may fill the cache, the second reads it. */
+		for (int run = 0; run < 2; run++) {
+			CHECK_ROW(walk_row(&h, &fde, h.start + offset, &row) == CFI_OK,
+				  offset);
+			CHECK_ROW(is_gcc_row(&row, &gcc_rows[expected]), offset);
+		}
+		CHECK_ROW(h.cache.initial_known, offset);
+	}
+	/* An op the loop does not take after the nop, changing the last row:
+	 * DW_CFA_offset_extended s1 (9), 2 x -4 = -8. The FDE grows by its 3
+	 * bytes (into the nops). */
+	h.c.cfi.block[0x3c] = 0x05;
+	h.c.cfi.block[0x3d] = REG_S1;
+	h.c.cfi.block[0x3e] = 0x02;
+	put_u32(&h, GCC_FDE, 0x24 + 3);
+	CHECK(find_cached(&h, &fde) == CFI_OK &&
+	      fde.end == fake_cfi_addr(&h.c.cfi, 0x3f));
+	CHECK(walk_row(&h, &fde, h.start + 0x3b, &row) == CFI_OK);
+	CHECK(is_gcc_row(&row, &gcc_rows[6]) &&
+	      has_rule(&row, REG_S1, CFI_RULE_OFFSET, -8));
+	CHECK(walk_row(&h, &fde, h.start + 0x39, &row) == CFI_OK);
+	CHECK(is_gcc_row(&row, &gcc_rows[5]) && cfi_row_rule(&row, REG_S1).kind == 0);
+	/* An advance past the end of the address space, from the last row:
+	 * malformed (cfi_row.c's rule for the general interpreter too). */
+	h.c.cfi.block[0x3b] = 0x7f; /* advance_loc 63 in place of the nop */
+	fde.pc_end = UINTPTR_MAX;
+	CHECK(walk_row(&h, &fde, h.start + 0x3a, &row) == CFI_OK);
+	fde.pc_start = UINTPTR_MAX - 0x3c;
+	CHECK(walk_row(&h, &fde, UINTPTR_MAX - 2, &row) == CFI_MALFORMED);
+	end_case(&h.c);
+}
+
 /* ---- call frame instructions (DWARF 5 section 6.4.2) ---- */
 
 /* Operands: register number 8, non-factored offset 16. */
