@@ -625,15 +625,17 @@ struct filter {
  * decoded: c.addi4spn (its reserved encodings have any rd'), c.li, c.lui
  * and c.addi16sp, c.j, rv32's c.jal, the reserved quadrant 0 funct3 4, and
  * c.mv/c.add/c.jr/c.jalr, which matter by rd or by rs2 = x0 (a jump). */
-static const struct filter rvc_filter_rv64[24] = {
+static const struct filter rvc_filter_rv64[32] = {
     ALWAYS,  NEVER,   REG_LOW, REG_LOW, ALWAYS,  NEVER,  REG_LOW,   REG_LOW,
     RD_FULL, RD_FULL, ALWAYS,  ALWAYS,	RD_HIGH, ALWAYS, NEVER,	    NEVER,
     RD_FULL, NEVER,   RD_FULL, RD_FULL, ALWAYS,  NEVER,  RS2_SAVED, RS2_SAVED,
+    ALWAYS,  ALWAYS,  ALWAYS,  ALWAYS,	ALWAYS,	 ALWAYS, ALWAYS,    ALWAYS,
 };
-static const struct filter rvc_filter_rv32[24] = {
+static const struct filter rvc_filter_rv32[32] = {
     ALWAYS,  NEVER,  REG_LOW, NEVER,  ALWAYS,  NEVER,	REG_LOW,   NEVER,
     RD_FULL, ALWAYS, ALWAYS,  ALWAYS, RD_HIGH, ALWAYS, NEVER,	   NEVER,
     RD_FULL, NEVER,  RD_FULL, NEVER,  ALWAYS,  NEVER,	RS2_SAVED, NEVER,
+    ALWAYS,  ALWAYS, ALWAYS,  ALWAYS, ALWAYS,  ALWAYS, ALWAYS,	   ALWAYS,
 };
 
 #define RS2_STORED {STORED_FULL, 20} /* a store's rs2, bits 24:20 */
@@ -711,13 +713,13 @@ static bool frame_is_empty(const struct prologue_frame *f)
 	       !f->ra_saved && !f->s0_saved;
 }
 
-enum prologue_status prologue_analyze(const struct tracer_config *config,
-				      uintptr_t function, uintptr_t function_end,
-				      uintptr_t pc, unsigned xlen,
-				      struct prologue_analysis *analysis)
+/* The general decoder: every case above, over [function, limit) of code that
+ * ends at `end` (checked), towards pc. */
+static __attribute__((noinline)) enum prologue_status
+scan_general(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc,
+	     unsigned xlen, struct prologue_analysis *analysis)
 {
 	struct scan s;
-	struct memory_cursor code;
 	const struct prologue_frame *result = &s.now;
 	const struct filter *const rvc_default =
 	    xlen == 8 ? rvc_filter_rv64 : rvc_filter_rv32;
@@ -725,19 +727,7 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 	const struct filter *wide = wide_filter;
 	const unsigned save_class = xlen == 8 ? RVC(2, 7) : RVC(2, 6);
 	uintptr_t at;
-	uintptr_t end;
-	uintptr_t limit;
 
-	if (function_end > config->text.end || function_end < function)
-		function_end = config->text.end;
-	code = memory_code_cursor(config, function, function_end);
-	if (code.failed)
-		return PROLOGUE_UNREADABLE;
-	/* The range was checked once: a parcel at `at` < limit lies in it
-	 * (limit is even, as `at` is); a 32-bit instruction is checked for
-	 * its second parcel. */
-	end = code.end;
-	limit = pc < end ? pc : end & ~(uintptr_t)1;
 	s.now.sp_state = PROLOGUE_SP_RELATIVE;
 	s.now.sp_offset = 0;
 	s.now.fp_valid = false;
@@ -887,4 +877,363 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 	frame_copy(&analysis->frame, result);
 	analysis->stop = at;
 	return PROLOGUE_OK;
+}
+
+/*
+ * The common case, in registers: code that builds a frame and works in it up
+ * to the pc (sp moved down by constants, ra and s0 saved, s0 set up as a
+ * frame pointer or used as any register, calls), with no epilogue, jump,
+ * constant or other change to sp before the pc. On that code it finds what
+ * the general decoder finds, with the same filter in front; at the first
+ * instruction outside it, it hands the function to the general decoder,
+ * which decodes it from its start.
+ */
+struct common {
+	intptr_t sp_offset; /* sp - CFA; sp is always known here */
+	intptr_t fp_offset;
+	intptr_t ra_offset;
+	intptr_t s0_offset;
+	uintptr_t flags; /* BIT(ra), BIT(s0): changed (a store after that is no
+			    save); and the COMMON_ bits */
+};
+
+#define COMMON_RA_SAVED ((uintptr_t)1 << 16)
+#define COMMON_S0_SAVED ((uintptr_t)1 << 17)
+#define COMMON_FP_VALID ((uintptr_t)1 << 18)
+
+/* rd gets a value the decoder does not know; false for sp (lost). */
+static inline __attribute__((always_inline)) bool common_write(struct common *c, unsigned rd)
+{
+	if (rd == RISCV_SP)
+		return false;
+	if (rd == RISCV_RA)
+		c->flags |= BIT(RISCV_RA);
+	else if (rd == RISCV_S0)
+		c->flags = (c->flags | BIT(RISCV_S0)) & ~COMMON_FP_VALID;
+	return true;
+}
+
+/* sp moves down (the frame's allocation); up is an epilogue: false. */
+static inline __attribute__((always_inline)) bool common_sp_adjust(struct common *c,
+								   intptr_t delta)
+{
+	if (delta > 0)
+		return false;
+	c->sp_offset = wrapping_add(c->sp_offset, delta);
+	return true;
+}
+
+static inline __attribute__((always_inline)) void common_frame_pointer(struct common *c,
+								       intptr_t sp_plus)
+{
+	c->flags |= BIT(RISCV_S0) | COMMON_FP_VALID;
+	c->fp_offset = wrapping_add(c->sp_offset, sp_plus);
+}
+
+/* base + offset as an offset from the CFA (frame_slot). */
+static inline __attribute__((always_inline)) bool
+common_slot(const struct common *c, unsigned base, intptr_t offset, intptr_t *slot)
+{
+	if (base == RISCV_SP) {
+		*slot = wrapping_add(c->sp_offset, offset);
+		return true;
+	}
+	if (base == RISCV_S0 && (c->flags & COMMON_FP_VALID)) {
+		*slot = wrapping_add(c->fp_offset, offset);
+		return true;
+	}
+	return false;
+}
+
+/* A store of source (ra or s0) at slot: the save of the caller's value,
+ * unless the register changed before, or was saved already. */
+static inline __attribute__((always_inline)) void common_save(struct common *c,
+							      unsigned source, intptr_t slot)
+{
+	if (c->flags & BIT(source))
+		return;
+	if (source == RISCV_RA && !(c->flags & COMMON_RA_SAVED)) {
+		c->flags |= COMMON_RA_SAVED;
+		c->ra_offset = slot;
+	} else if (source == RISCV_S0 && !(c->flags & COMMON_S0_SAVED)) {
+		c->flags |= COMMON_S0_SAVED;
+		c->s0_offset = slot;
+	}
+}
+
+static inline __attribute__((always_inline)) void
+common_store(struct common *c, unsigned base, unsigned source, intptr_t offset, unsigned width,
+	     unsigned xlen)
+{
+	intptr_t slot;
+
+	if ((source == RISCV_RA || source == RISCV_S0) && width == xlen &&
+	    common_slot(c, base, offset, &slot))
+		common_save(c, source, slot);
+}
+
+/* A load into rd (op_load): false for a restore (an epilogue) and for sp. */
+static inline __attribute__((always_inline)) bool
+common_load(struct common *c, unsigned rd, unsigned base, intptr_t offset, unsigned width,
+	    unsigned xlen)
+{
+	intptr_t slot;
+
+	if (rd != RISCV_RA && rd != RISCV_S0)
+		return rd != RISCV_SP;
+	if (width == xlen && common_slot(c, base, offset, &slot) &&
+	    ((rd == RISCV_RA && (c->flags & COMMON_RA_SAVED) && slot == c->ra_offset) ||
+	     (rd == RISCV_S0 && (c->flags & COMMON_S0_SAVED) && slot == c->s0_offset)))
+		return false;
+	return common_write(c, rd);
+}
+
+static __attribute__((noinline)) enum prologue_status
+scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc, unsigned xlen,
+	    struct prologue_analysis *analysis)
+{
+	const struct filter *const rvc = xlen == 8 ? rvc_filter_rv64 : rvc_filter_rv32;
+	const unsigned save_class = xlen == 8 ? RVC(2, 7) : RVC(2, 6);
+	struct common c = {0, 0, 0, 0, 0};
+	uintptr_t first_call = 0;
+	uintptr_t here = function;
+	uintptr_t at;
+
+	for (at = function; at < limit;) {
+		uintptr_t insn = target_u16(at);
+		unsigned rvc_class = RVC(insn & 3, insn >> 13);
+		unsigned rd;
+
+		/* Quadrant 3 (32 bits) always passes. */
+		if (!filter_passes(&rvc[rvc_class], insn)) {
+			at += 2;
+			continue;
+		}
+		here = at;
+		if ((insn & 3) == 3)
+			goto wide;
+		at += 2;
+		/* A prologue's saves first: c.sdsp (rv64), c.swsp (rv32). */
+		if (rvc_class == save_class) {
+			common_save(&c, RVC_RS2(insn),
+				    wrapping_add(c.sp_offset,
+						 (intptr_t)(xlen == 8 ? RVC_SDSP_OFFSET(insn)
+								      : RVC_SWSP_OFFSET(insn))));
+			continue;
+		}
+		rd = RVC_RD(insn);
+		switch (rvc_class) {
+		case RVC(2, 6): /* c.swsp on rv64: too narrow for a save */
+		case RVC(2, 7): /* c.fswsp (rv32) */
+			continue;
+		case RVC(1, 3): /* c.addi16sp (0 is reserved); not c.lui */
+			if (rd != RISCV_SP || addi16sp_imm(insn) == 0 ||
+			    !common_sp_adjust(&c, addi16sp_imm(insn)))
+				goto decline;
+			continue;
+		case RVC(0, 0): /* c.addi4spn (0 is illegal): s0 = sp + imm */
+			if ((insn & 0x1fe0) == 0)
+				goto decline;
+			if (RVC_LOW(insn) == RISCV_S0)
+				common_frame_pointer(&c, addi4spn_imm(insn));
+			continue;
+		case RVC(1, 4): /* c.srli ... c.addw on rd' (s0: the filter) */
+			common_write(&c, RVC_HIGH(insn));
+			continue;
+		case RVC(1, 0): /* c.addi (c.nop: rd 0) */
+			if (rd == RISCV_SP) {
+				if (!common_sp_adjust(&c, imm_ci(insn)))
+					goto decline;
+				continue;
+			}
+			common_write(&c, rd);
+			continue;
+		case RVC(2, 0): /* c.slli */
+			if (!common_write(&c, rd))
+				goto decline;
+			continue;
+		case RVC(1, 1): /* c.jal (rv32); c.addiw (rv64; rd 0 reserved) */
+			if (xlen == 4)
+				goto call;
+			if (rd == RISCV_ZERO || !common_write(&c, rd))
+				goto decline;
+			continue;
+		case RVC(0, 2): /* c.lw, c.ld into s0 (the filter) */
+		case RVC(0, 3):
+			if (rvc_class == RVC(0, 3) && xlen != 8)
+				continue; /* c.flw */
+			if (!common_load(&c, RVC_LOW(insn), RVC_HIGH(insn),
+					 rvc_class == RVC(0, 2) ? RVC_WORD_OFFSET(insn)
+								: RVC_DOUBLE_OFFSET(insn),
+					 rvc_class == RVC(0, 2) ? 4 : 8, xlen))
+				goto decline;
+			continue;
+		case RVC(0, 6): /* c.sw, c.sd of s0 (the filter) */
+		case RVC(0, 7):
+			if (rvc_class == RVC(0, 7) && xlen != 8)
+				continue; /* c.fsw */
+			common_store(&c, RVC_HIGH(insn), RVC_LOW(insn),
+				     rvc_class == RVC(0, 6) ? RVC_WORD_OFFSET(insn)
+							    : RVC_DOUBLE_OFFSET(insn),
+				     rvc_class == RVC(0, 6) ? 4 : 8, xlen);
+			continue;
+		case RVC(2, 2): /* c.lwsp, c.ldsp (rd 0 reserved) */
+		case RVC(2, 3):
+			if (rvc_class == RVC(2, 3) && xlen != 8)
+				continue; /* c.flwsp */
+			if (rd == RISCV_ZERO ||
+			    !common_load(&c, rd, RISCV_SP,
+					 rvc_class == RVC(2, 2)
+					     ? FIELD(insn, 12, 1, 5) | FIELD(insn, 4, 3, 2) |
+						   FIELD(insn, 2, 2, 6)
+					     : FIELD(insn, 12, 1, 5) | FIELD(insn, 5, 2, 3) |
+						   FIELD(insn, 2, 3, 6),
+					 rvc_class == RVC(2, 2) ? 4 : 8, xlen))
+				goto decline;
+			continue;
+		case RVC(2, 4):
+			if (RVC_RS2(insn) != RISCV_ZERO) { /* c.mv, c.add */
+				if (rd == RISCV_SP ||
+				    ((rd == RISCV_RA || rd == RISCV_S0) && RVC_RS2(insn) == RISCV_SP))
+					goto decline;
+				common_write(&c, rd);
+				continue;
+			}
+			if (rd == RISCV_ZERO) { /* c.ebreak; without bit 12 reserved */
+				if (!(insn & 0x1000))
+					goto decline;
+				continue;
+			}
+			if (insn & 0x1000)
+				goto call; /* c.jalr */
+			goto jump;	   /* c.jr */
+		case RVC(1, 5): /* c.j */
+			goto jump;
+		default: /* c.li, c.lui, reserved encodings */
+			goto decline;
+		}
+	wide:
+		if ((insn & 0x1c) == 0x1c || end - at < 4)
+			goto decline; /* longer than 32 bits, or cut by the end */
+		insn |= (uintptr_t)target_u16(at + 2) << 16;
+		at += 4;
+		if (!filter_passes(&wide_filter[insn >> 2 & 31], insn) &&
+		    !(RS1(insn) == RISCV_ZERO && (FROM_ZERO_OPCODES >> (insn >> 2 & 31) & 1)))
+			continue;
+		rd = RD(insn);
+		switch (insn & 0x7f) {
+		case 0x13: /* OP-IMM */
+			if (rd == RISCV_ZERO)
+				continue;
+			if (FUNCT3(insn) == 0) { /* addi */
+				if (RS1(insn) == RISCV_ZERO)
+					goto decline; /* li: a constant */
+				if (rd == RISCV_SP) {
+					if (RS1(insn) != RISCV_SP || !common_sp_adjust(&c, imm_i(insn)))
+						goto decline;
+					continue;
+				}
+				if (rd == RISCV_S0 && RS1(insn) == RISCV_SP) {
+					common_frame_pointer(&c, imm_i(insn));
+					continue;
+				}
+			}
+			if (!common_write(&c, rd))
+				goto decline;
+			continue;
+		case 0x1b: /* OP-IMM-32: addiw from x0 makes a constant (rv64) */
+			if (rd != RISCV_ZERO && FUNCT3(insn) == 0 && xlen == 8 &&
+			    RS1(insn) == RISCV_ZERO)
+				goto decline;
+			if (!common_write(&c, rd))
+				goto decline;
+			continue;
+		case 0x33: /* OP: add and sub from x0 make a constant, with sp a frame */
+			if (rd == RISCV_ZERO)
+				continue;
+			if (FUNCT3(insn) == 0 && ((insn >> 25) == 0 || (insn >> 25) == 0x20) &&
+			    ((RS1(insn) == RISCV_ZERO && RS2(insn) == RISCV_ZERO) ||
+			     ((rd == RISCV_RA || rd == RISCV_S0) &&
+			      (RS1(insn) == RISCV_SP || RS2(insn) == RISCV_SP))))
+				goto decline;
+			if (!common_write(&c, rd))
+				goto decline;
+			continue;
+		case 0x3b: /* OP-32, AMO, SYSTEM, AUIPC: rd gets a value (auipc into
+			      sp: a stack of the function's own) */
+		case 0x2f:
+		case 0x73:
+		case 0x17:
+			if (!common_write(&c, rd))
+				goto decline;
+			continue;
+		case 0x03: /* LOAD */
+			if (!common_load(&c, rd, RS1(insn), imm_i(insn), 1u << (FUNCT3(insn) & 3),
+					 xlen))
+				goto decline;
+			continue;
+		case 0x23: /* STORE */
+			common_store(&c, RS1(insn), RS2(insn), imm_s(insn), 1u << FUNCT3(insn), xlen);
+			continue;
+		case 0x6f: /* JAL */
+			if (rd != RISCV_ZERO)
+				goto call;
+			goto jump;
+		case 0x67: /* JALR */
+			if (FUNCT3(insn) != 0)
+				goto decline;
+			if (rd != RISCV_ZERO)
+				goto call;
+			goto jump;
+		default: /* LUI, OP-FP, OP-V, custom and reserved */
+			goto decline;
+		}
+	call:
+		/* A trap can interrupt the epilogue after a call: go on. */
+		c.flags |= BIT(RISCV_RA);
+		if (first_call == 0)
+			first_call = here;
+	}
+	/* The last parcel lies partly outside the code (an odd end). */
+	if (at < pc && at < end)
+		goto decline;
+	here = at;
+	goto done;
+jump:
+	/* Past a jump with no frame, the general decoder goes on. */
+	if (c.sp_offset == 0 && !(c.flags & (COMMON_FP_VALID | COMMON_RA_SAVED | COMMON_S0_SAVED)))
+		goto decline;
+done:
+	analysis->frame.sp_state = PROLOGUE_SP_RELATIVE;
+	analysis->frame.sp_offset = c.sp_offset;
+	analysis->frame.fp_valid = (c.flags & COMMON_FP_VALID) != 0;
+	analysis->frame.fp_offset = c.fp_offset;
+	analysis->frame.ra_saved = (c.flags & COMMON_RA_SAVED) != 0;
+	analysis->frame.ra_offset = c.ra_offset;
+	analysis->frame.s0_saved = (c.flags & COMMON_S0_SAVED) != 0;
+	analysis->frame.s0_offset = c.s0_offset;
+	analysis->stop = here;
+	analysis->first_call = first_call;
+	return PROLOGUE_OK;
+decline:
+	return scan_general(function, limit, end, pc, xlen, analysis);
+}
+
+enum prologue_status prologue_analyze(const struct tracer_config *config,
+				      uintptr_t function, uintptr_t function_end,
+				      uintptr_t pc, unsigned xlen,
+				      struct prologue_analysis *analysis)
+{
+	struct memory_cursor code;
+
+	if (function_end > config->text.end || function_end < function)
+		function_end = config->text.end;
+	code = memory_code_cursor(config, function, function_end);
+	if (code.failed)
+		return PROLOGUE_UNREADABLE;
+	/* The range was checked once: a parcel at `at` < limit lies in it
+	 * (limit is even, as `at` is); a 32-bit instruction is checked for
+	 * its second parcel. */
+	return scan_common(function, pc < code.end ? pc : code.end & ~(uintptr_t)1, code.end,
+			   pc, xlen, analysis);
 }
