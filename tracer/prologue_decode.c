@@ -625,17 +625,15 @@ struct filter {
  * decoded: c.addi4spn (its reserved encodings have any rd'), c.li, c.lui
  * and c.addi16sp, c.j, rv32's c.jal, the reserved quadrant 0 funct3 4, and
  * c.mv/c.add/c.jr/c.jalr, which matter by rd or by rs2 = x0 (a jump). */
-static const struct filter rvc_filter_rv64[32] = {
+static const struct filter rvc_filter_rv64[24] = {
     ALWAYS,  NEVER,   REG_LOW, REG_LOW, ALWAYS,  NEVER,  REG_LOW,   REG_LOW,
     RD_FULL, RD_FULL, ALWAYS,  ALWAYS,	RD_HIGH, ALWAYS, NEVER,	    NEVER,
     RD_FULL, NEVER,   RD_FULL, RD_FULL, ALWAYS,  NEVER,  RS2_SAVED, RS2_SAVED,
-    ALWAYS,  ALWAYS,  ALWAYS,  ALWAYS,	ALWAYS,	 ALWAYS, ALWAYS,    ALWAYS,
 };
-static const struct filter rvc_filter_rv32[32] = {
+static const struct filter rvc_filter_rv32[24] = {
     ALWAYS,  NEVER,  REG_LOW, NEVER,  ALWAYS,  NEVER,	REG_LOW,   NEVER,
     RD_FULL, ALWAYS, ALWAYS,  ALWAYS, RD_HIGH, ALWAYS, NEVER,	   NEVER,
     RD_FULL, NEVER,  RD_FULL, NEVER,  ALWAYS,  NEVER,	RS2_SAVED, NEVER,
-    ALWAYS,  ALWAYS, ALWAYS,  ALWAYS, ALWAYS,  ALWAYS, ALWAYS,	   ALWAYS,
 };
 
 #define RS2_STORED {STORED_FULL, 20} /* a store's rs2, bits 24:20 */
@@ -893,23 +891,23 @@ struct common {
 	intptr_t fp_offset;
 	intptr_t ra_offset;
 	intptr_t s0_offset;
-	uintptr_t flags; /* BIT(ra), BIT(s0): changed (a store after that is no
-			    save); and the COMMON_ bits */
+	uint32_t written; /* of ra and s0: a store after a change is no save */
+	bool fp_valid;
+	bool ra_saved;
+	bool s0_saved;
 };
-
-#define COMMON_RA_SAVED ((uintptr_t)1 << 16)
-#define COMMON_S0_SAVED ((uintptr_t)1 << 17)
-#define COMMON_FP_VALID ((uintptr_t)1 << 18)
 
 /* rd gets a value the decoder does not know; false for sp (lost). */
 static inline __attribute__((always_inline)) bool common_write(struct common *c, unsigned rd)
 {
 	if (rd == RISCV_SP)
 		return false;
-	if (rd == RISCV_RA)
-		c->flags |= BIT(RISCV_RA);
-	else if (rd == RISCV_S0)
-		c->flags = (c->flags | BIT(RISCV_S0)) & ~COMMON_FP_VALID;
+	if (rd == RISCV_RA) {
+		c->written |= BIT(RISCV_RA);
+	} else if (rd == RISCV_S0) {
+		c->written |= BIT(RISCV_S0);
+		c->fp_valid = false;
+	}
 	return true;
 }
 
@@ -926,7 +924,8 @@ static inline __attribute__((always_inline)) bool common_sp_adjust(struct common
 static inline __attribute__((always_inline)) void common_frame_pointer(struct common *c,
 								       intptr_t sp_plus)
 {
-	c->flags |= BIT(RISCV_S0) | COMMON_FP_VALID;
+	c->written |= BIT(RISCV_S0);
+	c->fp_valid = true;
 	c->fp_offset = wrapping_add(c->sp_offset, sp_plus);
 }
 
@@ -938,25 +937,24 @@ common_slot(const struct common *c, unsigned base, intptr_t offset, intptr_t *sl
 		*slot = wrapping_add(c->sp_offset, offset);
 		return true;
 	}
-	if (base == RISCV_S0 && (c->flags & COMMON_FP_VALID)) {
+	if (base == RISCV_S0 && c->fp_valid) {
 		*slot = wrapping_add(c->fp_offset, offset);
 		return true;
 	}
 	return false;
 }
 
-/* A store of source (ra or s0) at slot: the save of the caller's value,
- * unless the register changed before, or was saved already. */
+/* A store of source at slot: the save of the caller's ra or s0 (op_store). */
 static inline __attribute__((always_inline)) void common_save(struct common *c,
 							      unsigned source, intptr_t slot)
 {
-	if (c->flags & BIT(source))
+	if (c->written & BIT(source))
 		return;
-	if (source == RISCV_RA && !(c->flags & COMMON_RA_SAVED)) {
-		c->flags |= COMMON_RA_SAVED;
+	if (source == RISCV_RA && !c->ra_saved) {
+		c->ra_saved = true;
 		c->ra_offset = slot;
-	} else if (source == RISCV_S0 && !(c->flags & COMMON_S0_SAVED)) {
-		c->flags |= COMMON_S0_SAVED;
+	} else if (source == RISCV_S0 && !c->s0_saved) {
+		c->s0_saved = true;
 		c->s0_offset = slot;
 	}
 }
@@ -982,19 +980,19 @@ common_load(struct common *c, unsigned rd, unsigned base, intptr_t offset, unsig
 	if (rd != RISCV_RA && rd != RISCV_S0)
 		return rd != RISCV_SP;
 	if (width == xlen && common_slot(c, base, offset, &slot) &&
-	    ((rd == RISCV_RA && (c->flags & COMMON_RA_SAVED) && slot == c->ra_offset) ||
-	     (rd == RISCV_S0 && (c->flags & COMMON_S0_SAVED) && slot == c->s0_offset)))
+	    ((rd == RISCV_RA && c->ra_saved && slot == c->ra_offset) ||
+	     (rd == RISCV_S0 && c->s0_saved && slot == c->s0_offset)))
 		return false;
 	return common_write(c, rd);
 }
 
-static __attribute__((noinline)) enum prologue_status
+static inline __attribute__((always_inline)) enum prologue_status
 scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc, unsigned xlen,
 	    struct prologue_analysis *analysis)
 {
 	const struct filter *const rvc = xlen == 8 ? rvc_filter_rv64 : rvc_filter_rv32;
 	const unsigned save_class = xlen == 8 ? RVC(2, 7) : RVC(2, 6);
-	struct common c = {0, 0, 0, 0, 0};
+	struct common c = {0, 0, 0, 0, 0, false, false, false};
 	uintptr_t first_call = 0;
 	uintptr_t here = function;
 	uintptr_t at;
@@ -1004,15 +1002,12 @@ scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc, un
 		unsigned rvc_class = RVC(insn & 3, insn >> 13);
 		unsigned rd;
 
-		/* Quadrant 3 (32 bits) always passes. */
-		if (!filter_passes(&rvc[rvc_class], insn)) {
-			at += 2;
-			continue;
-		}
 		here = at;
 		if ((insn & 3) == 3)
 			goto wide;
 		at += 2;
+		if (!filter_passes(&rvc[rvc_class], insn))
+			continue;
 		/* A prologue's saves first: c.sdsp (rv64), c.swsp (rv32). */
 		if (rvc_class == save_class) {
 			common_save(&c, RVC_RS2(insn),
@@ -1190,7 +1185,7 @@ scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc, un
 		}
 	call:
 		/* A trap can interrupt the epilogue after a call: go on. */
-		c.flags |= BIT(RISCV_RA);
+		c.written |= BIT(RISCV_RA);
 		if (first_call == 0)
 			first_call = here;
 	}
@@ -1201,16 +1196,16 @@ scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc, un
 	goto done;
 jump:
 	/* Past a jump with no frame, the general decoder goes on. */
-	if (c.sp_offset == 0 && !(c.flags & (COMMON_FP_VALID | COMMON_RA_SAVED | COMMON_S0_SAVED)))
+	if (c.sp_offset == 0 && !c.fp_valid && !c.ra_saved && !c.s0_saved)
 		goto decline;
 done:
 	analysis->frame.sp_state = PROLOGUE_SP_RELATIVE;
 	analysis->frame.sp_offset = c.sp_offset;
-	analysis->frame.fp_valid = (c.flags & COMMON_FP_VALID) != 0;
+	analysis->frame.fp_valid = c.fp_valid;
 	analysis->frame.fp_offset = c.fp_offset;
-	analysis->frame.ra_saved = (c.flags & COMMON_RA_SAVED) != 0;
+	analysis->frame.ra_saved = c.ra_saved;
 	analysis->frame.ra_offset = c.ra_offset;
-	analysis->frame.s0_saved = (c.flags & COMMON_S0_SAVED) != 0;
+	analysis->frame.s0_saved = c.s0_saved;
 	analysis->frame.s0_offset = c.s0_offset;
 	analysis->stop = here;
 	analysis->first_call = first_call;
