@@ -713,9 +713,10 @@ static bool frame_is_empty(const struct prologue_frame *f)
 
 /* The general decoder: every case above, over [function, limit) of code that
  * ends at `end` (checked), towards pc. */
-static __attribute__((noinline)) enum prologue_status
-scan_general(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc,
-	     unsigned xlen, struct prologue_analysis *analysis)
+static inline enum prologue_status scan_general(uintptr_t function, uintptr_t limit,
+						uintptr_t end, uintptr_t pc,
+						unsigned xlen,
+						struct prologue_analysis *analysis)
 {
 	struct scan s;
 	const struct prologue_frame *result = &s.now;
@@ -883,8 +884,8 @@ scan_general(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc,
  * frame pointer or used as any register, calls), with no epilogue, jump,
  * constant or other change to sp before the pc. On that code it finds what
  * the general decoder finds, with the same filter in front; at the first
- * instruction outside it, it hands the function to the general decoder,
- * which decodes it from its start.
+ * instruction outside it, it declines: the general decoder then decodes the
+ * function from its start (prologue_analyze in prologue.h).
  */
 struct common {
 	intptr_t sp_offset; /* sp - CFA; sp is always known here */
@@ -898,7 +899,8 @@ struct common {
 };
 
 /* rd gets a value the decoder does not know; false for sp (lost). */
-static inline __attribute__((always_inline)) bool common_write(struct common *c, unsigned rd)
+static inline __attribute__((always_inline)) bool common_write(struct common *c,
+							       unsigned rd)
 {
 	if (rd == RISCV_SP)
 		return false;
@@ -945,8 +947,8 @@ common_slot(const struct common *c, unsigned base, intptr_t offset, intptr_t *sl
 }
 
 /* A store of source at slot: the save of the caller's ra or s0 (op_store). */
-static inline __attribute__((always_inline)) void common_save(struct common *c,
-							      unsigned source, intptr_t slot)
+static inline __attribute__((always_inline)) void
+common_save(struct common *c, unsigned source, intptr_t slot)
 {
 	if (c->written & BIT(source))
 		return;
@@ -960,8 +962,8 @@ static inline __attribute__((always_inline)) void common_save(struct common *c,
 }
 
 static inline __attribute__((always_inline)) void
-common_store(struct common *c, unsigned base, unsigned source, intptr_t offset, unsigned width,
-	     unsigned xlen)
+common_store(struct common *c, unsigned base, unsigned source, intptr_t offset,
+	     unsigned width, unsigned xlen)
 {
 	intptr_t slot;
 
@@ -987,8 +989,8 @@ common_load(struct common *c, unsigned rd, unsigned base, intptr_t offset, unsig
 }
 
 static inline __attribute__((always_inline)) enum prologue_status
-scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc, unsigned xlen,
-	    struct prologue_analysis *analysis)
+scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc,
+	    unsigned xlen, struct prologue_analysis *analysis)
 {
 	const struct filter *const rvc = xlen == 8 ? rvc_filter_rv64 : rvc_filter_rv32;
 	const unsigned save_class = xlen == 8 ? RVC(2, 7) : RVC(2, 6);
@@ -1010,10 +1012,11 @@ scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc, un
 			continue;
 		/* A prologue's saves first: c.sdsp (rv64), c.swsp (rv32). */
 		if (rvc_class == save_class) {
-			common_save(&c, RVC_RS2(insn),
-				    wrapping_add(c.sp_offset,
-						 (intptr_t)(xlen == 8 ? RVC_SDSP_OFFSET(insn)
-								      : RVC_SWSP_OFFSET(insn))));
+			common_save(
+			    &c, RVC_RS2(insn),
+			    wrapping_add(c.sp_offset,
+					 (intptr_t)(xlen == 8 ? RVC_SDSP_OFFSET(insn)
+							      : RVC_SWSP_OFFSET(insn))));
 			continue;
 		}
 		rd = RVC_RD(insn);
@@ -1077,19 +1080,21 @@ scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc, un
 			if (rvc_class == RVC(2, 3) && xlen != 8)
 				continue; /* c.flwsp */
 			if (rd == RISCV_ZERO ||
-			    !common_load(&c, rd, RISCV_SP,
-					 rvc_class == RVC(2, 2)
-					     ? FIELD(insn, 12, 1, 5) | FIELD(insn, 4, 3, 2) |
-						   FIELD(insn, 2, 2, 6)
-					     : FIELD(insn, 12, 1, 5) | FIELD(insn, 5, 2, 3) |
-						   FIELD(insn, 2, 3, 6),
-					 rvc_class == RVC(2, 2) ? 4 : 8, xlen))
+			    !common_load(
+				&c, rd, RISCV_SP,
+				rvc_class == RVC(2, 2)
+				    ? FIELD(insn, 12, 1, 5) | FIELD(insn, 4, 3, 2) |
+					  FIELD(insn, 2, 2, 6)
+				    : FIELD(insn, 12, 1, 5) | FIELD(insn, 5, 2, 3) |
+					  FIELD(insn, 2, 3, 6),
+				rvc_class == RVC(2, 2) ? 4 : 8, xlen))
 				goto decline;
 			continue;
 		case RVC(2, 4):
 			if (RVC_RS2(insn) != RISCV_ZERO) { /* c.mv, c.add */
 				if (rd == RISCV_SP ||
-				    ((rd == RISCV_RA || rd == RISCV_S0) && RVC_RS2(insn) == RISCV_SP))
+				    ((rd == RISCV_RA || rd == RISCV_S0) &&
+				     RVC_RS2(insn) == RISCV_SP))
 					goto decline;
 				common_write(&c, rd);
 				continue;
@@ -1102,7 +1107,7 @@ scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc, un
 			if (insn & 0x1000)
 				goto call; /* c.jalr */
 			goto jump;	   /* c.jr */
-		case RVC(1, 5): /* c.j */
+		case RVC(1, 5):		   /* c.j */
 			goto jump;
 		default: /* c.li, c.lui, reserved encodings */
 			goto decline;
@@ -1113,7 +1118,8 @@ scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc, un
 		insn |= (uintptr_t)target_u16(at + 2) << 16;
 		at += 4;
 		if (!filter_passes(&wide_filter[insn >> 2 & 31], insn) &&
-		    !(RS1(insn) == RISCV_ZERO && (FROM_ZERO_OPCODES >> (insn >> 2 & 31) & 1)))
+		    !(RS1(insn) == RISCV_ZERO &&
+		      (FROM_ZERO_OPCODES >> (insn >> 2 & 31) & 1)))
 			continue;
 		rd = RD(insn);
 		switch (insn & 0x7f) {
@@ -1124,7 +1130,8 @@ scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc, un
 				if (RS1(insn) == RISCV_ZERO)
 					goto decline; /* li: a constant */
 				if (rd == RISCV_SP) {
-					if (RS1(insn) != RISCV_SP || !common_sp_adjust(&c, imm_i(insn)))
+					if (RS1(insn) != RISCV_SP ||
+					    !common_sp_adjust(&c, imm_i(insn)))
 						goto decline;
 					continue;
 				}
@@ -1146,7 +1153,8 @@ scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc, un
 		case 0x33: /* OP: add and sub from x0 make a constant, with sp a frame */
 			if (rd == RISCV_ZERO)
 				continue;
-			if (FUNCT3(insn) == 0 && ((insn >> 25) == 0 || (insn >> 25) == 0x20) &&
+			if (FUNCT3(insn) == 0 &&
+			    ((insn >> 25) == 0 || (insn >> 25) == 0x20) &&
 			    ((RS1(insn) == RISCV_ZERO && RS2(insn) == RISCV_ZERO) ||
 			     ((rd == RISCV_RA || rd == RISCV_S0) &&
 			      (RS1(insn) == RISCV_SP || RS2(insn) == RISCV_SP))))
@@ -1163,12 +1171,13 @@ scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc, un
 				goto decline;
 			continue;
 		case 0x03: /* LOAD */
-			if (!common_load(&c, rd, RS1(insn), imm_i(insn), 1u << (FUNCT3(insn) & 3),
-					 xlen))
+			if (!common_load(&c, rd, RS1(insn), imm_i(insn),
+					 1u << (FUNCT3(insn) & 3), xlen))
 				goto decline;
 			continue;
 		case 0x23: /* STORE */
-			common_store(&c, RS1(insn), RS2(insn), imm_s(insn), 1u << FUNCT3(insn), xlen);
+			common_store(&c, RS1(insn), RS2(insn), imm_s(insn),
+				     1u << FUNCT3(insn), xlen);
 			continue;
 		case 0x6f: /* JAL */
 			if (rd != RISCV_ZERO)
@@ -1211,13 +1220,16 @@ done:
 	analysis->first_call = first_call;
 	return PROLOGUE_OK;
 decline:
-	return scan_general(function, limit, end, pc, xlen, analysis);
+	return PROLOGUE_DECLINED;
 }
 
-enum prologue_status prologue_analyze(const struct tracer_config *config,
-				      uintptr_t function, uintptr_t function_end,
-				      uintptr_t pc, unsigned xlen,
-				      struct prologue_analysis *analysis)
+/* The code to decode: [function, limit) towards pc, of code that ends at
+ * end. The range is checked once: a parcel at `at` < limit lies in it
+ * (limit is even, as `at` is); a 32-bit instruction is checked for its
+ * second parcel. */
+static inline bool code_range(const struct tracer_config *config, uintptr_t function,
+			      uintptr_t function_end, uintptr_t pc, uintptr_t *limit,
+			      uintptr_t *end)
 {
 	struct memory_cursor code;
 
@@ -1225,10 +1237,34 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 		function_end = config->text.end;
 	code = memory_code_cursor(config, function, function_end);
 	if (code.failed)
+		return false;
+	*end = code.end;
+	*limit = pc < code.end ? pc : code.end & ~(uintptr_t)1;
+	return true;
+}
+
+enum prologue_status prologue_analyze_common(const struct tracer_config *config,
+					     uintptr_t function, uintptr_t function_end,
+					     uintptr_t pc, unsigned xlen,
+					     struct prologue_analysis *analysis)
+{
+	uintptr_t limit;
+	uintptr_t end;
+
+	if (!code_range(config, function, function_end, pc, &limit, &end))
 		return PROLOGUE_UNREADABLE;
-	/* The range was checked once: a parcel at `at` < limit lies in it
-	 * (limit is even, as `at` is); a 32-bit instruction is checked for
-	 * its second parcel. */
-	return scan_common(function, pc < code.end ? pc : code.end & ~(uintptr_t)1, code.end,
-			   pc, xlen, analysis);
+	return scan_common(function, limit, end, pc, xlen, analysis);
+}
+
+enum prologue_status prologue_analyze_general(const struct tracer_config *config,
+					      uintptr_t function, uintptr_t function_end,
+					      uintptr_t pc, unsigned xlen,
+					      struct prologue_analysis *analysis)
+{
+	uintptr_t limit;
+	uintptr_t end;
+
+	if (!code_range(config, function, function_end, pc, &limit, &end))
+		return PROLOGUE_UNREADABLE;
+	return scan_general(function, limit, end, pc, xlen, analysis);
 }
