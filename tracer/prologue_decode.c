@@ -219,8 +219,10 @@ static bool frame_slot(const struct scan *s, unsigned base, intptr_t offset,
 	return false;
 }
 
-static void op_store(struct scan *s, unsigned base, unsigned source, intptr_t offset,
-		     unsigned width)
+/* Out of line, as the general decoder's other cases: its code stays small (the
+ * unwind table of a kernel grows with its code). */
+static __attribute__((noinline)) void
+op_store(struct scan *s, unsigned base, unsigned source, intptr_t offset, unsigned width)
 {
 	struct prologue_frame *f = &s->now;
 	intptr_t slot;
@@ -238,26 +240,8 @@ static void op_store(struct scan *s, unsigned base, unsigned source, intptr_t of
 	}
 }
 
-/* op_store for a prologue's usual save, sd/sw of a register at sp + offset
- * with a register's width, inline in the decoding loop. */
-static inline __attribute__((always_inline)) void
-save_at_sp(struct scan *s, unsigned source, intptr_t offset)
-{
-	struct prologue_frame *f = &s->now;
-
-	if ((s->written & BIT(source)) || f->sp_state != PROLOGUE_SP_RELATIVE)
-		return;
-	if (source == RISCV_RA && !f->ra_saved) {
-		f->ra_saved = true;
-		f->ra_offset = wrapping_add(f->sp_offset, offset);
-	} else if (source == RISCV_S0 && !f->s0_saved) {
-		f->s0_saved = true;
-		f->s0_offset = wrapping_add(f->sp_offset, offset);
-	}
-}
-
-static void op_load(struct scan *s, unsigned rd, unsigned base, intptr_t offset,
-		    unsigned width)
+static __attribute__((noinline)) void op_load(struct scan *s, unsigned rd, unsigned base,
+					      intptr_t offset, unsigned width)
 {
 	struct prologue_frame *f = &s->now;
 	intptr_t slot;
@@ -724,7 +708,6 @@ static inline enum prologue_status scan_general(uintptr_t function, uintptr_t li
 	    xlen == 8 ? rvc_filter_rv64 : rvc_filter_rv32;
 	const struct filter *rvc = rvc_default;
 	const struct filter *wide = wide_filter;
-	const unsigned save_class = xlen == 8 ? RVC(2, 7) : RVC(2, 6);
 	uintptr_t at;
 
 	s.now.sp_state = PROLOGUE_SP_RELATIVE;
@@ -751,52 +734,6 @@ static inline enum prologue_status scan_general(uintptr_t function, uintptr_t li
 			at += 2;
 			if (!filter_passes(&rvc[rvc_class], insn))
 				continue;
-			/* A prologue's saves (c.sdsp, rv32's c.swsp): they change
-			 * nothing the checks below read. */
-			if (rvc_class == save_class) {
-				save_at_sp(&s, RVC_RS2(insn),
-					   (intptr_t)(xlen == 8 ? RVC_SDSP_OFFSET(insn)
-								: RVC_SWSP_OFFSET(insn)));
-				continue;
-			}
-			/* A prologue's frame allocation, c.addi16sp (0 is reserved). */
-			if (rvc_class == RVC(1, 3) && RVC_RD(insn) == RISCV_SP) {
-				intptr_t imm = addi16sp_imm(insn);
-
-				if (imm == 0)
-					return PROLOGUE_UNKNOWN;
-				sp_adjust(&s, imm);
-				if (s.may_resume && sp_above_cfa(&s.now))
-					s.skipping = true; /* as below */
-				continue;
-			}
-			/* c.addi4spn: the frame pointer's set-up (s0 = sp + imm),
-			 * or the address of a local; always past the filter for
-			 * its reserved encodings (nzuimm 0). */
-			if (rvc_class == RVC(0, 0) && (insn & 0x1fe0) != 0) {
-				if (!(write_mask(&s) & BIT(RVC_LOW(insn))))
-					continue;
-				if (RVC_LOW(insn) == RISCV_S0 &&
-				    s.now.sp_state == PROLOGUE_SP_RELATIVE &&
-				    !(s.known & BIT(RISCV_S0))) {
-					/* frame_pointer_set, which changes nothing
-					 * the checks below read */
-					s.written |= BIT(RISCV_S0);
-					s.now.fp_valid = true;
-					s.now.fp_offset = wrapping_add(
-					    s.now.sp_offset, addi4spn_imm(insn));
-					continue;
-				}
-			}
-			/* Arithmetic on rd' (c.srli ... c.addw) and c.slli: rd gets
-			 * a value the decoder does not know, which changes nothing
-			 * the checks below read (without constants). */
-			if ((rvc_class == RVC(1, 4) || rvc_class == RVC(2, 0)) &&
-			    rvc == rvc_default) {
-				write_unknown(&s, rvc_class == RVC(1, 4) ? RVC_HIGH(insn)
-									  : RVC_RD(insn));
-				continue;
-			}
 			effect = decode16(&s, write_mask(&s), insn, rvc_class);
 		} else {
 			const struct filter *filter;
@@ -812,19 +749,7 @@ static inline enum prologue_status scan_general(uintptr_t function, uintptr_t li
 			    !(RS1(insn) == RISCV_ZERO &&
 			      (FROM_ZERO_OPCODES >> (insn >> 2 & 31) & 1)))
 				continue;
-			/* OP-32, and OP-IMM-32 from a register other than x0: rd
-			 * gets a value the decoder does not know (as above). */
-			if (((insn & 0x7f) == 0x3b ||
-			     ((insn & 0x7f) == 0x1b && RS1(insn) != RISCV_ZERO)) &&
-			    wide == wide_filter) {
-				write_unknown(&s, RD(insn));
-				continue;
-			}
-			/* jal: a call (rd = ra, or t0 for millicode), or a jump */
-			if ((insn & 0x7f) == 0x6f)
-				effect = RD(insn) ? EFFECT_CALL : EFFECT_JUMP;
-			else
-				effect = decode32(&s, write_mask(&s), insn);
+			effect = decode32(&s, write_mask(&s), insn);
 		}
 		/* Nothing changed: the checks below would find what they found
 		 * after the last instruction that did. */
@@ -1046,10 +971,6 @@ scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc,
 			}
 			common_write(&c, rd);
 			continue;
-		case RVC(2, 0): /* c.slli */
-			if (!common_write(&c, rd))
-				goto decline;
-			continue;
 		case RVC(1, 1): /* c.jal (rv32); c.addiw (rv64; rd 0 reserved) */
 			if (xlen == 4)
 				goto call;
@@ -1074,21 +995,6 @@ scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc,
 				     rvc_class == RVC(0, 6) ? RVC_WORD_OFFSET(insn)
 							    : RVC_DOUBLE_OFFSET(insn),
 				     rvc_class == RVC(0, 6) ? 4 : 8, xlen);
-			continue;
-		case RVC(2, 2): /* c.lwsp, c.ldsp (rd 0 reserved) */
-		case RVC(2, 3):
-			if (rvc_class == RVC(2, 3) && xlen != 8)
-				continue; /* c.flwsp */
-			if (rd == RISCV_ZERO ||
-			    !common_load(
-				&c, rd, RISCV_SP,
-				rvc_class == RVC(2, 2)
-				    ? FIELD(insn, 12, 1, 5) | FIELD(insn, 4, 3, 2) |
-					  FIELD(insn, 2, 2, 6)
-				    : FIELD(insn, 12, 1, 5) | FIELD(insn, 5, 2, 3) |
-					  FIELD(insn, 2, 3, 6),
-				rvc_class == RVC(2, 2) ? 4 : 8, xlen))
-				goto decline;
 			continue;
 		case RVC(2, 4):
 			if (RVC_RS2(insn) != RISCV_ZERO) { /* c.mv, c.add */
@@ -1251,9 +1157,12 @@ enum prologue_status prologue_analyze_common(const struct tracer_config *config,
 	uintptr_t limit;
 	uintptr_t end;
 
+	/* rv64 only: rv32 code goes to the general decoder. */
+	if (xlen != 8)
+		return PROLOGUE_DECLINED;
 	if (!code_range(config, function, function_end, pc, &limit, &end))
 		return PROLOGUE_UNREADABLE;
-	return scan_common(function, limit, end, pc, xlen, analysis);
+	return scan_common(function, limit, end, pc, 8, analysis);
 }
 
 enum prologue_status prologue_analyze_general(const struct tracer_config *config,

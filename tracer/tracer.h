@@ -472,7 +472,7 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * comparison:
  *     frame pointer     22 (FP=1)       130
  *     DWARF            840 / 973       929 / 1,057
- *     prologue         872 / 988       911 / 1,022
+ *     prologue         855 / 972       894 / 1,006
  *     table             53 / 58         288 / 301
  *     auto              53 / 58         291 / 304
  * (the table's lookup counts bits, no search: the same wherever the code
