@@ -219,8 +219,10 @@ static bool frame_slot(const struct scan *s, unsigned base, intptr_t offset,
 	return false;
 }
 
-static void op_store(struct scan *s, unsigned base, unsigned source, intptr_t offset,
-		     unsigned width)
+/* Out of line, as the general decoder's other cases: its code stays small (the
+ * unwind table of a kernel grows with its code). */
+static __attribute__((noinline)) void
+op_store(struct scan *s, unsigned base, unsigned source, intptr_t offset, unsigned width)
 {
 	struct prologue_frame *f = &s->now;
 	intptr_t slot;
@@ -238,26 +240,8 @@ static void op_store(struct scan *s, unsigned base, unsigned source, intptr_t of
 	}
 }
 
-/* op_store for a prologue's usual save, sd/sw of a register at sp + offset
- * with a register's width, inline in the decoding loop. */
-static inline __attribute__((always_inline)) void
-save_at_sp(struct scan *s, unsigned source, intptr_t offset)
-{
-	struct prologue_frame *f = &s->now;
-
-	if ((s->written & BIT(source)) || f->sp_state != PROLOGUE_SP_RELATIVE)
-		return;
-	if (source == RISCV_RA && !f->ra_saved) {
-		f->ra_saved = true;
-		f->ra_offset = wrapping_add(f->sp_offset, offset);
-	} else if (source == RISCV_S0 && !f->s0_saved) {
-		f->s0_saved = true;
-		f->s0_offset = wrapping_add(f->sp_offset, offset);
-	}
-}
-
-static void op_load(struct scan *s, unsigned rd, unsigned base, intptr_t offset,
-		    unsigned width)
+static __attribute__((noinline)) void op_load(struct scan *s, unsigned rd, unsigned base,
+					      intptr_t offset, unsigned width)
 {
 	struct prologue_frame *f = &s->now;
 	intptr_t slot;
@@ -711,33 +695,21 @@ static bool frame_is_empty(const struct prologue_frame *f)
 	       !f->ra_saved && !f->s0_saved;
 }
 
-enum prologue_status prologue_analyze(const struct tracer_config *config,
-				      uintptr_t function, uintptr_t function_end,
-				      uintptr_t pc, unsigned xlen,
-				      struct prologue_analysis *analysis)
+/* The general decoder: every case above, over [function, limit) of code that
+ * ends at `end` (checked), towards pc. */
+static inline enum prologue_status scan_general(uintptr_t function, uintptr_t limit,
+						uintptr_t end, uintptr_t pc,
+						unsigned xlen,
+						struct prologue_analysis *analysis)
 {
 	struct scan s;
-	struct memory_cursor code;
 	const struct prologue_frame *result = &s.now;
 	const struct filter *const rvc_default =
 	    xlen == 8 ? rvc_filter_rv64 : rvc_filter_rv32;
 	const struct filter *rvc = rvc_default;
 	const struct filter *wide = wide_filter;
-	const unsigned save_class = xlen == 8 ? RVC(2, 7) : RVC(2, 6);
 	uintptr_t at;
-	uintptr_t end;
-	uintptr_t limit;
 
-	if (function_end > config->text.end || function_end < function)
-		function_end = config->text.end;
-	code = memory_code_cursor(config, function, function_end);
-	if (code.failed)
-		return PROLOGUE_UNREADABLE;
-	/* The range was checked once: a parcel at `at` < limit lies in it
-	 * (limit is even, as `at` is); a 32-bit instruction is checked for
-	 * its second parcel. */
-	end = code.end;
-	limit = pc < end ? pc : end & ~(uintptr_t)1;
 	s.now.sp_state = PROLOGUE_SP_RELATIVE;
 	s.now.sp_offset = 0;
 	s.now.fp_valid = false;
@@ -762,52 +734,6 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 			at += 2;
 			if (!filter_passes(&rvc[rvc_class], insn))
 				continue;
-			/* A prologue's saves (c.sdsp, rv32's c.swsp): they change
-			 * nothing the checks below read. */
-			if (rvc_class == save_class) {
-				save_at_sp(&s, RVC_RS2(insn),
-					   (intptr_t)(xlen == 8 ? RVC_SDSP_OFFSET(insn)
-								: RVC_SWSP_OFFSET(insn)));
-				continue;
-			}
-			/* A prologue's frame allocation, c.addi16sp (0 is reserved). */
-			if (rvc_class == RVC(1, 3) && RVC_RD(insn) == RISCV_SP) {
-				intptr_t imm = addi16sp_imm(insn);
-
-				if (imm == 0)
-					return PROLOGUE_UNKNOWN;
-				sp_adjust(&s, imm);
-				if (s.may_resume && sp_above_cfa(&s.now))
-					s.skipping = true; /* as below */
-				continue;
-			}
-			/* c.addi4spn: the frame pointer's set-up (s0 = sp + imm),
-			 * or the address of a local; always past the filter for
-			 * its reserved encodings (nzuimm 0). */
-			if (rvc_class == RVC(0, 0) && (insn & 0x1fe0) != 0) {
-				if (!(write_mask(&s) & BIT(RVC_LOW(insn))))
-					continue;
-				if (RVC_LOW(insn) == RISCV_S0 &&
-				    s.now.sp_state == PROLOGUE_SP_RELATIVE &&
-				    !(s.known & BIT(RISCV_S0))) {
-					/* frame_pointer_set, which changes nothing
-					 * the checks below read */
-					s.written |= BIT(RISCV_S0);
-					s.now.fp_valid = true;
-					s.now.fp_offset = wrapping_add(
-					    s.now.sp_offset, addi4spn_imm(insn));
-					continue;
-				}
-			}
-			/* Arithmetic on rd' (c.srli ... c.addw) and c.slli: rd gets
-			 * a value the decoder does not know, which changes nothing
-			 * the checks below read (without constants). */
-			if ((rvc_class == RVC(1, 4) || rvc_class == RVC(2, 0)) &&
-			    rvc == rvc_default) {
-				write_unknown(&s, rvc_class == RVC(1, 4) ? RVC_HIGH(insn)
-									  : RVC_RD(insn));
-				continue;
-			}
 			effect = decode16(&s, write_mask(&s), insn, rvc_class);
 		} else {
 			const struct filter *filter;
@@ -823,19 +749,7 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 			    !(RS1(insn) == RISCV_ZERO &&
 			      (FROM_ZERO_OPCODES >> (insn >> 2 & 31) & 1)))
 				continue;
-			/* OP-32, and OP-IMM-32 from a register other than x0: rd
-			 * gets a value the decoder does not know (as above). */
-			if (((insn & 0x7f) == 0x3b ||
-			     ((insn & 0x7f) == 0x1b && RS1(insn) != RISCV_ZERO)) &&
-			    wide == wide_filter) {
-				write_unknown(&s, RD(insn));
-				continue;
-			}
-			/* jal: a call (rd = ra, or t0 for millicode), or a jump */
-			if ((insn & 0x7f) == 0x6f)
-				effect = RD(insn) ? EFFECT_CALL : EFFECT_JUMP;
-			else
-				effect = decode32(&s, write_mask(&s), insn);
+			effect = decode32(&s, write_mask(&s), insn);
 		}
 		/* Nothing changed: the checks below would find what they found
 		 * after the last instruction that did. */
@@ -887,4 +801,379 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 	frame_copy(&analysis->frame, result);
 	analysis->stop = at;
 	return PROLOGUE_OK;
+}
+
+/*
+ * The common case, in registers: code that builds a frame and works in it up
+ * to the pc (sp moved down by constants, ra and s0 saved, s0 set up as a
+ * frame pointer or used as any register, calls), with no epilogue, jump,
+ * constant or other change to sp before the pc. On that code it finds what
+ * the general decoder finds, with the same filter in front; at the first
+ * instruction outside it, it declines: the general decoder then decodes the
+ * function from its start (prologue_analyze in prologue.h).
+ */
+struct common {
+	intptr_t sp_offset; /* sp - CFA; sp is always known here */
+	intptr_t fp_offset;
+	intptr_t ra_offset;
+	intptr_t s0_offset;
+	uint32_t written; /* of ra and s0: a store after a change is no save */
+	bool fp_valid;
+	bool ra_saved;
+	bool s0_saved;
+};
+
+/* rd gets a value the decoder does not know; false for sp (lost). */
+static inline __attribute__((always_inline)) bool common_write(struct common *c,
+							       unsigned rd)
+{
+	if (rd == RISCV_SP)
+		return false;
+	if (rd == RISCV_RA) {
+		c->written |= BIT(RISCV_RA);
+	} else if (rd == RISCV_S0) {
+		c->written |= BIT(RISCV_S0);
+		c->fp_valid = false;
+	}
+	return true;
+}
+
+/* sp moves down (the frame's allocation); up is an epilogue: false. */
+static inline __attribute__((always_inline)) bool common_sp_adjust(struct common *c,
+								   intptr_t delta)
+{
+	if (delta > 0)
+		return false;
+	c->sp_offset = wrapping_add(c->sp_offset, delta);
+	return true;
+}
+
+static inline __attribute__((always_inline)) void common_frame_pointer(struct common *c,
+								       intptr_t sp_plus)
+{
+	c->written |= BIT(RISCV_S0);
+	c->fp_valid = true;
+	c->fp_offset = wrapping_add(c->sp_offset, sp_plus);
+}
+
+/* base + offset as an offset from the CFA (frame_slot). */
+static inline __attribute__((always_inline)) bool
+common_slot(const struct common *c, unsigned base, intptr_t offset, intptr_t *slot)
+{
+	if (base == RISCV_SP) {
+		*slot = wrapping_add(c->sp_offset, offset);
+		return true;
+	}
+	if (base == RISCV_S0 && c->fp_valid) {
+		*slot = wrapping_add(c->fp_offset, offset);
+		return true;
+	}
+	return false;
+}
+
+/* A store of source at slot: the save of the caller's ra or s0 (op_store). */
+static inline __attribute__((always_inline)) void
+common_save(struct common *c, unsigned source, intptr_t slot)
+{
+	if (c->written & BIT(source))
+		return;
+	if (source == RISCV_RA && !c->ra_saved) {
+		c->ra_saved = true;
+		c->ra_offset = slot;
+	} else if (source == RISCV_S0 && !c->s0_saved) {
+		c->s0_saved = true;
+		c->s0_offset = slot;
+	}
+}
+
+static inline __attribute__((always_inline)) void
+common_store(struct common *c, unsigned base, unsigned source, intptr_t offset,
+	     unsigned width, unsigned xlen)
+{
+	intptr_t slot;
+
+	if ((source == RISCV_RA || source == RISCV_S0) && width == xlen &&
+	    common_slot(c, base, offset, &slot))
+		common_save(c, source, slot);
+}
+
+/* A load into rd (op_load): false for a restore (an epilogue) and for sp. */
+static inline __attribute__((always_inline)) bool
+common_load(struct common *c, unsigned rd, unsigned base, intptr_t offset, unsigned width,
+	    unsigned xlen)
+{
+	intptr_t slot;
+
+	if (rd != RISCV_RA && rd != RISCV_S0)
+		return rd != RISCV_SP;
+	if (width == xlen && common_slot(c, base, offset, &slot) &&
+	    ((rd == RISCV_RA && c->ra_saved && slot == c->ra_offset) ||
+	     (rd == RISCV_S0 && c->s0_saved && slot == c->s0_offset)))
+		return false;
+	return common_write(c, rd);
+}
+
+static inline __attribute__((always_inline)) enum prologue_status
+scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc,
+	    unsigned xlen, struct prologue_analysis *analysis)
+{
+	const struct filter *const rvc = xlen == 8 ? rvc_filter_rv64 : rvc_filter_rv32;
+	const unsigned save_class = xlen == 8 ? RVC(2, 7) : RVC(2, 6);
+	struct common c = {0, 0, 0, 0, 0, false, false, false};
+	uintptr_t first_call = 0;
+	uintptr_t here = function;
+	uintptr_t at;
+
+	for (at = function; at < limit;) {
+		uintptr_t insn = target_u16(at);
+		unsigned rvc_class = RVC(insn & 3, insn >> 13);
+		unsigned rd;
+
+		here = at;
+		if ((insn & 3) == 3)
+			goto wide;
+		at += 2;
+		if (!filter_passes(&rvc[rvc_class], insn))
+			continue;
+		/* A prologue's saves first: c.sdsp (rv64), c.swsp (rv32). */
+		if (rvc_class == save_class) {
+			common_save(
+			    &c, RVC_RS2(insn),
+			    wrapping_add(c.sp_offset,
+					 (intptr_t)(xlen == 8 ? RVC_SDSP_OFFSET(insn)
+							      : RVC_SWSP_OFFSET(insn))));
+			continue;
+		}
+		rd = RVC_RD(insn);
+		switch (rvc_class) {
+		case RVC(2, 6): /* c.swsp on rv64: too narrow for a save */
+		case RVC(2, 7): /* c.fswsp (rv32) */
+			continue;
+		case RVC(1, 3): /* c.addi16sp (0 is reserved); not c.lui */
+			if (rd != RISCV_SP || addi16sp_imm(insn) == 0 ||
+			    !common_sp_adjust(&c, addi16sp_imm(insn)))
+				goto decline;
+			continue;
+		case RVC(0, 0): /* c.addi4spn (0 is illegal): s0 = sp + imm */
+			if ((insn & 0x1fe0) == 0)
+				goto decline;
+			if (RVC_LOW(insn) == RISCV_S0)
+				common_frame_pointer(&c, addi4spn_imm(insn));
+			continue;
+		case RVC(1, 4): /* c.srli ... c.addw on rd' (s0: the filter) */
+			common_write(&c, RVC_HIGH(insn));
+			continue;
+		case RVC(1, 0): /* c.addi (c.nop: rd 0) */
+			if (rd == RISCV_SP) {
+				if (!common_sp_adjust(&c, imm_ci(insn)))
+					goto decline;
+				continue;
+			}
+			common_write(&c, rd);
+			continue;
+		case RVC(1, 1): /* c.jal (rv32); c.addiw (rv64; rd 0 reserved) */
+			if (xlen == 4)
+				goto call;
+			if (rd == RISCV_ZERO || !common_write(&c, rd))
+				goto decline;
+			continue;
+		case RVC(0, 2): /* c.lw, c.ld into s0 (the filter) */
+		case RVC(0, 3):
+			if (rvc_class == RVC(0, 3) && xlen != 8)
+				continue; /* c.flw */
+			if (!common_load(&c, RVC_LOW(insn), RVC_HIGH(insn),
+					 rvc_class == RVC(0, 2) ? RVC_WORD_OFFSET(insn)
+								: RVC_DOUBLE_OFFSET(insn),
+					 rvc_class == RVC(0, 2) ? 4 : 8, xlen))
+				goto decline;
+			continue;
+		case RVC(0, 6): /* c.sw, c.sd of s0 (the filter) */
+		case RVC(0, 7):
+			if (rvc_class == RVC(0, 7) && xlen != 8)
+				continue; /* c.fsw */
+			common_store(&c, RVC_HIGH(insn), RVC_LOW(insn),
+				     rvc_class == RVC(0, 6) ? RVC_WORD_OFFSET(insn)
+							    : RVC_DOUBLE_OFFSET(insn),
+				     rvc_class == RVC(0, 6) ? 4 : 8, xlen);
+			continue;
+		case RVC(2, 4):
+			if (RVC_RS2(insn) != RISCV_ZERO) { /* c.mv, c.add */
+				if (rd == RISCV_SP ||
+				    ((rd == RISCV_RA || rd == RISCV_S0) &&
+				     RVC_RS2(insn) == RISCV_SP))
+					goto decline;
+				common_write(&c, rd);
+				continue;
+			}
+			if (rd == RISCV_ZERO) { /* c.ebreak; without bit 12 reserved */
+				if (!(insn & 0x1000))
+					goto decline;
+				continue;
+			}
+			if (insn & 0x1000)
+				goto call; /* c.jalr */
+			goto jump;	   /* c.jr */
+		case RVC(1, 5):		   /* c.j */
+			goto jump;
+		default: /* c.li, c.lui, reserved encodings */
+			goto decline;
+		}
+	wide:
+		if ((insn & 0x1c) == 0x1c || end - at < 4)
+			goto decline; /* longer than 32 bits, or cut by the end */
+		insn |= (uintptr_t)target_u16(at + 2) << 16;
+		at += 4;
+		if (!filter_passes(&wide_filter[insn >> 2 & 31], insn) &&
+		    !(RS1(insn) == RISCV_ZERO &&
+		      (FROM_ZERO_OPCODES >> (insn >> 2 & 31) & 1)))
+			continue;
+		rd = RD(insn);
+		switch (insn & 0x7f) {
+		case 0x13: /* OP-IMM */
+			if (rd == RISCV_ZERO)
+				continue;
+			if (FUNCT3(insn) == 0) { /* addi */
+				if (RS1(insn) == RISCV_ZERO)
+					goto decline; /* li: a constant */
+				if (rd == RISCV_SP) {
+					if (RS1(insn) != RISCV_SP ||
+					    !common_sp_adjust(&c, imm_i(insn)))
+						goto decline;
+					continue;
+				}
+				if (rd == RISCV_S0 && RS1(insn) == RISCV_SP) {
+					common_frame_pointer(&c, imm_i(insn));
+					continue;
+				}
+			}
+			if (!common_write(&c, rd))
+				goto decline;
+			continue;
+		case 0x1b: /* OP-IMM-32: addiw from x0 makes a constant (rv64) */
+			if (rd != RISCV_ZERO && FUNCT3(insn) == 0 && xlen == 8 &&
+			    RS1(insn) == RISCV_ZERO)
+				goto decline;
+			if (!common_write(&c, rd))
+				goto decline;
+			continue;
+		case 0x33: /* OP: add and sub from x0 make a constant, with sp a frame */
+			if (rd == RISCV_ZERO)
+				continue;
+			if (FUNCT3(insn) == 0 &&
+			    ((insn >> 25) == 0 || (insn >> 25) == 0x20) &&
+			    ((RS1(insn) == RISCV_ZERO && RS2(insn) == RISCV_ZERO) ||
+			     ((rd == RISCV_RA || rd == RISCV_S0) &&
+			      (RS1(insn) == RISCV_SP || RS2(insn) == RISCV_SP))))
+				goto decline;
+			if (!common_write(&c, rd))
+				goto decline;
+			continue;
+		case 0x3b: /* OP-32, AMO, SYSTEM, AUIPC: rd gets a value (auipc into
+			      sp: a stack of the function's own) */
+		case 0x2f:
+		case 0x73:
+		case 0x17:
+			if (!common_write(&c, rd))
+				goto decline;
+			continue;
+		case 0x03: /* LOAD */
+			if (!common_load(&c, rd, RS1(insn), imm_i(insn),
+					 1u << (FUNCT3(insn) & 3), xlen))
+				goto decline;
+			continue;
+		case 0x23: /* STORE */
+			common_store(&c, RS1(insn), RS2(insn), imm_s(insn),
+				     1u << FUNCT3(insn), xlen);
+			continue;
+		case 0x6f: /* JAL */
+			if (rd != RISCV_ZERO)
+				goto call;
+			goto jump;
+		case 0x67: /* JALR */
+			if (FUNCT3(insn) != 0)
+				goto decline;
+			if (rd != RISCV_ZERO)
+				goto call;
+			goto jump;
+		default: /* LUI, OP-FP, OP-V, custom and reserved */
+			goto decline;
+		}
+	call:
+		/* A trap can interrupt the epilogue after a call: go on. */
+		c.written |= BIT(RISCV_RA);
+		if (first_call == 0)
+			first_call = here;
+	}
+	/* The last parcel lies partly outside the code (an odd end). */
+	if (at < pc && at < end)
+		goto decline;
+	here = at;
+	goto done;
+jump:
+	/* Past a jump with no frame, the general decoder goes on. */
+	if (c.sp_offset == 0 && !c.fp_valid && !c.ra_saved && !c.s0_saved)
+		goto decline;
+done:
+	analysis->frame.sp_state = PROLOGUE_SP_RELATIVE;
+	analysis->frame.sp_offset = c.sp_offset;
+	analysis->frame.fp_valid = c.fp_valid;
+	analysis->frame.fp_offset = c.fp_offset;
+	analysis->frame.ra_saved = c.ra_saved;
+	analysis->frame.ra_offset = c.ra_offset;
+	analysis->frame.s0_saved = c.s0_saved;
+	analysis->frame.s0_offset = c.s0_offset;
+	analysis->stop = here;
+	analysis->first_call = first_call;
+	return PROLOGUE_OK;
+decline:
+	return PROLOGUE_DECLINED;
+}
+
+/* The code to decode: [function, limit) towards pc, of code that ends at
+ * end. The range is checked once: a parcel at `at` < limit lies in it
+ * (limit is even, as `at` is); a 32-bit instruction is checked for its
+ * second parcel. */
+static inline bool code_range(const struct tracer_config *config, uintptr_t function,
+			      uintptr_t function_end, uintptr_t pc, uintptr_t *limit,
+			      uintptr_t *end)
+{
+	struct memory_cursor code;
+
+	if (function_end > config->text.end || function_end < function)
+		function_end = config->text.end;
+	code = memory_code_cursor(config, function, function_end);
+	if (code.failed)
+		return false;
+	*end = code.end;
+	*limit = pc < code.end ? pc : code.end & ~(uintptr_t)1;
+	return true;
+}
+
+enum prologue_status prologue_analyze_common(const struct tracer_config *config,
+					     uintptr_t function, uintptr_t function_end,
+					     uintptr_t pc, unsigned xlen,
+					     struct prologue_analysis *analysis)
+{
+	uintptr_t limit;
+	uintptr_t end;
+
+	/* rv64 only: rv32 code goes to the general decoder. */
+	if (xlen != 8)
+		return PROLOGUE_DECLINED;
+	if (!code_range(config, function, function_end, pc, &limit, &end))
+		return PROLOGUE_UNREADABLE;
+	return scan_common(function, limit, end, pc, 8, analysis);
+}
+
+enum prologue_status prologue_analyze_general(const struct tracer_config *config,
+					      uintptr_t function, uintptr_t function_end,
+					      uintptr_t pc, unsigned xlen,
+					      struct prologue_analysis *analysis)
+{
+	uintptr_t limit;
+	uintptr_t end;
+
+	if (!code_range(config, function, function_end, pc, &limit, &end))
+		return PROLOGUE_UNREADABLE;
+	return scan_general(function, limit, end, pc, xlen, analysis);
 }

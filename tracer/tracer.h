@@ -476,7 +476,7 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * comparison:
  *     frame pointer     22 (FP=1)       131
  *     DWARF            689 / 806       778 / 890
- *     prologue         959 / 1,040     992 / 1,073
+ *     prologue         855 / 972       894 / 1,006
  *     table             53 / 59         159 / 163
  *     auto              53 / 59         159 / 163
  * (the table's lookup counts bits, no search: the same wherever the code

@@ -1079,6 +1079,37 @@ void prologue_filter(void)
 	CHECK(all_hold(filter_cases, ARRAY_SIZE(filter_cases)));
 }
 
+/*
+ * The common case runs in registers (scan_common in prologue_decode.c) and
+ * hands anything else to the general decoder, which decodes the function
+ * again from its start: an epilogue's first step, a constant, after a frame
+ * was built.
+ */
+static const struct frame_case handover_cases[] = {
+    {.name = "rv64 sp up by part of the frame, then ret",
+     .xlen = 8,
+     CODE(I32(0xfe010113), /* addi sp,sp,-32 */
+	  I32(0x00113c23), /* sd ra,24(sp) */
+	  I32(0x01010113), /* addi sp,sp,16: the epilogue begins */
+	  C16(0x8082)),	   /* c.jr ra: the body's frame holds before it */
+     .stop = 12,
+     .frame = {.sp = -32, .ra = -8}},
+    {.name = "rv64 a constant after the saves",
+     .xlen = 8,
+     CODE(C16(0x717d),	   /* c.addi16sp sp,-16 */
+	  C16(0xe406),	   /* c.sdsp ra,8(sp) */
+	  C16(0xe022),	   /* c.sdsp s0,0(sp) */
+	  C16(0x57e1),	   /* c.li a5,-8 */
+	  I32(0x00f10133), /* add sp,sp,a5 */
+	  C16(0xe026)),	   /* c.sdsp s1,0(sp) */
+     .frame = {.sp = -24, .ra = -8, .s0 = -16}},
+};
+
+void prologue_handover(void)
+{
+	CHECK(all_hold(handover_cases, ARRAY_SIZE(handover_cases)));
+}
+
 /* sp set to an address (la sp: a stack of the function's own), or moved by
  * an amount the code does not tell. */
 static const struct frame_case sp_state_cases[] = {
