@@ -5,8 +5,10 @@
 
 #include <stddef.h>
 
-_Static_assert(offsetof(struct hart, spill_t1) == HART_SPILL_T1, "layout.h: HART_SPILL_T1");
-_Static_assert(offsetof(struct hart, spill_t2) == HART_SPILL_T2, "layout.h: HART_SPILL_T2");
+_Static_assert(offsetof(struct hart, spill_t1) == HART_SPILL_T1,
+	       "layout.h: HART_SPILL_T1");
+_Static_assert(offsetof(struct hart, spill_t2) == HART_SPILL_T2,
+	       "layout.h: HART_SPILL_T2");
 _Static_assert(offsetof(struct hart, trap_limits) == HART_TRAP_LIMITS,
 	       "layout.h: HART_TRAP_LIMITS");
 _Static_assert(sizeof(((struct hart *)0)->trap_limits[0]) == HART_LIMIT_SIZE,
@@ -36,7 +38,8 @@ void hart_init(unsigned long id)
 
 	hart->id = id;
 	set_stack(hart, HART_TASK, base + TASK_STACK_OFFSET, TASK_STACK_SIZE);
-	set_stack(hart, HART_INTERRUPT, base + INTERRUPT_STACK_OFFSET, INTERRUPT_STACK_SIZE);
+	set_stack(hart, HART_INTERRUPT, base + INTERRUPT_STACK_OFFSET,
+		  INTERRUPT_STACK_SIZE);
 	set_stack(hart, HART_PANIC, base + PANIC_STACK_OFFSET, PANIC_STACK_SIZE);
 	/* From here on, a trap finds this area (trap_entry.S). */
 	__asm__ volatile("csrw sscratch, %0" ::"r"(hart) : "memory");

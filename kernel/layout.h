@@ -30,11 +30,11 @@
  *              (a stack overflow, a garbage sp)
  * All sizes are multiples of the page size, and the stacks page-aligned.
  */
-#define PAGE_SIZE	      0x1000
-#define GUARD_SIZE	      PAGE_SIZE
-#define TASK_STACK_SIZE	      0x4000
-#define INTERRUPT_STACK_SIZE  0x2000
-#define PANIC_STACK_SIZE      0x4000
+#define PAGE_SIZE	     0x1000
+#define GUARD_SIZE	     PAGE_SIZE
+#define TASK_STACK_SIZE	     0x4000
+#define INTERRUPT_STACK_SIZE 0x2000
+#define PANIC_STACK_SIZE     0x4000
 #define HART_STACKS_SIZE                                                                 \
 	(3 * GUARD_SIZE + TASK_STACK_SIZE + INTERRUPT_STACK_SIZE + PANIC_STACK_SIZE)
 /* Where each stack starts inside its hart's block (a guard page below each). */
@@ -68,13 +68,13 @@
  * top. sscratch holds the hart's struct hart at all times, except between
  * the trap entry's first instruction and its return of the value.
  */
-#define HART_SPILL_T1	  (0 * REG_SIZE)
-#define HART_SPILL_T2	  (1 * REG_SIZE)
-#define HART_TRAP_LIMITS  (2 * REG_SIZE) /* 3 x {lowest sp, top} */
-#define HART_LIMIT_SIZE	  (2 * REG_SIZE)
-#define HART_TASK	  0
-#define HART_INTERRUPT	  1
-#define HART_PANIC	  2
-#define HART_STACK_TYPES  3
+#define HART_SPILL_T1	 (0 * REG_SIZE)
+#define HART_SPILL_T2	 (1 * REG_SIZE)
+#define HART_TRAP_LIMITS (2 * REG_SIZE) /* 3 x {lowest sp, top} */
+#define HART_LIMIT_SIZE	 (2 * REG_SIZE)
+#define HART_TASK	 0
+#define HART_INTERRUPT	 1
+#define HART_PANIC	 2
+#define HART_STACK_TYPES 3
 
 #endif /* KERNEL_LAYOUT_H */

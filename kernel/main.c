@@ -31,11 +31,8 @@ static const struct {
 	const char *name;
 	enum tracer_unwinder unwinder;
 } tracers[] = {
-    {"auto", TRACER_AUTO},
-    {"fp", TRACER_FRAME_POINTER},
-    {"dwarf", TRACER_DWARF},
-    {"compiler", TRACER_PROLOGUE},
-    {"table", TRACER_TABLE},
+    {"auto", TRACER_AUTO},	   {"fp", TRACER_FRAME_POINTER}, {"dwarf", TRACER_DWARF},
+    {"compiler", TRACER_PROLOGUE}, {"table", TRACER_TABLE},
 };
 
 /*

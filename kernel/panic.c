@@ -38,12 +38,12 @@ extern char __tracer_symtab_start[], __tracer_symtab_end[];
 
 void call_on_stack(void (*fn)(void *), void *arg, uintptr_t top);
 
-#define NO_HART	   (~0ul)
+#define NO_HART (~0ul)
 /* How long the first hart waits for each other one to print its backtrace,
  * and how long the others wait for their turn (all of the first one's
  * waits, and more). */
-#define STOP_WAIT  TIMEBASE_HZ
-#define TURN_WAIT  ((HART_COUNT + 2) * TIMEBASE_HZ)
+#define STOP_WAIT TIMEBASE_HZ
+#define TURN_WAIT ((HART_COUNT + 2) * TIMEBASE_HZ)
 
 static enum tracer_unwinder panic_unwinder = TRACER_AUTO;
 
@@ -221,8 +221,8 @@ static _Noreturn void print_report(void *arg)
 	panic_harts[me].stage = PANIC_REPORTING;
 	panic_harts[me].regs = report->regs;
 	if (report->fmt)
-		__atomic_compare_exchange_n(&panic_owner, &no_hart, me, false, __ATOMIC_SEQ_CST,
-					    __ATOMIC_SEQ_CST);
+		__atomic_compare_exchange_n(&panic_owner, &no_hart, me, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 	if (is_first(me)) {
 		console_lock();
 		kputs("panic: ");
@@ -260,7 +260,7 @@ static _Noreturn void print_report(void *arg)
  */
 #define REPORT_FROM_PANIC_STACK(report)                                                  \
 	do {                                                                             \
-		const struct tracer_range panic_stack = this_hart()->stacks[HART_PANIC];  \
+		const struct tracer_range panic_stack = this_hart()->stacks[HART_PANIC]; \
 		uintptr_t sp = (report)->regs->sp;                                       \
                                                                                          \
 		if (sp > panic_stack.start && sp <= panic_stack.end)                     \

@@ -58,14 +58,16 @@ void sbi_send_ipi(unsigned long hart_mask)
 long sbi_hart_status(unsigned long hartid)
 {
 	long status;
-	long error = sbi_call(SBI_EXT_HSM, SBI_HSM_HART_GET_STATUS, hartid, 0, 0, &status);
+	long error =
+	    sbi_call(SBI_EXT_HSM, SBI_HSM_HART_GET_STATUS, hartid, 0, 0, &status);
 
 	return error ? error : status;
 }
 
 bool sbi_hart_start(unsigned long hartid, uintptr_t start, unsigned long opaque)
 {
-	return sbi_call(SBI_EXT_HSM, SBI_HSM_HART_START, hartid, start, opaque, NULL) == 0;
+	return sbi_call(SBI_EXT_HSM, SBI_HSM_HART_START, hartid, start, opaque, NULL) ==
+	       0;
 }
 
 void sbi_shutdown(bool failure)

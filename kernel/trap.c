@@ -13,12 +13,12 @@
 #include "panic.h"
 #include "timer.h"
 
-#define INTERRUPT_BIT	    ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))
-#define IRQ_S_SOFTWARE	    1
-#define IRQ_S_TIMER	    5
-#define SIP_SSIP	    (1u << 1)
-#define CAUSE_LOAD_PAGE	    13
-#define CAUSE_STORE_PAGE    15
+#define INTERRUPT_BIT	 ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))
+#define IRQ_S_SOFTWARE	 1
+#define IRQ_S_TIMER	 5
+#define SIP_SSIP	 (1u << 1)
+#define CAUSE_LOAD_PAGE	 13
+#define CAUSE_STORE_PAGE 15
 
 /* The trap frame trap_entry.S built; see layout.h for its layout. */
 struct trap_frame {
@@ -89,15 +89,16 @@ static void check_stack(const struct trap_frame *frame)
 
 		if (sp == start || in_guard_below(start, sp) ||
 		    (page_fault && in_guard_below(start, frame->stval)))
-			panic("kernel stack overflow: %s sepc=0x%lx stval=0x%lx sp=0x%lx", what,
-			      (unsigned long)frame->sepc, (unsigned long)frame->stval,
-			      (unsigned long)sp);
+			panic("kernel stack overflow: %s sepc=0x%lx stval=0x%lx sp=0x%lx",
+			      what, (unsigned long)frame->sepc,
+			      (unsigned long)frame->stval, (unsigned long)sp);
 	}
 	for (unsigned s = 0; s < HART_STACK_TYPES; s++)
 		if (hart_sp_on(hart, s, sp))
 			return;
-	panic("bad kernel stack pointer sp=0x%lx: %s sepc=0x%lx stval=0x%lx", (unsigned long)sp,
-	      what, (unsigned long)frame->sepc, (unsigned long)frame->stval);
+	panic("bad kernel stack pointer sp=0x%lx: %s sepc=0x%lx stval=0x%lx",
+	      (unsigned long)sp, what, (unsigned long)frame->sepc,
+	      (unsigned long)frame->stval);
 }
 
 void trap_handler(struct trap_frame *frame)

@@ -19,13 +19,13 @@
 #include "sbi.h"
 
 #if __riscv_xlen == 64
-#define LEVELS	      3 /* Sv39 */
-#define VPN_BITS      9
-#define SATP_MODE     (8ull << 60)
+#define LEVELS	  3 /* Sv39 */
+#define VPN_BITS  9
+#define SATP_MODE (8ull << 60)
 #else
-#define LEVELS	      2 /* Sv32 */
-#define VPN_BITS      10
-#define SATP_MODE     (1ul << 31)
+#define LEVELS	  2 /* Sv32 */
+#define VPN_BITS  10
+#define SATP_MODE (1ul << 31)
 #endif
 #define PAGE_SHIFT    12
 #define TABLE_ENTRIES (1u << VPN_BITS)
@@ -33,13 +33,13 @@
 
 /* Page table entry bits (privileged spec, "Sv32"/"Sv39"). Accessed and dirty
  * are set up front: hardware need not set them itself. */
-#define PTE_V	     (1u << 0)
-#define PTE_R	     (1u << 1)
-#define PTE_W	     (1u << 2)
-#define PTE_X	     (1u << 3)
-#define PTE_A	     (1u << 6)
-#define PTE_D	     (1u << 7)
-#define PTE_KERNEL   (PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D)
+#define PTE_V	      (1u << 0)
+#define PTE_R	      (1u << 1)
+#define PTE_W	      (1u << 2)
+#define PTE_X	      (1u << 3)
+#define PTE_A	      (1u << 6)
+#define PTE_D	      (1u << 7)
+#define PTE_KERNEL    (PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D)
 #define PTE_PPN_SHIFT 10
 
 /* QEMU virt's RAM starts here; 1 GiB is mapped, more than -m gives by default. */
@@ -80,7 +80,8 @@ static pte_t *entry_for(uintptr_t va, unsigned level)
 	pte_t *table = tables[0];
 
 	for (unsigned l = LEVELS - 1; l > level; l--) {
-		pte_t *pte = &table[(va >> (PAGE_SHIFT + l * VPN_BITS)) & (TABLE_ENTRIES - 1)];
+		pte_t *pte =
+		    &table[(va >> (PAGE_SHIFT + l * VPN_BITS)) & (TABLE_ENTRIES - 1)];
 
 		if (!(*pte & PTE_V)) {
 			if (tables_used == TABLES)
@@ -111,12 +112,14 @@ void vm_init(void)
 	uintptr_t stacks_start = (uintptr_t)__stacks_start & ~(MEGAPAGE_SIZE - 1);
 	uintptr_t stacks_end = (uintptr_t)__stacks_end;
 
-	for (uintptr_t mega = RAM_START; mega < RAM_START + RAM_MAPPED; mega += MEGAPAGE_SIZE) {
+	for (uintptr_t mega = RAM_START; mega < RAM_START + RAM_MAPPED;
+	     mega += MEGAPAGE_SIZE) {
 		if (mega < stacks_start || mega >= stacks_end) {
 			*entry_for(mega, 1) = leaf_pte(mega);
 			continue;
 		}
-		for (uintptr_t page = mega; page < mega + MEGAPAGE_SIZE; page += PAGE_SIZE)
+		for (uintptr_t page = mega; page < mega + MEGAPAGE_SIZE;
+		     page += PAGE_SIZE)
 			if (!is_guard_page(page))
 				*entry_for(page, 0) = leaf_pte(page);
 	}

@@ -39,11 +39,11 @@ struct elf_section {
 	uint64_t entsize;
 };
 
-#define SHT_SYMTAB 2
-#define SHT_STRTAB 3
-#define SHT_NOBITS 8
-#define SHT_DYNSYM 11
-#define SHF_ALLOC  0x2
+#define SHT_SYMTAB    2
+#define SHT_STRTAB    3
+#define SHT_NOBITS    8
+#define SHT_DYNSYM    11
+#define SHF_ALLOC     0x2
 #define SHF_EXECINSTR 0x4
 
 struct elf_symbol {
@@ -63,7 +63,7 @@ struct elf_symbol {
 #define STB_WEAK      2
 #define SHN_UNDEF     0
 #define SHN_LORESERVE 0xff00
-#define SHN_ABS       0xfff1
+#define SHN_ABS	      0xfff1
 #define SHN_XINDEX    0xffff
 
 /* Reads and validates the file header; dies on anything unusable. */

@@ -140,9 +140,10 @@ static uint32_t fde_index_checksum(const struct table *table)
 /* See tracer/table_format.h (tracer_unwind_checksum). */
 static uint32_t unwind_table_checksum(const struct unwind_table *unwind)
 {
-	return tracer_unwind_checksum((uint32_t)unwind->count, (uint32_t)unwind->block_count,
-				      (uint32_t)unwind->rule_count, unwind->base, unwind->rows,
-				      unwind->maps, unwind->lookup, unwind->rules);
+	return tracer_unwind_checksum(
+	    (uint32_t)unwind->count, (uint32_t)unwind->block_count,
+	    (uint32_t)unwind->rule_count, unwind->base, unwind->rows, unwind->maps,
+	    unwind->lookup, unwind->rules);
 }
 
 /*
@@ -310,7 +311,8 @@ static void write_table(FILE *out, const struct table *table)
 		"    .rules = %s,\n"
 		"};\n",
 		table->unwind.count, table->unwind.block_count, table->unwind.rule_count,
-		unwind_table_checksum(&table->unwind), (unsigned long long)table->unwind.base,
+		unwind_table_checksum(&table->unwind),
+		(unsigned long long)table->unwind.base,
 		table->unwind.count ? "unwind_rows" : "0",
 		table->unwind.count ? "unwind_maps" : "0",
 		table->unwind.count ? "unwind_lookup" : "0",

@@ -38,16 +38,19 @@ static enum column_rule column_rule(const struct cfi_row *row, unsigned column,
  * on another register or an expression, a rule for sp, ra or s0 under
  * another kind of rule, s0 undefined, an offset out of range.
  */
-static struct tracer_unwind_rule rule_for(const struct cfi_fde *fde, enum cfi_status status,
+static struct tracer_unwind_rule rule_for(const struct cfi_fde *fde,
+					  enum cfi_status status,
 					  const struct cfi_row *row, unsigned word_size)
 {
-	static const struct tracer_unwind_rule interpret = {0, 0, 0, TRACER_UNWIND_INTERPRET};
+	static const struct tracer_unwind_rule interpret = {0, 0, 0,
+							    TRACER_UNWIND_INTERPRET};
 	enum column_rule ra, s0;
 	int64_t ra_offset, s0_offset;
 	struct tracer_unwind_rule rule;
 
 	if (status != CFI_OK || fde->cie.is_signal_frame ||
-	    fde->cie.ra_column != DWARF_REG_RA || row->cfa_kind != CFI_CFA_REGISTER_OFFSET ||
+	    fde->cie.ra_column != DWARF_REG_RA ||
+	    row->cfa_kind != CFI_CFA_REGISTER_OFFSET ||
 	    cfi_row_rule(row, DWARF_REG_SP).kind != 0)
 		return interpret;
 	if (row->cfa_register != DWARF_REG_SP && row->cfa_register != DWARF_REG_S0)
@@ -56,8 +59,9 @@ static struct tracer_unwind_rule rule_for(const struct cfi_fde *fde, enum cfi_st
 	s0 = column_rule(row, DWARF_REG_S0, &s0_offset);
 	if (ra == COLUMN_OTHER || s0 == COLUMN_OTHER || s0 == COLUMN_UNDEFINED)
 		return interpret;
-	if (!tracer_unwind_encode(&rule, row->cfa_register == DWARF_REG_S0, row->cfa_offset,
-				  ra == COLUMN_SAVED       ? TRACER_UNWIND_RA_SAVED
+	if (!tracer_unwind_encode(&rule, row->cfa_register == DWARF_REG_S0,
+				  row->cfa_offset,
+				  ra == COLUMN_SAVED	   ? TRACER_UNWIND_RA_SAVED
 				  : ra == COLUMN_UNDEFINED ? TRACER_UNWIND_RA_LOST
 							   : TRACER_UNWIND_RA_REGISTER,
 				  ra_offset, s0 == COLUMN_SAVED, s0_offset, word_size))
@@ -67,8 +71,8 @@ static struct tracer_unwind_rule rule_for(const struct cfi_fde *fde, enum cfi_st
 
 static bool same_rule(struct tracer_unwind_rule a, struct tracer_unwind_rule b)
 {
-	return a.kind == b.kind && a.cfa_offset == b.cfa_offset && a.ra_offset == b.ra_offset &&
-	       a.s0_offset == b.s0_offset;
+	return a.kind == b.kind && a.cfa_offset == b.cfa_offset &&
+	       a.ra_offset == b.ra_offset && a.s0_offset == b.s0_offset;
 }
 
 /* A row before encoding: its address, its rule. */
@@ -102,11 +106,13 @@ static void add_row(struct builder *b, uint64_t pc, struct tracer_unwind_rule ru
 		    "table's %u MiB",
 		    (unsigned long long)b->base, (unsigned long long)pc, MAX_SPAN >> 20);
 	if (pc % 2 != 0)
-		die(b->elf->path, "call-frame information for code at an odd address (0x%llx)",
+		die(b->elf->path,
+		    "call-frame information for code at an odd address (0x%llx)",
 		    (unsigned long long)pc);
 	if (b->count == b->capacity) {
 		b->capacity = b->capacity ? 2 * b->capacity : 256;
-		b->rows = tracked_realloc(b->elf->path, b->rows, b->capacity, sizeof(*b->rows));
+		b->rows =
+		    tracked_realloc(b->elf->path, b->rows, b->capacity, sizeof(*b->rows));
 	}
 	b->rows[b->count].pc = pc;
 	b->rows[b->count].rule = rule;
@@ -146,16 +152,19 @@ static void add_fde(struct builder *b, const struct tracer_config *config,
 static uint32_t rule_index(struct unwind_table *table, const struct elf_file *elf,
 			   struct tracer_unwind_rule rule)
 {
-	static const struct tracer_unwind_rule interpret = {0, 0, 0, TRACER_UNWIND_INTERPRET};
+	static const struct tracer_unwind_rule interpret = {0, 0, 0,
+							    TRACER_UNWIND_INTERPRET};
 
 	for (size_t i = 0; i < table->rule_count; i++)
 		if (same_rule(table->rules[i], rule))
 			return (uint32_t)i;
-	if (table->rule_count + 1 == TRACER_UNWIND_MAX_RULES && !same_rule(rule, interpret))
+	if (table->rule_count + 1 == TRACER_UNWIND_MAX_RULES &&
+	    !same_rule(rule, interpret))
 		return rule_index(table, elf, interpret);
 	if (table->rule_count % 64 == 0)
-		table->rules = tracked_realloc(elf->path, table->rules, table->rule_count + 64,
-					       sizeof(*table->rules));
+		table->rules =
+		    tracked_realloc(elf->path, table->rules, table->rule_count + 64,
+				    sizeof(*table->rules));
 	table->rules[table->rule_count] = rule;
 	return (uint32_t)table->rule_count++;
 }
@@ -173,10 +182,11 @@ static struct unwind_table encode(const struct builder *b)
 	for (size_t i = 0; i < b->count; i++) {
 		uint32_t index = rule_index(&table, b->elf, b->rows[i].rule);
 
-		if (table.count > 0 &&
-		    table.rows[table.count - 1] == index * sizeof(struct tracer_unwind_rule))
+		if (table.count > 0 && table.rows[table.count - 1] ==
+					   index * sizeof(struct tracer_unwind_rule))
 			continue;
-		table.rows[table.count] = (uint16_t)(index * sizeof(struct tracer_unwind_rule));
+		table.rows[table.count] =
+		    (uint16_t)(index * sizeof(struct tracer_unwind_rule));
 		offsets[table.count] = (uint32_t)(b->rows[i].pc - b->base);
 		table.count++;
 		table.interpreted += table.rules[index].kind == TRACER_UNWIND_INTERPRET;
@@ -186,7 +196,9 @@ static struct unwind_table encode(const struct builder *b)
 	table.lookup = tracked_alloc(b->elf->path, table.block_count, sizeof(uint32_t));
 	for (size_t block = 0, i = 0; block < table.block_count; block++) {
 		table.maps[block] = 0;
-		for (; i < table.count && offsets[i] >> TRACER_UNWIND_BLOCK_SHIFT == block; i++)
+		for (;
+		     i < table.count && offsets[i] >> TRACER_UNWIND_BLOCK_SHIFT == block;
+		     i++)
 			table.maps[block] |= (uint64_t)1 << (offsets[i] >> 1 & 63);
 		table.lookup[block] = (uint32_t)i;
 	}

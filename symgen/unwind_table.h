@@ -10,8 +10,8 @@
 #include "fde_index.h"
 
 struct unwind_table {
-	uint64_t base;	 /* the address of the first row */
-	uint16_t *rows;	 /* rules' offsets in rules[] (table_format.h) */
+	uint64_t base;	/* the address of the first row */
+	uint16_t *rows; /* rules' offsets in rules[] (table_format.h) */
 	size_t count;
 	uint64_t *maps;	  /* block_count entries */
 	uint32_t *lookup; /* block_count entries */

@@ -241,8 +241,9 @@ enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_
  * from pc up to it has the same row (and a failure at pc fails there too:
  * the program runs the same instructions), so symgen computes one row per
  * row, not one per instruction. */
-enum cfi_status cfi_row_until(const struct tracer_config *config, const struct cfi_fde *fde,
-			      uintptr_t pc, struct cfi_row *row, uintptr_t *next_loc);
+enum cfi_status cfi_row_until(const struct tracer_config *config,
+			      const struct cfi_fde *fde, uintptr_t pc,
+			      struct cfi_row *row, uintptr_t *next_loc);
 #endif
 
 /* cfi_row_at for a walk: `cie` (NULL: none) is the walk's copy of the

@@ -49,9 +49,9 @@ struct cfi_program {
 	const struct tracer_config *config;
 	const struct tracer_cie *cie;
 	struct memory_cursor cursor;
-	uintptr_t loc;		       /* code location of the current row */
-	uintptr_t pc;		       /* stop before a row that starts past it */
-	bool reached_pc;	       /* an advance went past pc: row is final */
+	uintptr_t loc;	 /* code location of the current row */
+	uintptr_t pc;	 /* stop before a row that starts past it */
+	bool reached_pc; /* an advance went past pc: row is final */
 #ifdef TRACER_HOST_VIEW
 	uintptr_t next_loc; /* where that advance went (the next row) */
 #endif
@@ -657,9 +657,9 @@ static bool initial_is_cfa_only(const struct cfi_program *program)
 /* cfi_row_at_cached, and in *next_loc where the next row starts (past pc),
  * or UINTPTR_MAX if no later row. Always inline: the walk's deepest stack
  * path runs through here (TRACER_STACK_DWARF). */
-static inline __attribute__((always_inline)) enum cfi_status row_at(const struct tracer_config *config, const struct cfi_fde *fde,
-			      struct tracer_cie *cache, uintptr_t pc, struct cfi_row *row,
-			      uintptr_t *next_loc)
+static inline __attribute__((always_inline)) enum cfi_status
+row_at(const struct tracer_config *config, const struct cfi_fde *fde,
+       struct tracer_cie *cache, uintptr_t pc, struct cfi_row *row, uintptr_t *next_loc)
 {
 	/* A walk's CIE is its cache (cfi_find_fde). */
 	const struct tracer_cie *cie = cache ? cache : &fde->cie;
@@ -775,8 +775,9 @@ enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_
 }
 
 #ifdef TRACER_HOST_VIEW
-enum cfi_status cfi_row_until(const struct tracer_config *config, const struct cfi_fde *fde,
-			      uintptr_t pc, struct cfi_row *row, uintptr_t *next_loc)
+enum cfi_status cfi_row_until(const struct tracer_config *config,
+			      const struct cfi_fde *fde, uintptr_t pc,
+			      struct cfi_row *row, uintptr_t *next_loc)
 {
 	return row_at(config, fde, NULL, pc, row, next_loc);
 }

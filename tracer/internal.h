@@ -231,9 +231,9 @@ struct memory_cursor memory_code_cursor(const struct tracer_config *config,
 
 /* Integer registers by their x number. */
 #define RISCV_ZERO 0
-#define RISCV_RA 1
-#define RISCV_SP 2
-#define RISCV_S0 8
+#define RISCV_RA   1
+#define RISCV_SP   2
+#define RISCV_S0   8
 
 /* Length of the instruction whose first 16-bit parcel is `parcel`: 2 (RVC),
  * 4, or 0 for the longer encodings this library does not handle. */
@@ -263,7 +263,8 @@ static inline bool riscv_is_call(uint32_t insn, unsigned length, unsigned xlen)
 	unsigned rd = insn >> 7 & 0x1f;
 
 	if (length == 4)
-		return ((insn & 0x7f) == 0x6f || (insn & 0x707f) == 0x67) && rd != RISCV_ZERO;
+		return ((insn & 0x7f) == 0x6f || (insn & 0x707f) == 0x67) &&
+		       rd != RISCV_ZERO;
 	if (length != 2)
 		return false;
 	/* c.jalr: 1001 rs1 00000 10 with rs1 != 0 */
@@ -280,8 +281,8 @@ static inline bool riscv_is_call(uint32_t insn, unsigned length, unsigned xlen)
  * lies in text (a stale pointer to code, a corrupted slot) ends the walk
  * instead of being printed as a caller. Inline: it runs once a frame.
  */
-static inline bool code_follows_call(const struct tracer_config *config, uintptr_t address,
-				     unsigned xlen)
+static inline bool code_follows_call(const struct tracer_config *config,
+				     uintptr_t address, unsigned xlen)
 {
 	/* Calls are mostly 4 bytes (jal, auipc + jalr). The parcel at
 	 * address - 2 may also be a 2-byte call of its own: either counts. */
@@ -305,7 +306,8 @@ static inline bool parcel_is_ra_call(uintptr_t parcel)
 	/* jal ra: the low 12 bits are 0x0ef (rd = 1, opcode 0x6f); jalr ra:
 	 * the low 15 are 0x0e7 (funct3 = 0, rd = 1, opcode 0x67). Compared by
 	 * shifting the rest out, which needs no mask in a register. */
-	return (parcel ^ 0x0ef) << (bits - 12) == 0 || (parcel ^ 0x0e7) << (bits - 15) == 0;
+	return (parcel ^ 0x0ef) << (bits - 12) == 0 ||
+	       (parcel ^ 0x0e7) << (bits - 15) == 0;
 }
 
 /*
@@ -488,8 +490,8 @@ bool table_step(struct tracer_walk *walk);
  * `end` (pc - base: the call is below it). No search: inline, the table's
  * capture loop runs it once a frame.
  */
-static inline uintptr_t unwind_table_rows_below(const uint64_t *maps, const uint32_t *lookup,
-						uintptr_t end)
+static inline uintptr_t unwind_table_rows_below(const uint64_t *maps,
+						const uint32_t *lookup, uintptr_t end)
 {
 	uintptr_t block = end >> TRACER_UNWIND_BLOCK_SHIFT;
 
@@ -498,17 +500,18 @@ static inline uintptr_t unwind_table_rows_below(const uint64_t *maps, const uint
 }
 
 /* The rule a row names (its byte offset in rules[]). */
-static inline const struct tracer_unwind_rule *unwind_table_rule_of(
-    const struct tracer_unwind_rule *rules, uint16_t row)
+static inline const struct tracer_unwind_rule *
+unwind_table_rule_of(const struct tracer_unwind_rule *rules, uint16_t row)
 {
-	return (const struct tracer_unwind_rule *)(const void *)((const char *)rules + row);
+	return (const struct tracer_unwind_rule *)(const void *)((const char *)rules +
+								 row);
 }
 
 /* The rule in effect at pc in a table tracer_unwind_table_check()
  * accepted: no-CFI before the base, past the last block, or in an empty
  * table. */
-const struct tracer_unwind_rule *unwind_table_rule(const struct tracer_unwind_table *table,
-						   uintptr_t pc);
+const struct tracer_unwind_rule *
+unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc);
 
 /* How far a rule's 16-bit offset reaches. */
 #define TABLE_OFFSET_REACH 0x8000u
@@ -552,7 +555,8 @@ struct table_lookup {
 
 /* The table's fields the step reads, as locals (field by field: see
  * regs_copy), so that a loop keeps them in registers. */
-static inline void table_lookup_of(struct table_lookup *to, const struct tracer_unwind_table *table)
+static inline void table_lookup_of(struct table_lookup *to,
+				   const struct tracer_unwind_table *table)
 {
 	to->base = table->base;
 	to->maps = table->maps;
@@ -568,8 +572,9 @@ table_common_step(const struct table_lookup *table, struct tracer_window window,
 	const uintptr_t word = sizeof(uintptr_t);
 	/* pc - base: the end of the call (unwind_table_rows_below). */
 	const struct tracer_unwind_rule *rule = unwind_table_rule_of(
-	    table->rules,
-	    table->rows[unwind_table_rows_below(table->maps, table->lookup, *pc - table->base) - 1]);
+	    table->rules, table->rows[unwind_table_rows_below(table->maps, table->lookup,
+							      *pc - table->base) -
+				      1]);
 	uintptr_t kind = rule->kind;
 	uintptr_t cfa;
 	uintptr_t ra_slot;
@@ -584,7 +589,8 @@ table_common_step(const struct table_lookup *table, struct tracer_window window,
 		s0_slot = cfa + (uintptr_t)(intptr_t)rule->s0_offset;
 		/* Above sp strictly (a caller's frame), so slots no more than
 		 * TABLE_OFFSET_REACH below it do not wrap. */
-		if (cfa % word != 0 || cfa <= *sp || cfa > top || ra_slot < *sp || s0_slot < *sp)
+		if (cfa % word != 0 || cfa <= *sp || cfa > top || ra_slot < *sp ||
+		    s0_slot < *sp)
 			return false;
 		caller_s0 = target_word(s0_slot);
 	} else if (kind == TABLE_COMMON_SP_S0) {
@@ -679,7 +685,8 @@ static inline const char *sorted_probe(const char *entry, uintptr_t offset, uint
  * size: the symbol table and the FDE index use it once a frame.
  */
 _Static_assert(offsetof(struct tracer_symbol, addr) == 0, "sorted_search: key first");
-_Static_assert(offsetof(struct tracer_fde_entry, pc_start) == 0, "sorted_search: key first");
+_Static_assert(offsetof(struct tracer_fde_entry, pc_start) == 0,
+	       "sorted_search: key first");
 
 static inline __attribute__((always_inline)) const void *
 sorted_search_from(const void *entries, uint32_t first_probe, unsigned levels,

@@ -43,10 +43,10 @@ struct scan {
 	bool skipping;
 	uint32_t resume_written;
 	uint32_t resume_known;
-	uint32_t written;	    /* registers changed since the entry */
-	uint32_t known;		    /* registers holding a known constant */
-	unsigned xlen;		    /* register width in bytes: 4 or 8 */
-	intptr_t value[32];	    /* their values, when known */
+	uint32_t written;   /* registers changed since the entry */
+	uint32_t known;	    /* registers holding a known constant */
+	unsigned xlen;	    /* register width in bytes: 4 or 8 */
+	intptr_t value[32]; /* their values, when known */
 };
 
 #define BIT(reg) ((uint32_t)1 << (reg))
@@ -91,7 +91,8 @@ static void epilogue_begins(struct scan *s)
  */
 static inline bool watched(const struct scan *s, unsigned reg)
 {
-	return ((s->known & ~BIT(RISCV_ZERO)) | BIT(RISCV_RA) | BIT(RISCV_SP) | BIT(RISCV_S0)) &
+	return ((s->known & ~BIT(RISCV_ZERO)) | BIT(RISCV_RA) | BIT(RISCV_SP) |
+		BIT(RISCV_S0)) &
 	       BIT(reg);
 }
 
@@ -179,8 +180,8 @@ static void op_add(struct scan *s, unsigned rd, unsigned rs1, unsigned rs2, bool
 	bool uses_sp = rs1 == RISCV_SP || (rs2 == RISCV_SP && !negate);
 	bool other_known = (s->known & BIT(other)) != 0;
 	intptr_t amount = !other_known ? 0
-			  : negate    ? wrapping_sub(0, s->value[other])
-				      : s->value[other];
+			  : negate     ? wrapping_sub(0, s->value[other])
+				       : s->value[other];
 
 	if (!watched(s, rd) && !((s->known & BIT(rs1)) && (s->known & BIT(rs2))))
 		return;
@@ -228,8 +229,7 @@ op_store(struct scan *s, unsigned base, unsigned source, intptr_t offset, unsign
 	intptr_t slot;
 
 	if ((source != RISCV_RA && source != RISCV_S0) || width != s->xlen ||
-	    (s->written & BIT(source)) ||
-	    !frame_slot(s, base, offset, &slot))
+	    (s->written & BIT(source)) || !frame_slot(s, base, offset, &slot))
 		return;
 	if (source == RISCV_RA && !f->ra_saved) {
 		f->ra_saved = true;
@@ -250,8 +250,8 @@ static __attribute__((noinline)) void op_load(struct scan *s, unsigned rd, unsig
 	if (!watched(s, rd))
 		return;
 	restores = width == s->xlen && frame_slot(s, base, offset, &slot) &&
-			((rd == RISCV_RA && f->ra_saved && slot == f->ra_offset) ||
-			 (rd == RISCV_S0 && f->s0_saved && slot == f->s0_offset));
+		   ((rd == RISCV_RA && f->ra_saved && slot == f->ra_offset) ||
+		    (rd == RISCV_S0 && f->s0_saved && slot == f->s0_offset));
 
 	if (restores) {
 		epilogue_begins(s);
@@ -280,7 +280,8 @@ static intptr_t imm_u(uint32_t insn)
 }
 
 /* Bits [from + count - 1 : from] of an instruction, shifted to `to`. */
-#define FIELD(insn, from, count, to) ((((insn) >> (from)) & ((1u << (count)) - 1)) << (to))
+#define FIELD(insn, from, count, to)                                                     \
+	((((insn) >> (from)) & ((1u << (count)) - 1)) << (to))
 
 /* The sign-extended 6-bit immediate of c.addi, c.li, c.addiw, c.lui. */
 static intptr_t imm_ci(uint32_t insn)
@@ -306,9 +307,9 @@ static inline uint32_t write_mask(const struct scan *s)
 #define SAVED_REGISTERS (BIT(RISCV_RA) | BIT(RISCV_S0))
 
 /* Fields of a 32-bit instruction, extracted where a case needs them. */
-#define RD(insn) ((insn) >> 7 & 0x1f)
-#define RS1(insn) ((insn) >> 15 & 0x1f)
-#define RS2(insn) ((insn) >> 20 & 0x1f)
+#define RD(insn)     ((insn) >> 7 & 0x1f)
+#define RS1(insn)    ((insn) >> 15 & 0x1f)
+#define RS2(insn)    ((insn) >> 20 & 0x1f)
 #define FUNCT3(insn) ((insn) >> 12 & 0x7)
 
 static inline enum effect decode32(struct scan *s, uint32_t watch, uint32_t insn)
@@ -401,10 +402,11 @@ static inline enum effect decode32(struct scan *s, uint32_t watch, uint32_t insn
 }
 
 /* Registers x8-x15 of the compressed formats (rd', rs1', rs2'). */
-#define RVC_LOW(insn) (8 + ((insn) >> 2 & 0x7))  /* bits 4:2: rd' or rs2' */
+#define RVC_LOW(insn)  (8 + ((insn) >> 2 & 0x7)) /* bits 4:2: rd' or rs2' */
 #define RVC_HIGH(insn) (8 + ((insn) >> 7 & 0x7)) /* bits 9:7: rs1', or rd' */
 /* Offsets of c.lw/c.sw (uimm[5:3|2|6]) and c.ld/c.sd (uimm[5:3|7:6]). */
-#define RVC_WORD_OFFSET(insn) (FIELD(insn, 10, 3, 3) | FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 6))
+#define RVC_WORD_OFFSET(insn)                                                            \
+	(FIELD(insn, 10, 3, 3) | FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 6))
 #define RVC_DOUBLE_OFFSET(insn) (FIELD(insn, 10, 3, 3) | FIELD(insn, 5, 2, 6))
 /* A compressed instruction's case: its quadrant (bits 1:0) and funct3. */
 #define RVC(quadrant, funct3) ((quadrant) << 3 | (funct3))
@@ -432,7 +434,7 @@ static inline intptr_t addi4spn_imm(uint32_t insn)
 
 /* One switch over quadrant and funct3: a single jump for every compressed
  * instruction, most of which then end at a mask test. */
-#define RVC_RD(insn) ((insn) >> 7 & 0x1f) /* also rs1 */
+#define RVC_RD(insn)  ((insn) >> 7 & 0x1f) /* also rs1 */
 #define RVC_RS2(insn) ((insn) >> 2 & 0x1f)
 
 static inline enum effect decode16(struct scan *s, uint32_t watch, uint32_t insn,
@@ -487,7 +489,8 @@ static inline enum effect decode16(struct scan *s, uint32_t watch, uint32_t insn
 		if (rd == RISCV_ZERO)
 			return EFFECT_UNKNOWN; /* reserved */
 		if (s->known & BIT(rd))
-			write_constant(s, rd, (int32_t)wrapping_add(s->value[rd], imm_ci(insn)));
+			write_constant(s, rd,
+				       (int32_t)wrapping_add(s->value[rd], imm_ci(insn)));
 		else
 			write_unknown(s, rd);
 		return EFFECT_NONE;
@@ -527,16 +530,19 @@ static inline enum effect decode16(struct scan *s, uint32_t watch, uint32_t insn
 		if (rd == RISCV_ZERO)
 			return EFFECT_UNKNOWN; /* reserved */
 		op_load(s, rd, RISCV_SP,
-			FIELD(insn, 12, 1, 5) | FIELD(insn, 4, 3, 2) | FIELD(insn, 2, 2, 6),
+			FIELD(insn, 12, 1, 5) | FIELD(insn, 4, 3, 2) |
+			    FIELD(insn, 2, 2, 6),
 			4);
 		return EFFECT_NONE;
-	case RVC(2, 3): /* c.ldsp (rv64): uimm[5] bit 12, [4:3] bits 6:5, [8:6] bits 4:2 */
+	case RVC(2,
+		 3): /* c.ldsp (rv64): uimm[5] bit 12, [4:3] bits 6:5, [8:6] bits 4:2 */
 		if (!(watch & BIT(rd)) || s->xlen == 4)
 			return EFFECT_NOTHING; /* rv32: c.flwsp */
 		if (rd == RISCV_ZERO)
 			return EFFECT_UNKNOWN;
 		op_load(s, rd, RISCV_SP,
-			FIELD(insn, 12, 1, 5) | FIELD(insn, 5, 2, 3) | FIELD(insn, 2, 3, 6),
+			FIELD(insn, 12, 1, 5) | FIELD(insn, 5, 2, 3) |
+			    FIELD(insn, 2, 3, 6),
 			8);
 		return EFFECT_NONE;
 	case RVC(2, 4):
@@ -598,42 +604,66 @@ struct filter {
 #define S0_SHORT (MATTERS(0) | MATTERS(8) | MATTERS(16) | MATTERS(24))
 /* Stored: a save of ra or s0. */
 #define STORED_FULL (MATTERS(RISCV_RA) | MATTERS(RISCV_S0))
-#define NEVER {0, 0}
-#define ALWAYS {0xffffffffu, 0}
-#define RD_FULL {WRITTEN_FULL, 7}   /* rd, bits 11:7 */
-#define RD_HIGH {S0_SHORT, 7}	    /* rd', bits 9:7 */
-#define REG_LOW {S0_SHORT, 2}	    /* rd' or rs2', bits 4:2 */
-#define RS2_SAVED {STORED_FULL, 2}  /* rs2, bits 6:2 */
+#define NEVER                                                                            \
+	{                                                                                \
+		0, 0                                                                     \
+	}
+#define ALWAYS                                                                           \
+	{                                                                                \
+		0xffffffffu, 0                                                           \
+	}
+#define RD_FULL                                                                          \
+	{                                                                                \
+		WRITTEN_FULL, 7                                                          \
+	} /* rd, bits 11:7 */
+#define RD_HIGH                                                                          \
+	{                                                                                \
+		S0_SHORT, 7                                                              \
+	} /* rd', bits 9:7 */
+#define REG_LOW                                                                          \
+	{                                                                                \
+		S0_SHORT, 2                                                              \
+	} /* rd' or rs2', bits 4:2 */
+#define RS2_SAVED                                                                        \
+	{                                                                                \
+		STORED_FULL, 2                                                           \
+	} /* rs2, bits 6:2 */
 
 /* Compressed instructions by RVC(quadrant, funct3), rv64 and rv32. Always
  * decoded: c.addi4spn (its reserved encodings have any rd'), c.li, c.lui
  * and c.addi16sp, c.j, rv32's c.jal, the reserved quadrant 0 funct3 4, and
  * c.mv/c.add/c.jr/c.jalr, which matter by rd or by rs2 = x0 (a jump). */
 static const struct filter rvc_filter_rv64[24] = {
-    ALWAYS,  NEVER,   REG_LOW, REG_LOW, ALWAYS,  NEVER,  REG_LOW,   REG_LOW,
+    ALWAYS,  NEVER,   REG_LOW, REG_LOW, ALWAYS,	 NEVER,	 REG_LOW,   REG_LOW,
     RD_FULL, RD_FULL, ALWAYS,  ALWAYS,	RD_HIGH, ALWAYS, NEVER,	    NEVER,
-    RD_FULL, NEVER,   RD_FULL, RD_FULL, ALWAYS,  NEVER,  RS2_SAVED, RS2_SAVED,
+    RD_FULL, NEVER,   RD_FULL, RD_FULL, ALWAYS,	 NEVER,	 RS2_SAVED, RS2_SAVED,
 };
 static const struct filter rvc_filter_rv32[24] = {
-    ALWAYS,  NEVER,  REG_LOW, NEVER,  ALWAYS,  NEVER,	REG_LOW,   NEVER,
-    RD_FULL, ALWAYS, ALWAYS,  ALWAYS, RD_HIGH, ALWAYS, NEVER,	   NEVER,
-    RD_FULL, NEVER,  RD_FULL, NEVER,  ALWAYS,  NEVER,	RS2_SAVED, NEVER,
+    ALWAYS,  NEVER,  REG_LOW, NEVER,  ALWAYS,  NEVER,  REG_LOW,	  NEVER,
+    RD_FULL, ALWAYS, ALWAYS,  ALWAYS, RD_HIGH, ALWAYS, NEVER,	  NEVER,
+    RD_FULL, NEVER,  RD_FULL, NEVER,  ALWAYS,  NEVER,  RS2_SAVED, NEVER,
 };
 
-#define RS2_STORED {STORED_FULL, 20} /* a store's rs2, bits 24:20 */
-#define RD_WIDE {WRITTEN_FULL, 7}
+#define RS2_STORED                                                                       \
+	{                                                                                \
+		STORED_FULL, 20                                                          \
+	} /* a store's rs2, bits 24:20 */
+#define RD_WIDE                                                                          \
+	{                                                                                \
+		WRITTEN_FULL, 7                                                          \
+	}
 
 /* 32-bit instructions by opcode bits 6:2 (bits 4:2 = 7 are longer ones):
  * LOAD .. OP-IMM-32, STORE .. OP-32, MADD .. OP-V, BRANCH .. SYSTEM. */
 static const struct filter wide_filter[32] = {
-    RD_WIDE, NEVER, ALWAYS, NEVER, RD_WIDE, RD_WIDE, RD_WIDE, ALWAYS,
-    RS2_STORED, NEVER, ALWAYS, RD_WIDE, RD_WIDE, ALWAYS, RD_WIDE, ALWAYS,
-    NEVER, NEVER, NEVER, NEVER, RD_WIDE, RD_WIDE, ALWAYS, ALWAYS,
-    NEVER, ALWAYS, ALWAYS, ALWAYS, RD_WIDE, ALWAYS, ALWAYS, ALWAYS,
+    RD_WIDE,	NEVER,	ALWAYS, NEVER,	 RD_WIDE, RD_WIDE, RD_WIDE, ALWAYS,
+    RS2_STORED, NEVER,	ALWAYS, RD_WIDE, RD_WIDE, ALWAYS,  RD_WIDE, ALWAYS,
+    NEVER,	NEVER,	NEVER,	NEVER,	 RD_WIDE, RD_WIDE, ALWAYS,  ALWAYS,
+    NEVER,	ALWAYS, ALWAYS, ALWAYS,	 RD_WIDE, ALWAYS,  ALWAYS,  ALWAYS,
 };
 /* OP-IMM, OP-IMM-32 and OP with rs1 = x0 make a constant (li, mv from x0). */
 #define OPCODE_BIT(opcode) ((uint32_t)1 << ((opcode) >> 2))
-#define FROM_ZERO_OPCODES (OPCODE_BIT(0x13) | OPCODE_BIT(0x1b) | OPCODE_BIT(0x33))
+#define FROM_ZERO_OPCODES  (OPCODE_BIT(0x13) | OPCODE_BIT(0x1b) | OPCODE_BIT(0x33))
 
 static const struct filter filter_all[32] = {
     ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS,
@@ -652,7 +682,7 @@ static inline bool filter_passes(const struct filter *filter, uintptr_t insn)
 /* The psABI's caller-saved registers, which a call may change: ra, t0-t2,
  * a0-a7, t3-t6. */
 #define CALLER_SAVED                                                                     \
-	(BIT(1) | BIT(5) | BIT(6) | BIT(7) | BIT(10) | BIT(11) | BIT(12) | BIT(13) |   \
+	(BIT(1) | BIT(5) | BIT(6) | BIT(7) | BIT(10) | BIT(11) | BIT(12) | BIT(13) |     \
 	 BIT(14) | BIT(15) | BIT(16) | BIT(17) | BIT(28) | BIT(29) | BIT(30) | BIT(31))
 
 static void call_returns(struct scan *s)

@@ -22,10 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TRACER_SYMTAB_MAGIC 0x4d595354u	   /* "TSYM" in memory */
-#define TRACER_FDE_INDEX_MAGIC 0x45444654u /* "TFDE" in memory */
+#define TRACER_SYMTAB_MAGIC	  0x4d595354u /* "TSYM" in memory */
+#define TRACER_FDE_INDEX_MAGIC	  0x45444654u /* "TFDE" in memory */
 #define TRACER_UNWIND_TABLE_MAGIC 0x574e5554u /* "TUNW" in memory */
-#define TRACER_TABLE_VERSION 1u
+#define TRACER_TABLE_VERSION	  1u
 
 struct table_checksum {
 	uint32_t a;
@@ -113,7 +113,8 @@ static inline uint16_t tracer_unwind_kind(bool cfa_on_s0, enum tracer_unwind_ra 
 					  bool s0_saved)
 {
 	return (uint16_t)((cfa_on_s0 ? TRACER_UNWIND_CFA_ON_S0 : 0) |
-			  (s0_saved ? 0 : TRACER_UNWIND_S0_UNCHANGED) | (unsigned)ra << 2);
+			  (s0_saved ? 0 : TRACER_UNWIND_S0_UNCHANGED) |
+			  (unsigned)ra << 2);
 }
 
 static inline bool tracer_unwind_ra_saved(uint16_t kind)
@@ -163,7 +164,8 @@ static inline bool tracer_unwind_rule_valid(const struct tracer_unwind_rule *rul
 	unsigned kind = rule->kind;
 
 	if (kind == TRACER_UNWIND_NO_CFI || kind == TRACER_UNWIND_INTERPRET)
-		return rule->cfa_offset == 0 && rule->ra_offset == 0 && rule->s0_offset == 0;
+		return rule->cfa_offset == 0 && rule->ra_offset == 0 &&
+		       rule->s0_offset == 0;
 	if (kind >= TRACER_UNWIND_NO_CFI ||
 	    (kind & TRACER_UNWIND_RA_IN_REGISTER && kind & TRACER_UNWIND_RA_UNDEFINED) ||
 	    tracer_unwind_ra_saved(rule->kind) != (rule->ra_offset != 0) ||
@@ -194,17 +196,18 @@ static inline bool tracer_unwind_put(int16_t *field, int64_t value)
  * interpreted.
  */
 static inline bool tracer_unwind_encode(struct tracer_unwind_rule *rule, bool cfa_on_s0,
-				       int64_t cfa_offset, enum tracer_unwind_ra ra,
-				       int64_t ra_offset, bool s0_saved, int64_t s0_offset,
-				       unsigned word_size)
+					int64_t cfa_offset, enum tracer_unwind_ra ra,
+					int64_t ra_offset, bool s0_saved,
+					int64_t s0_offset, unsigned word_size)
 {
 	rule->kind = tracer_unwind_kind(cfa_on_s0, ra, s0_saved);
 	rule->ra_offset = 0;
 	rule->s0_offset = 0;
 	if (!tracer_unwind_put(&rule->cfa_offset, cfa_offset) ||
-	    (ra == TRACER_UNWIND_RA_SAVED && (ra_offset == 0 ||
-					      !tracer_unwind_put(&rule->ra_offset, ra_offset))) ||
-	    (s0_saved && (s0_offset == 0 || !tracer_unwind_put(&rule->s0_offset, s0_offset))))
+	    (ra == TRACER_UNWIND_RA_SAVED &&
+	     (ra_offset == 0 || !tracer_unwind_put(&rule->ra_offset, ra_offset))) ||
+	    (s0_saved &&
+	     (s0_offset == 0 || !tracer_unwind_put(&rule->s0_offset, s0_offset))))
 		return false;
 	return tracer_unwind_rule_valid(rule, word_size);
 }
@@ -237,8 +240,9 @@ static inline uint32_t tracer_unwind_checksum(uint32_t count, uint32_t block_cou
 		}
 		table_checksum_words(&sum, lookup, block_count);
 		for (uint32_t i = 0; i < rule_count; i++) {
-			table_checksum_word(&sum, (uint16_t)rules[i].cfa_offset |
-						      (uint32_t)(uint16_t)rules[i].ra_offset << 16);
+			table_checksum_word(
+			    &sum, (uint16_t)rules[i].cfa_offset |
+				      (uint32_t)(uint16_t)rules[i].ra_offset << 16);
 			table_checksum_word(&sum, (uint16_t)rules[i].s0_offset |
 						      (uint32_t)rules[i].kind << 16);
 		}

@@ -1,7 +1,7 @@
 /*
  * tables.c - validation of the tables symgen embeds: the symbol table, the
- * FDE index and the unwind table. A walk checks them once, in tracer_start(), and reads only
- * the ones that pass; the lookups then need no checks of their own.
+ * FDE index and the unwind table. A walk checks them once, in tracer_start(), and reads
+ * only the ones that pass; the lookups then need no checks of their own.
  *
  * What is checked, in this order (each step makes the next one safe): the
  * descriptor lies inside config->tables; its magic, version and word size
@@ -49,11 +49,13 @@ enum tracer_table_status tracer_symtab_check(const struct tracer_config *config)
 
 	if (!symtab)
 		return TRACER_TABLE_ABSENT;
-	if (!array_inside(config, symtab, 1, sizeof(*symtab), _Alignof(struct tracer_symtab)))
+	if (!array_inside(config, symtab, 1, sizeof(*symtab),
+			  _Alignof(struct tracer_symtab)))
 		return TRACER_TABLE_OUTSIDE;
 	if (!header_valid(symtab->magic, symtab->version, symtab->word_size,
 			  TRACER_SYMTAB_MAGIC, TRACER_TABLE_VERSION) ||
-	    symtab->names_size % 4 != 0 || (symtab->count == 0) != (symtab->names_size == 0))
+	    symtab->names_size % 4 != 0 ||
+	    (symtab->count == 0) != (symtab->names_size == 0))
 		return TRACER_TABLE_MALFORMED;
 	if (!array_inside(config, symtab->symbols, symtab->count,
 			  sizeof(struct tracer_symbol), _Alignof(struct tracer_symbol)) ||
@@ -85,13 +87,15 @@ enum tracer_table_status tracer_fde_index_check(const struct tracer_config *conf
 
 	if (!index)
 		return TRACER_TABLE_ABSENT;
-	if (!array_inside(config, index, 1, sizeof(*index), _Alignof(struct tracer_fde_index)))
+	if (!array_inside(config, index, 1, sizeof(*index),
+			  _Alignof(struct tracer_fde_index)))
 		return TRACER_TABLE_OUTSIDE;
 	if (!header_valid(index->magic, index->version, index->word_size,
 			  TRACER_FDE_INDEX_MAGIC, TRACER_TABLE_VERSION))
 		return TRACER_TABLE_MALFORMED;
 	if (!array_inside(config, index->entries, index->count,
-			  sizeof(struct tracer_fde_entry), _Alignof(struct tracer_fde_entry)))
+			  sizeof(struct tracer_fde_entry),
+			  _Alignof(struct tracer_fde_entry)))
 		return TRACER_TABLE_OUTSIDE;
 	table_checksum_start(&sum);
 	table_checksum_word(&sum, index->count);
@@ -140,7 +144,8 @@ static bool unwind_table_consistent(const struct tracer_unwind_table *table)
 		return false;
 	for (uint32_t i = 0; i < count; i++) {
 		if (table->rows[i] % sizeof(struct tracer_unwind_rule) != 0 ||
-		    table->rows[i] / sizeof(struct tracer_unwind_rule) >= table->rule_count)
+		    table->rows[i] / sizeof(struct tracer_unwind_rule) >=
+			table->rule_count)
 			return false;
 	}
 	return unwind_table_rule_of(table->rules, table->rows[count - 1])->kind ==
@@ -162,7 +167,8 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
 	/* An empty table has no arrays. */
 	if (table->count > 0 &&
 	    (!array_inside(config, table->rows, table->count, 2, 2) ||
-	     !array_inside(config, table->maps, table->block_count, 8, _Alignof(uint64_t)) ||
+	     !array_inside(config, table->maps, table->block_count, 8,
+			   _Alignof(uint64_t)) ||
 	     !array_inside(config, table->lookup, table->block_count, 4, 4) ||
 	     !array_inside(config, table->rules, table->rule_count,
 			   sizeof(struct tracer_unwind_rule),

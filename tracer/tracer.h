@@ -61,12 +61,12 @@ struct tracer_symbol {
  * version and checksum: see table_format.h).
  */
 struct tracer_symtab {
-	uint32_t magic;	      /* TRACER_SYMTAB_MAGIC */
-	uint16_t version;     /* TRACER_TABLE_VERSION */
-	uint16_t word_size;   /* sizeof(uintptr_t) of the image */
-	uint32_t count;	      /* entries of symbols[] */
-	uint32_t names_size;  /* bytes of names[]: a multiple of 4, the last one NUL */
-	uint32_t checksum;    /* over count, names_size, symbols[] and names[] */
+	uint32_t magic;	     /* TRACER_SYMTAB_MAGIC */
+	uint16_t version;    /* TRACER_TABLE_VERSION */
+	uint16_t word_size;  /* sizeof(uintptr_t) of the image */
+	uint32_t count;	     /* entries of symbols[] */
+	uint32_t names_size; /* bytes of names[]: a multiple of 4, the last one NUL */
+	uint32_t checksum;   /* over count, names_size, symbols[] and names[] */
 	const struct tracer_symbol *symbols;
 	const char *names;
 };
@@ -184,7 +184,7 @@ struct tracer_config {
 	const struct tracer_symtab *symtab;    /* NULL: frames print raw */
 	const struct tracer_trap_layout *trap; /* NULL: never cross a trap */
 	struct tracer_range eh_frame; /* .eh_frame: the CFI the DWARF unwinder reads */
-	const struct tracer_fde_index *fde_index; /* NULL: no DWARF unwinding */
+	const struct tracer_fde_index *fde_index;	/* NULL: no DWARF unwinding */
 	const struct tracer_unwind_table *unwind_table; /* NULL: no table unwinding */
 	/* Where the tables symgen embeds lie (__tracer_symtab_start/_end in
 	 * linker/tracer_symtab.ld): a table whose descriptor or arrays are
@@ -271,8 +271,8 @@ enum tracer_unwinder {
 	 * pointer. */
 	TRACER_AUTO,
 	/* The unwind table (needs config->unwind_table): a lookup (a count of
-	 * bits in the block's map, no search) and the row applied; rows the table cannot express go to
-	 * the DWARF unwinder (which needs config->eh_frame and
+	 * bits in the block's map, no search) and the row applied; rows the table cannot
+	 * express go to the DWARF unwinder (which needs config->eh_frame and
 	 * config->fde_index). Restores ra, sp and s0; s1-s11 keep the
 	 * callee's values, as in the prologue unwinder. Stack:
 	 * TRACER_STACK_TABLE; TRACER_STACK_DWARF if the table has interpreted
@@ -291,10 +291,10 @@ enum tracer_unwinder {
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
 #define TRACER_STACK_FRAME_POINTER 160u
-#define TRACER_STACK_DWARF 896u
-#define TRACER_STACK_PROLOGUE 800u
-#define TRACER_STACK_TABLE 144u /* rows the table holds; interpreted ones: DWARF's */
-#define TRACER_STACK_AUTO 896u /* the largest of them */
+#define TRACER_STACK_DWARF	   896u
+#define TRACER_STACK_PROLOGUE	   800u
+#define TRACER_STACK_TABLE	   144u /* rows the table holds; interpreted ones: DWARF's */
+#define TRACER_STACK_AUTO	   896u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
 #define TRACER_STACK_CAPTURE 448u
 /* What tracer_print_backtrace() needs on top of it (put_line's aside). */
@@ -318,7 +318,7 @@ enum tracer_stop {
 	TRACER_STOP_UNKNOWN_CODE,    /* code the prologue decoder cannot follow */
 	TRACER_STOP_RA_NOT_SAVED,    /* a caller's frame that saved no ra */
 	TRACER_STOP_NOT_A_CALL,	     /* return address not just after a call */
-	TRACER_STOP_FP_ZERO,	     /* frame pointer 0 in a frame below the stack's top */
+	TRACER_STOP_FP_ZERO, /* frame pointer 0 in a frame below the stack's top */
 	TRACER_STOP_EARLY_OUTERMOST, /* CFI or code marks a frame below the top as
 					the first of its stack */
 	TRACER_STOP_BAD_SYMTAB,	     /* the prologue unwinder has no valid symbol table */
@@ -356,9 +356,10 @@ struct tracer_frame {
 /* Whether an embedded table can be used, as a walk found it. */
 enum tracer_table_status {
 	TRACER_TABLE_OK,
-	TRACER_TABLE_ABSENT,	  /* NULL in the config: not an error */
-	TRACER_TABLE_OUTSIDE,	  /* descriptor or arrays outside config->tables */
-	TRACER_TABLE_MALFORMED,   /* magic, version, word size, sizes, names or order wrong */
+	TRACER_TABLE_ABSENT,	/* NULL in the config: not an error */
+	TRACER_TABLE_OUTSIDE,	/* descriptor or arrays outside config->tables */
+	TRACER_TABLE_MALFORMED, /* magic, version, word size, sizes, names or order wrong
+				 */
 	TRACER_TABLE_BAD_CHECKSUM /* contents changed since symgen wrote them */
 };
 
@@ -403,10 +404,10 @@ struct tracer_walk {
 	bool next_function_known;		   /* once looked up */
 	bool symtab_searchable;
 	enum tracer_unwinder next_found_by;
-	bool next_is_exact;	 /* registers came from a register set, not from memory */
+	bool next_is_exact; /* registers came from a register set, not from memory */
 	bool next_after_trap;
-	bool next_from_user;	/* after a trap from user mode: the walk ends */
-	bool trap_csrs_used;	/* config->trap_csrs went to the innermost trap frame */
+	bool next_from_user; /* after a trap from user mode: the walk ends */
+	bool trap_csrs_used; /* config->trap_csrs went to the innermost trap frame */
 	/* The table's common step may start from walk->next (its sp, pc and
 	 * the walk checked: table_common_ready). */
 	bool next_table_common;
@@ -508,9 +509,9 @@ void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config
  * TRACER_STACK_CAPTURE more than the unwinder's TRACER_STACK_* figure (the
  * walk lives in tracer_capture()'s own frame).
  */
-size_t tracer_capture(const struct tracer_prepared *prepared, enum tracer_unwinder unwinder,
-		      const struct tracer_regs *regs, uintptr_t *pcs, size_t max,
-		      enum tracer_stop *stop);
+size_t tracer_capture(const struct tracer_prepared *prepared,
+		      enum tracer_unwinder unwinder, const struct tracer_regs *regs,
+		      uintptr_t *pcs, size_t max, enum tracer_stop *stop);
 
 /*
  * The whole trace in one call, each line passed to put_line (NUL-terminated,

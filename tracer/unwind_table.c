@@ -22,8 +22,8 @@
 
 #define WORD sizeof(uintptr_t)
 
-const struct tracer_unwind_rule *unwind_table_rule(const struct tracer_unwind_table *table,
-						   uintptr_t pc)
+const struct tracer_unwind_rule *
+unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc)
 {
 	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
 	uintptr_t offset = pc - table->base;
@@ -33,11 +33,13 @@ const struct tracer_unwind_rule *unwind_table_rule(const struct tracer_unwind_ta
 	/* Past the last block (end there too: the last unit of the last
 	 * block; the offset first, as end wraps at the top of the address
 	 * space): the last row's range, which is no-CFI. */
-	if (pc < table->base || offset >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count ||
+	if (pc < table->base ||
+	    offset >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count ||
 	    end >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count)
 		return &no_cfi;
 	return unwind_table_rule_of(
-	    table->rules, table->rows[unwind_table_rows_below(table->maps, table->lookup, end) - 1]);
+	    table->rules,
+	    table->rows[unwind_table_rows_below(table->maps, table->lookup, end) - 1]);
 }
 
 bool table_step(struct tracer_walk *walk)
@@ -77,9 +79,11 @@ bool table_step(struct tracer_walk *walk)
 	if (walk->stop != TRACER_RUNNING)
 		return true;
 	if ((tracer_unwind_ra_saved(rule->kind) &&
-	     !memory_read_word(&walk->stack, cfa + (uintptr_t)(intptr_t)rule->ra_offset, &ra)) ||
+	     !memory_read_word(&walk->stack, cfa + (uintptr_t)(intptr_t)rule->ra_offset,
+			       &ra)) ||
 	    (!(rule->kind & TRACER_UNWIND_S0_UNCHANGED) &&
-	     !memory_read_word(&walk->stack, cfa + (uintptr_t)(intptr_t)rule->s0_offset, &s0))) {
+	     !memory_read_word(&walk->stack, cfa + (uintptr_t)(intptr_t)rule->s0_offset,
+			       &s0))) {
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;
 		return true;
 	}
@@ -109,9 +113,10 @@ struct tracer_window unwind_table_call_window(const struct tracer_unwind_table *
 
 	if (table->base == UINTPTR_MAX || table->block_count == 0)
 		return window;
-	if (table->block_count <= (UINTPTR_MAX - table->base) >> TRACER_UNWIND_BLOCK_SHIFT)
-		last = table->base + ((uintptr_t)table->block_count << TRACER_UNWIND_BLOCK_SHIFT) -
-		       1;
+	if (table->block_count <= (UINTPTR_MAX - table->base) >>
+	    TRACER_UNWIND_BLOCK_SHIFT)
+		last = table->base +
+		       ((uintptr_t)table->block_count << TRACER_UNWIND_BLOCK_SHIFT) - 1;
 	if (call.first > first)
 		first = call.first;
 	if (call_last < last)
@@ -130,7 +135,8 @@ bool table_common_ready(const struct tracer_walk *walk)
 	const uintptr_t sp = walk->next.sp;
 	const uintptr_t pc = walk->next.pc;
 
-	return walk->stop == TRACER_RUNNING && walk->unwind_table_status == TRACER_TABLE_OK &&
+	return walk->stop == TRACER_RUNNING &&
+	       walk->unwind_table_status == TRACER_TABLE_OK &&
 	       walk->next_found_by == TRACER_TABLE && !walk->next_is_exact &&
 	       sp >= walk->stack.start && sp <= top && sp % WORD == 0 &&
 	       sp >= TABLE_OFFSET_REACH && top <= UINTPTR_MAX - TABLE_OFFSET_REACH &&

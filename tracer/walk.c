@@ -47,7 +47,8 @@ const struct tracer_symbol *walk_function(struct tracer_walk *walk)
  * the general step clears the trap's marks on the others).
  */
 static inline __attribute__((always_inline)) const struct tracer_symbol *
-describe_next(const struct tracer_walk *walk, struct tracer_frame *frame, bool table_common)
+describe_next(const struct tracer_walk *walk, struct tracer_frame *frame,
+	      bool table_common)
 {
 	const bool is_return_address = table_common || !walk->next_is_exact;
 	const enum tracer_unwinder found_by =
@@ -63,8 +64,9 @@ describe_next(const struct tracer_walk *walk, struct tracer_frame *frame, bool t
 	frame->trap_cause = table_common ? 0 : walk->trap_cause;
 	frame->trap_tval = table_common ? 0 : walk->trap_tval;
 	frame->found_by = found_by;
-	frame->found_by_fallback = walk->unwinder == TRACER_AUTO && found_by != TRACER_AUTO &&
-				   found_by != TRACER_TABLE && found_by != TRACER_DWARF;
+	frame->found_by_fallback = walk->unwinder == TRACER_AUTO &&
+				   found_by != TRACER_AUTO && found_by != TRACER_TABLE &&
+				   found_by != TRACER_DWARF;
 	if (symbol) {
 		frame->name = tracer_symbol_name(walk->config->symtab, symbol);
 		frame->offset = frame->pc - symbol->addr;
@@ -117,7 +119,8 @@ static void auto_step(struct tracer_walk *walk)
 	walk->stop = TRACER_RUNNING;
 	prologue_step(walk);
 	walk->next_found_by = TRACER_PROLOGUE;
-	if (walk->stop != TRACER_STOP_NO_SYMBOL && walk->stop != TRACER_STOP_UNKNOWN_CODE &&
+	if (walk->stop != TRACER_STOP_NO_SYMBOL &&
+	    walk->stop != TRACER_STOP_UNKNOWN_CODE &&
 	    walk->stop != TRACER_STOP_BAD_SYMTAB)
 		return;
 	walk->stop = TRACER_RUNNING;

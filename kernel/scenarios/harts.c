@@ -41,7 +41,8 @@ static unsigned long other_hart(void)
 void scenario_secondary_panic(void)
 {
 	if (!smp_run_on(other_hart(), secondary_work)) {
-		kprintf("secondary-panic needs another hart: run QEMU with -smp 2 or more\n");
+		kprintf(
+		    "secondary-panic needs another hart: run QEMU with -smp 2 or more\n");
 		return;
 	}
 	hart_idle();

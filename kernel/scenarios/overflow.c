@@ -12,7 +12,7 @@
 #include "panic.h"
 #include "scenarios.h"
 
-#define LEVEL_BYTES 512
+#define LEVEL_BYTES   512
 #define LEFT_AT_PANIC 256
 
 /* Every path faults or panics by design: tell the compiler that is intended. */
@@ -43,7 +43,8 @@ void scenario_stack_overflow(void)
 SCENARIO_FN void smash_stack_pointer(void)
 {
 	__asm__ volatile("li sp, 0x1000\n\t"
-			 "sw zero, -4(sp)" ::: "memory");
+			 "sw zero, -4(sp)" ::
+			     : "memory");
 }
 
 void scenario_bad_sp(void)

@@ -9,12 +9,15 @@ const struct scenario scenarios[] = {
     {"load-fault", scenario_load_fault, "load from an unmapped address"},
     {"illegal", scenario_illegal, "illegal instruction"},
     {"ebreak", scenario_ebreak, "breakpoint instruction"},
-    {"stack-overflow", scenario_stack_overflow, "unbounded recursion into the guard page"},
+    {"stack-overflow", scenario_stack_overflow,
+     "unbounded recursion into the guard page"},
     {"bad-sp", scenario_bad_sp, "sp set to an unmapped address, then a store"},
     {"small-stack", scenario_small_stack, "panic() with 256 bytes of stack left"},
     {"timer-panic", scenario_timer_panic, "panic in the timer interrupt handler"},
-    {"timer-fault", scenario_timer_fault, "load page fault in the timer interrupt handler"},
-    {"secondary-panic", scenario_secondary_panic, "panic on another hart (-smp 2 or more)"},
+    {"timer-fault", scenario_timer_fault,
+     "load page fault in the timer interrupt handler"},
+    {"secondary-panic", scenario_secondary_panic,
+     "panic on another hart (-smp 2 or more)"},
     {"all-harts", scenario_all_harts, "every hart panics or faults at once (-smp N)"},
 };
 

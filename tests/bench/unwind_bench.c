@@ -16,8 +16,8 @@
  *
  * Output: a line for the kernel, one line per walk:
  *   BENCH kernel build=<build> frame-pointers=<0|1>
- *   BENCH <unwinder> <raw|symbolized> depth=<levels> frames=<seen> instret=<count> complete=<0|1>
- * complete=1: the walk ended at the outermost frame (_start), not earlier.
+ *   BENCH <unwinder> <raw|symbolized> depth=<levels> frames=<seen> instret=<count>
+ * complete=<0|1> complete=1: the walk ended at the outermost frame (_start), not earlier.
  * The cost of starting a walk, which validates the embedded tables
  * (unwind: the unwind table's rows and blocks):
  *   BENCH walk-start instret=<count> symbols=<n> fdes=<n> unwind=<n>
@@ -73,10 +73,8 @@ static const struct {
 	enum tracer_unwinder unwinder;
 	bool needs_frame_pointers;
 } benched[] = {
-    {"fp", TRACER_FRAME_POINTER, true},
-    {"dwarf", TRACER_DWARF, false},
-    {"prologue", TRACER_PROLOGUE, false},
-    {"auto", TRACER_AUTO, false},
+    {"fp", TRACER_FRAME_POINTER, true},	  {"dwarf", TRACER_DWARF, false},
+    {"prologue", TRACER_PROLOGUE, false}, {"auto", TRACER_AUTO, false},
     {"table", TRACER_TABLE, false},
 };
 
@@ -293,8 +291,8 @@ static void print_slopes(const char *build)
 
 		if (!measured(i))
 			continue;
-		kprintf("bench %s %s raw slope %lu instr/frame\n", build, unwinder_name(i),
-			raw);
+		kprintf("bench %s %s raw slope %lu instr/frame\n", build,
+			unwinder_name(i), raw);
 		if (i == BENCH_LIBGCC)
 			continue;
 		symbolized = slope(i, BENCH_SYMBOLIZED);

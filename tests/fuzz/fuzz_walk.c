@@ -2,8 +2,8 @@
  * fuzz_walk.c - libFuzzer target: whole walks through the public API
  * (tracer_start, tracer_next, tracer_format_*) with the unwinder
  * FUZZ_UNWINDER, over one to three stacks, registers, code, .eh_frame, FDE
- * index, symbol table, unwind table and trap layout decoded from the input. After each walk it
- * asserts the walk invariants of the spec (notes/spec.md) and aborts with a
+ * index, symbol table, unwind table and trap layout decoded from the input. After each
+ * walk it asserts the walk invariants of the spec (notes/spec.md) and aborts with a
  * message when one fails. Every region lives in guarded memory
  * (fuzz_regions.h): a read outside the declared regions crashes.
  *
@@ -80,8 +80,8 @@ enum {
 #define MAX_SYMBOLS	4096
 #define MAX_ROWS	4096
 /* Rows cover at most as much as text can hold. */
-#define MAX_ROW_PC	0x10000u
-#define MAX_BLOCKS	((MAX_ROW_PC >> TRACER_UNWIND_BLOCK_SHIFT) + 1)
+#define MAX_ROW_PC 0x10000u
+#define MAX_BLOCKS ((MAX_ROW_PC >> TRACER_UNWIND_BLOCK_SHIFT) + 1)
 /* Text, .eh_frame and names have u16 sizes. */
 #define MAX_BYTES 0x10000
 
@@ -117,11 +117,11 @@ struct tables {
 #define TABLES_ARRAYS_AT 128
 #define TABLES_CAPACITY                                                                  \
 	(TABLES_ARRAYS_AT + MAX_FDE_ENTRIES * sizeof(struct tracer_fde_entry) +          \
-	 MAX_SYMBOLS * sizeof(struct tracer_symbol) +                                    \
-	 MAX_BLOCKS * 12 + TRACER_UNWIND_MAX_RULES * sizeof(struct tracer_unwind_rule) +      \
-	 MAX_ROWS * 2 + 2 + MAX_BYTES + 4)
+	 MAX_SYMBOLS * sizeof(struct tracer_symbol) + MAX_BLOCKS * 12 +                  \
+	 TRACER_UNWIND_MAX_RULES * sizeof(struct tracer_unwind_rule) + MAX_ROWS * 2 +    \
+	 2 + MAX_BYTES + 4)
 _Static_assert(sizeof(struct tracer_symtab) + sizeof(struct tracer_fde_index) +
-			   sizeof(struct tracer_unwind_table) <=
+		       sizeof(struct tracer_unwind_table) <=
 		   TABLES_ARRAYS_AT,
 	       "the descriptors fit before the arrays");
 
@@ -398,7 +398,8 @@ static size_t names_capacity(const struct parts *parts)
 /* The blocks the rows need. */
 static size_t block_count(const struct parts *parts)
 {
-	return parts->row_count ? (parts->last_row_pc >> TRACER_UNWIND_BLOCK_SHIFT) + 1 : 0;
+	return parts->row_count ? (parts->last_row_pc >> TRACER_UNWIND_BLOCK_SHIFT) + 1
+				: 0;
 }
 
 /* Distinct rules: at most one a row, and the format's maximum. */
@@ -420,7 +421,8 @@ static void lay_out_tables(const struct parts *parts)
 	    (struct tracer_fde_entry *)(void *)(tables_bytes + TABLES_ARRAYS_AT);
 	tables.symbols = (struct tracer_symbol *)(tables.entries + parts->fde_entries);
 	tables.maps = (uint64_t *)(void *)(tables.symbols + parts->symbol_count);
-	tables.rules = (struct tracer_unwind_rule *)(void *)(tables.maps + block_count(parts));
+	tables.rules =
+	    (struct tracer_unwind_rule *)(void *)(tables.maps + block_count(parts));
 	tables.lookup = (uint32_t *)(void *)(tables.rules + rules_capacity(parts));
 	tables.rows = (uint16_t *)(void *)(tables.lookup + block_count(parts));
 	tables.names = (char *)(tables.rows + (parts->row_count + 1) / 2 * 2);
@@ -595,8 +597,8 @@ static uint32_t build_symbols(const struct parts *parts,
 static uint32_t unwind_table_checksum(const struct tracer_unwind_table *table)
 {
 	return tracer_unwind_checksum(table->count, table->block_count, table->rule_count,
-				      table->base, tables.rows, tables.maps, tables.lookup,
-				      tables.rules);
+				      table->base, tables.rows, tables.maps,
+				      tables.lookup, tables.rules);
 }
 
 /* The signed field of `bits` bits at `shift` of an input word. */
@@ -618,7 +620,8 @@ static int64_t input_field(uint32_t word, unsigned shift, unsigned bits)
 static struct tracer_unwind_rule valid_rule(uint32_t word)
 {
 	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
-	static const struct tracer_unwind_rule interpret = {0, 0, 0, TRACER_UNWIND_INTERPRET};
+	static const struct tracer_unwind_rule interpret = {0, 0, 0,
+							    TRACER_UNWIND_INTERPRET};
 	static const enum tracer_unwind_ra ra_kinds[3] = {
 	    TRACER_UNWIND_RA_REGISTER, TRACER_UNWIND_RA_SAVED, TRACER_UNWIND_RA_LOST};
 	const int64_t size = sizeof(uintptr_t);
@@ -628,21 +631,23 @@ static struct tracer_unwind_rule valid_rule(uint32_t word)
 		return no_cfi;
 	if ((word & 3) == 3 ||
 	    !tracer_unwind_encode(&rule, (word & 3) == 2, 4 * input_field(word, 19, 13),
-				  ra_kinds[(word >> 2 & 3) % 3], size * input_field(word, 5, 7),
-				  word & 16, size * input_field(word, 12, 7), sizeof(uintptr_t)))
+				  ra_kinds[(word >> 2 & 3) % 3],
+				  size * input_field(word, 5, 7), word & 16,
+				  size * input_field(word, 12, 7), sizeof(uintptr_t)))
 		return interpret;
 	return rule;
 }
 
 static bool same_rule(struct tracer_unwind_rule a, struct tracer_unwind_rule b)
 {
-	return a.kind == b.kind && a.cfa_offset == b.cfa_offset && a.ra_offset == b.ra_offset &&
-	       a.s0_offset == b.s0_offset;
+	return a.kind == b.kind && a.cfa_offset == b.cfa_offset &&
+	       a.ra_offset == b.ra_offset && a.s0_offset == b.s0_offset;
 }
 
 /* The index of rule among the table's rules, added if new; rule 0 (no
  * CFI) once they are full. */
-static uint32_t rule_index(struct tracer_unwind_table *table, struct tracer_unwind_rule rule)
+static uint32_t rule_index(struct tracer_unwind_table *table,
+			   struct tracer_unwind_rule rule)
 {
 	for (uint32_t i = 0; i < table->rule_count; i++)
 		if (same_rule(tables.rules[i], rule))
@@ -673,9 +678,11 @@ static void build_rows(const struct parts *parts, struct tracer_unwind_table *ta
 		uint32_t rule;
 
 		pc = next_row(&input, pc, i, &rule);
-		tables.maps[pc >> TRACER_UNWIND_BLOCK_SHIFT] |= (uint64_t)1 << (pc >> 1 & 63);
-		tables.rows[i] = (uint16_t)(sizeof(struct tracer_unwind_rule) *
-					    (i + 1 < count ? rule_index(table, valid_rule(rule)) : 0));
+		tables.maps[pc >> TRACER_UNWIND_BLOCK_SHIFT] |= (uint64_t)1
+								<< (pc >> 1 & 63);
+		tables.rows[i] =
+		    (uint16_t)(sizeof(struct tracer_unwind_rule) *
+			       (i + 1 < count ? rule_index(table, valid_rule(rule)) : 0));
 	}
 	for (uint32_t block = 0; block < table->block_count; block++) {
 		row += tracer_unwind_popcount(tables.maps[block]);
@@ -822,9 +829,10 @@ static enum damage damage_unwind_table(uint8_t selector, struct tracer_config *c
 		break;
 	default:
 		/* Maps, rules, lookup and rows are adjacent. */
-		flip_byte(tables.maps,
-			  (size_t)((char *)(tables.rows + table->count) - (char *)tables.maps),
-			  detail);
+		flip_byte(
+		    tables.maps,
+		    (size_t)((char *)(tables.rows + table->count) - (char *)tables.maps),
+		    detail);
 		break;
 	}
 	return damage;
@@ -854,7 +862,8 @@ static void build_unwind_table(const struct parts *parts, struct tracer_config *
 	table->rules = (const struct tracer_unwind_rule *)tables_address(tables.rules);
 	table->checksum = unwind_table_checksum(table);
 	config->unwind_table =
-	    table->count ? (const struct tracer_unwind_table *)tables_address(table) : NULL;
+	    table->count ? (const struct tracer_unwind_table *)tables_address(table)
+			 : NULL;
 	expected->count = table->count;
 	expected->damaged = config->unwind_table && parts->unwind_damage != 0;
 	if (expected->damaged)

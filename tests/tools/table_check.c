@@ -69,8 +69,9 @@ static bool expressible(const struct cfi_fde *fde, enum cfi_status status,
 
 	if (status != CFI_OK || fde->cie.is_signal_frame || fde->cie.ra_column != 1 ||
 	    row->cfa_kind != CFI_CFA_REGISTER_OFFSET ||
-	    (row->cfa_register != 2 && row->cfa_register != 8) || cfi_row_rule(row, 2).kind != 0 ||
-	    row->cfa_offset < INT16_MIN || row->cfa_offset > INT16_MAX)
+	    (row->cfa_register != 2 && row->cfa_register != 8) ||
+	    cfi_row_rule(row, 2).kind != 0 || row->cfa_offset < INT16_MIN ||
+	    row->cfa_offset > INT16_MAX)
 		return false;
 	ra = column(row, 1, &ra_offset);
 	s0 = column(row, 8, &s0_offset);
@@ -103,13 +104,15 @@ static bool same_row(const struct tracer_unwind_rule *rule, const struct cfi_fde
 	s0 = column(row, 8, &s0_offset);
 	return row->cfa_register == (rule->kind & 1 ? 8 : 2) &&
 	       row->cfa_offset == rule->cfa_offset &&
-	       (rule->kind >> 2) == (ra == 1 ? 0u : ra == 0 ? 1u : 2u) &&
+	       (rule->kind >> 2) == (ra == 1   ? 0u
+				     : ra == 0 ? 1u
+					       : 2u) &&
 	       ra_offset == rule->ra_offset && s0 == !(rule->kind & 2) &&
 	       s0_offset == rule->s0_offset;
 }
 
-static const struct tracer_unwind_rule *table_rule(const struct tracer_unwind_table *table,
-						   uint64_t pc)
+static const struct tracer_unwind_rule *
+table_rule(const struct tracer_unwind_table *table, uint64_t pc)
 {
 	return unwind_table_rule(table, (uintptr_t)pc);
 }
@@ -131,8 +134,8 @@ static uint64_t next_boundary(uint64_t pc)
 }
 
 static void check_fde(const struct tracer_config *config,
-		      const struct tracer_unwind_table *table, const struct fde_entry *entry,
-		      int64_t word, struct counts *counts)
+		      const struct tracer_unwind_table *table,
+		      const struct fde_entry *entry, int64_t word, struct counts *counts)
 {
 	struct cfi_fde fde;
 	struct cfi_row row;
@@ -150,8 +153,8 @@ static void check_fde(const struct tracer_config *config,
 		if (!same_row(rule, &fde, status, &row, word, counts)) {
 			printf("0x%" PRIx64 ": table rule ", pc);
 			print_rule(rule);
-			printf(", interpreter: status %d cfa r%u%+" PRId32 "\n", (int)status,
-			       (unsigned)row.cfa_register, row.cfa_offset);
+			printf(", interpreter: status %d cfa r%u%+" PRId32 "\n",
+			       (int)status, (unsigned)row.cfa_register, row.cfa_offset);
 			counts->differ++;
 		}
 	}

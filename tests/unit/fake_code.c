@@ -71,7 +71,8 @@ uintptr_t fake_code_seal(struct fake_code *code, struct tracer_config *config)
 		code->symbols[i].addr += (uintptr_t)code->block;
 	/* symgen pads the names with NULs to a multiple of 4 bytes. */
 	fake_symtab_fill(&code->symtab, code->symbols, code->symbol_count, code->names,
-			 code->symbol_count ? (uint32_t)(code->names_size + 3) / 4 * 4 : 0);
+			 code->symbol_count ? (uint32_t)(code->names_size + 3) / 4 * 4
+					    : 0);
 	fake_tables_anywhere(config);
 	config->text.start = (uintptr_t)code->block;
 	config->text.end = (uintptr_t)code->block + bytes;

@@ -75,7 +75,8 @@ void fake_unwind_table_fill(struct tracer_unwind_table *table, uintptr_t base,
 			table_checksum_word(&sum, (uint32_t)(maps[i] >> 32));
 		}
 		table_checksum_words(&sum, lookup, block_count);
-		table_checksum_words(&sum, (const uint32_t *)(const void *)rules, 2 * rule_count);
+		table_checksum_words(&sum, (const uint32_t *)(const void *)rules,
+				     2 * rule_count);
 	}
 	table->checksum = table_checksum_end(&sum);
 }

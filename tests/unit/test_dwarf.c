@@ -137,12 +137,14 @@ static const struct function_cfi functions[FUNCTIONS] = {
     /* val_offset sp, 4 * -8 = CFA - 32: bytes 14 02 04 */
     [SP_RULE] = {0xb060,
 		 0x40,
-		 {CFA_def_cfa_offset, 32, CFA_offset | REG_RA, 1, CFA_val_offset, REG_SP, 4},
+		 {CFA_def_cfa_offset, 32, CFA_offset | REG_RA, 1, CFA_val_offset, REG_SP,
+		  4},
 		 7},
-    [SP_UNDEFINED] = {0xb0a0,
-		      0x40,
-		      {CFA_def_cfa_offset, 16, CFA_offset | REG_RA, 1, CFA_undefined, REG_SP},
-		      6},
+    [SP_UNDEFINED] =
+	{0xb0a0,
+	 0x40,
+	 {CFA_def_cfa_offset, 16, CFA_offset | REG_RA, 1, CFA_undefined, REG_SP},
+	 6},
 };
 
 struct program {

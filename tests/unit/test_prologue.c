@@ -1020,26 +1020,26 @@ void prologue_reserved_encodings(void)
 static const struct frame_case filter_cases[] = {
     {.name = "rv64 c.jalr a5: a call",
      .xlen = 8,
-     CODE(C16(0x717d), /* c.addi16sp sp,-16 */
-	  C16(0xe406), /* c.sdsp ra,8(sp) */
-	  C16(0x9782), /* c.jalr a5 */
+     CODE(C16(0x717d),	/* c.addi16sp sp,-16 */
+	  C16(0xe406),	/* c.sdsp ra,8(sp) */
+	  C16(0x9782),	/* c.jalr a5 */
 	  C16(0x8526)), /* c.mv a0,s1 */
      .stop = 4,
      .frame = {.sp = -16, .ra = -8}},
     {.name = "rv64 c.jr a5: a jump, past a frame",
      .xlen = 8,
-     CODE(C16(0x717d), /* c.addi16sp sp,-16 */
-	  C16(0xe406), /* c.sdsp ra,8(sp) */
-	  C16(0x8782), /* c.jr a5 */
+     CODE(C16(0x717d),	/* c.addi16sp sp,-16 */
+	  C16(0xe406),	/* c.sdsp ra,8(sp) */
+	  C16(0x8782),	/* c.jr a5 */
 	  C16(0x717d)), /* c.addi16sp sp,-16: not reached from the entry */
      .stop = 4,
      .frame = {.sp = -16, .ra = -8}},
     {.name = "rv64 c.addi on a constant",
      .xlen = 8,
-     CODE(C16(0x6285),	      /* c.lui t0,0x1 */
-	  C16(0x02c1),	      /* c.addi t0,16 */
-	  I32(0x40510133),    /* sub sp,sp,t0 */
-	  C16(0xe406)),	      /* c.sdsp ra,8(sp) */
+     CODE(C16(0x6285),	   /* c.lui t0,0x1 */
+	  C16(0x02c1),	   /* c.addi t0,16 */
+	  I32(0x40510133), /* sub sp,sp,t0 */
+	  C16(0xe406)),	   /* c.sdsp ra,8(sp) */
      .frame = {.sp = -4112, .ra = -4104}},
     {.name = "rv64 addi a5,zero,-2000 (li)",
      .xlen = 8,
@@ -1061,16 +1061,16 @@ static const struct frame_case filter_cases[] = {
      .frame = {.sp = -16, .ra = -4, .s0 = -8}},
     {.name = "rv64 skipped instructions",
      .xlen = 8,
-     CODE(C16(0x717d),	      /* c.addi16sp sp,-16 */
-	  I32(0x00813023),    /* sd s0,0(sp) */
-	  I32(0x00913423),    /* sd s1,8(sp) */
-	  I32(0x00c42683),    /* lw a3,12(s0) */
-	  C16(0xe026),	      /* c.sdsp s1,0(sp) */
-	  C16(0x45dc),	      /* c.lw a5,12(a1) */
-	  C16(0x9fa9),	      /* c.addw a5,a0 */
-	  C16(0x006c),	      /* c.addi4spn a1,sp,12 */
-	  C16(0x8526),	      /* c.mv a0,s1 */
-	  C16(0xe406)),	      /* c.sdsp ra,8(sp) */
+     CODE(C16(0x717d),	   /* c.addi16sp sp,-16 */
+	  I32(0x00813023), /* sd s0,0(sp) */
+	  I32(0x00913423), /* sd s1,8(sp) */
+	  I32(0x00c42683), /* lw a3,12(s0) */
+	  C16(0xe026),	   /* c.sdsp s1,0(sp) */
+	  C16(0x45dc),	   /* c.lw a5,12(a1) */
+	  C16(0x9fa9),	   /* c.addw a5,a0 */
+	  C16(0x006c),	   /* c.addi4spn a1,sp,12 */
+	  C16(0x8526),	   /* c.mv a0,s1 */
+	  C16(0xe406)),	   /* c.sdsp ra,8(sp) */
      .frame = {.sp = -16, .ra = -8, .s0 = -16}},
 };
 
@@ -1155,7 +1155,14 @@ void prologue_sp_origin_and_lost(void)
  */
 #define LUI_T0_80000 I32(0x800002b7)
 #define ADD_T0_T0_T0 I32(0x005282b3)
-#define DOUBLE_T0_32                                                                     	ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,            	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        	    ADD_T0_T0_T0, ADD_T0_T0_T0
+#define DOUBLE_T0_32                                                                     \
+	ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,            \
+	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        \
+	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        \
+	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        \
+	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        \
+	    ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0, ADD_T0_T0_T0,        \
+	    ADD_T0_T0_T0, ADD_T0_T0_T0
 void prologue_constants_wrap(void)
 {
 	struct fake_stack s;
@@ -1166,8 +1173,8 @@ void prologue_constants_wrap(void)
 
 	fake_stack_init(&s);
 	fake_code_init(&code);
-	functions[0] = FAKE_FUNCTION(&code, "wraps", LUI_T0_80000, DOUBLE_T0_32, ADD_T0_T0_T0,
-				     C16(0x9002)); /* c.ebreak */
+	functions[0] = FAKE_FUNCTION(&code, "wraps", LUI_T0_80000, DOUBLE_T0_32,
+				     ADD_T0_T0_T0, C16(0x9002)); /* c.ebreak */
 	functions[1] = FAKE_FUNCTION(&code, "adds", LUI_T0_80000, DOUBLE_T0_32,
 				     I32(0x00510133), /* add sp,sp,t0 */
 				     I32(0x00510133), C16(0x9002));
@@ -1182,14 +1189,16 @@ void prologue_constants_wrap(void)
 	start = fake_code_seal(&code, &s.config);
 	for (size_t i = 0; i < 4; i++) {
 		uintptr_t function = start + functions[i];
-		uintptr_t ebreak = (i + 1 < 4 ? start + functions[i + 1] : fake_code_end(&code)) - 2;
+		uintptr_t ebreak =
+		    (i + 1 < 4 ? start + functions[i + 1] : fake_code_end(&code)) - 2;
 
-		CHECK(prologue_analyze(&s.config, function, ebreak + 2, ebreak, 8, &analysis) ==
-		      PROLOGUE_OK);
+		CHECK(prologue_analyze(&s.config, function, ebreak + 2, ebreak, 8,
+				       &analysis) == PROLOGUE_OK);
 		s.regs.pc = ebreak;
 		s.regs.sp = fake_addr(&s, 100);
 		s.regs.ra = FAKE_TEXT_START;
-		CHECK(fake_walk_with(&s, TRACER_PROLOGUE) >= 1 && s.stop != TRACER_RUNNING);
+		CHECK(fake_walk_with(&s, TRACER_PROLOGUE) >= 1 &&
+		      s.stop != TRACER_RUNNING);
 	}
 	fake_code_free(&code);
 	fake_stack_free(&s);

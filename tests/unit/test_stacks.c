@@ -231,8 +231,8 @@ void stacks_leaf_saves_other_stack_s0(void)
 	stacks_init(&t);
 	tf = at(&t, IRQ, 100);
 	put(tf - WORD, at(&t, TASK, 200));
-	trap_frame(tf, FAKE_TEXT_START + 0x600, FAKE_TEXT_START + 0x704, at(&t, TASK, 196),
-		   at(&t, TASK, 200));
+	trap_frame(tf, FAKE_TEXT_START + 0x600, FAKE_TEXT_START + 0x704,
+		   at(&t, TASK, 196), at(&t, TASK, 200));
 	build_task(&t);
 	t.s.regs.pc = FAKE_TEXT_START + 0x100;
 	t.s.regs.ra = FAKE_ENTRY_START + 0x40;

@@ -41,8 +41,14 @@ static struct table_block *new_block(struct tracer_config *config)
  * a = 1, b = 1, then a = 1, b = 2; end = b ^ (a rotated by 16) = 0x00010002. */
 void tables_checksum_of_empty_table(void)
 {
-	struct tracer_symtab empty = {TRACER_SYMTAB_MAGIC, TRACER_TABLE_VERSION,
-				      sizeof(uintptr_t), 0, 0, 0x00010002, NULL, NULL};
+	struct tracer_symtab empty = {TRACER_SYMTAB_MAGIC,
+				      TRACER_TABLE_VERSION,
+				      sizeof(uintptr_t),
+				      0,
+				      0,
+				      0x00010002,
+				      NULL,
+				      NULL};
 	struct tracer_config config;
 
 	memset(&config, 0, sizeof(config));

@@ -21,17 +21,38 @@
 
 #define W ((int16_t)sizeof(uintptr_t))
 /* CFA = sp + 32, ra saved at CFA - 1 word, s0 unchanged (kind 2). */
-#define RULE_A {32, -W, 0, 2}
+#define RULE_A                                                                           \
+	{                                                                                \
+		32, -W, 0, 2                                                             \
+	}
 /* CFA = s0 + 0, ra saved at CFA - 1 word, s0 at CFA - 2 words (kind 1). */
-#define RULE_B {0, -W, -2 * W, 1}
+#define RULE_B                                                                           \
+	{                                                                                \
+		0, -W, -2 * W, 1                                                         \
+	}
 /* CFA = sp + 16, ra undefined, s0 unchanged (8 | 2). */
-#define RULE_OUTERMOST {16, 0, 0, 10}
+#define RULE_OUTERMOST                                                                   \
+	{                                                                                \
+		16, 0, 0, 10                                                             \
+	}
 /* CFA = sp + 0, ra in its register, s0 unchanged (4 | 2): a leaf. */
-#define RULE_LEAF {0, 0, 0, 6}
-#define RULE_INTERPRET {0, 0, 0, 17}
-#define RULE_NONE {0, 0, 0, 16}
+#define RULE_LEAF                                                                        \
+	{                                                                                \
+		0, 0, 0, 6                                                               \
+	}
+#define RULE_INTERPRET                                                                   \
+	{                                                                                \
+		0, 0, 0, 17                                                              \
+	}
+#define RULE_NONE                                                                        \
+	{                                                                                \
+		0, 0, 0, 16                                                              \
+	}
 /* CFA = sp + 16, ra at CFA - 1 word, s0 at CFA - 2 words (kind 0). */
-#define RULE_D {16, -W, -2 * W, 0}
+#define RULE_D                                                                           \
+	{                                                                                \
+		16, -W, -2 * W, 0                                                        \
+	}
 
 /* Where the table's code starts, and its functions, by offset from there. */
 #define BASE (FAKE_TEXT_START + 0x1000)
@@ -78,7 +99,8 @@ static void build_cfi(struct table_test *t)
 	fake_cfi_end(&t->cfi);
 	fake_cfi_unsigned(&t->cfi, 0, 4);
 	fake_cfi_seal(&t->cfi, &t->stack.config);
-	t->entry = (struct tracer_fde_entry){BASE + INTERPRETED, fake_cfi_addr(&t->cfi, fde)};
+	t->entry =
+	    (struct tracer_fde_entry){BASE + INTERPRETED, fake_cfi_addr(&t->cfi, fde)};
 	fake_fde_index_fill(&t->index, &t->entry, 1);
 	t->stack.config.fde_index = &t->index;
 }
@@ -86,7 +108,8 @@ static void build_cfi(struct table_test *t)
 /* 10 blocks of 128 bytes from BASE (END is in block 9). */
 static void fill_table(struct table_test *t)
 {
-	fake_unwind_table_fill(&t->table, BASE, t->rows, 8, t->maps, t->lookup, 10, t->rules, 7);
+	fake_unwind_table_fill(&t->table, BASE, t->rows, 8, t->maps, t->lookup, 10,
+			       t->rules, 7);
 }
 
 static void build(struct table_test *t)
@@ -244,7 +267,7 @@ void unwind_table_lookup_edges(void)
 	 * 6), 0x3fe (block 7, bit 63, no CFI), 0x500 (block 10), 0x520 (block
 	 * 10, offset 0x20: bit 16, no CFI). */
 	static const uint16_t rows[8] = {0, 8, 16, 24, 32, 40, 48, 40};
-	static const uint64_t maps[11] = {0x8000000000000001u, 3, 0, 0, 0, 0, 1,
+	static const uint64_t maps[11] = {0x8000000000000001u, 3, 0, 0,	     0, 0, 1,
 					  0x8000000000000000u, 0, 0, 0x10001};
 	/* 11 blocks: no row starts in blocks 2-5, 8-9. */
 	static const uint32_t lookup[11] = {2, 4, 4, 4, 4, 4, 5, 6, 6, 6, 8};
@@ -432,8 +455,8 @@ void unwind_table_rejected(void)
 	 * word grid, below sp in a sp-based frame; a sp-based CFA off the word
 	 * grid. */
 	static const struct tracer_unwind_rule bad_rules[] = {
-	    {0, 0, 0, 14},	{0, -W, 0, 6},	{0, 0, -W, 6},	    {16, 0, 0, 17},
-	    {0, 0, 0, 18},	{16, -W, 0, 0}, {16, W, 0, 2},	    {16, -3, 0, 2},
+	    {0, 0, 0, 14},   {0, -W, 0, 6},    {0, 0, -W, 6}, {16, 0, 0, 17},
+	    {0, 0, 0, 18},   {16, -W, 0, 0},   {16, W, 0, 2}, {16, -3, 0, 2},
 	    {16, -32, 0, 2}, {W + 2, -W, 0, 2}};
 	for (size_t i = 0; i < sizeof(bad_rules) / sizeof(bad_rules[0]); i++) {
 		t.rules[3] = bad_rules[i];
@@ -486,25 +509,30 @@ void unwind_table_rejected(void)
 		t.lookup[8] = 7;
 	}
 	/* An odd base. */
-	fake_unwind_table_fill(&t.table, BASE + 1, t.rows, 8, t.maps, t.lookup, 10, t.rules, 7);
+	fake_unwind_table_fill(&t.table, BASE + 1, t.rows, 8, t.maps, t.lookup, 10,
+			       t.rules, 7);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
 	/* Too many rules; rows without blocks; blocks or rules without rows. */
 	static struct tracer_unwind_rule many_rules[TRACER_UNWIND_MAX_RULES + 1];
 	for (size_t i = 0; i <= TRACER_UNWIND_MAX_RULES; i++)
 		many_rules[i] = i < 7 ? t.rules[i] : (struct tracer_unwind_rule)RULE_LEAF;
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.maps, t.lookup, 10, many_rules,
-			       TRACER_UNWIND_MAX_RULES + 1);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.maps, t.lookup, 10,
+			       many_rules, TRACER_UNWIND_MAX_RULES + 1);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.maps, t.lookup, 10, many_rules,
-			       TRACER_UNWIND_MAX_RULES);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.maps, t.lookup, 10,
+			       many_rules, TRACER_UNWIND_MAX_RULES);
 	CHECK(check(&t) == TRACER_TABLE_OK);
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.maps, t.lookup, 0, t.rules, 7);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 8, t.maps, t.lookup, 0, t.rules,
+			       7);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.maps, t.lookup, 1, t.rules, 0);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.maps, t.lookup, 1, t.rules,
+			       0);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.maps, t.lookup, 0, t.rules, 7);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.maps, t.lookup, 0, t.rules,
+			       7);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
-	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.maps, t.lookup, 0, t.rules, 0);
+	fake_unwind_table_fill(&t.table, BASE, t.rows, 0, t.maps, t.lookup, 0, t.rules,
+			       0);
 	CHECK(check(&t) == TRACER_TABLE_OK);
 
 	/* A walk with a rejected table: tracer=table stops, the note says
@@ -519,9 +547,11 @@ void unwind_table_rejected(void)
 	CHECK(walk(&t) == 1 && t.stack.stop == TRACER_STOP_BAD_UNWIND_TABLE);
 	tracer_start(&walk_state, TRACER_TABLE, &t.stack.config, &t.stack.regs);
 	CHECK(walk_state.unwind_table_status == TRACER_TABLE_BAD_CHECKSUM);
-	CHECK(strcmp(tracer_format_note(line, sizeof(line), &walk_state),
-		     "Note: unwind table rejected (checksum mismatch): no table unwinding") ==
-	      0);
+	CHECK(
+	    strcmp(
+		tracer_format_note(line, sizeof(line), &walk_state),
+		"Note: unwind table rejected (checksum mismatch): no table unwinding") ==
+	    0);
 	CHECK(strcmp(tracer_stop_text(TRACER_STOP_BAD_UNWIND_TABLE),
 		     "unwind table rejected") == 0);
 	CHECK(fake_walk_with(&t.stack, TRACER_AUTO) == 2);
@@ -779,7 +809,8 @@ void unwind_table_common_step_marks(void)
 		for (size_t i = 0; i < 3; i++) {
 			if (run % 2 == 0)
 				fake_text_put32(&t.stack, BASE + calls[i],
-						(uint32_t)FAKE_CALL_PARCEL << 16 | FAKE_CALL_PARCEL);
+						(uint32_t)FAKE_CALL_PARCEL << 16 |
+						    FAKE_CALL_PARCEL);
 			else
 				fake_text_put32(&t.stack, BASE + calls[i], 0x000000ef);
 		}
@@ -788,17 +819,21 @@ void unwind_table_common_step_marks(void)
 		t.stack.regs.s[0] = 0x4040;
 		CHECK(fake_walk_with(&t.stack, unwinders[run / 2]) == 5);
 		CHECK(t.stack.stop == TRACER_STOP_OUTERMOST);
-		CHECK(f[0].pc == BASE + A + 0x10 && !f[0].is_return_address && !f[0].after_trap);
+		CHECK(f[0].pc == BASE + A + 0x10 && !f[0].is_return_address &&
+		      !f[0].after_trap);
 		CHECK(f[1].pc == BASE + D + 0x10 && f[1].sp == word(&t, 104) &&
-		      f[1].is_return_address && !f[1].after_trap && f[1].trap_cause == 0 &&
-		      f[1].found_by == TRACER_TABLE && !f[1].found_by_fallback);
+		      f[1].is_return_address && !f[1].after_trap &&
+		      f[1].trap_cause == 0 && f[1].found_by == TRACER_TABLE &&
+		      !f[1].found_by_fallback);
 		CHECK(f[2].pc == BASE + A + 0x40 && f[2].sp == word(&t, 130) &&
-		      f[2].fp == word(&t, 150) && !f[2].is_return_address && f[2].after_trap &&
-		      f[2].trap_cause == 13 && f[2].trap_tval == 0x1234 &&
-		      f[2].found_by == unwinders[run / 2] && !f[2].found_by_fallback);
+		      f[2].fp == word(&t, 150) && !f[2].is_return_address &&
+		      f[2].after_trap && f[2].trap_cause == 13 &&
+		      f[2].trap_tval == 0x1234 && f[2].found_by == unwinders[run / 2] &&
+		      !f[2].found_by_fallback);
 		CHECK(f[3].pc == BASE + B + 0x20 && f[3].sp == word(&t, 134) &&
-		      f[3].is_return_address && !f[3].after_trap && f[3].trap_cause == 0 &&
-		      f[3].trap_tval == 0 && f[3].found_by == TRACER_TABLE);
+		      f[3].is_return_address && !f[3].after_trap &&
+		      f[3].trap_cause == 0 && f[3].trap_tval == 0 &&
+		      f[3].found_by == TRACER_TABLE);
 		CHECK(frame_is(&t, 4, BASE + C + 0x30, word(&t, 150), 0));
 	}
 	/* DWARF's frame, then the table's (auto). */
@@ -810,7 +845,8 @@ void unwind_table_common_step_marks(void)
 		for (size_t i = 1; i < 3; i++) {
 			if (run == 0)
 				fake_text_put32(&t.stack, BASE + calls[i],
-						(uint32_t)FAKE_CALL_PARCEL << 16 | FAKE_CALL_PARCEL);
+						(uint32_t)FAKE_CALL_PARCEL << 16 |
+						    FAKE_CALL_PARCEL);
 			else
 				fake_text_put32(&t.stack, BASE + calls[i], 0x000000ef);
 		}
