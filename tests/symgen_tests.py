@@ -562,21 +562,30 @@ def function_symbol_in_section(data, section):
     raise ValueError("no function symbol")
 
 
+def assemble_with_empty_tables(results, name):
+    """tests/fixtures/NAME.S assembled for rv64, and the empty tables of a
+    first link compiled: (the object, the tables' C file, whose object is
+    beside it with .o added), or None if a step failed."""
+    obj = os.path.join(WORK, name + ".o")
+    tables = os.path.join(WORK, name + "_tables.c")
+    steps = [[CROSS + "gcc", "-c", "-march=rv64imac", "-mabi=lp64", "-mcmodel=medany",
+              os.path.join(ROOT, "tests", "fixtures", name + ".S"), "-o", obj],
+             [SYMGEN, "--empty", "--cfi", "-o", tables],
+             [CROSS + "gcc", "-std=c11", "-O2", "-ffreestanding", "-march=rv64imac", "-mabi=lp64",
+              "-I" + os.path.join(ROOT, "tracer"), "-c", tables, "-o", tables + ".o"]]
+    return (obj, tables) if run_steps(results, name, steps) else None
+
+
 def check_image_end(results):
     """A kernel whose end-of-image symbol (where its allocator starts) lies
     below the tables: symgen must fail, in one line naming the symbol, its
     address and the tables' range (from nm) and the fix, and leave no
     output; in the right order, or told the symbol means something else, it
     must pass. tests/fixtures/image_end.S with each fixture linker script."""
-    obj = os.path.join(WORK, "image_end.o")
-    tables = os.path.join(WORK, "image_end_tables.c")
-    steps = [[CROSS + "gcc", "-c", "-march=rv64imac", "-mabi=lp64", "-mcmodel=medany",
-              os.path.join(ROOT, "tests", "fixtures", "image_end.S"), "-o", obj],
-             [SYMGEN, "--empty", "--cfi", "-o", tables],
-             [CROSS + "gcc", "-std=c11", "-O2", "-ffreestanding", "-march=rv64imac", "-mabi=lp64",
-              "-I" + os.path.join(ROOT, "tracer"), "-c", tables, "-o", tables + ".o"]]
-    if not run_steps(results, "image_end", steps):
+    built = assemble_with_empty_tables(results, "image_end")
+    if not built:
         return
+    obj, tables = built
     cases = [("end_before_tables.ld", [], "end"),
              ("end_before_tables.ld", ["--allow-end-before-tables=end"], None),
              ("bss_end_before_tables.ld", [], "_ebss"),
@@ -615,15 +624,10 @@ def check_code_span(results):
     claiming gigabytes would need), naming the range (from nm), and takes
     one below it. tests/fixtures/far_code.S, its second function 32 MiB,
     then 128 MiB after the first."""
-    obj = os.path.join(WORK, "far_code.o")
-    tables = os.path.join(WORK, "far_code_tables.c")
-    steps = [[CROSS + "gcc", "-c", "-march=rv64imac", "-mabi=lp64", "-mcmodel=medany",
-              os.path.join(ROOT, "tests", "fixtures", "far_code.S"), "-o", obj],
-             [SYMGEN, "--empty", "--cfi", "-o", tables],
-             [CROSS + "gcc", "-std=c11", "-O2", "-ffreestanding", "-march=rv64imac", "-mabi=lp64",
-              "-I" + os.path.join(ROOT, "tracer"), "-c", tables, "-o", tables + ".o"]]
-    if not run_steps(results, "far_code", steps):
+    built = assemble_with_empty_tables(results, "far_code")
+    if not built:
         return
+    obj, tables = built
     for gap, accepted in [(32 << 20, True), (128 << 20, False)]:
         label = "code spanning %d MiB" % (gap >> 20)
         elf = os.path.join(WORK, "far_code_%d.elf" % (gap >> 20))
