@@ -491,7 +491,7 @@ bool table_step(struct tracer_walk *walk);
  * capture loop runs it once a frame.
  */
 static inline uintptr_t unwind_table_rows_below(const uint64_t *maps,
-						const uint32_t *lookup, uintptr_t end)
+						const uint16_t *lookup, uintptr_t end)
 {
 	uintptr_t block = end >> TRACER_UNWIND_BLOCK_SHIFT;
 
@@ -548,7 +548,7 @@ unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc);
 struct table_lookup {
 	uintptr_t base;
 	const uint64_t *maps;
-	const uint32_t *lookup;
+	const uint16_t *lookup;
 	const uint16_t *rows;
 	const struct tracer_unwind_rule *rules;
 };
