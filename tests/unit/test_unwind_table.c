@@ -423,6 +423,18 @@ void unwind_table_rejected(void)
 	CHECK(check(&t) == TRACER_TABLE_OK);
 	t.table.lookup = (const uint16_t *)t.stack.words;
 	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
+	/* lookup[]'s entries are 2 bytes, 2-aligned: its 10 entries at 20 and
+	 * 22 bytes before the declared end are inside (other bytes there:
+	 * the checksum fails); at 18, or odd, they are not. */
+	const char *end = (const char *)(&t.table + 1);
+	t.table.lookup = (const uint16_t *)(const void *)(end - 20);
+	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
+	t.table.lookup = (const uint16_t *)(const void *)(end - 22);
+	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
+	t.table.lookup = (const uint16_t *)(const void *)(end - 18);
+	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
+	t.table.lookup = (const uint16_t *)(const void *)(end - 21);
+	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
 	t.table.lookup = t.lookup;
 	t.table.maps = (const uint64_t *)t.stack.words;
 	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
