@@ -117,7 +117,7 @@ struct tables {
 #define TABLES_ARRAYS_AT 128
 #define TABLES_CAPACITY                                                                  \
 	(TABLES_ARRAYS_AT + MAX_FDE_ENTRIES * sizeof(struct tracer_fde_entry) +          \
-	 MAX_SYMBOLS * sizeof(struct tracer_symbol) + MAX_BLOCKS * 10 + 2 +                \
+	 MAX_SYMBOLS * sizeof(struct tracer_symbol) + MAX_BLOCKS * 10 + 2 +              \
 	 TRACER_UNWIND_MAX_RULES * sizeof(struct tracer_unwind_rule) + MAX_ROWS * 2 +    \
 	 2 + MAX_BYTES + 4)
 _Static_assert(sizeof(struct tracer_symtab) + sizeof(struct tracer_fde_index) +
