@@ -830,7 +830,9 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->trap_return_window = entry_points_return_window(config);
 	walk->next_from_user = false;
 	walk->trap_csrs_used = false;
-	walk->cie.address = UINTPTR_MAX;
+	/* No CIE yet: every field defined, as cfi_find_fde's fast path reads
+	 * the encoding and 'z' before it compares the address. */
+	walk->cie = (struct tracer_cie){.address = UINTPTR_MAX};
 	stacks_start(walk);
 }
 
