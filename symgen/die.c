@@ -42,6 +42,18 @@ void die(const char *path, const char *fmt, ...)
 	exit(1);
 }
 
+void warn(const char *path, const char *fmt, ...)
+{
+	FILE *err = die_stream ? die_stream : stderr;
+	va_list args;
+
+	fprintf(err, "%s: %s: warning: ", die_program, path);
+	va_start(args, fmt);
+	vfprintf(err, fmt, args);
+	va_end(args);
+	fputc('\n', err);
+}
+
 static void link_block(union tracked_header *header)
 {
 	header->link.previous = &tracked;

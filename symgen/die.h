@@ -22,6 +22,10 @@ extern const char *die_program;
 _Noreturn void die(const char *path, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Prints "<die_program>: <path>: warning: <message>" where die() would
+ * and returns. */
+void warn(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /*
  * Returns run(context), or 1 if it died; die() writes its message to err.
  * When it returns, every tracked block has been freed (so tracked blocks

@@ -223,10 +223,10 @@ static void write_unwind_arrays(FILE *out, const struct unwind_table *unwind)
 		fprintf(out, "    0x%016" PRIx64 "u,\n", unwind->maps[i]);
 	fprintf(out,
 		"};\n\n__attribute__((section(\".tracer_symtab.unwind_lookup\")))\n"
-		"static const uint32_t unwind_lookup[%zu] = {\n",
+		"static const uint16_t unwind_lookup[%zu] = {\n",
 		unwind->block_count);
 	for (size_t i = 0; i < unwind->block_count; i++)
-		fprintf(out, "    %" PRIu32 "u,\n", unwind->lookup[i]);
+		fprintf(out, "    %uu,\n", (unsigned)unwind->lookup[i]);
 	fprintf(out,
 		"};\n\n__attribute__((section(\".tracer_symtab.unwind_rules\")))\n"
 		"static const struct tracer_unwind_rule unwind_rules[%zu] = {\n",

@@ -90,7 +90,7 @@ struct builder {
 };
 
 /* The largest distance from the first row to the last. The lookup index
- * grows with it (12 bytes per 128 of code), whatever the rows: a kernel's
+ * grows with it (10 bytes per 128 of code), whatever the rows: a kernel's
  * code spans a few MiB, while a corrupt FDE can claim gigabytes, which
  * would make a table of that size (and a C file of several times it). */
 #define MAX_SPAN (64u << 20)
@@ -172,7 +172,9 @@ static uint32_t rule_index(struct unwind_table *table, const struct elf_file *el
 /* The rows in the format: a rule's offset in the dictionary each (rows whose rule became
  * "interpret" merge with such neighbours); each block's map of the rows
  * that start in it, and lookup[b], the rows that start in block b or
- * before it. */
+ * before it. Past TRACER_UNWIND_MAX_ROWS rows, which lookup[] cannot
+ * count, an empty table and a warning: the build goes on, and the walks
+ * that would read the table use DWARF, as at any pc without a row. */
 static struct unwind_table encode(const struct builder *b)
 {
 	struct unwind_table table = {.base = b->base};
@@ -191,16 +193,23 @@ static struct unwind_table encode(const struct builder *b)
 		table.count++;
 		table.interpreted += table.rules[index].kind == TRACER_UNWIND_INTERPRET;
 	}
+	if (table.count > TRACER_UNWIND_MAX_ROWS) {
+		warn(b->elf->path,
+		     "%zu unwind-table rows, more than the format's %u: the unwind table "
+		     "is left empty (table and auto walks use DWARF)",
+		     table.count, TRACER_UNWIND_MAX_ROWS);
+		return (struct unwind_table){0};
+	}
 	table.block_count = (offsets[table.count - 1] >> TRACER_UNWIND_BLOCK_SHIFT) + 1;
 	table.maps = tracked_alloc(b->elf->path, table.block_count, sizeof(uint64_t));
-	table.lookup = tracked_alloc(b->elf->path, table.block_count, sizeof(uint32_t));
+	table.lookup = tracked_alloc(b->elf->path, table.block_count, sizeof(uint16_t));
 	for (size_t block = 0, i = 0; block < table.block_count; block++) {
 		table.maps[block] = 0;
 		for (;
 		     i < table.count && offsets[i] >> TRACER_UNWIND_BLOCK_SHIFT == block;
 		     i++)
 			table.maps[block] |= (uint64_t)1 << (offsets[i] >> 1 & 63);
-		table.lookup[block] = (uint32_t)i;
+		table.lookup[block] = (uint16_t)i;
 	}
 	return table;
 }

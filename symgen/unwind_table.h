@@ -14,7 +14,7 @@ struct unwind_table {
 	uint16_t *rows; /* rules' offsets in rules[] (table_format.h) */
 	size_t count;
 	uint64_t *maps;	  /* block_count entries */
-	uint32_t *lookup; /* block_count entries */
+	uint16_t *lookup; /* block_count entries */
 	size_t block_count;
 	struct tracer_unwind_rule *rules;
 	size_t rule_count;

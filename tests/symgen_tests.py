@@ -2,7 +2,8 @@
 it lists in code, must be in the generated table with the same address, the
 alias symgen promises, and the right size; an end-of-image symbol below the
 tables must fail symgen, and symgen/tracer.mk must build from another
-Makefile; the FDE index of --cfi must list the FDEs readelf lists; the
+Makefile; past 65,535 unwind-table rows symgen must warn and write an empty
+unwind table; the FDE index of --cfi must list the FDEs readelf lists; the
 tables' headers (magic, version, word size, counts, checksum) must be what
 the spec says, read from the linked bytes; bad input must fail cleanly with
 one line, no output file and no leak."""
@@ -562,14 +563,15 @@ def function_symbol_in_section(data, section):
     raise ValueError("no function symbol")
 
 
-def assemble_with_empty_tables(results, name):
-    """tests/fixtures/NAME.S assembled for rv64, and the empty tables of a
-    first link compiled: (the object, the tables' C file, whose object is
-    beside it with .o added), or None if a step failed."""
+def assemble_with_empty_tables(results, name, source=None):
+    """tests/fixtures/NAME.S (or `source`) assembled for rv64, and the empty
+    tables of a first link compiled: (the object, the tables' C file, whose
+    object is beside it with .o added), or None if a step failed."""
     obj = os.path.join(WORK, name + ".o")
     tables = os.path.join(WORK, name + "_tables.c")
+    source = source or os.path.join(ROOT, "tests", "fixtures", name + ".S")
     steps = [[CROSS + "gcc", "-c", "-march=rv64imac", "-mabi=lp64", "-mcmodel=medany",
-              os.path.join(ROOT, "tests", "fixtures", name + ".S"), "-o", obj],
+              source, "-o", obj],
              [SYMGEN, "--empty", "--cfi", "-o", tables],
              [CROSS + "gcc", "-std=c11", "-O2", "-ffreestanding", "-march=rv64imac", "-mabi=lp64",
               "-I" + os.path.join(ROOT, "tracer"), "-c", tables, "-o", tables + ".o"]]
@@ -651,6 +653,82 @@ def check_code_span(results):
                       result.returncode == 1 and wanted in result.stderr and
                       len(result.stderr.splitlines()) == 1 and not glob.glob(out + "*"),
                       "exit %d, stderr %s, expected %s" % (result.returncode, result.stderr, wanted))
+
+
+def readelf_table_rows(elf):
+    """The oracle for the unwind table's row count: readelf's interpreted
+    rows (--debug-dump=frames-interp), equal neighbours merged, across FDEs
+    that touch too, and the no-CFI row after the last FDE. (Enough for
+    contiguous FDEs of sp-based rows, as the fixture below has.)"""
+    text = run([CROSS + "readelf", "--debug-dump=frames-interp", elf]).stdout
+    text = text.split("Contents of the .eh_frame section:")[1]
+    rows = 0
+    last = None
+    for fde in re.split(r"^(?=[0-9a-f]+ [0-9a-f]+ [0-9a-f]+ FDE )", text, flags=re.M)[1:]:
+        for line in fde.splitlines()[2:]:
+            fields = line.split()
+            if len(fields) > 1 and re.fullmatch(r"[0-9a-f]{16}", fields[0]):
+                rows += fields[1:] != last
+                last = fields[1:]
+    return rows + 1
+
+
+def check_row_limit(results):
+    """lookup[]'s 16-bit entries count at most 65,535 rows: past that,
+    symgen --cfi warns in one line and writes an empty unwind table (count
+    0), exit 0; at it, the full table, no warning. A generated fixture:
+    N functions of 6 bytes that push and pop a 16-byte frame, two rows
+    each, and, for an odd count, one that only pushes (readelf counts the
+    rows: 65,535 and 65,536)."""
+    for functions, tail, full in [(32766, True, True), (32767, False, False)]:
+        name = "many_rows_%d" % functions
+        source = os.path.join(WORK, name + ".S")
+        with open(source, "w") as out:
+            out.write("\t.text\n\t.globl _start\n\t.type _start, @function\n_start:\n"
+                      "\t.rept %d\n\t.cfi_startproc\n\tc.addi16sp sp, -16\n"
+                      "\t.cfi_def_cfa_offset 16\n\tc.addi16sp sp, 16\n\t.cfi_def_cfa_offset 0\n"
+                      "\tret\n\t.cfi_endproc\n\t.endr\n" % functions)
+            if tail:
+                out.write("\t.cfi_startproc\n\tc.addi16sp sp, -16\n\t.cfi_def_cfa_offset 16\n"
+                          "\tret\n\t.cfi_endproc\n")
+            out.write("\t.size _start, . - _start\n")
+        built = assemble_with_empty_tables(results, name, source)
+        if not built:
+            continue
+        obj, tables = built
+        elf = os.path.join(WORK, name + ".elf")
+        link = [CROSS + "ld", "-m", "elf64lriscv", "--no-warn-rwx-segments",
+                "-L", os.path.join(ROOT, "linker"),
+                "-T", os.path.join(ROOT, "tests", "fixtures", "far_code.ld"), obj, tables + ".o", "-o", elf]
+        if not run_steps(results, name, [link]):
+            continue
+        rows = readelf_table_rows(elf)
+        out = os.path.join(WORK, name + ".out.c")
+        result = run([SYMGEN_ASAN, "--cfi", "-o", out, elf], timeout=120, env=LEAK_CHECK_ENV)
+        generated = open(out).read() if result.returncode == 0 else ""
+        header = re.search(r"tracer_unwind_table = \{[^}]*\.count = (\d+),\s*\.block_count = (\d+),"
+                           r"\s*\.rule_count = (\d+),", generated)
+        counts = tuple(int(n) for n in header.groups()) if header else None
+        if full:
+            results.check("symgen --cfi writes the full unwind table of %d rows (readelf), no warning"
+                          % rows, rows <= 65535 and result.stderr == "" and counts is not None and
+                          counts[0] == rows and counts[1] > 0,
+                          "exit %d, counts %s, stderr %s" % (result.returncode, counts, result.stderr[:500]))
+            # Its last lookup entry 65,535: the table, validated as a walk
+            # validates it, gives the interpreter's row everywhere.
+            proof = run([os.path.join(HOST_BUILD, "table_check"), elf], timeout=120)
+            results.check("the %d-row table passes validation and equals the interpreter's rows" % rows,
+                          proof.returncode == 0 and " 0 differ" in proof.stdout,
+                          (proof.stdout + proof.stderr)[-1000:])
+            continue
+        wanted = ("symgen: %s: warning: %d unwind-table rows, more than the format's 65535: the unwind "
+                  "table is left empty (table and auto walks use DWARF)" % (elf, rows))
+        results.check("symgen --cfi past 65,535 rows (%d, readelf): one warning, an empty unwind table, "
+                      "exit 0" % rows,
+                      rows > 65535 and result.stderr.splitlines() == [wanted] and counts == (0, 0, 0) and
+                      "unwind_rows" not in generated,
+                      "exit %d, counts %s, stderr %s, expected %s" % (
+                          result.returncode, counts, result.stderr[:500], wanted))
 
 
 def check_make_fragment(results):
@@ -802,6 +880,7 @@ def run_all(results, kernels):
     check_empty_tables(results)
     check_image_end(results)
     check_code_span(results)
+    check_row_limit(results)
     check_make_fragment(results)
     for bits, arch, abi, emulation in TARGETS:
         elf = build_fixture(results, "aliases-" + bits, arch, abi, emulation)

@@ -491,7 +491,7 @@ bool table_step(struct tracer_walk *walk);
  * capture loop runs it once a frame.
  */
 static inline uintptr_t unwind_table_rows_below(const uint64_t *maps,
-						const uint32_t *lookup, uintptr_t end)
+						const uint16_t *lookup, uintptr_t end)
 {
 	uintptr_t block = end >> TRACER_UNWIND_BLOCK_SHIFT;
 
@@ -548,7 +548,7 @@ unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc);
 struct table_lookup {
 	uintptr_t base;
 	const uint64_t *maps;
-	const uint32_t *lookup;
+	const uint16_t *lookup;
 	const uint16_t *rows;
 	const struct tracer_unwind_rule *rules;
 };
@@ -830,7 +830,15 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->trap_return_window = entry_points_return_window(config);
 	walk->next_from_user = false;
 	walk->trap_csrs_used = false;
+	/* No CIE yet. cfi_find_fde's fast path reads the encoding and 'z'
+	 * before it compares the address, so those are defined too (a bool
+	 * of another value is undefined). Field by field: a struct store
+	 * may call memset, which a freestanding kernel need not have. */
 	walk->cie.address = UINTPTR_MAX;
+	walk->cie.fde_encoding = 0;
+	walk->cie.has_augmentation_data = false;
+	walk->cie.is_signal_frame = false;
+	walk->cie.initial_known = false;
 	stacks_start(walk);
 }
 

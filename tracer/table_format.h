@@ -63,7 +63,8 @@ static inline uint32_t table_checksum_end(const struct table_checksum *sum)
  * times 8), and per block of
  * 2^TRACER_UNWIND_BLOCK_SHIFT bytes of code from the table's base a 64-bit
  * map of where rows start (bit i: at offset 2i; instructions are 2-byte
- * aligned) and lookup[], the rows that start in it or before it. The row
+ * aligned) and a 16-bit lookup[], the rows that start in it or before it
+ * (so a table holds at most TRACER_UNWIND_MAX_ROWS rows). The row
  * in effect at an offset is the last row that starts at or below it:
  * lookup[block] - 1 less the rows that start in the block above it, a
  * count of bits, no search.
@@ -91,9 +92,10 @@ struct tracer_unwind_rule {
 	uint16_t kind;
 };
 
-#define TRACER_UNWIND_VERSION	  3u
+#define TRACER_UNWIND_VERSION	  4u
 #define TRACER_UNWIND_BLOCK_SHIFT 7u
 #define TRACER_UNWIND_MAX_RULES	  2048u
+#define TRACER_UNWIND_MAX_ROWS	  65535u /* lookup[]'s entries are 16-bit */
 
 #define TRACER_UNWIND_CFA_ON_S0	     1u
 #define TRACER_UNWIND_S0_UNCHANGED   2u
@@ -214,13 +216,13 @@ static inline bool tracer_unwind_encode(struct tracer_unwind_rule *rule, bool cf
 
 /* The unwind table's checksum: the words count, block_count, rule_count,
  * base (64-bit, low word first, on rv32 too), then each row as a word of
- * its own, each map (low word first), the block_count lookup entries and
- * the rules (two words each: cfa_offset and ra_offset, then s0_offset
+ * its own, each map (low word first), each lookup entry as a word of its
+ * own, and the rules (two words each: cfa_offset and ra_offset, then s0_offset
  * and kind, little-endian). An empty table (count 0) has no arrays. */
 static inline uint32_t tracer_unwind_checksum(uint32_t count, uint32_t block_count,
 					      uint32_t rule_count, uint64_t base,
 					      const uint16_t *rows, const uint64_t *maps,
-					      const uint32_t *lookup,
+					      const uint16_t *lookup,
 					      const struct tracer_unwind_rule *rules)
 {
 	struct table_checksum sum;
@@ -238,7 +240,8 @@ static inline uint32_t tracer_unwind_checksum(uint32_t count, uint32_t block_cou
 			table_checksum_word(&sum, (uint32_t)maps[i]);
 			table_checksum_word(&sum, (uint32_t)(maps[i] >> 32));
 		}
-		table_checksum_words(&sum, lookup, block_count);
+		for (uint32_t i = 0; i < block_count; i++)
+			table_checksum_word(&sum, lookup[i]);
 		for (uint32_t i = 0; i < rule_count; i++) {
 			table_checksum_word(
 			    &sum, (uint16_t)rules[i].cfa_offset |

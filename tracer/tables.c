@@ -113,7 +113,8 @@ enum tracer_table_status tracer_fde_index_check(const struct tracer_config *conf
 /*
  * Rules valid (table_format.h); the base even, as code is; each lookup
  * entry the last one (0 before the first block) plus the rows its block's
- * map marks, the last one the row count; each row a rule's offset in
+ * map marks, the last one the row count (so at most
+ * TRACER_UNWIND_MAX_ROWS, what a 16-bit entry holds); each row a rule's offset in
  * rules[];
  * the first row at the base; the last row no-CFI, in the last block. A
  * lookup then finds the row in effect at any pc from the base on, and
@@ -169,7 +170,7 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
 	    (!array_inside(config, table->rows, table->count, 2, 2) ||
 	     !array_inside(config, table->maps, table->block_count, 8,
 			   _Alignof(uint64_t)) ||
-	     !array_inside(config, table->lookup, table->block_count, 4, 4) ||
+	     !array_inside(config, table->lookup, table->block_count, 2, 2) ||
 	     !array_inside(config, table->rules, table->rule_count,
 			   sizeof(struct tracer_unwind_rule),
 			   _Alignof(struct tracer_unwind_rule))))

@@ -156,7 +156,7 @@ struct tracer_unwind_table {
 	uintptr_t base;	      /* the address of the first row */
 	const uint16_t *rows;
 	const uint64_t *maps;
-	const uint32_t *lookup;
+	const uint16_t *lookup; /* at most TRACER_UNWIND_MAX_ROWS rows */
 	const struct tracer_unwind_rule *rules;
 };
 

@@ -109,7 +109,7 @@ struct tables {
 	struct tracer_symbol *symbols;
 	uint64_t *maps; /* then rules[], lookup[] and rows[] */
 	struct tracer_unwind_rule *rules;
-	uint32_t *lookup;
+	uint16_t *lookup;
 	uint16_t *rows;
 	char *names;
 	size_t size;
@@ -117,7 +117,7 @@ struct tables {
 #define TABLES_ARRAYS_AT 128
 #define TABLES_CAPACITY                                                                  \
 	(TABLES_ARRAYS_AT + MAX_FDE_ENTRIES * sizeof(struct tracer_fde_entry) +          \
-	 MAX_SYMBOLS * sizeof(struct tracer_symbol) + MAX_BLOCKS * 12 +                  \
+	 MAX_SYMBOLS * sizeof(struct tracer_symbol) + MAX_BLOCKS * 10 + 2 +              \
 	 TRACER_UNWIND_MAX_RULES * sizeof(struct tracer_unwind_rule) + MAX_ROWS * 2 +    \
 	 2 + MAX_BYTES + 4)
 _Static_assert(sizeof(struct tracer_symtab) + sizeof(struct tracer_fde_index) +
@@ -423,8 +423,9 @@ static void lay_out_tables(const struct parts *parts)
 	tables.maps = (uint64_t *)(void *)(tables.symbols + parts->symbol_count);
 	tables.rules =
 	    (struct tracer_unwind_rule *)(void *)(tables.maps + block_count(parts));
-	tables.lookup = (uint32_t *)(void *)(tables.rules + rules_capacity(parts));
-	tables.rows = (uint16_t *)(void *)(tables.lookup + block_count(parts));
+	tables.lookup = (uint16_t *)(void *)(tables.rules + rules_capacity(parts));
+	/* rows[] from a 4-byte boundary, as names[] (read in words) follows it. */
+	tables.rows = tables.lookup + (block_count(parts) + 1) / 2 * 2;
 	tables.names = (char *)(tables.rows + (parts->row_count + 1) / 2 * 2);
 	tables.size =
 	    (size_t)(tables.names - (char *)tables_bytes) + names_capacity(parts);
@@ -686,7 +687,7 @@ static void build_rows(const struct parts *parts, struct tracer_unwind_table *ta
 	}
 	for (uint32_t block = 0; block < table->block_count; block++) {
 		row += tracer_unwind_popcount(tables.maps[block]);
-		tables.lookup[block] = row;
+		tables.lookup[block] = (uint16_t)row;
 	}
 }
 
@@ -858,7 +859,7 @@ static void build_unwind_table(const struct parts *parts, struct tracer_config *
 	table->base = in_range(config->text, parts->unwind_base) & ~(uintptr_t)1;
 	table->rows = (const uint16_t *)tables_address(tables.rows);
 	table->maps = (const uint64_t *)tables_address(tables.maps);
-	table->lookup = (const uint32_t *)tables_address(tables.lookup);
+	table->lookup = (const uint16_t *)tables_address(tables.lookup);
 	table->rules = (const struct tracer_unwind_rule *)tables_address(tables.rules);
 	table->checksum = unwind_table_checksum(table);
 	config->unwind_table =

@@ -43,7 +43,7 @@ void fake_fde_index_fill(struct tracer_fde_index *index,
 
 void fake_unwind_table_fill(struct tracer_unwind_table *table, uintptr_t base,
 			    const uint16_t *rows, uint32_t count, const uint64_t *maps,
-			    const uint32_t *lookup, uint32_t block_count,
+			    const uint16_t *lookup, uint32_t block_count,
 			    const struct tracer_unwind_rule *rules, uint32_t rule_count)
 {
 	struct table_checksum sum;
@@ -74,7 +74,8 @@ void fake_unwind_table_fill(struct tracer_unwind_table *table, uintptr_t base,
 			table_checksum_word(&sum, (uint32_t)maps[i]);
 			table_checksum_word(&sum, (uint32_t)(maps[i] >> 32));
 		}
-		table_checksum_words(&sum, lookup, block_count);
+		for (uint32_t i = 0; i < block_count; i++)
+			table_checksum_word(&sum, lookup[i]);
 		table_checksum_words(&sum, (const uint32_t *)(const void *)rules,
 				     2 * rule_count);
 	}

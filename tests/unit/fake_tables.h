@@ -18,7 +18,7 @@ void fake_fde_index_fill(struct tracer_fde_index *index,
  * lookup[] (none read if count is 0). */
 void fake_unwind_table_fill(struct tracer_unwind_table *table, uintptr_t base,
 			    const uint16_t *rows, uint32_t count, const uint64_t *maps,
-			    const uint32_t *lookup, uint32_t block_count,
+			    const uint16_t *lookup, uint32_t block_count,
 			    const struct tracer_unwind_rule *rules, uint32_t rule_count);
 /* Declares all memory as table memory: for tests of unwinding, whose tables
  * live wherever the test put them. */

@@ -74,7 +74,7 @@ struct table_test {
 	struct tracer_fde_index index;
 	uint16_t rows[8];
 	uint64_t maps[10];
-	uint32_t lookup[10];
+	uint16_t lookup[10];
 	struct tracer_unwind_rule rules[7];
 	struct tracer_unwind_table table;
 };
@@ -121,7 +121,7 @@ static void build(struct table_test *t)
 	/* A in block 0, B in 2, C in 4, LEAF (offset 0) and INTERPRETED
 	 * (offset 0x40: bit 32) in 6, GAP in 7, D in 8, END in 9. */
 	static const uint64_t maps[10] = {1, 0, 1, 0, 1, 0, 0x100000001u, 1, 1, 1};
-	static const uint32_t lookup[10] = {1, 1, 2, 2, 3, 3, 5, 6, 7, 8};
+	static const uint16_t lookup[10] = {1, 1, 2, 2, 3, 3, 5, 6, 7, 8};
 
 	fake_stack_init(&t->stack);
 	build_cfi(t);
@@ -178,7 +178,7 @@ void unwind_table_checksum_by_hand(void)
 {
 	static const uint16_t rows[2] = {0, 8};
 	static const uint64_t maps[1] = {0x101};
-	static const uint32_t lookup[1] = {2};
+	static const uint16_t lookup[1] = {2};
 	static const struct tracer_unwind_rule rules[2] = {{16, -8, -16, 0}, RULE_NONE};
 	struct tracer_unwind_table table;
 	struct tracer_config config = {.unwind_table = &table};
@@ -270,7 +270,7 @@ void unwind_table_lookup_edges(void)
 	static const uint64_t maps[11] = {0x8000000000000001u, 3, 0, 0,	     0, 0, 1,
 					  0x8000000000000000u, 0, 0, 0x10001};
 	/* 11 blocks: no row starts in blocks 2-5, 8-9. */
-	static const uint32_t lookup[11] = {2, 4, 4, 4, 4, 4, 5, 6, 6, 6, 8};
+	static const uint16_t lookup[11] = {2, 4, 4, 4, 4, 4, 5, 6, 6, 6, 8};
 	static const struct {
 		intptr_t offset; /* pc - base */
 		uintptr_t cfa;	 /* bytes above sp; 0: no CFI */
@@ -421,7 +421,19 @@ void unwind_table_rejected(void)
 	t.stack.config.tables.start = (uintptr_t)t.rows;
 	t.stack.config.tables.end = (uintptr_t)(&t.table + 1);
 	CHECK(check(&t) == TRACER_TABLE_OK);
-	t.table.lookup = (const uint32_t *)t.stack.words;
+	t.table.lookup = (const uint16_t *)t.stack.words;
+	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
+	/* lookup[]'s entries are 2 bytes, 2-aligned: its 10 entries at 20 and
+	 * 22 bytes before the declared end are inside (other bytes there:
+	 * the checksum fails); at 18, or odd, they are not. */
+	const char *end = (const char *)(&t.table + 1);
+	t.table.lookup = (const uint16_t *)(const void *)(end - 20);
+	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
+	t.table.lookup = (const uint16_t *)(const void *)(end - 22);
+	CHECK(check(&t) == TRACER_TABLE_BAD_CHECKSUM);
+	t.table.lookup = (const uint16_t *)(const void *)(end - 18);
+	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
+	t.table.lookup = (const uint16_t *)(const void *)(end - 21);
 	CHECK(check(&t) == TRACER_TABLE_OUTSIDE);
 	t.table.lookup = t.lookup;
 	t.table.maps = (const uint64_t *)t.stack.words;
@@ -488,12 +500,12 @@ void unwind_table_rejected(void)
 	static const struct {
 		size_t block;
 		uint64_t map;
-		uint32_t lookup;
+		uint16_t lookup;
 	} bad_blocks[] = {{4, 1, 2}, {1, 1, 1}, {0, 2, 1}, {9, 0, 8}};
 	for (size_t i = 0; i < sizeof(bad_blocks) / sizeof(bad_blocks[0]); i++) {
 		size_t block = bad_blocks[i].block;
 		uint64_t saved_map = t.maps[block];
-		uint32_t saved_lookup = t.lookup[block];
+		uint16_t saved_lookup = t.lookup[block];
 
 		t.maps[block] = bad_blocks[i].map;
 		t.lookup[block] = bad_blocks[i].lookup;
