@@ -187,13 +187,16 @@ struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column)
 	return rule;
 }
 
-static inline void set_slot(struct cfi_row *row, unsigned slot, unsigned kind,
-			    int32_t value)
+/* Sets a slot's rule, its kind in `kinds` (row->kinds, or common_ops'
+ * copy of them in registers). */
+static inline void set_slot(struct cfi_row *row, uintptr_t *kinds, unsigned slot,
+			    unsigned kind, int32_t value)
 {
 	/* Constant where one word holds every slot (rv64). */
-	uintptr_t *word =
-	    &row->kinds[CFI_KIND_WORDS == 1 ? 0 : slot / CFI_KINDS_PER_WORD];
-	unsigned shift = CFI_KIND_BITS * (slot % CFI_KINDS_PER_WORD);
+	uintptr_t *word = &kinds[CFI_KIND_WORDS == 1 ? 0 : slot / CFI_KINDS_PER_WORD];
+	/* slot < CFI_SLOTS: in one word, no remainder to take. */
+	unsigned shift = CFI_KIND_BITS * (CFI_KIND_WORDS == 1 ? slot
+							       : slot % CFI_KINDS_PER_WORD);
 
 	*word = (*word & ~((uintptr_t)CFI_KIND_MASK << shift)) | (uintptr_t)kind << shift;
 	row->values[slot] = value;
@@ -207,14 +210,15 @@ static inline enum cfi_status set_rule(struct cfi_row *row, uintptr_t column,
 	if (slot == CFI_SLOTS)
 		set_other_rule(row, column, kind, value);
 	else
-		set_slot(row, slot, kind, value);
+		set_slot(row, row->kinds, slot, kind, value);
 	return CFI_OK;
 }
 
 /* DW_CFA_restore: back to the CIE's rule (`initial`'s, NULL: none), or to
  * unspecified if it had none. Inline: the common ops' loop keeps no call. */
 static inline __attribute__((always_inline)) void
-restore_column(struct cfi_row *row, const struct cfi_row *initial, uintptr_t column)
+restore_column(struct cfi_row *row, uintptr_t *kinds, const struct cfi_row *initial,
+	       uintptr_t column)
 {
 	unsigned slot = cfi_column_slot(row, column);
 
@@ -223,14 +227,15 @@ restore_column(struct cfi_row *row, const struct cfi_row *initial, uintptr_t col
 		return;
 	}
 	if (initial)
-		set_slot(row, slot, cfi_row_kind(initial, slot), initial->values[slot]);
+		set_slot(row, kinds, slot, cfi_row_kind(initial, slot),
+			 initial->values[slot]);
 	else
-		set_slot(row, slot, 0, 0);
+		set_slot(row, kinds, slot, 0, 0);
 }
 
 static enum cfi_status restore_rule(struct cfi_program *program, uintptr_t column)
 {
-	restore_column(program->row, program->initial, column);
+	restore_column(program->row, program->row->kinds, program->initial, column);
 	return CFI_OK;
 }
 
@@ -530,7 +535,14 @@ common_ops(struct cfi_row *row, const struct cfi_row *initial, uintptr_t code_al
 {
 	uintptr_t pos = state->pos;
 	uintptr_t left = state->left;
+	/* The kinds in registers while the loop runs: stored through the
+	 * row, they would be reloaded after every byte read (a char read may
+	 * alias them). */
+	uintptr_t kinds[CFI_KIND_WORDS];
 	enum cfi_status status = CFI_OK;
+
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		kinds[i] = row->kinds[i];
 
 	while (pos < end) {
 		unsigned op = target_u8(pos);
@@ -559,7 +571,7 @@ common_ops(struct cfi_row *row, const struct cfi_row *initial, uintptr_t code_al
 		}
 		if ((op & 0xc0) == DW_CFA_restore) {
 			pos++;
-			restore_column(row, initial, op & 0x3f);
+			restore_column(row, kinds, initial, op & 0x3f);
 			continue;
 		}
 		/* A one-byte ULEB128 operand, if one follows: else 0x80. */
@@ -568,8 +580,14 @@ common_ops(struct cfi_row *row, const struct cfi_row *initial, uintptr_t code_al
 			break;
 		if ((op & 0xc0) == DW_CFA_offset) {
 			pos += 2;
-			set_rule(row, op & 0x3f, CFI_RULE_OFFSET,
-				 (int32_t)((intptr_t)operand * data_align));
+			unsigned slot = cfi_column_slot(row, op & 0x3f);
+
+			if (slot != CFI_SLOTS)
+				set_slot(row, kinds, slot, CFI_RULE_OFFSET,
+					 (int32_t)((intptr_t)operand * data_align));
+			else
+				set_other_rule(row, op & 0x3f, CFI_RULE_OFFSET,
+					       (int32_t)((intptr_t)operand * data_align));
 			continue;
 		}
 		if (op == DW_CFA_def_cfa_offset && row->cfa_kind != CFI_CFA_EXPRESSION) {
@@ -585,6 +603,8 @@ common_ops(struct cfi_row *row, const struct cfi_row *initial, uintptr_t code_al
 			(int32_t)target_u8(pos + 2));
 		pos += 3;
 	}
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		row->kinds[i] = kinds[i];
 	state->pos = pos;
 	state->left = left;
 	return status;

@@ -52,7 +52,10 @@ static enum cfi_status compute_cfa(const struct tracer_walk *walk,
 		return cfi_evaluate(config, &walk->stack,
 				    config->eh_frame.start + (uint32_t)row->cfa_offset,
 				    callee, false, 0, cfa);
-	if (!cfi_register_value(callee, row->cfa_register, &base))
+	/* sp first: the CFA's register but in frame-pointer code. */
+	if (row->cfa_register == DWARF_REG_SP)
+		base = callee->sp;
+	else if (!cfi_register_value(callee, row->cfa_register, &base))
 		return CFI_UNSUPPORTED;
 	*cfa = base + (uintptr_t)(intptr_t)row->cfa_offset;
 	return CFI_OK;
