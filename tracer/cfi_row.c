@@ -580,7 +580,8 @@ common_ops(struct cfi_row *row, const struct cfi_row *initial, uintptr_t code_al
 			break;
 		if ((op & 0xc0) == DW_CFA_offset) {
 			pos += 2;
-			unsigned slot = cfi_column_slot(row, op & 0x3f);
+			/* A word, not unsigned: indexes values[] as it is. */
+			uintptr_t slot = cfi_column_slot(row, op & 0x3f);
 
 			if (slot != CFI_SLOTS)
 				set_slot(row, kinds, slot, CFI_RULE_OFFSET,

@@ -284,7 +284,10 @@ void dwarf_step(struct tracer_walk *walk)
 		return;
 	}
 	/* Boot code marks the first frame of a stack so: no caller. */
-	return_slot = cfi_column_slot(&row, walk->cie.ra_column);
+	/* ra, the return column of every compiler's CIE, without a lookup. */
+	return_slot = walk->cie.ra_column == DWARF_REG_RA
+			  ? CFI_SLOT_RA
+			  : cfi_column_slot(&row, walk->cie.ra_column);
 	if (return_slot < CFI_SLOTS &&
 	    cfi_row_kind(&row, return_slot) == CFI_RULE_UNDEFINED) {
 		walk->stop = frame_outermost(walk, cfa, TRACER_STOP_EARLY_OUTERMOST);
