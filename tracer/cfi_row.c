@@ -189,7 +189,7 @@ struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column)
 
 /* Sets a slot's rule, its kind in `kinds` (row->kinds, or common_ops'
  * copy of them in registers). */
-static inline void set_slot(struct cfi_row *row, uintptr_t *kinds, unsigned slot,
+static inline void set_slot(struct cfi_row *row, uintptr_t *kinds, uintptr_t slot,
 			    unsigned kind, int32_t value)
 {
 	/* Constant where one word holds every slot (rv64). */
