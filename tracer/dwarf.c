@@ -152,7 +152,7 @@ apply_row(const struct tracer_walk *walk, const struct cfi_row *row, unsigned re
 
 		for (uintptr_t kinds = row->kinds[word]; kinds != 0;
 		     kinds >>= CFI_KIND_BITS, slot++) {
-			unsigned kind = (unsigned)kinds & CFI_KIND_MASK;
+			uintptr_t kind = kinds & CFI_KIND_MASK;
 			uintptr_t value = 0; /* undefined: lost, nothing to show */
 			enum cfi_status status;
 
