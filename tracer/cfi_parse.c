@@ -463,6 +463,22 @@ enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 	return find_fde_general(config, pc, entry, cie, fde);
 }
 
+enum cfi_status cfi_find_walk_fde(const struct tracer_walk *walk, uintptr_t pc,
+				  struct tracer_cie *cie, struct cfi_fde *fde)
+{
+	const struct tracer_config *config = walk->config;
+	const struct tracer_fde_entry *entries = config->fde_index->entries;
+	const struct tracer_fde_entry *entry;
+
+	if (pc < entries[0].pc_start)
+		return CFI_NOT_FOUND;
+	entry = sorted_search_from(entries, walk->fde_first_probe, walk->fde_levels,
+				   sizeof(struct tracer_fde_entry), pc);
+	if (parse_common_fde(config, entry->fde, cie, fde))
+		return check_found(config, entry, pc, fde);
+	return find_fde_general(config, pc, entry, cie, fde);
+}
+
 #ifdef TRACER_HOST_VIEW
 enum cfi_status cfi_read_entry(const struct tracer_config *config, uintptr_t addr,
 			       struct cfi_entry *entry)

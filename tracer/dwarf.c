@@ -273,7 +273,8 @@ void dwarf_step(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_BAD_FDE_INDEX;
 		return;
 	}
-	status = cfi_find_fde(config, pc, &walk->cie, &fde);
+	status = walk->fde_searchable ? cfi_find_walk_fde(walk, pc, &walk->cie, &fde)
+				      : CFI_NOT_FOUND;
 	if (status == CFI_OK &&
 	    !cfi_row_at_common(config, &fde, &walk->cie, pc, &row, &status))
 		status = cfi_row_at_cached(config, &fde, &walk->cie, pc, &row);

@@ -419,6 +419,10 @@ struct tracer_walk {
 	 * if the table is valid and not empty (symtab_searchable). */
 	uint32_t symtab_levels;
 	uint32_t symtab_first_probe;
+	/* The FDE index's, the same way (fde_searchable: valid, not empty). */
+	bool fde_searchable;
+	uint32_t fde_levels;
+	uint32_t fde_first_probe;
 	/* The current stack (a copy: reads check it without searching the
 	 * list), its index in config->stacks (TRACER_MAX_STACKS: none, and
 	 * the range empty), and a bit per stack the walk has left. */
