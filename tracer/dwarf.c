@@ -156,9 +156,7 @@ apply_row(const struct tracer_walk *walk, const struct cfi_row *row, unsigned re
 			uintptr_t value = 0; /* undefined: lost, nothing to show */
 			enum cfi_status status;
 
-			if (kind == 0 || kind == CFI_RULE_SAME_VALUE)
-				continue; /* the callee's value, already there */
-			/* Offsets, the common case, without a call. */
+			/* Offsets, the common case, first and without a call. */
 			if (kind == CFI_RULE_OFFSET) {
 				uintptr_t address =
 				    cfa + (uintptr_t)(intptr_t)row->values[slot];
@@ -167,6 +165,8 @@ apply_row(const struct tracer_walk *walk, const struct cfi_row *row, unsigned re
 				    !window_contains(words, address))
 					return TRACER_STOP_OUTSIDE_STACK;
 				value = target_word(address);
+			} else if (kind == 0 || kind == CFI_RULE_SAME_VALUE) {
+				continue; /* the callee's value, already there */
 			} else if (general && kind != CFI_RULE_UNDEFINED) {
 				status =
 				    apply_rule(walk, (uint8_t)kind, row->values[slot],
