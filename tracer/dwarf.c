@@ -12,7 +12,7 @@
  * No allocation, no recursion, no writable globals: the state lives in the
  * caller's struct tracer_walk and on the stack (see TRACER_DWARF in tracer.h).
  */
-#include "cfi.h"
+#include "cfi_common.h"
 
 /* Where tracer_regs keeps DWARF register `column`, or NULL if it does not
  * (the unwinder tracks ra, sp and the callee-saved s0-s11 only). */
@@ -276,7 +276,7 @@ void dwarf_step(struct tracer_walk *walk)
 	status = walk->fde_searchable ? cfi_find_walk_fde(walk, pc, &walk->cie, &fde)
 				      : CFI_NOT_FOUND;
 	if (status == CFI_OK &&
-	    !cfi_row_at_common(config, &fde, &walk->cie, pc, &row, &status))
+	    !cfi_row_at_common_inline(config, &fde, &walk->cie, pc, &row, &status))
 		status = cfi_row_at_cached(config, &fde, &walk->cie, pc, &row);
 	if (status == CFI_OK)
 		status = compute_cfa(walk, &row, &walk->next, &cfa);
