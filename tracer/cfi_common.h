@@ -73,11 +73,16 @@ static inline void set_slot(struct cfi_row *row, uintptr_t *kinds, uintptr_t slo
 	/* Constant where one word holds every slot (rv64). */
 	uintptr_t *word = &kinds[CFI_KIND_WORDS == 1 ? 0 : slot / CFI_KINDS_PER_WORD];
 	/* slot < CFI_SLOTS: in one word, no remainder to take. */
-	unsigned shift = CFI_KIND_BITS * (CFI_KIND_WORDS == 1 ? slot
+	uintptr_t shift = CFI_KIND_BITS * (CFI_KIND_WORDS == 1 ? slot
 							       : slot % CFI_KINDS_PER_WORD);
 
 	*word = (*word & ~((uintptr_t)CFI_KIND_MASK << shift)) | (uintptr_t)kind << shift;
-	row->values[slot] = value;
+	/* On rv64 the shift is also the value's byte offset (4 bits of kind,
+	 * 4 bytes of value a slot): one address computation for both. */
+	if (CFI_KIND_WORDS == 1 && CFI_KIND_BITS == sizeof(row->values[0]))
+		*(int32_t *)((char *)row->values + shift) = value;
+	else
+		row->values[slot] = value;
 }
 
 /* DW_CFA_restore: back to the CIE's rule (`initial`'s, NULL: none), or to
