@@ -76,7 +76,8 @@ static inline void set_slot(struct cfi_row *row, uintptr_t *kinds, uintptr_t slo
 	uintptr_t shift = CFI_KIND_BITS * (CFI_KIND_WORDS == 1 ? slot
 							       : slot % CFI_KINDS_PER_WORD);
 
-	*word = (*word & ~((uintptr_t)CFI_KIND_MASK << shift)) | (uintptr_t)kind << shift;
+	/* The old kind xor the new, xored in: immediates only, no masks. */
+	*word ^= (((*word >> shift) & CFI_KIND_MASK) ^ kind) << shift;
 	/* On rv64 the shift is also the value's byte offset (4 bits of kind,
 	 * 4 bytes of value a slot): one address computation for both. */
 	if (CFI_KIND_WORDS == 1 && CFI_KIND_BITS == sizeof(row->values[0]))
