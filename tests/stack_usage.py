@@ -84,7 +84,7 @@ def deepest(function, frames, calls, excluded, path):
 def stated_figures():
     header = open(os.path.join(ROOT, "tracer", "tracer.h")).read()
     return {name: int(value)
-            for name, value in re.findall(r"#define (TRACER_STACK_\w+) (\d+)u?", header)}
+            for name, value in re.findall(r"#define (TRACER_STACK_\w+)\s+(\d+)u?", header)}
 
 
 def run_all(results: Results):
