@@ -52,8 +52,8 @@ void cfi_set_other_rule(struct cfi_row *row, uintptr_t column, uint8_t kind,
 void cfi_restore_other_rule(struct cfi_row *row, const struct cfi_row *initial,
 			    uintptr_t column);
 #else
-static inline void cfi_set_other_rule(struct cfi_row *row, uintptr_t column,
-				      uint8_t kind, int32_t value)
+static inline void cfi_set_other_rule(struct cfi_row *row, uintptr_t column, uint8_t kind,
+				      int32_t value)
 {
 	(void)row, (void)column, (void)kind, (void)value;
 }
@@ -73,8 +73,8 @@ static inline void set_slot(struct cfi_row *row, uintptr_t *kinds, uintptr_t slo
 	/* Constant where one word holds every slot (rv64). */
 	uintptr_t *word = &kinds[CFI_KIND_WORDS == 1 ? 0 : slot / CFI_KINDS_PER_WORD];
 	/* slot < CFI_SLOTS: in one word, no remainder to take. */
-	uintptr_t shift = CFI_KIND_BITS * (CFI_KIND_WORDS == 1 ? slot
-							       : slot % CFI_KINDS_PER_WORD);
+	uintptr_t shift =
+	    CFI_KIND_BITS * (CFI_KIND_WORDS == 1 ? slot : slot % CFI_KINDS_PER_WORD);
 
 	/* The old kind xor the new, xored in: immediates only, no masks. */
 	*word ^= (((*word >> shift) & CFI_KIND_MASK) ^ kind) << shift;
@@ -106,7 +106,7 @@ restore_column(struct cfi_row *row, uintptr_t *kinds, const struct cfi_row *init
 }
 
 static inline enum cfi_status set_cfa(struct cfi_row *row, uint8_t kind, uintptr_t reg,
-			       int32_t offset)
+				      int32_t offset)
 {
 	if (reg > UINT16_MAX)
 		return CFI_UNSUPPORTED;
@@ -203,8 +203,9 @@ common_ops(struct cfi_row *row, const struct cfi_row *initial, uintptr_t code_al
 				set_slot(row, kinds, slot, CFI_RULE_OFFSET,
 					 (int32_t)((intptr_t)operand * data_align));
 			else
-				cfi_set_other_rule(row, op & 0x3f, CFI_RULE_OFFSET,
-					       (int32_t)((intptr_t)operand * data_align));
+				cfi_set_other_rule(
+				    row, op & 0x3f, CFI_RULE_OFFSET,
+				    (int32_t)((intptr_t)operand * data_align));
 			continue;
 		}
 		if (op == DW_CFA_def_cfa_offset && row->cfa_kind != CFI_CFA_EXPRESSION) {
@@ -230,8 +231,8 @@ common_ops(struct cfi_row *row, const struct cfi_row *initial, uintptr_t code_al
 /* cfi.h's cfi_row_at_common, inline where the walk computes its rows. */
 static inline __attribute__((always_inline)) bool
 cfi_row_at_common_inline(const struct tracer_config *config, const struct cfi_fde *fde,
-		       const struct tracer_cie *cache, uintptr_t pc, struct cfi_row *row,
-		       enum cfi_status *status)
+			 const struct tracer_cie *cache, uintptr_t pc,
+			 struct cfi_row *row, enum cfi_status *status)
 {
 	struct common_state state;
 

@@ -815,8 +815,8 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	    walk->symtab_searchable
 		? config->symtab->count - ((uint32_t)1 << walk->symtab_levels)
 		: 0;
-	walk->fde_searchable = fde_index_status == TRACER_TABLE_OK &&
-			       config->fde_index && config->fde_index->count > 0;
+	walk->fde_searchable = fde_index_status == TRACER_TABLE_OK && config->fde_index &&
+			       config->fde_index->count > 0;
 	walk->fde_levels =
 	    walk->fde_searchable ? sorted_levels(config->fde_index->count) : 0;
 	walk->fde_first_probe =
