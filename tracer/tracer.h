@@ -480,7 +480,7 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
  *     frame pointer     22 (FP=1)       131
- *     DWARF            597 / 705       693 / 799
+ *     DWARF            599 / 707       695 / 801
  *     prologue         855 / 972       894 / 1,006
  *     table             53 / 59         159 / 163
  *     auto              53 / 59         159 / 163
