@@ -91,6 +91,12 @@ enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 			     struct tracer_cie *cie, struct cfi_fde *fde);
 
+/* cfi_find_fde for a walk, whose index search is set up (fde_searchable:
+ * config->fde_index valid and not empty; sorted_search_from's levels and
+ * first probe). */
+enum cfi_status cfi_find_walk_fde(const struct tracer_walk *walk, uintptr_t pc,
+				  struct tracer_cie *cie, struct cfi_fde *fde);
+
 #ifdef TRACER_HOST_VIEW
 /* An entry of .eh_frame, as a walk over the whole section finds it. */
 enum cfi_entry_kind {

@@ -450,6 +450,19 @@ find_fde_general(const struct tracer_config *config, uintptr_t pc,
 	return status == CFI_OK ? check_found(config, entry, pc, fde) : status;
 }
 
+/* The FDE of `entry`, the index's last at or below pc: the common header
+ * in line when the walk's CIE (`cie`, NULL: none) is its CIE, else the
+ * general parse. */
+static inline __attribute__((always_inline)) enum cfi_status
+find_from_entry(const struct tracer_config *config, uintptr_t pc,
+		const struct tracer_fde_entry *entry, struct tracer_cie *cie,
+		struct cfi_fde *fde)
+{
+	if (cie && parse_common_fde(config, entry->fde, cie, fde))
+		return check_found(config, entry, pc, fde);
+	return find_fde_general(config, pc, entry, cie, fde);
+}
+
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 			     struct tracer_cie *cie, struct cfi_fde *fde)
 {
@@ -458,9 +471,21 @@ enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 
 	if (!entry)
 		return CFI_NOT_FOUND;
-	if (cie && parse_common_fde(config, entry->fde, cie, fde))
-		return check_found(config, entry, pc, fde);
-	return find_fde_general(config, pc, entry, cie, fde);
+	return find_from_entry(config, pc, entry, cie, fde);
+}
+
+enum cfi_status cfi_find_walk_fde(const struct tracer_walk *walk, uintptr_t pc,
+				  struct tracer_cie *cie, struct cfi_fde *fde)
+{
+	const struct tracer_config *config = walk->config;
+	const struct tracer_fde_entry *entries = config->fde_index->entries;
+	const struct tracer_fde_entry *entry;
+
+	if (pc < entries[0].pc_start)
+		return CFI_NOT_FOUND;
+	entry = sorted_search_from(entries, walk->fde_first_probe, walk->fde_levels,
+				   sizeof(struct tracer_fde_entry), pc);
+	return find_from_entry(config, pc, entry, cie, fde);
 }
 
 #ifdef TRACER_HOST_VIEW

@@ -12,7 +12,7 @@
  * No allocation, no recursion, no writable globals: the state lives in the
  * caller's struct tracer_walk and on the stack (see TRACER_DWARF in tracer.h).
  */
-#include "cfi.h"
+#include "cfi_common.h"
 
 /* Where tracer_regs keeps DWARF register `column`, or NULL if it does not
  * (the unwinder tracks ra, sp and the callee-saved s0-s11 only). */
@@ -52,7 +52,10 @@ static enum cfi_status compute_cfa(const struct tracer_walk *walk,
 		return cfi_evaluate(config, &walk->stack,
 				    config->eh_frame.start + (uint32_t)row->cfa_offset,
 				    callee, false, 0, cfa);
-	if (!cfi_register_value(callee, row->cfa_register, &base))
+	/* sp first: the CFA's register but in frame-pointer code. */
+	if (row->cfa_register == DWARF_REG_SP)
+		base = callee->sp;
+	else if (!cfi_register_value(callee, row->cfa_register, &base))
 		return CFI_UNSUPPORTED;
 	*cfa = base + (uintptr_t)(intptr_t)row->cfa_offset;
 	return CFI_OK;
@@ -149,13 +152,11 @@ apply_row(const struct tracer_walk *walk, const struct cfi_row *row, unsigned re
 
 		for (uintptr_t kinds = row->kinds[word]; kinds != 0;
 		     kinds >>= CFI_KIND_BITS, slot++) {
-			unsigned kind = (unsigned)kinds & CFI_KIND_MASK;
+			uintptr_t kind = kinds & CFI_KIND_MASK;
 			uintptr_t value = 0; /* undefined: lost, nothing to show */
 			enum cfi_status status;
 
-			if (kind == 0 || kind == CFI_RULE_SAME_VALUE)
-				continue; /* the callee's value, already there */
-			/* Offsets, the common case, without a call. */
+			/* Offsets, the common case, first and without a call. */
 			if (kind == CFI_RULE_OFFSET) {
 				uintptr_t address =
 				    cfa + (uintptr_t)(intptr_t)row->values[slot];
@@ -164,6 +165,8 @@ apply_row(const struct tracer_walk *walk, const struct cfi_row *row, unsigned re
 				    !window_contains(words, address))
 					return TRACER_STOP_OUTSIDE_STACK;
 				value = target_word(address);
+			} else if (kind == 0 || kind == CFI_RULE_SAME_VALUE) {
+				continue; /* the callee's value, already there */
 			} else if (general && kind != CFI_RULE_UNDEFINED) {
 				status =
 				    apply_rule(walk, (uint8_t)kind, row->values[slot],
@@ -270,9 +273,10 @@ void dwarf_step(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_BAD_FDE_INDEX;
 		return;
 	}
-	status = cfi_find_fde(config, pc, &walk->cie, &fde);
+	status = walk->fde_searchable ? cfi_find_walk_fde(walk, pc, &walk->cie, &fde)
+				      : CFI_NOT_FOUND;
 	if (status == CFI_OK &&
-	    !cfi_row_at_common(config, &fde, &walk->cie, pc, &row, &status))
+	    !cfi_row_at_common_inline(config, &fde, &walk->cie, pc, &row, &status))
 		status = cfi_row_at_cached(config, &fde, &walk->cie, pc, &row);
 	if (status == CFI_OK)
 		status = compute_cfa(walk, &row, &walk->next, &cfa);
@@ -281,7 +285,10 @@ void dwarf_step(struct tracer_walk *walk)
 		return;
 	}
 	/* Boot code marks the first frame of a stack so: no caller. */
-	return_slot = cfi_column_slot(&row, walk->cie.ra_column);
+	/* ra, the return column of every compiler's CIE, without a lookup. */
+	return_slot = walk->cie.ra_column == DWARF_REG_RA
+			  ? CFI_SLOT_RA
+			  : cfi_column_slot(&row, walk->cie.ra_column);
 	if (return_slot < CFI_SLOTS &&
 	    cfi_row_kind(&row, return_slot) == CFI_RULE_UNDEFINED) {
 		walk->stop = frame_outermost(walk, cfa, TRACER_STOP_EARLY_OUTERMOST);

@@ -815,6 +815,14 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	    walk->symtab_searchable
 		? config->symtab->count - ((uint32_t)1 << walk->symtab_levels)
 		: 0;
+	walk->fde_searchable = fde_index_status == TRACER_TABLE_OK && config->fde_index &&
+			       config->fde_index->count > 0;
+	walk->fde_levels =
+	    walk->fde_searchable ? sorted_levels(config->fde_index->count) : 0;
+	walk->fde_first_probe =
+	    walk->fde_searchable
+		? config->fde_index->count - ((uint32_t)1 << walk->fde_levels)
+		: 0;
 	walk->next_function = NULL;
 	walk->next_function_known = false;
 	walk->next_found_by = unwinder;
@@ -871,8 +879,17 @@ void stacks_cross_trap(struct tracer_walk *walk);
  * walk->next: inside the stack (its top included) and above the callee's sp,
  * strictly so past the first frame of a register set, where a function
  * without a frame has CFA == sp. TRACER_RUNNING if so, else why not.
+ * Inline: every unwinder checks every frame so.
  */
-enum tracer_stop frame_check_cfa(const struct tracer_walk *walk, uintptr_t cfa);
+static inline enum tracer_stop frame_check_cfa(const struct tracer_walk *walk,
+					       uintptr_t cfa)
+{
+	if (cfa <= walk->stack.start || cfa > walk->stack.end)
+		return TRACER_STOP_OUTSIDE_STACK;
+	if (cfa < walk->next.sp || (cfa == walk->next.sp && !walk->next_is_exact))
+		return TRACER_STOP_NOT_ASCENDING;
+	return TRACER_RUNNING;
+}
 
 /* The stop for a frame its unwinder found to be the first of its stack
  * (ra undefined, s0 = 0, sp set from an address): TRACER_STOP_OUTERMOST

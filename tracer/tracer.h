@@ -291,10 +291,10 @@ enum tracer_unwinder {
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
 #define TRACER_STACK_FRAME_POINTER 160u
-#define TRACER_STACK_DWARF	   896u
+#define TRACER_STACK_DWARF	   960u
 #define TRACER_STACK_PROLOGUE	   800u
 #define TRACER_STACK_TABLE	   144u /* rows the table holds; interpreted ones: DWARF's */
-#define TRACER_STACK_AUTO	   896u /* the largest of them */
+#define TRACER_STACK_AUTO	   960u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
 #define TRACER_STACK_CAPTURE 448u
 /* What tracer_print_backtrace() needs on top of it (put_line's aside). */
@@ -411,6 +411,7 @@ struct tracer_walk {
 	/* The table's common step may start from walk->next (its sp, pc and
 	 * the walk checked: table_common_ready). */
 	bool next_table_common;
+	bool fde_searchable; /* the FDE index is valid and not empty */
 	/* The trap that walk->next came from, when next_after_trap, else 0. */
 	uintptr_t trap_cause;
 	uintptr_t trap_tval;
@@ -419,6 +420,9 @@ struct tracer_walk {
 	 * if the table is valid and not empty (symtab_searchable). */
 	uint32_t symtab_levels;
 	uint32_t symtab_first_probe;
+	/* The FDE index's, the same way (if fde_searchable). */
+	uint32_t fde_levels;
+	uint32_t fde_first_probe;
 	/* The current stack (a copy: reads check it without searching the
 	 * list), its index in config->stacks (TRACER_MAX_STACKS: none, and
 	 * the range empty), and a bit per stack the walk has left. */
@@ -476,7 +480,7 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
  *     frame pointer     22 (FP=1)       131
- *     DWARF            689 / 806       778 / 890
+ *     DWARF            599 / 707       695 / 801
  *     prologue         855 / 972       894 / 1,006
  *     table             53 / 59         159 / 163
  *     auto              53 / 59         159 / 163

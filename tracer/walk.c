@@ -79,17 +79,6 @@ describe_next(const struct tracer_walk *walk, struct tracer_frame *frame,
 	return symbol;
 }
 
-enum tracer_stop frame_check_cfa(const struct tracer_walk *walk, uintptr_t cfa)
-{
-	const struct tracer_range stack = walk->stack;
-
-	if (cfa <= stack.start || cfa > stack.end)
-		return TRACER_STOP_OUTSIDE_STACK;
-	if (cfa < walk->next.sp || (cfa == walk->next.sp && !walk->next_is_exact))
-		return TRACER_STOP_NOT_ASCENDING;
-	return TRACER_RUNNING;
-}
-
 enum tracer_stop frame_outermost(const struct tracer_walk *walk, uintptr_t cfa,
 				 enum tracer_stop early)
 {

@@ -2021,3 +2021,48 @@ void cfi_register_values(void)
 	for (size_t i = 0; i < sizeof(untracked) / sizeof(untracked[0]); i++)
 		CHECK_ROW(!cfi_register_value(&regs, untracked[i], &value), i);
 }
+
+/* A walk's search (cfi_find_walk_fde), set up as walk_begin does: for 3
+ * entries floor(log2(3)) = 1 probe after the first, which is at entry
+ * 3 - 2^1 = 1; for one entry, none after the first, at entry 0. */
+static enum cfi_status walk_find(struct indexed_section *s, uint32_t levels,
+				 uint32_t first_probe, uintptr_t pc, uintptr_t *start)
+{
+	struct tracer_walk walk;
+	struct tracer_cie cie = {.address = UINTPTR_MAX};
+	struct cfi_fde fde;
+	enum cfi_status status;
+
+	walk.config = &s->c.stack.config;
+	walk.fde_searchable = true;
+	walk.fde_levels = levels;
+	walk.fde_first_probe = first_probe;
+	status = cfi_find_walk_fde(&walk, pc, &cie, &fde);
+	*start = status == CFI_OK ? fde.pc_start : 0;
+	return status;
+}
+
+void cfi_find_walk_fde_by_index(void)
+{
+	struct indexed_section s;
+	uintptr_t start;
+
+	build_indexed(&s);
+	CHECK(walk_find(&s, 1, 1, 0x80201000, &start) == CFI_OK && start == 0x80201000);
+	CHECK(walk_find(&s, 1, 1, 0x802010ff, &start) == CFI_OK && start == 0x80201000);
+	CHECK(walk_find(&s, 1, 1, 0x80202040, &start) == CFI_OK && start == 0x80202000);
+	CHECK(walk_find(&s, 1, 1, 0x8020300f, &start) == CFI_OK && start == 0x80203000);
+	/* Before the first, in a gap, after the last. */
+	CHECK(walk_find(&s, 1, 1, 0x80200fff, &start) == CFI_NOT_FOUND);
+	CHECK(walk_find(&s, 1, 1, 0x80202080, &start) == CFI_NOT_FOUND);
+	CHECK(walk_find(&s, 1, 1, UINTPTR_MAX, &start) == CFI_NOT_FOUND);
+	/* The index disagreeing with its FDE, as in cfi_find_fde. */
+	s.entries[1].pc_start = 0x80202004;
+	CHECK(walk_find(&s, 1, 1, 0x80202010, &start) == CFI_MALFORMED);
+	s.entries[1].pc_start = 0x80202000;
+	/* One entry. */
+	s.index.count = 1;
+	CHECK(walk_find(&s, 0, 0, 0x80201080, &start) == CFI_OK && start == 0x80201000);
+	CHECK(walk_find(&s, 0, 0, 0x80202000, &start) == CFI_NOT_FOUND);
+	end_case(&s.c);
+}
