@@ -481,7 +481,7 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * comparison:
  *     frame pointer     22 (FP=1)       131
  *     DWARF            599 / 707       695 / 801
- *     prologue         855 / 972       894 / 1,006
+ *     prologue         846 / 958       892 / 1,002
  *     table             53 / 59         159 / 163
  *     auto              53 / 59         159 / 163
  * (the table's lookup counts bits, no search: the same wherever the code
