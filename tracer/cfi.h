@@ -201,6 +201,19 @@ struct cfi_row {
 #endif
 };
 
+/* A row without rules, its return-address column set: where both the
+ * interpreter and the common ops' loop start. */
+static inline void cfi_row_clear(struct cfi_row *row, uint16_t return_column)
+{
+	row->return_column = return_column;
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		row->kinds[i] = 0;
+#ifdef TRACER_HOST_VIEW
+	row->other_count = 0;
+	row->others_lost = false;
+#endif
+}
+
 static inline unsigned cfi_row_kind(const struct cfi_row *row, unsigned slot)
 {
 	return (unsigned)(row->kinds[slot / CFI_KINDS_PER_WORD] >>

@@ -241,13 +241,7 @@ cfi_row_at_common_inline(const struct tracer_config *config, const struct cfi_fd
 	    fde->instructions > fde->end || fde->instructions < config->eh_frame.start ||
 	    fde->end > config->eh_frame.end)
 		return false;
-	row->return_column = (uint16_t)cache->ra_column;
-	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
-		row->kinds[i] = 0;
-#ifdef TRACER_HOST_VIEW
-	row->other_count = 0;
-	row->others_lost = false;
-#endif
+	cfi_row_clear(row, (uint16_t)cache->ra_column);
 	row->cfa_kind = cache->initial_cfa_kind;
 	row->cfa_register = cache->initial_cfa_register;
 	row->cfa_offset = cache->initial_cfa_offset;

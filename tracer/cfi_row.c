@@ -499,13 +499,7 @@ row_at(const struct tracer_config *config, const struct cfi_fde *fde,
 	program.row = row;
 	program.initial = NULL;
 	program.remembered_count = 0;
-	row->return_column = (uint16_t)cie->ra_column;
-	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
-		row->kinds[i] = 0;
-#ifdef TRACER_HOST_VIEW
-	row->other_count = 0;
-	row->others_lost = false;
-#endif
+	cfi_row_clear(row, (uint16_t)cie->ra_column);
 	if (cache && cache->initial_known) {
 		row->cfa_kind = cache->initial_cfa_kind;
 		row->cfa_register = cache->initial_cfa_register;
