@@ -27,16 +27,35 @@ union tracked_header {
 
 static union tracked_header tracked = {{&tracked, &tracked}};
 
-void die(const char *path, const char *fmt, ...)
+/* Writes s with control characters as '?': a name from a corrupt file
+ * (a symbol's, say) may hold a newline, and an error is one line. */
+static void put_printable(FILE *err, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, err);
+}
+
+/* "symgen: PATH: KIND" then the message, on one line. */
+static void report(const char *kind, const char *path, const char *fmt, va_list args)
 {
 	FILE *err = die_stream ? die_stream : stderr;
+	char message[1024];
+
+	vsnprintf(message, sizeof(message), fmt, args);
+	fprintf(err, "%s: ", die_program);
+	put_printable(err, path);
+	fprintf(err, ": %s", kind);
+	put_printable(err, message);
+	fputc('\n', err);
+}
+
+void die(const char *path, const char *fmt, ...)
+{
 	va_list args;
 
-	fprintf(err, "%s: %s: ", die_program, path);
 	va_start(args, fmt);
-	vfprintf(err, fmt, args);
+	report("", path, fmt, args);
 	va_end(args);
-	fputc('\n', err);
 	if (die_target)
 		longjmp(*die_target, 1);
 	exit(1);
@@ -44,14 +63,11 @@ void die(const char *path, const char *fmt, ...)
 
 void warn(const char *path, const char *fmt, ...)
 {
-	FILE *err = die_stream ? die_stream : stderr;
 	va_list args;
 
-	fprintf(err, "%s: %s: warning: ", die_program, path);
 	va_start(args, fmt);
-	vfprintf(err, fmt, args);
+	report("warning: ", path, fmt, args);
 	va_end(args);
-	fputc('\n', err);
 }
 
 static void link_block(union tracked_header *header)
