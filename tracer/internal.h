@@ -739,6 +739,12 @@ sorted_search_from(const void *entries, uint32_t first_probe, unsigned levels,
 	return entry;
 }
 
+/* sorted_search_from's first probe for a table of count >= 1 entries. */
+static inline uint32_t sorted_first_probe(uint32_t count)
+{
+	return count - ((uint32_t)1 << sorted_levels(count));
+}
+
 /* The same search from the table's count: the last entry whose key <= key,
  * or NULL. */
 static inline const void *sorted_search(const void *entries, uint32_t count, size_t size,
@@ -748,8 +754,7 @@ static inline const void *sorted_search(const void *entries, uint32_t count, siz
 
 	if (count == 0 || key < *(const uintptr_t *)entries)
 		return NULL;
-	return sorted_search_from(entries, count - ((uint32_t)1 << levels), levels, size,
-				  key);
+	return sorted_search_from(entries, sorted_first_probe(count), levels, size, key);
 }
 
 /* The symbol holding addr, if `symbol` is the last one at or below it
@@ -812,17 +817,13 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->symtab_levels =
 	    walk->symtab_searchable ? sorted_levels(config->symtab->count) : 0;
 	walk->symtab_first_probe =
-	    walk->symtab_searchable
-		? config->symtab->count - ((uint32_t)1 << walk->symtab_levels)
-		: 0;
+	    walk->symtab_searchable ? sorted_first_probe(config->symtab->count) : 0;
 	walk->fde_searchable = fde_index_status == TRACER_TABLE_OK && config->fde_index &&
 			       config->fde_index->count > 0;
 	walk->fde_levels =
 	    walk->fde_searchable ? sorted_levels(config->fde_index->count) : 0;
 	walk->fde_first_probe =
-	    walk->fde_searchable
-		? config->fde_index->count - ((uint32_t)1 << walk->fde_levels)
-		: 0;
+	    walk->fde_searchable ? sorted_first_probe(config->fde_index->count) : 0;
 	walk->next_function = NULL;
 	walk->next_function_known = false;
 	walk->next_found_by = unwinder;
