@@ -513,6 +513,12 @@ unwind_table_rule_of(const struct tracer_unwind_rule *rules, uint16_t row)
 const struct tracer_unwind_rule *
 unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc);
 
+/* The rule in effect just below `end` bytes past the table's base (even,
+ * in one of its blocks), what the lookup reads checked (verify.c); NULL,
+ * the table rejected, if it does not hold. */
+const struct tracer_unwind_rule *walk_unwind_rule(struct tracer_walk *walk,
+						  uintptr_t end);
+
 /* How far a rule's 16-bit offset reaches. */
 #define TABLE_OFFSET_REACH 0x8000u
 
@@ -767,17 +773,62 @@ symbol_holding(const struct tracer_symbol *symbol, uintptr_t addr)
 	return addr - symbol->addr < symbol->size ? symbol : NULL;
 }
 
+/*
+ * Checking what a walk reads (verify.c, tables.c). An array of a table, or
+ * .eh_frame: its kind (table_hash.h), bytes and blocks' hashes.
+ */
+struct hashed_array {
+	uint32_t kind;
+	uintptr_t data;
+	uint32_t size;
+	const uint32_t *hashes;
+};
+
+/* The array of that kind of the config's tables, whose header checks
+ * passed. */
+struct hashed_array table_array(const struct tracer_config *config,
+				enum tracer_hashed kind);
+
+/* Whether every block of the array holds. */
+bool hashed_array_intact(const struct hashed_array *array);
+
+/* The header checks of tracer_start(): a few instructions whatever a
+ * table's size (tables.c). eh_frame_header_check: the index's passed. */
+enum tracer_table_status symtab_header_check(const struct tracer_config *config);
+enum tracer_table_status fde_index_header_check(const struct tracer_config *config);
+enum tracer_table_status eh_frame_header_check(const struct tracer_config *config);
+enum tracer_table_status unwind_table_header_check(const struct tracer_config *config);
+
+/*
+ * The checks of what a walk reads, unless walk->tables_verified: each
+ * true if what it reads holds, else false with the table rejected for the
+ * rest of the walk. walk_symbol_check: `symbol`, the symbol table's search
+ * for addr, is the intact table's, and so is its name if it holds addr.
+ * walk_fde_entry_check: the same for the FDE index's search for pc.
+ * walk_eh_frame_check: the .eh_frame entry at fde and its CIE.
+ */
+bool walk_symbol_check(struct tracer_walk *walk, const struct tracer_symbol *symbol,
+		       uintptr_t addr);
+bool walk_fde_entry_check(struct tracer_walk *walk, const struct tracer_fde_entry *entry,
+			  uintptr_t pc);
+bool walk_eh_frame_check(struct tracer_walk *walk, uintptr_t fde);
+
 /* The function holding addr in the walk's symbol table, if that is valid:
- * the search walk_begin set up. Inline: tracer_next() runs it once a frame. */
+ * the search walk_begin set up, its answer checked. Inline: tracer_next()
+ * runs it once a frame. */
 static inline __attribute__((always_inline)) const struct tracer_symbol *
-walk_symtab_search(const struct tracer_walk *walk, uintptr_t addr)
+walk_symtab_search(struct tracer_walk *walk, uintptr_t addr)
 {
+	const struct tracer_symbol *symbol;
+
 	if (!walk->symtab_searchable)
 		return NULL;
-	return symbol_holding(
+	symbol =
 	    sorted_search_from(walk->config->symtab->symbols, walk->symtab_first_probe,
-			       walk->symtab_levels, sizeof(struct tracer_symbol), addr),
-	    addr);
+			       walk->symtab_levels, sizeof(struct tracer_symbol), addr);
+	if (!walk->tables_verified && !walk_symbol_check(walk, symbol, addr))
+		return NULL;
+	return symbol_holding(symbol, addr);
 }
 
 /* Whether address lies in one of config->entry_points. */
@@ -791,14 +842,17 @@ struct tracer_window entry_points_return_window(const struct tracer_config *conf
  * walk's current one, having left none. */
 void stacks_start(struct tracer_walk *walk);
 
-/* tracer_start() with the tables' statuses given (tracer_prepare()).
- * Inline: no frame of its own on the way to stacks_start(). */
+/* tracer_start() with the tables' statuses given: their headers' (then
+ * each block is checked as the walk reads it), or tracer_prepare()'s
+ * verdict on all of them (`verified`). Inline: no frame of its own on the
+ * way to stacks_start(). */
 static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 			      const struct tracer_config *config,
 			      const struct tracer_regs *regs,
 			      enum tracer_table_status symtab_status,
 			      enum tracer_table_status fde_index_status,
-			      enum tracer_table_status unwind_table_status)
+			      enum tracer_table_status unwind_table_status,
+			      enum tracer_table_status eh_frame_status, bool verified)
 {
 	walk->stop =
 	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
@@ -830,6 +884,10 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->symtab_status = symtab_status;
 	walk->fde_index_status = fde_index_status;
 	walk->unwind_table_status = unwind_table_status;
+	walk->eh_frame_status = eh_frame_status;
+	walk->noted = 0;
+	walk->tables_verified = verified;
+	walk->verified_valid = 0;
 	walk->call_window = memory_window(config->text, 4);
 	if ((unwinder == TRACER_TABLE || unwinder == TRACER_AUTO) &&
 	    unwind_table_status == TRACER_TABLE_OK)

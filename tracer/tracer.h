@@ -13,13 +13,15 @@
  *
  *     TRACER_CAPTURE_REGS(&regs);
  *     tracer_start(&walk, TRACER_FRAME_POINTER, &config, &regs);
- *     if (tracer_format_note(line, sizeof line, &walk))
- *         print(line);    (a table failed validation: frames print raw)
  *     while (tracer_next(&walk, &frame)) {
+ *         if (tracer_format_note(line, sizeof line, &walk))
+ *             print(line);    (a table failed validation: see the note)
  *         if (frame.after_trap)
  *             print(tracer_format_trap(line, sizeof line, &frame));
  *         print(tracer_format_frame(line, sizeof line, &frame));
  *     }
+ *     if (tracer_format_note(line, sizeof line, &walk))
+ *         print(line);
  *     print(tracer_format_end(line, sizeof line, walk.stop));
  *
  * or, the same lines in one call (put_line prints one and a newline):
@@ -66,9 +68,12 @@ struct tracer_symtab {
 	uint16_t word_size;  /* sizeof(uintptr_t) of the image */
 	uint32_t count;	     /* entries of symbols[] */
 	uint32_t names_size; /* bytes of names[]: a multiple of 4, the last one NUL */
-	uint32_t checksum;   /* over count, names_size, symbols[] and names[] */
+	uint32_t checksum;   /* tracer_header_hash() of count and names_size */
 	const struct tracer_symbol *symbols;
 	const char *names;
+	/* A hash per block of symbols[], then per block of names[]
+	 * (table_hash.h), checked as a walk reads them. */
+	const uint32_t *hashes;
 };
 
 /*
@@ -132,8 +137,15 @@ struct tracer_fde_index {
 	uint16_t version;   /* TRACER_TABLE_VERSION */
 	uint16_t word_size; /* sizeof(uintptr_t) of the image */
 	uint32_t count;	    /* entries of entries[] */
-	uint32_t checksum;  /* over count and entries[] */
+	uint32_t checksum;  /* tracer_header_hash() of count, eh_frame, eh_frame_size */
 	const struct tracer_fde_entry *entries;
+	/* The .eh_frame the index points into, as symgen read it: a walk reads
+	 * only the part of config->eh_frame that this covers. */
+	uintptr_t eh_frame;
+	uint32_t eh_frame_size;
+	/* A hash per block of entries[], then per block of .eh_frame
+	 * (table_hash.h), checked as a walk reads them. */
+	const uint32_t *hashes;
 };
 
 /*
@@ -152,12 +164,17 @@ struct tracer_unwind_table {
 	uint32_t count;	      /* entries of rows[] */
 	uint32_t block_count; /* entries of maps[] and lookup[] */
 	uint32_t rule_count;  /* entries of rules[] */
-	uint32_t checksum;    /* tracer_unwind_checksum() */
-	uintptr_t base;	      /* the address of the first row */
+	/* tracer_header_hash() of count, block_count, rule_count and base
+	 * (64-bit, low word first, on rv32 too) */
+	uint32_t checksum;
+	uintptr_t base; /* the address of the first row */
 	const uint16_t *rows;
 	const uint64_t *maps;
 	const uint16_t *lookup; /* at most TRACER_UNWIND_MAX_ROWS rows */
 	const struct tracer_unwind_rule *rules;
+	/* A hash per block of rows[], maps[], lookup[], then rules[]
+	 * (table_hash.h), checked as a walk reads them. */
+	const uint32_t *hashes;
 };
 
 /* Stacks a config may declare; entries past it are ignored, as if absent. */
@@ -328,6 +345,7 @@ enum tracer_stop {
 					 from user mode (its sstatus.SPP clear) */
 	TRACER_STOP_TRAP_NOT_SAVED,   /* a trap frame past the innermost lacks sepc,
 					 scause or stval (TRACER_TRAP_NOT_SAVED) */
+	TRACER_STOP_BAD_EH_FRAME,     /* the DWARF unwinder read a damaged .eh_frame */
 	TRACER_STOP_COUNT
 };
 
@@ -389,13 +407,27 @@ struct tracer_cie {
 	int32_t initial_cfa_offset;
 };
 
+/* The blocks a walk remembers having checked: 2^TRACER_VERIFIED_SHIFT. */
+#define TRACER_VERIFIED_SHIFT 5u
+
 /* Walk state. Fields are private to the library except `stop`. */
 struct tracer_walk {
 	enum tracer_stop stop;
-	/* The tables as tracer_start() found them; only OK ones are read. */
+	/* The tables as the walk found them so far (tracer_start() checks
+	 * their headers, the walk each block it reads); only OK ones are
+	 * read. .eh_frame is checked by the FDE index's hashes. */
 	enum tracer_table_status symtab_status;
 	enum tracer_table_status fde_index_status;
 	enum tracer_table_status unwind_table_status;
+	enum tracer_table_status eh_frame_status;
+	/* The rejections tracer_format_note() has reported: a bit each. */
+	unsigned noted;
+	/* tracer_prepare() checked every block: none is checked again. */
+	bool tables_verified;
+	/* The blocks checked so far (verify.c): a direct-mapped cache of
+	 * their ids, slot i valid if bit i of verified_valid is set. */
+	uint32_t verified_valid;
+	uint32_t verified[1u << TRACER_VERIFIED_SHIFT];
 	enum tracer_unwinder unwinder;
 	unsigned frames_left; /* of config->max_depth */
 	const struct tracer_config *config;
@@ -498,6 +530,7 @@ struct tracer_prepared {
 	enum tracer_table_status symtab_status;
 	enum tracer_table_status fde_index_status;
 	enum tracer_table_status unwind_table_status;
+	enum tracer_table_status eh_frame_status;
 };
 
 void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config *config);
@@ -549,10 +582,12 @@ char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *fram
 char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder);
 /* "End of trace: <reason>" */
 char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop);
-/* "Note: symbol table rejected (bad checksum): frames print raw", and the
- * like for the FDE index and the unwind table; NULL when the walk's tables
- * are usable or absent. Print it after the header. */
-char *tracer_format_note(char *buf, size_t size, const struct tracer_walk *walk);
+/* "Note: symbol table rejected (checksum mismatch): frames print raw", and
+ * the like for the FDE index, the unwind table and .eh_frame, for the
+ * tables the walk has rejected since the last call (each once); NULL if
+ * none. A walk finds damage as it reads: call it before each frame line
+ * and before the end line. */
+char *tracer_format_note(char *buf, size_t size, struct tracer_walk *walk);
 const char *tracer_table_status_text(enum tracer_table_status status);
 
 /* Whether the table config names is usable: inside config->tables, with
@@ -561,6 +596,9 @@ const char *tracer_table_status_text(enum tracer_table_status status);
 enum tracer_table_status tracer_symtab_check(const struct tracer_config *config);
 enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config);
 enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config);
+/* .eh_frame, by the FDE index's hashes: TRACER_TABLE_ABSENT without a valid
+ * index. */
+enum tracer_table_status tracer_eh_frame_check(const struct tracer_config *config);
 
 /* Function containing addr, or NULL if addr is in a gap or outside the
  * table. The table must be one tracer_symtab_check() accepted. */

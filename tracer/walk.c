@@ -4,8 +4,9 @@
  * A walk holds the frame it will return next. tracer_next() returns it,
  * symbolized, and then computes its caller: by crossing a trap frame when the
  * return address lies in the trap entry, otherwise by the chosen unwinder's
- * step. Checks common to every unwinder live here: the embedded tables are
- * validated once at the start, and every return address an unwinder
+ * step. Checks common to every unwinder live here: the embedded tables'
+ * headers are checked at the start, each block of them as it is read
+ * (verify.c), and every return address an unwinder
  * recovers must lie in text just after a call; the depth is bounded. Which
  * stack the walk reads, and the switch at a trap frame: stacks.c.
  */
@@ -14,8 +15,13 @@
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs)
 {
-	walk_begin(walk, unwinder, config, regs, tracer_symtab_check(config),
-		   tracer_fde_index_check(config), tracer_unwind_table_check(config));
+	enum tracer_table_status fde_index_status = fde_index_header_check(config);
+
+	walk_begin(walk, unwinder, config, regs, symtab_header_check(config),
+		   fde_index_status, unwind_table_header_check(config),
+		   fde_index_status == TRACER_TABLE_OK ? eh_frame_header_check(config)
+						       : TRACER_TABLE_ABSENT,
+		   false);
 }
 
 /*
@@ -47,8 +53,7 @@ const struct tracer_symbol *walk_function(struct tracer_walk *walk)
  * the general step clears the trap's marks on the others).
  */
 static inline __attribute__((always_inline)) const struct tracer_symbol *
-describe_next(const struct tracer_walk *walk, struct tracer_frame *frame,
-	      bool table_common)
+describe_next(struct tracer_walk *walk, struct tracer_frame *frame, bool table_common)
 {
 	const bool is_return_address = table_common || !walk->next_is_exact;
 	const enum tracer_unwinder found_by =
@@ -103,7 +108,8 @@ static void auto_step(struct tracer_walk *walk)
 		dwarf_step(walk);
 		walk->next_found_by = TRACER_DWARF;
 	}
-	if (walk->stop != TRACER_STOP_NO_CFI && walk->stop != TRACER_STOP_BAD_FDE_INDEX)
+	if (walk->stop != TRACER_STOP_NO_CFI && walk->stop != TRACER_STOP_BAD_FDE_INDEX &&
+	    walk->stop != TRACER_STOP_BAD_EH_FRAME)
 		return;
 	walk->stop = TRACER_RUNNING;
 	prologue_step(walk);
@@ -219,7 +225,9 @@ static inline bool table_next(struct tracer_walk *walk)
 	uintptr_t sp = walk->next.sp;
 	uintptr_t s0 = walk->next.s[0];
 
-	if (window_contains(walk->trap_return_window, pc))
+	if (window_contains(walk->trap_return_window, pc) ||
+	    (!walk->tables_verified &&
+	     !walk_unwind_rule(walk, pc - walk->config->unwind_table->base)))
 		return false;
 	table_lookup_of(&table, walk->config->unwind_table);
 	if (!table_common_step(&table, walk->call_window, walk->stack.end, &pc, &sp, &s0))

@@ -17,19 +17,28 @@ struct table_block {
 	struct tracer_symbol symbols[2];
 	struct tracer_fde_entry entries[1];
 	_Alignas(4) char names[16];
+	uint32_t symtab_hashes[2]; /* a block of symbols[], one of names[] */
+	uint32_t index_hashes[1];
 };
+
+static void fill_symtab(struct table_block *b, uint32_t names_size)
+{
+	fake_hashes_at(b->symtab_hashes);
+	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, names_size);
+}
 
 static struct table_block *new_block(struct tracer_config *config)
 {
 	struct table_block *b = calloc(1, sizeof(*b));
 
+	memset(config, 0, sizeof(*config));
 	memcpy(b->names, "first\0second", 13);
 	b->symbols[0] = (struct tracer_symbol){0x1000, 0x10, 0};
 	b->symbols[1] = (struct tracer_symbol){0x1010, 0x10, 6};
 	b->entries[0] = (struct tracer_fde_entry){0x1000, 0x2000};
-	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 16);
-	fake_fde_index_fill(&b->index, b->entries, 1);
-	memset(config, 0, sizeof(*config));
+	fill_symtab(b, 16);
+	fake_hashes_at(b->index_hashes);
+	fake_fde_index_fill(&b->index, b->entries, 1, config->eh_frame);
 	config->symtab = &b->symtab;
 	config->fde_index = &b->index;
 	config->tables.start = (uintptr_t)b;
@@ -37,8 +46,10 @@ static struct table_block *new_block(struct tracer_config *config)
 	return b;
 }
 
-/* Hand-derived: the empty table sums the words count = 0, names_size = 0:
- * a = 1, b = 1, then a = 1, b = 2; end = b ^ (a rotated by 16) = 0x00010002. */
+/* Hand-derived (table_hash.h), mod 2^32: the empty table's header hash
+ * starts from the seed of kind 1, block 0: 0x85ebca6b; word 0 (count):
+ * 0x85ebca6b * 0x9e3779b1 = 0x91b086fb, ^ >> 15: 0x91b1a59a; word 0
+ * (names_size): * 0x9e3779b1 = 0x532f497a, ^ >> 15: 0x532fef24. */
 void tables_checksum_of_empty_table(void)
 {
 	struct tracer_symtab empty = {TRACER_SYMTAB_MAGIC,
@@ -46,7 +57,8 @@ void tables_checksum_of_empty_table(void)
 				      sizeof(uintptr_t),
 				      0,
 				      0,
-				      0x00010002,
+				      0x532fef24u,
+				      NULL,
 				      NULL,
 				      NULL};
 	struct tracer_config config;
@@ -56,26 +68,56 @@ void tables_checksum_of_empty_table(void)
 	config.tables.start = (uintptr_t)&empty;
 	config.tables.end = (uintptr_t)(&empty + 1);
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_OK);
-	empty.checksum = 0x00010001;
+	empty.checksum ^= 1;
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_BAD_CHECKSUM);
 }
 
-/*
- * Hand-derived on rv64: one symbol {0x1000, 0x10, 0}, names "f\0\0\0". The
- * words: 1 (count), 4 (names_size), 0x1000, 0 (addr), 0x10 (size), 0 (name),
- * 0x66 ("f"). a runs 2, 6, 0x1006, 0x1006, 0x1016, 0x1016, 0x107c; b sums
- * those: 0x50bc. End: 0x50bc ^ 0x107c0000.
- */
-void tables_checksum_by_hand(void)
+/* The block hash by hand (table_hash.h), mod 2^32: kind 3 (names), block
+ * 0, the bytes "f\0\0\0\0g" (6 bytes: a word, then a tail of 2,
+ * zero-extended). Seed 3 * 0x85ebca6b = 0x91c35f41. Word 0x66: ^ gives
+ * 0x91c35f27, * 0x9e3779b1 = 0xa36f38f7, ^ >> 15: 0xa36e7e29. Tail 0x6700:
+ * 0xa36e1929 * 0x9e3779b1 = 0xbed2c659, ^ >> 15: 0xbed3bbfc. */
+void tables_hash_by_hand(void)
 {
-	if (sizeof(uintptr_t) != 8)
-		return;
-	static const struct tracer_symbol symbol = {0x1000, 0x10, 0};
-	_Alignas(4) static const char names[4] = "f";
-	struct tracer_symtab symtab;
+	static const unsigned char bytes[6] = {'f', 0, 0, 0, 0, 'g'};
 
-	fake_symtab_fill(&symtab, &symbol, 1, names, 4);
-	CHECK(symtab.checksum == 0x107c50bcu);
+	CHECK(tracer_hash_bytes(TRACER_HASHED_NAMES, 0, bytes, 6) == 0xbed3bbfcu);
+}
+
+/* A change a sum cannot see: three words changed by +d, -2d, +d in one
+ * block (the name offsets of three symbols); and a single word. Both fail
+ * the block's hash, for many d. */
+void tables_hash_sees_compensated_change(void)
+{
+	uint32_t words[16];
+	uint32_t changed[16];
+	uint32_t original;
+	unsigned missed = 0;
+
+	for (uint32_t i = 0; i < 16; i++)
+		words[i] = 0x1000u * i + 7;
+	original = tracer_hash_bytes(TRACER_HASHED_SYMBOLS, 0, (const void *)words, 64);
+	for (uint32_t d = 1; d <= 4096; d++) {
+		memcpy(changed, words, sizeof(words));
+		changed[3] += d;
+		changed[7] -= 2 * d;
+		changed[11] += d;
+		/* The linear sum agrees; the hash does not. */
+		CHECK(changed[3] + changed[7] + changed[11] ==
+		      words[3] + words[7] + words[11]);
+		missed += tracer_hash_bytes(TRACER_HASHED_SYMBOLS, 0,
+					    (const void *)changed, 64) == original;
+		memcpy(changed, words, sizeof(words));
+		changed[d % 16] ^= d;
+		missed += tracer_hash_bytes(TRACER_HASHED_SYMBOLS, 0,
+					    (const void *)changed, 64) == original;
+	}
+	CHECK(missed == 0);
+	/* The same bytes as another block, or another array's: other hashes. */
+	CHECK(tracer_hash_bytes(TRACER_HASHED_SYMBOLS, 1, (const void *)words, 64) !=
+	      original);
+	CHECK(tracer_hash_bytes(TRACER_HASHED_NAMES, 0, (const void *)words, 64) !=
+	      original);
 }
 
 void tables_valid(void)
@@ -102,7 +144,7 @@ void tables_outside_declared_memory(void)
 
 	b->symtab.symbols = (const struct tracer_symbol *)8;
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_OUTSIDE);
-	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 16);
+	fill_symtab(b, 16);
 	b->symtab.count = 0x10000000;
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_OUTSIDE);
 	b->symtab.count = 2;
@@ -126,24 +168,24 @@ void tables_malformed(void)
 
 	b->symtab.magic ^= 1;
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
-	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 16);
-	b->symtab.version = 2;
+	fill_symtab(b, 16);
+	b->symtab.version = 1; /* the format before the hashes */
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
-	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 16);
+	fill_symtab(b, 16);
 	b->symtab.word_size = 12 - sizeof(uintptr_t); /* the other xlen */
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
 	/* Names not a multiple of 4 bytes, or not NUL-terminated. */
-	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 10);
+	fill_symtab(b, 10);
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
-	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 8);
+	fill_symtab(b, 8);
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
 	/* Checksums right, contents crafted: a name offset past names[],
 	 * symbols out of order. */
 	b->symbols[1].name = 16;
-	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 16);
+	fill_symtab(b, 16);
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
 	b->symbols[1] = (struct tracer_symbol){0x1000, 0x10, 6};
-	fake_symtab_fill(&b->symtab, b->symbols, 2, b->names, 16);
+	fill_symtab(b, 16);
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
 	b->index.magic = TRACER_SYMTAB_MAGIC;
 	CHECK(tracer_fde_index_check(&config) == TRACER_TABLE_MALFORMED);
@@ -229,13 +271,16 @@ void tables_note_names_both(void)
 
 	memset(&regs, 0, sizeof(regs));
 	b->symtab.magic = 0;
-	b->entries[0].pc_start = 0;
+	b->index.count = 0;
 	tracer_start(&walk, TRACER_AUTO, &config, &regs);
 	CHECK(strcmp(tracer_format_note(line, sizeof(line), &walk),
 		     "Note: symbol table rejected (malformed header or entries): frames "
 		     "print raw; FDE index rejected (checksum mismatch): no DWARF "
 		     "unwinding") == 0);
+	/* Said once. */
+	CHECK(tracer_format_note(line, sizeof(line), &walk) == NULL);
 	/* Cut to the buffer, still a note. */
+	tracer_start(&walk, TRACER_AUTO, &config, &regs);
 	CHECK(tracer_format_note(small, sizeof(small), &walk) == small);
 	CHECK(strcmp(small, "Note: s") == 0);
 	free(b);

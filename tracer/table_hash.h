@@ -1,0 +1,88 @@
+/*
+ * table_hash.h - the hash that proves a block of an embedded table, or of
+ * .eh_frame, holds what symgen read: shared by symgen, which writes one hash
+ * per block with each table, and by the tracer, which checks a block the
+ * first time a walk reads from it (verify.c).
+ *
+ * Each array a table holds (and .eh_frame) is cut into blocks of
+ * TRACER_HASH_BLOCK bytes from its start, the last one shorter. A block's
+ * hash starts from a seed of the array's kind and the block's index (so
+ * that no block passes for another), then takes its little-endian 32-bit
+ * words in order, a last partial word zero-extended:
+ *
+ *     h = (h ^ word) * TRACER_HASH_MULTIPLIER;  h ^= h >> 15;
+ *
+ * Each step is a bijection of h, so a block that differs from symgen's in
+ * one word always fails, and a change of several words (a compensated one:
+ * +d, -2d, +d, which a sum cannot see) passes only by chance, about once
+ * in 2^32. The descriptors' own fields (counts, sizes, the base) go through
+ * the same hash, as one block of their own kind.
+ *
+ * The block size is a trade: a walk checks a few blocks per frame, the
+ * first time it reads each, about 7 instructions per word; a table stores
+ * 4 bytes of hash per block (6% at 64 bytes).
+ */
+#ifndef TRACER_TABLE_HASH_H
+#define TRACER_TABLE_HASH_H
+
+#include <stdint.h>
+
+#define TRACER_HASH_BLOCK_SHIFT 6u
+#define TRACER_HASH_BLOCK	(1u << TRACER_HASH_BLOCK_SHIFT)
+#define TRACER_HASH_MULTIPLIER	0x9e3779b1u
+
+/* The kinds of hashed arrays: each table's hashes[] holds its arrays'
+ * blocks in this order (tracer.h). */
+enum tracer_hashed {
+	TRACER_HASHED_SYMTAB_HEADER = 1,
+	TRACER_HASHED_SYMBOLS,
+	TRACER_HASHED_NAMES,
+	TRACER_HASHED_FDE_INDEX_HEADER,
+	TRACER_HASHED_FDE_ENTRIES,
+	TRACER_HASHED_EH_FRAME,
+	TRACER_HASHED_UNWIND_HEADER,
+	TRACER_HASHED_UNWIND_ROWS,
+	TRACER_HASHED_UNWIND_MAPS,
+	TRACER_HASHED_UNWIND_LOOKUP,
+	TRACER_HASHED_UNWIND_RULES,
+};
+
+static inline uint32_t tracer_hash_start(uint32_t kind, uint32_t block)
+{
+	return kind * 0x85ebca6bu ^ block * 0xc2b2ae35u;
+}
+
+static inline uint32_t tracer_hash_word(uint32_t hash, uint32_t word)
+{
+	hash = (hash ^ word) * TRACER_HASH_MULTIPLIER;
+	return hash ^ hash >> 15;
+}
+
+/* The blocks of an array of `size` bytes. */
+static inline uint32_t tracer_hash_blocks(uint64_t size)
+{
+	return (uint32_t)((size + TRACER_HASH_BLOCK - 1) >> TRACER_HASH_BLOCK_SHIFT);
+}
+
+/* The hash of block `block` of an array of kind `kind` whose bytes (in
+ * memory that need not be aligned) are bytes[0, size): for the host tools
+ * and tests; the tracer reads the target's words itself (verify.c). */
+static inline uint32_t tracer_hash_bytes(uint32_t kind, uint32_t block,
+					 const unsigned char *bytes, uint64_t size)
+{
+	uint64_t start = (uint64_t)block << TRACER_HASH_BLOCK_SHIFT;
+	uint64_t end =
+	    size - start < TRACER_HASH_BLOCK ? size : start + TRACER_HASH_BLOCK;
+	uint32_t hash = tracer_hash_start(kind, block);
+
+	for (uint64_t i = start; i < end; i += 4) {
+		uint32_t word = 0;
+
+		for (uint64_t j = 0; j < 4 && i + j < end; j++)
+			word |= (uint32_t)bytes[i + j] << (8 * j);
+		hash = tracer_hash_word(hash, word);
+	}
+	return hash;
+}
+
+#endif /* TRACER_TABLE_HASH_H */
