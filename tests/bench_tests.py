@@ -46,9 +46,12 @@ MAX_PER_FRAME = {
 # which every unwinder meets: the frame pointer 109 against 119, the table
 # and auto 106 (FP=0), whose iterator takes the table capture's step inline;
 # check_costs).
-# Starting a walk validates the three tables (bounds, header, checksum, order):
-# about 41 instructions per symbol or FDE; a guard at about 1.1 times that.
-WALK_START_MAX_PER_ENTRY = 46
+# Everything before a walk's first frame line (tracer_start(), which checks
+# the tables' headers, and the first tracer_next(), which checks the blocks it
+# reads): the issue's target, on the demo-size kernels and the 10x one alike,
+# for every unwinder. It was 48,446 (demo size) and 393,094 (10x) when
+# tracer_start() checked every table whole.
+WALK_START_MAX = 3000
 MIN_RATIO_TO_LIBGCC = 1
 BENCH_TIMEOUT = 600
 BENCH_KERNELS = [os.path.join(ROOT, "build", "bench", "kernel.elf"),
@@ -67,7 +70,8 @@ REQUIRED_UNWINDERS = {"0": {"auto", "dwarf", "libgcc", "prologue", "table"},
 ALLOCATOR_SYMBOLS = {"malloc", "free", "calloc", "realloc"}
 
 KERNEL_RE = re.compile(r"^BENCH kernel build=(\S+) frame-pointers=(\d)$")
-START_RE = re.compile(r"^BENCH walk-start instret=(\d+) symbols=(\d+) fdes=(\d+) unwind=(\d+)$")
+START_RE = re.compile(r"^BENCH walk-start (\w+) instret=(\d+) symbols=(\d+) fdes=(\d+) "
+                      r"unwind=(\d+)$")
 WALK_RE = re.compile(r"^BENCH (\w+) (raw|symbolized) depth=(\d+) frames=(\d+) instret=(\d+) "
                      r"complete=([01])$")
 SLOPE_RE = re.compile(r"^bench (\S+) (\w+) (raw|symbolized) slope (\d+) instr/frame$")
@@ -75,8 +79,8 @@ SLOPE_RE = re.compile(r"^bench (\S+) (\w+) (raw|symbolized) slope (\d+) instr/fr
 
 def parse(output):
     """(kernels, slopes): {build: {"frame-pointers": "0" or "1", "walk-start":
-    (instret, symbols, fdes, unwind), (unwinder, mode): {depth: (frames,
-    instret, complete)}}} and {build: {(unwinder, mode): slope}}."""
+    {unwinder: (instret, symbols, fdes, unwind)}, (unwinder, mode): {depth:
+    (frames, instret, complete)}}} and {build: {(unwinder, mode): slope}}."""
     kernels, slopes, current = {}, {}, None
     for line in output.splitlines():
         line = line.rstrip("\r")
@@ -84,7 +88,8 @@ def parse(output):
             build, fp = KERNEL_RE.match(line).groups()
             current = kernels.setdefault(build, {"frame-pointers": fp})
         elif START_RE.match(line) and current is not None:
-            current["walk-start"] = tuple(int(g) for g in START_RE.match(line).groups())
+            name, *numbers = START_RE.match(line).groups()
+            current.setdefault("walk-start", {})[name] = tuple(int(g) for g in numbers)
         elif WALK_RE.match(line) and current is not None:
             name, mode, depth, frames, instret, complete = WALK_RE.match(line).groups()
             current.setdefault((name, mode), {})[int(depth)] = (int(frames), int(instret),
@@ -148,18 +153,19 @@ def check_costs(results, build, walks_by_name, printed, symbols):
                   ratio is not None and ratio >= MIN_RATIO_TO_LIBGCC)
 
 
-def check_walk_start(results, label, start):
-    """tracer_start()'s table validation costs time linear in the tables."""
-    if not results.check("%s: the cost of starting a walk was measured" % label, start is not None):
+def check_walk_start(results, label, starts, fp):
+    """Starting a walk, up to its first frame, costs at most WALK_START_MAX
+    instructions with every unwinder, whatever the tables' size."""
+    if not results.check("%s: the cost of starting a walk was measured for every unwinder"
+                         % label, starts is not None and set(starts) >= REQUIRED_UNWINDERS[fp]
+                         - {"libgcc"}):
         return
-    instret, symbols, fdes, unwind = start
-    per_entry = instret / max(symbols + fdes + unwind, 1)
-    print("  %s walk start: %d instructions for %d symbols, %d FDEs and %d unwind table "
-          "entries (%.1f per entry)" % (label, instret, symbols, fdes, unwind, per_entry),
-          flush=True)
-    results.check("%s: starting a walk costs at most %d instructions per table entry "
-                  "(measured %.1f)" % (label, WALK_START_MAX_PER_ENTRY, per_entry),
-                  symbols > 0 and fdes > 0 and per_entry <= WALK_START_MAX_PER_ENTRY)
+    for name, (instret, symbols, fdes, unwind) in sorted(starts.items()):
+        print("  %s %s walk start: %d instructions (%d symbols, %d FDEs, %d unwind table "
+              "entries)" % (label, name, instret, symbols, fdes, unwind), flush=True)
+        results.check("%s %s: starting a walk costs at most %d instructions (measured %d)"
+                      % (label, name, WALK_START_MAX, instret),
+                      symbols > 0 and fdes > 0 and instret <= WALK_START_MAX)
 
 
 def run_benchmark():
@@ -192,7 +198,8 @@ def measured_as_required(kernels, fps):
 def check_many_functions(results, slopes, starts):
     """With ten times the functions, the table's raw walk costs what it did:
     its lookup counts the bits of one block's map, no search."""
-    small, big = starts.get(BENCH_BUILDS[0]), starts.get(BIG_BUILD)
+    small, big = (next(iter(starts.get(build) or {None: None}.values()))
+                  for build in (BENCH_BUILDS[0], BIG_BUILD))
     results.check("bench %s: at least ten times the symbols of %s (%s, %s)"
                   % (BIG_BUILD, BENCH_BUILDS[0], big and big[1], small and small[1]),
                   small and big and big[1] >= 10 * small[1])
@@ -219,10 +226,10 @@ def check_benchmark(results):
                            for key, value in slopes.get(build, {}).items()):
             print("  " + line, flush=True)
         check_frames(results, "bench " + build, walks_by_name)
+        symbols = next(iter(starts[build].values()))[1] if starts[build] else 1
         if build != BIG_BUILD:
-            check_costs(results, build, walks_by_name, slopes.get(build, {}),
-                        starts[build][1] if starts[build] else 1)
-        check_walk_start(results, "bench " + build, starts[build])
+            check_costs(results, build, walks_by_name, slopes.get(build, {}), symbols)
+        check_walk_start(results, "bench " + build, starts[build], fps[build])
     check_many_functions(results, slopes, starts)
 
 

@@ -23,7 +23,6 @@ enum cfi_status {
 	CFI_MALFORMED,	 /* lengths past their ends, bad index, ... */
 	CFI_UNSUPPORTED, /* valid, but beyond what this unwinder evaluates */
 	CFI_UNREADABLE,	 /* a saved register or DW_OP_deref outside the stack */
-	CFI_REJECTED,	 /* the walk rejected the FDE index or .eh_frame (verify.c) */
 };
 
 /*
@@ -93,11 +92,9 @@ enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 			     struct tracer_cie *cie, struct cfi_fde *fde);
 
 /* cfi_find_fde for a walk, whose index search is set up (fde_searchable:
- * config->fde_index's header valid and the index not empty;
- * sorted_search_from's levels and first probe), what it reads checked
- * (verify.c) unless tracer_prepare() checked it all: CFI_REJECTED if
- * that does not hold. */
-enum cfi_status cfi_find_walk_fde(struct tracer_walk *walk, uintptr_t pc,
+ * config->fde_index valid and not empty; sorted_search_from's levels and
+ * first probe). */
+enum cfi_status cfi_find_walk_fde(const struct tracer_walk *walk, uintptr_t pc,
 				  struct tracer_cie *cie, struct cfi_fde *fde);
 
 #ifdef TRACER_HOST_VIEW

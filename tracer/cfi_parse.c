@@ -474,21 +474,17 @@ enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 	return find_from_entry(config, pc, entry, cie, fde);
 }
 
-enum cfi_status cfi_find_walk_fde(struct tracer_walk *walk, uintptr_t pc,
+enum cfi_status cfi_find_walk_fde(const struct tracer_walk *walk, uintptr_t pc,
 				  struct tracer_cie *cie, struct cfi_fde *fde)
 {
 	const struct tracer_config *config = walk->config;
-	const struct tracer_fde_entry *entry =
-	    sorted_search_from(config->fde_index->entries, walk->fde_first_probe,
-			       walk->fde_levels, sizeof(struct tracer_fde_entry), pc);
+	const struct tracer_fde_entry *entries = config->fde_index->entries;
+	const struct tracer_fde_entry *entry;
 
-	if (!walk->tables_verified && !walk_fde_entry_check(walk, entry, pc))
-		return CFI_REJECTED;
-	/* The first entry when none is at or below pc. */
-	if (pc < entry->pc_start)
+	if (pc < entries[0].pc_start)
 		return CFI_NOT_FOUND;
-	if (!walk->tables_verified && !walk_eh_frame_check(walk, entry->fde))
-		return CFI_REJECTED;
+	entry = sorted_search_from(entries, walk->fde_first_probe, walk->fde_levels,
+				   sizeof(struct tracer_fde_entry), pc);
 	return find_from_entry(config, pc, entry, cie, fde);
 }
 

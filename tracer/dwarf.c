@@ -267,26 +267,14 @@ void dwarf_step(struct tracer_walk *walk)
 	uintptr_t cfa;
 	enum cfi_status status;
 
-	/* An index or .eh_frame that failed validation is not read (see
-	 * tables.c, verify.c). */
+	/* An index that failed validation is not read (see tables.c). */
 	if (walk->fde_index_status != TRACER_TABLE_OK &&
 	    walk->fde_index_status != TRACER_TABLE_ABSENT) {
 		walk->stop = TRACER_STOP_BAD_FDE_INDEX;
 		return;
 	}
-	if (walk->eh_frame_status != TRACER_TABLE_OK &&
-	    walk->eh_frame_status != TRACER_TABLE_ABSENT) {
-		walk->stop = TRACER_STOP_BAD_EH_FRAME;
-		return;
-	}
 	status = walk->fde_searchable ? cfi_find_walk_fde(walk, pc, &walk->cie, &fde)
 				      : CFI_NOT_FOUND;
-	if (status == CFI_REJECTED) {
-		walk->stop = walk->fde_index_status != TRACER_TABLE_OK
-				 ? TRACER_STOP_BAD_FDE_INDEX
-				 : TRACER_STOP_BAD_EH_FRAME;
-		return;
-	}
 	if (status == CFI_OK &&
 	    !cfi_row_at_common_inline(config, &fde, &walk->cie, pc, &row, &status))
 		status = cfi_row_at_cached(config, &fde, &walk->cie, pc, &row);

@@ -507,6 +507,22 @@ unwind_table_rule_of(const struct tracer_unwind_rule *rules, uint16_t row)
 								 row);
 }
 
+/* Whether pc lies in one of the table's blocks; *end is then its offset
+ * from the base, just past the 2-byte unit pc is in. */
+static inline bool unwind_table_end(const struct tracer_unwind_table *table, uintptr_t pc,
+				    uintptr_t *end)
+{
+	uintptr_t offset = pc - table->base;
+
+	*end = (offset | 1) + 1;
+	/* Past the last block: end there too (the last unit of the last
+	 * block); the offset first, as end wraps at the top of the address
+	 * space. */
+	return pc >= table->base &&
+	       offset >> TRACER_UNWIND_BLOCK_SHIFT < table->block_count &&
+	       *end >> TRACER_UNWIND_BLOCK_SHIFT < table->block_count;
+}
+
 /* The rule in effect at pc in a table tracer_unwind_table_check()
  * accepted: no-CFI before the base, past the last block, or in an empty
  * table. */
@@ -518,6 +534,20 @@ unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc);
  * the table rejected, if it does not hold. */
 const struct tracer_unwind_rule *walk_unwind_rule(struct tracer_walk *walk,
 						  uintptr_t end);
+
+/* walk_unwind_rule's check, unless tracer_prepare() checked it all:
+ * whether table_common_step() may read the table at `end`. */
+static inline bool walk_unwind_rule_check(struct tracer_walk *walk, uintptr_t end)
+{
+	return walk->tables_verified || walk_unwind_rule(walk, end);
+}
+
+/* Before a step of a walk that checks what it reads: what table_step()
+ * will read for walk->next (a rejected table: table_step() stops so);
+ * what dwarf_step() will read, false with walk->stop set if that does not
+ * hold (the index's search and answer, the FDE and its CIE). */
+void walk_table_check(struct tracer_walk *walk);
+bool walk_dwarf_check(struct tracer_walk *walk);
 
 /* How far a rule's 16-bit offset reaches. */
 #define TABLE_OFFSET_REACH 0x8000u
@@ -785,9 +815,67 @@ struct hashed_array {
 };
 
 /* The array of that kind of the config's tables, whose header checks
- * passed. */
-struct hashed_array table_array(const struct tracer_config *config,
-				enum tracer_hashed kind);
+ * passed. Inline: with a constant kind, a few loads. */
+static inline __attribute__((always_inline)) struct hashed_array
+table_array(const struct tracer_config *config, enum tracer_hashed kind)
+{
+	const struct tracer_symtab *symtab = config->symtab;
+	const struct tracer_fde_index *index = config->fde_index;
+	const struct tracer_unwind_table *table = config->unwind_table;
+	struct hashed_array array = {kind, 0, 0, NULL};
+
+	switch (kind) {
+	case TRACER_HASHED_SYMBOLS:
+		array.data = (uintptr_t)symtab->symbols;
+		array.size = symtab->count * (uint32_t)sizeof(struct tracer_symbol);
+		array.hashes = symtab->hashes;
+		break;
+	case TRACER_HASHED_NAMES:
+		array.data = (uintptr_t)symtab->names;
+		array.size = symtab->names_size;
+		array.hashes =
+		    symtab->hashes +
+		    tracer_hash_blocks(symtab->count * sizeof(struct tracer_symbol));
+		break;
+	case TRACER_HASHED_FDE_ENTRIES:
+		array.data = (uintptr_t)index->entries;
+		array.size = index->count * (uint32_t)sizeof(struct tracer_fde_entry);
+		array.hashes = index->hashes;
+		break;
+	case TRACER_HASHED_EH_FRAME:
+		array.data = index->eh_frame;
+		array.size = index->eh_frame_size;
+		array.hashes =
+		    index->hashes +
+		    tracer_hash_blocks(index->count * sizeof(struct tracer_fde_entry));
+		break;
+	case TRACER_HASHED_UNWIND_ROWS:
+		array.data = (uintptr_t)table->rows;
+		array.size = table->count * 2;
+		array.hashes = table->hashes;
+		break;
+	case TRACER_HASHED_UNWIND_MAPS:
+		array.data = (uintptr_t)table->maps;
+		array.size = table->block_count * 8;
+		array.hashes = table->hashes + tracer_hash_blocks(table->count * 2);
+		break;
+	case TRACER_HASHED_UNWIND_LOOKUP:
+		array.data = (uintptr_t)table->lookup;
+		array.size = table->block_count * 2;
+		array.hashes = table->hashes + tracer_hash_blocks(table->count * 2) +
+			       tracer_hash_blocks(table->block_count * 8);
+		break;
+	default: /* TRACER_HASHED_UNWIND_RULES */
+		array.data = (uintptr_t)table->rules;
+		array.size =
+		    table->rule_count * (uint32_t)sizeof(struct tracer_unwind_rule);
+		array.hashes = table->hashes + tracer_hash_blocks(table->count * 2) +
+			       tracer_hash_blocks(table->block_count * 8) +
+			       tracer_hash_blocks(table->block_count * 2);
+		break;
+	}
+	return array;
+}
 
 /* Whether every block of the array holds. */
 bool hashed_array_intact(const struct hashed_array *array);
@@ -814,10 +902,22 @@ bool walk_fde_entry_check(struct tracer_walk *walk, const struct tracer_fde_entr
 bool walk_eh_frame_check(struct tracer_walk *walk, uintptr_t fde);
 
 /* The function holding addr in the walk's symbol table, if that is valid:
- * the search walk_begin set up, its answer checked. Inline: tracer_next()
- * runs it once a frame. */
+ * the search walk_begin set up. Inline: tracer_next() runs it once a frame. */
 static inline __attribute__((always_inline)) const struct tracer_symbol *
-walk_symtab_search(struct tracer_walk *walk, uintptr_t addr)
+walk_symtab_search(const struct tracer_walk *walk, uintptr_t addr)
+{
+	if (!walk->symtab_searchable)
+		return NULL;
+	return symbol_holding(
+	    sorted_search_from(walk->config->symtab->symbols, walk->symtab_first_probe,
+			       walk->symtab_levels, sizeof(struct tracer_symbol), addr),
+	    addr);
+}
+
+/* The same search, its answer and the name checked (walk_symbol_check)
+ * unless tracer_prepare() checked it all: tracer_next()'s. */
+static inline __attribute__((always_inline)) const struct tracer_symbol *
+walk_symtab_search_checked(struct tracer_walk *walk, uintptr_t addr)
 {
 	const struct tracer_symbol *symbol;
 

@@ -22,29 +22,13 @@
 
 #define WORD sizeof(uintptr_t)
 
-static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
-
-/* Whether pc lies in one of the table's blocks; *end is then its offset
- * from the base, just past the 2-byte unit pc is in. */
-static bool unwind_table_end(const struct tracer_unwind_table *table, uintptr_t pc,
-			     uintptr_t *end)
-{
-	uintptr_t offset = pc - table->base;
-
-	*end = (offset | 1) + 1;
-	/* Past the last block (end there too: the last unit of the last
-	 * block; the offset first, as end wraps at the top of the address
-	 * space): the last row's range, which is no-CFI. */
-	return pc >= table->base &&
-	       offset >> TRACER_UNWIND_BLOCK_SHIFT < table->block_count &&
-	       *end >> TRACER_UNWIND_BLOCK_SHIFT < table->block_count;
-}
-
 const struct tracer_unwind_rule *
 unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc)
 {
+	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
 	uintptr_t end;
 
+	/* Past the last block: the last row's range, which is no-CFI. */
 	if (!unwind_table_end(table, pc, &end))
 		return &no_cfi;
 	return unwind_table_rule_of(
@@ -52,23 +36,9 @@ unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc)
 	    table->rows[unwind_table_rows_below(table->maps, table->lookup, end) - 1]);
 }
 
-/* unwind_table_rule for a walk: what it reads checked, unless
- * tracer_prepare() checked it all; NULL if that does not hold. */
-static const struct tracer_unwind_rule *walk_table_rule(struct tracer_walk *walk,
-							uintptr_t pc)
-{
-	const struct tracer_unwind_table *table = walk->config->unwind_table;
-	uintptr_t end;
-
-	if (walk->tables_verified)
-		return unwind_table_rule(table, pc);
-	if (!unwind_table_end(table, pc, &end))
-		return &no_cfi;
-	return walk_unwind_rule(walk, end);
-}
-
 bool table_step(struct tracer_walk *walk)
 {
+	const struct tracer_unwind_table *table = walk->config->unwind_table;
 	struct tracer_regs *regs = &walk->next;
 	/* A return address is just past its call: look up the call itself. */
 	uintptr_t pc = walk->next_is_exact ? regs->pc : regs->pc - 1;
@@ -84,11 +54,7 @@ bool table_step(struct tracer_walk *walk)
 				 : TRACER_STOP_BAD_UNWIND_TABLE;
 		return true;
 	}
-	rule = walk_table_rule(walk, pc);
-	if (!rule) {
-		walk->stop = TRACER_STOP_BAD_UNWIND_TABLE;
-		return true;
-	}
+	rule = unwind_table_rule(table, pc);
 	if (rule->kind == TRACER_UNWIND_INTERPRET)
 		return false;
 	if (rule->kind == TRACER_UNWIND_NO_CFI) {

@@ -21,67 +21,6 @@
  */
 #include "internal.h"
 
-struct hashed_array table_array(const struct tracer_config *config,
-				enum tracer_hashed kind)
-{
-	const struct tracer_symtab *symtab = config->symtab;
-	const struct tracer_fde_index *index = config->fde_index;
-	const struct tracer_unwind_table *table = config->unwind_table;
-	struct hashed_array array = {kind, 0, 0, NULL};
-
-	switch (kind) {
-	case TRACER_HASHED_SYMBOLS:
-		array.data = (uintptr_t)symtab->symbols;
-		array.size = symtab->count * (uint32_t)sizeof(struct tracer_symbol);
-		array.hashes = symtab->hashes;
-		break;
-	case TRACER_HASHED_NAMES:
-		array.data = (uintptr_t)symtab->names;
-		array.size = symtab->names_size;
-		array.hashes =
-		    symtab->hashes +
-		    tracer_hash_blocks(symtab->count * sizeof(struct tracer_symbol));
-		break;
-	case TRACER_HASHED_FDE_ENTRIES:
-		array.data = (uintptr_t)index->entries;
-		array.size = index->count * (uint32_t)sizeof(struct tracer_fde_entry);
-		array.hashes = index->hashes;
-		break;
-	case TRACER_HASHED_EH_FRAME:
-		array.data = index->eh_frame;
-		array.size = index->eh_frame_size;
-		array.hashes =
-		    index->hashes +
-		    tracer_hash_blocks(index->count * sizeof(struct tracer_fde_entry));
-		break;
-	case TRACER_HASHED_UNWIND_ROWS:
-		array.data = (uintptr_t)table->rows;
-		array.size = table->count * 2;
-		array.hashes = table->hashes;
-		break;
-	case TRACER_HASHED_UNWIND_MAPS:
-		array.data = (uintptr_t)table->maps;
-		array.size = table->block_count * 8;
-		array.hashes = table->hashes + tracer_hash_blocks(table->count * 2);
-		break;
-	case TRACER_HASHED_UNWIND_LOOKUP:
-		array.data = (uintptr_t)table->lookup;
-		array.size = table->block_count * 2;
-		array.hashes = table->hashes + tracer_hash_blocks(table->count * 2) +
-			       tracer_hash_blocks(table->block_count * 8);
-		break;
-	default: /* TRACER_HASHED_UNWIND_RULES */
-		array.data = (uintptr_t)table->rules;
-		array.size =
-		    table->rule_count * (uint32_t)sizeof(struct tracer_unwind_rule);
-		array.hashes = table->hashes + tracer_hash_blocks(table->count * 2) +
-			       tracer_hash_blocks(table->block_count * 8) +
-			       tracer_hash_blocks(table->block_count * 2);
-		break;
-	}
-	return array;
-}
-
 /* Whether block `block` (< its count) of `array` hashes as symgen wrote.
  * The array is 4-byte aligned (the header checks say so), and so is every
  * block: whole words are single loads. */
@@ -124,13 +63,21 @@ static inline uint32_t block_id(uint32_t kind, uint32_t block)
 	return kind << 26 | block;
 }
 
-static inline unsigned cache_slot(uint32_t id)
+/* The first of the two slots (a set) where the cache may hold a block. */
+static inline unsigned cache_set(uint32_t id)
 {
-	return (id * TRACER_HASH_MULTIPLIER) >> (32 - TRACER_VERIFIED_SHIFT);
+	return (id * TRACER_HASH_MULTIPLIER) >> (32 - TRACER_VERIFIED_SHIFT) & ~1u;
+}
+
+static inline bool cache_holds(const struct tracer_walk *walk, unsigned slot, uint32_t id)
+{
+	return (walk->verified_valid >> slot & 1) && walk->verified[slot] == id;
 }
 
 /* Whether the bytes [offset, offset + length) of `array` (inside it,
- * length > 0) lie in blocks that hold: each checked unless the walk has. */
+ * length > 0) lie in blocks that hold: each checked unless the walk has.
+ * Two ways a set: a new block takes the first, the one there moves to the
+ * second, so that two blocks a frame reads never evict each other. */
 static bool walk_verify(struct tracer_walk *walk, const struct hashed_array *array,
 			uint32_t offset, uint32_t length)
 {
@@ -138,14 +85,18 @@ static bool walk_verify(struct tracer_walk *walk, const struct hashed_array *arr
 
 	for (uint32_t block = offset >> TRACER_HASH_BLOCK_SHIFT; block <= last; block++) {
 		uint32_t id = block_id(array->kind, block);
-		unsigned slot = cache_slot(id);
+		unsigned set = cache_set(id);
+		uint32_t first_valid;
 
-		if (walk->verified_valid >> slot & 1 && walk->verified[slot] == id)
+		if (cache_holds(walk, set, id) || cache_holds(walk, set + 1, id))
 			continue;
 		if (!block_intact(array, block))
 			return false;
-		walk->verified[slot] = id;
-		walk->verified_valid |= (uint32_t)1 << slot;
+		first_valid = walk->verified_valid >> set & 1;
+		walk->verified[set + 1] = walk->verified[set];
+		walk->verified[set] = id;
+		walk->verified_valid = (walk->verified_valid & ~((uint32_t)3 << set)) |
+				       first_valid << (set + 1) | (uint32_t)1 << set;
 	}
 	return true;
 }
@@ -344,4 +295,44 @@ const struct tracer_unwind_rule *walk_unwind_rule(struct tracer_walk *walk, uint
 		return NULL;
 	}
 	return rule;
+}
+
+void walk_table_check(struct tracer_walk *walk)
+{
+	const struct tracer_unwind_table *table = walk->config->unwind_table;
+	/* The pc table_step() looks up: a return address's call. */
+	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
+	uintptr_t end;
+
+	if (!walk->tables_verified && walk->unwind_table_status == TRACER_TABLE_OK &&
+	    unwind_table_end(table, pc, &end))
+		(void)walk_unwind_rule(walk, end);
+}
+
+bool walk_dwarf_check(struct tracer_walk *walk)
+{
+	/* The pc dwarf_step() looks up: a return address's call. */
+	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
+	const struct tracer_fde_entry *entry;
+
+	if (walk->eh_frame_status != TRACER_TABLE_OK &&
+	    walk->eh_frame_status != TRACER_TABLE_ABSENT) {
+		walk->stop = TRACER_STOP_BAD_EH_FRAME;
+		return false;
+	}
+	/* dwarf_step() says what stops it without an index. */
+	if (walk->tables_verified || !walk->fde_searchable)
+		return true;
+	entry =
+	    sorted_search_from(walk->config->fde_index->entries, walk->fde_first_probe,
+			       walk->fde_levels, sizeof(struct tracer_fde_entry), pc);
+	if (!walk_fde_entry_check(walk, entry, pc)) {
+		walk->stop = TRACER_STOP_BAD_FDE_INDEX;
+		return false;
+	}
+	if (pc >= entry->pc_start && !walk_eh_frame_check(walk, entry->fde)) {
+		walk->stop = TRACER_STOP_BAD_EH_FRAME;
+		return false;
+	}
+	return true;
 }

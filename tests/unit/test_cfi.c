@@ -2037,9 +2037,6 @@ static enum cfi_status walk_find(struct indexed_section *s, uint32_t levels,
 	walk.fde_searchable = true;
 	walk.fde_levels = levels;
 	walk.fde_first_probe = first_probe;
-	/* The search alone, as after tracer_prepare(): the tests below change
-	 * the index without its hashes. */
-	walk.tables_verified = true;
 	status = cfi_find_walk_fde(&walk, pc, &cie, &fde);
 	*start = status == CFI_OK ? fde.pc_start : 0;
 	return status;
