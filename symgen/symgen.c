@@ -255,7 +255,7 @@ static void write_symbols(FILE *out, const struct table *table)
 	uint32_t name_offset = 0;
 
 	fprintf(out,
-		"__attribute__((section(\".tracer_symtab.names\"), aligned(4)))\n"
+		"__attribute__((section(\".tracer_symtab.names\"), aligned(8)))\n"
 		"static const char names[%" PRIu32 "] =\n",
 		table->names_size);
 	for (size_t i = 0; i < table->function_count; i++) {
@@ -304,10 +304,12 @@ static void write_fde_entries(FILE *out, const struct table *table)
 	fprintf(out, "};\n\n");
 }
 
+/* Every array starts 8-byte aligned: the tracer hashes it in words
+ * (tracer/table_hash.h). */
 static void write_unwind_arrays(FILE *out, const struct unwind_table *unwind)
 {
 	fprintf(out,
-		"__attribute__((section(\".tracer_symtab.unwind_rows\")))\n"
+		"__attribute__((section(\".tracer_symtab.unwind_rows\"), aligned(8)))\n"
 		"static const uint16_t unwind_rows[%zu] = {\n",
 		unwind->count);
 	for (size_t i = 0; i < unwind->count; i++)
@@ -319,13 +321,15 @@ static void write_unwind_arrays(FILE *out, const struct unwind_table *unwind)
 	for (size_t i = 0; i < unwind->block_count; i++)
 		fprintf(out, "    0x%016" PRIx64 "u,\n", unwind->maps[i]);
 	fprintf(out,
-		"};\n\n__attribute__((section(\".tracer_symtab.unwind_lookup\")))\n"
+		"};\n\n__attribute__((section(\".tracer_symtab.unwind_lookup\"), "
+		"aligned(8)))\n"
 		"static const uint16_t unwind_lookup[%zu] = {\n",
 		unwind->block_count);
 	for (size_t i = 0; i < unwind->block_count; i++)
 		fprintf(out, "    %uu,\n", (unsigned)unwind->lookup[i]);
 	fprintf(out,
-		"};\n\n__attribute__((section(\".tracer_symtab.unwind_rules\")))\n"
+		"};\n\n__attribute__((section(\".tracer_symtab.unwind_rules\"), "
+		"aligned(8)))\n"
 		"static const struct tracer_unwind_rule unwind_rules[%zu] = {\n",
 		unwind->rule_count);
 	for (size_t i = 0; i < unwind->rule_count; i++)
@@ -495,9 +499,10 @@ static void eh_frame_read(const struct elf_file *elf, struct table *table)
 
 	if (section.size > UINT32_MAX)
 		die(elf->path, ".eh_frame exceeds 4 GiB");
-	if (section.addr % 4 != 0)
-		die(elf->path, ".eh_frame at 0x%llx is not 4-byte aligned",
-		    (unsigned long long)section.addr);
+	/* The tracer hashes it in words (tracer/table_hash.h). */
+	if (section.addr % table->word_size != 0)
+		die(elf->path, ".eh_frame at 0x%llx is not %u-byte aligned",
+		    (unsigned long long)section.addr, table->word_size);
 	table->eh_frame = section.addr;
 	table->eh_frame_bytes = elf_section_data(elf, &section, ".eh_frame");
 	table->eh_frame_size = (uint32_t)section.size;

@@ -892,14 +892,11 @@ enum tracer_table_status unwind_table_header_check(const struct tracer_config *c
  * true if what it reads holds, else false with the table rejected for the
  * rest of the walk. walk_symbol_check: `symbol`, the symbol table's search
  * for addr, is the intact table's, and so is its name if it holds addr.
- * walk_fde_entry_check: the same for the FDE index's search for pc.
- * walk_eh_frame_check: the .eh_frame entry at fde and its CIE.
+ * Before a step, what it will read: walk_unwind_rule() and the ones
+ * below.
  */
 bool walk_symbol_check(struct tracer_walk *walk, const struct tracer_symbol *symbol,
 		       uintptr_t addr);
-bool walk_fde_entry_check(struct tracer_walk *walk, const struct tracer_fde_entry *entry,
-			  uintptr_t pc);
-bool walk_eh_frame_check(struct tracer_walk *walk, uintptr_t fde);
 
 /* The function holding addr in the walk's symbol table, if that is valid:
  * the search walk_begin set up. Inline: tracer_next() runs it once a frame. */

@@ -34,11 +34,11 @@
 static inline uint32_t tracer_header_hash(uint32_t kind, const uint32_t *words,
 					  unsigned count)
 {
-	uint32_t hash = tracer_hash_start(kind, 0);
+	uint64_t hash = tracer_hash_start(kind, 0);
 
 	for (unsigned i = 0; i < count; i++)
 		hash = tracer_hash_word(hash, words[i]);
-	return hash;
+	return tracer_hash_end(hash);
 }
 
 /*

@@ -21,8 +21,8 @@ static bool range_holds(struct tracer_range range, uintptr_t start, uintptr_t si
 }
 
 /* Whether `count` elements of `size` bytes at `array` lie in config->tables,
- * 4-byte aligned (for the hash's words) and aligned for their type, in
- * fewer than 2^32 bytes (a block's id: verify.c). */
+ * word-aligned (for the hash's words: verify.c) and aligned for their
+ * type, in fewer than 2^32 bytes (a block's id). */
 static bool array_inside(const struct tracer_config *config, const void *array,
 			 uint32_t count, uintptr_t size, uintptr_t align)
 {
@@ -30,7 +30,8 @@ static bool array_inside(const struct tracer_config *config, const void *array,
 
 	if (count == 0)
 		return true;
-	if (start % align != 0 || start % 4 != 0 || count > UINT32_MAX / size)
+	if (start % align != 0 || start % sizeof(uintptr_t) != 0 ||
+	    count > UINT32_MAX / size)
 		return false;
 	return range_holds(config->tables, start, count * size);
 }
@@ -40,8 +41,8 @@ static bool hashes_inside(const struct tracer_config *config, const uint32_t *ha
 			  uint64_t blocks)
 {
 	return blocks == 0 ||
-	       (blocks <= UINT32_MAX / 4 &&
-		array_inside(config, hashes, (uint32_t)blocks, 4, _Alignof(uint32_t)));
+	       ((uintptr_t)hashes % 4 == 0 && blocks <= UINT32_MAX / 4 &&
+		range_holds(config->tables, (uintptr_t)hashes, blocks * 4));
 }
 
 static bool header_valid(uint32_t magic, uint16_t version, uint16_t word_size,
@@ -146,14 +147,14 @@ enum tracer_table_status fde_index_header_check(const struct tracer_config *conf
 }
 
 /* .eh_frame's header checks, the index's having passed: the bytes it
- * hashed are the ones config->eh_frame declares, 4-byte aligned. */
+ * hashed are the ones config->eh_frame declares, word-aligned. */
 enum tracer_table_status eh_frame_header_check(const struct tracer_config *config)
 {
 	const struct tracer_fde_index *index = config->fde_index;
 
 	if (index->eh_frame != config->eh_frame.start ||
 	    config->eh_frame.end - config->eh_frame.start != index->eh_frame_size ||
-	    index->eh_frame % 4 != 0)
+	    index->eh_frame % sizeof(uintptr_t) != 0)
 		return TRACER_TABLE_MALFORMED;
 	return TRACER_TABLE_OK;
 }

@@ -420,14 +420,6 @@ struct tracer_walk {
 	enum tracer_table_status fde_index_status;
 	enum tracer_table_status unwind_table_status;
 	enum tracer_table_status eh_frame_status;
-	/* The rejections tracer_format_note() has reported: a bit each. */
-	unsigned noted;
-	/* tracer_prepare() checked every block: none is checked again. */
-	bool tables_verified;
-	/* The blocks checked so far (verify.c): a direct-mapped cache of
-	 * their ids, slot i valid if bit i of verified_valid is set. */
-	uint32_t verified_valid;
-	uint32_t verified[1u << TRACER_VERIFIED_SHIFT];
 	enum tracer_unwinder unwinder;
 	unsigned frames_left; /* of config->max_depth */
 	const struct tracer_config *config;
@@ -473,6 +465,14 @@ struct tracer_walk {
 	/* The DWARF unwinder's last CIE (address UINTPTR_MAX: none yet):
 	 * most FDEs share one, read once a walk. */
 	struct tracer_cie cie;
+	/* The rejections tracer_format_note() has reported: a bit each. */
+	unsigned noted;
+	/* tracer_prepare() checked every block: none is checked again. */
+	bool tables_verified;
+	/* The blocks checked so far (verify.c): a cache of their ids, in sets
+	 * of two slots; slot i valid if bit i of verified_valid is set. */
+	uint32_t verified_valid;
+	uint32_t verified[1u << TRACER_VERIFIED_SHIFT];
 };
 
 /* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config.

@@ -21,28 +21,38 @@
  */
 #include "internal.h"
 
+/* A word of a block: 8-byte aligned on rv64, one load; two on rv32. */
+static inline uint64_t block_word(uintptr_t pos)
+{
+#if UINTPTR_MAX > 0xffffffffu && !defined(TRACER_HOST_VIEW)
+	return *(const uint64_t *)pos;
+#else
+	return (uint64_t)target_u32(pos) | (uint64_t)target_u32(pos + 4) << 32;
+#endif
+}
+
 /* Whether block `block` (< its count) of `array` hashes as symgen wrote.
- * The array is 4-byte aligned (the header checks say so), and so is every
- * block: whole words are single loads. */
+ * The array is word-aligned (the header checks say so), and so is every
+ * block. */
 static bool block_intact(const struct hashed_array *array, uint32_t block)
 {
 	uint32_t start = block << TRACER_HASH_BLOCK_SHIFT;
 	uint32_t bytes = array->size - start < TRACER_HASH_BLOCK ? array->size - start
 								 : TRACER_HASH_BLOCK;
 	uintptr_t pos = array->data + start;
-	uintptr_t words_end = pos + (bytes & ~3u);
-	uint32_t hash = tracer_hash_start(array->kind, block);
+	uintptr_t words_end = pos + (bytes & ~7u);
+	uint64_t hash = tracer_hash_start(array->kind, block);
 
-	for (; pos < words_end; pos += 4)
-		hash = tracer_hash_word(hash, target_u32(pos));
-	if (bytes % 4 != 0) {
-		uint32_t word = 0;
+	for (; pos < words_end; pos += 8)
+		hash = tracer_hash_word(hash, block_word(pos));
+	if (bytes % 8 != 0) {
+		uint64_t word = 0;
 
-		for (unsigned i = 0; i < bytes % 4; i++)
-			word |= (uint32_t)target_u8(pos + i) << (8 * i);
+		for (unsigned i = 0; i < bytes % 8; i++)
+			word |= (uint64_t)target_u8(pos + i) << (8 * i);
 		hash = tracer_hash_word(hash, word);
 	}
-	return hash == target_u32((uintptr_t)(array->hashes + block));
+	return tracer_hash_end(hash) == target_u32((uintptr_t)(array->hashes + block));
 }
 
 bool hashed_array_intact(const struct hashed_array *array)
@@ -66,7 +76,7 @@ static inline uint32_t block_id(uint32_t kind, uint32_t block)
 /* The first of the two slots (a set) where the cache may hold a block. */
 static inline unsigned cache_set(uint32_t id)
 {
-	return (id * TRACER_HASH_MULTIPLIER) >> (32 - TRACER_VERIFIED_SHIFT) & ~1u;
+	return (id * 0x9e3779b1u) >> (32 - TRACER_VERIFIED_SHIFT) & ~1u;
 }
 
 static inline bool cache_holds(const struct tracer_walk *walk, unsigned slot, uint32_t id)
@@ -74,29 +84,45 @@ static inline bool cache_holds(const struct tracer_walk *walk, unsigned slot, ui
 	return (walk->verified_valid >> slot & 1) && walk->verified[slot] == id;
 }
 
-/* Whether the bytes [offset, offset + length) of `array` (inside it,
- * length > 0) lie in blocks that hold: each checked unless the walk has.
- * Two ways a set: a new block takes the first, the one there moves to the
- * second, so that two blocks a frame reads never evict each other. */
-static bool walk_verify(struct tracer_walk *walk, const struct hashed_array *array,
-			uint32_t offset, uint32_t length)
+/* Checks block `block` of the array of kind `kind` (its id `id`, not in
+ * the cache) and, if it holds, puts it in the first slot of its set,
+ * `set`; the block there moves to the second, so that two blocks a frame
+ * reads never evict each other. Out of line: the walk's common path finds
+ * its blocks cached. */
+static __attribute__((noinline)) bool verify_block(struct tracer_walk *walk,
+						   enum tracer_hashed kind,
+						   uint32_t block, uint32_t id,
+						   unsigned set)
+{
+	struct hashed_array array = table_array(walk->config, kind);
+	uint32_t first_valid = walk->verified_valid >> set & 1;
+
+	if (!block_intact(&array, block))
+		return false;
+	walk->verified[set + 1] = walk->verified[set];
+	walk->verified[set] = id;
+	walk->verified_valid = (walk->verified_valid & ~((uint32_t)3 << set)) |
+			       first_valid << (set + 1) | (uint32_t)1 << set;
+	return true;
+}
+
+/* Whether the bytes [offset, offset + length) of the array of kind `kind`
+ * (inside it, length > 0) lie in blocks that hold: each checked unless the
+ * walk has (a set of two slots of its cache holds it). */
+static inline __attribute__((always_inline)) bool walk_verify(struct tracer_walk *walk,
+							      enum tracer_hashed kind,
+							      uint32_t offset,
+							      uint32_t length)
 {
 	uint32_t last = (offset + (length - 1)) >> TRACER_HASH_BLOCK_SHIFT;
 
 	for (uint32_t block = offset >> TRACER_HASH_BLOCK_SHIFT; block <= last; block++) {
-		uint32_t id = block_id(array->kind, block);
+		uint32_t id = block_id(kind, block);
 		unsigned set = cache_set(id);
-		uint32_t first_valid;
 
-		if (cache_holds(walk, set, id) || cache_holds(walk, set + 1, id))
-			continue;
-		if (!block_intact(array, block))
+		if (!cache_holds(walk, set, id) && !cache_holds(walk, set + 1, id) &&
+		    !verify_block(walk, kind, block, id, set))
 			return false;
-		first_valid = walk->verified_valid >> set & 1;
-		walk->verified[set + 1] = walk->verified[set];
-		walk->verified[set] = id;
-		walk->verified_valid = (walk->verified_valid & ~((uint32_t)3 << set)) |
-				       first_valid << (set + 1) | (uint32_t)1 << set;
 	}
 	return true;
 }
@@ -130,51 +156,59 @@ static bool reject_unwind_table(struct tracer_walk *walk, enum tracer_table_stat
 }
 
 /*
- * Whether `entry`, the i-th of `count` sorted entries of `size` bytes (a
- * search's answer for key), and the one after it lie in blocks that hold
- * and bracket key: the answer of the intact table. TRACER_TABLE_OK if so;
- * else BAD_CHECKSUM if a block of the array fails, MALFORMED if none does
- * (keys not sorted).
+ * Whether `entry`, the i-th of the `count` sorted entries of `size` bytes
+ * of the array of kind `kind` (a search's answer for key), and the one
+ * after it lie in blocks that hold and bracket key: the answer of the
+ * intact table. TRACER_TABLE_OK if so; else BAD_CHECKSUM if a block of the
+ * array fails, MALFORMED if none does (keys not sorted).
  */
-static enum tracer_table_status sorted_answer_status(struct tracer_walk *walk,
-						     const struct hashed_array *array,
-						     uint32_t i, uint32_t count,
-						     uint32_t size, uintptr_t key)
+static inline __attribute__((always_inline)) enum tracer_table_status
+sorted_answer_status(struct tracer_walk *walk, enum tracer_hashed kind, const char *entry,
+		     uint32_t i, uint32_t count, uint32_t size, uintptr_t key)
 {
-	const char *entry = (const char *)array->data + (uintptr_t)i * size;
 	bool has_next = i + 1 < count;
+	struct hashed_array array;
 
-	if (!walk_verify(walk, array, i * size, has_next ? 2 * size : size))
+	if (!walk_verify(walk, kind, i * size, has_next ? 2 * size : size))
 		return TRACER_TABLE_BAD_CHECKSUM;
 	/* The first entry stands for "none" when its key is above key. */
 	if ((i == 0 || *(const uintptr_t *)entry <= key) &&
 	    (!has_next || *(const uintptr_t *)(entry + size) > key))
 		return TRACER_TABLE_OK;
-	return hashed_array_intact(array) ? TRACER_TABLE_MALFORMED
-					  : TRACER_TABLE_BAD_CHECKSUM;
+	array = table_array(walk->config, kind);
+	return hashed_array_intact(&array) ? TRACER_TABLE_MALFORMED
+					   : TRACER_TABLE_BAD_CHECKSUM;
 }
 
-/* Whether names[offset...] up to its NUL lies in blocks that hold. The
- * header checks made the last byte of names[] NUL: the scan ends inside. */
-static bool name_intact(struct tracer_walk *walk, const struct hashed_array *names,
-			uint32_t offset)
+/* Whether names[offset...] up to its NUL lies in blocks that hold. symgen
+ * writes the names in the symbols' order: the next symbol's name starts
+ * just past this one's NUL, and the bytes up to it are the name; else (the
+ * last symbol, or a table laid out otherwise) the name is scanned for its
+ * NUL. The header checks made the last byte of names[] NUL: the scan ends
+ * inside. */
+static inline __attribute__((always_inline)) bool
+name_intact(struct tracer_walk *walk, const struct tracer_symtab *symtab, uint32_t offset,
+	    uint32_t next_offset)
 {
+	const char *names = symtab->names;
 	uint32_t end = offset;
 
-	while (target_u8(names->data + end) != '\0')
+	if (next_offset > offset && next_offset <= symtab->names_size &&
+	    names[next_offset - 1] == '\0')
+		return walk_verify(walk, TRACER_HASHED_NAMES, offset,
+				   next_offset - offset);
+	while (names[end] != '\0')
 		end++;
-	return walk_verify(walk, names, offset, end - offset + 1);
+	return walk_verify(walk, TRACER_HASHED_NAMES, offset, end - offset + 1);
 }
 
 bool walk_symbol_check(struct tracer_walk *walk, const struct tracer_symbol *symbol,
 		       uintptr_t addr)
 {
-	const struct tracer_config *config = walk->config;
-	const struct tracer_symtab *symtab = config->symtab;
-	struct hashed_array symbols = table_array(config, TRACER_HASHED_SYMBOLS);
-	struct hashed_array names;
+	const struct tracer_symtab *symtab = walk->config->symtab;
+	uint32_t i = (uint32_t)(symbol - symtab->symbols);
 	enum tracer_table_status status =
-	    sorted_answer_status(walk, &symbols, (uint32_t)(symbol - symtab->symbols),
+	    sorted_answer_status(walk, TRACER_HASHED_SYMBOLS, (const char *)symbol, i,
 				 symtab->count, sizeof(*symbol), addr);
 
 	if (status != TRACER_TABLE_OK)
@@ -183,66 +217,54 @@ bool walk_symbol_check(struct tracer_walk *walk, const struct tracer_symbol *sym
 		return true;
 	if (symbol->name >= symtab->names_size)
 		return reject_symtab(walk, TRACER_TABLE_MALFORMED);
-	names = table_array(config, TRACER_HASHED_NAMES);
-	return name_intact(walk, &names, symbol->name) ||
+	/* The next entry's name: its block holds (sorted_answer_status). */
+	return name_intact(walk, symtab, symbol->name,
+			   i + 1 < symtab->count ? symbol[1].name : 0) ||
 	       reject_symtab(walk, TRACER_TABLE_BAD_CHECKSUM);
-}
-
-bool walk_fde_entry_check(struct tracer_walk *walk, const struct tracer_fde_entry *entry,
-			  uintptr_t pc)
-{
-	const struct tracer_config *config = walk->config;
-	const struct tracer_fde_index *index = config->fde_index;
-	struct hashed_array entries = table_array(config, TRACER_HASHED_FDE_ENTRIES);
-	enum tracer_table_status status =
-	    sorted_answer_status(walk, &entries, (uint32_t)(entry - index->entries),
-				 index->count, sizeof(*entry), pc);
-
-	return status == TRACER_TABLE_OK || reject_fde_index(walk, status);
 }
 
 /* Whether the .eh_frame entry at addr lies, from its length field to its
  * end, in blocks that hold. The hashed bytes are config->eh_frame (the
  * header checks say so): what lies outside them, or past them, the parser
- * rejects itself; the bytes it reads first are checked. */
-static bool eh_frame_entry_intact(struct tracer_walk *walk,
-				  const struct hashed_array *eh_frame, uintptr_t addr)
+ * rejects itself; the bytes it reads first are checked. The length is
+ * read before its block is checked: a damaged one changes the bytes
+ * checked, never the first block, which holds it. */
+static inline __attribute__((always_inline)) bool
+eh_frame_entry_intact(struct tracer_walk *walk, const struct tracer_fde_index *index,
+		      uintptr_t addr)
 {
-	uint32_t offset = (uint32_t)(addr - eh_frame->data);
-	uint32_t room;
+	uint32_t offset = (uint32_t)(addr - index->eh_frame);
+	uint32_t room = index->eh_frame_size - offset;
 	uint32_t length;
 
-	if (addr < eh_frame->data || addr - eh_frame->data >= eh_frame->size)
+	if (addr < index->eh_frame || addr - index->eh_frame >= index->eh_frame_size)
 		return true;
-	room = eh_frame->size - offset;
 	if (room < 4)
-		return walk_verify(walk, eh_frame, offset, room);
-	if (!walk_verify(walk, eh_frame, offset, 4))
-		return false;
+		return walk_verify(walk, TRACER_HASHED_EH_FRAME, offset, room);
 	length = memory_u32_unaligned(addr);
 	if (length > room - 4)
 		length = room - 4;
-	return length == 0 || walk_verify(walk, eh_frame, offset + 4, length);
+	return walk_verify(walk, TRACER_HASHED_EH_FRAME, offset, 4 + length);
 }
 
-bool walk_eh_frame_check(struct tracer_walk *walk, uintptr_t fde)
+/* The FDE at fde and its CIE, where its (intact) CIE pointer says:
+ * counted back from the pointer's own field. Another pointer: the parser
+ * says what is wrong. */
+static inline __attribute__((always_inline)) bool
+eh_frame_fde_intact(struct tracer_walk *walk, uintptr_t fde)
 {
-	struct hashed_array eh_frame = table_array(walk->config, TRACER_HASHED_EH_FRAME);
+	const struct tracer_fde_index *index = walk->config->fde_index;
 	uintptr_t cie_pointer;
 
-	if (!eh_frame_entry_intact(walk, &eh_frame, fde))
-		return reject_eh_frame(walk, TRACER_TABLE_BAD_CHECKSUM);
-	/* The FDE's CIE, where its (intact) CIE pointer says: counted back
-	 * from the pointer's own field. Another pointer: the parser says
-	 * what is wrong. */
-	if (fde < eh_frame.data || fde - eh_frame.data >= eh_frame.size ||
-	    eh_frame.size - (fde - eh_frame.data) < 8)
+	if (!eh_frame_entry_intact(walk, index, fde))
+		return false;
+	if (fde < index->eh_frame || fde - index->eh_frame >= index->eh_frame_size ||
+	    index->eh_frame_size - (fde - index->eh_frame) < 8)
 		return true;
 	cie_pointer = memory_u32_unaligned(fde + 4);
-	if (cie_pointer == 0 || cie_pointer > fde + 4 - eh_frame.data)
+	if (cie_pointer == 0 || cie_pointer > fde + 4 - index->eh_frame)
 		return true;
-	return eh_frame_entry_intact(walk, &eh_frame, fde + 4 - cie_pointer) ||
-	       reject_eh_frame(walk, TRACER_TABLE_BAD_CHECKSUM);
+	return eh_frame_entry_intact(walk, index, fde + 4 - cie_pointer);
 }
 
 /*
@@ -254,19 +276,14 @@ bool walk_eh_frame_check(struct tracer_walk *walk, uintptr_t fde)
  */
 const struct tracer_unwind_rule *walk_unwind_rule(struct tracer_walk *walk, uintptr_t end)
 {
-	const struct tracer_config *config = walk->config;
-	const struct tracer_unwind_table *table = config->unwind_table;
+	const struct tracer_unwind_table *table = walk->config->unwind_table;
 	uint32_t block = (uint32_t)(end >> TRACER_UNWIND_BLOCK_SHIFT);
-	struct hashed_array maps = table_array(config, TRACER_HASHED_UNWIND_MAPS);
-	struct hashed_array lookup = table_array(config, TRACER_HASHED_UNWIND_LOOKUP);
-	struct hashed_array rows = table_array(config, TRACER_HASHED_UNWIND_ROWS);
-	struct hashed_array rules = table_array(config, TRACER_HASHED_UNWIND_RULES);
 	uintptr_t below;
 	uint16_t row;
 	const struct tracer_unwind_rule *rule;
 
-	if (!walk_verify(walk, &maps, block * 8, 8) ||
-	    !walk_verify(walk, &lookup, block * 2, 2)) {
+	if (!walk_verify(walk, TRACER_HASHED_UNWIND_MAPS, block * 8, 8) ||
+	    !walk_verify(walk, TRACER_HASHED_UNWIND_LOOKUP, block * 2, 2)) {
 		reject_unwind_table(walk, TRACER_TABLE_BAD_CHECKSUM);
 		return NULL;
 	}
@@ -275,7 +292,7 @@ const struct tracer_unwind_rule *walk_unwind_rule(struct tracer_walk *walk, uint
 		reject_unwind_table(walk, TRACER_TABLE_MALFORMED);
 		return NULL;
 	}
-	if (!walk_verify(walk, &rows, (uint32_t)(below - 1) * 2, 2)) {
+	if (!walk_verify(walk, TRACER_HASHED_UNWIND_ROWS, (uint32_t)(below - 1) * 2, 2)) {
 		reject_unwind_table(walk, TRACER_TABLE_BAD_CHECKSUM);
 		return NULL;
 	}
@@ -285,7 +302,8 @@ const struct tracer_unwind_rule *walk_unwind_rule(struct tracer_walk *walk, uint
 		reject_unwind_table(walk, TRACER_TABLE_MALFORMED);
 		return NULL;
 	}
-	if (!walk_verify(walk, &rules, row, sizeof(struct tracer_unwind_rule))) {
+	if (!walk_verify(walk, TRACER_HASHED_UNWIND_RULES, row,
+			 sizeof(struct tracer_unwind_rule))) {
 		reject_unwind_table(walk, TRACER_TABLE_BAD_CHECKSUM);
 		return NULL;
 	}
@@ -311,9 +329,11 @@ void walk_table_check(struct tracer_walk *walk)
 
 bool walk_dwarf_check(struct tracer_walk *walk)
 {
+	const struct tracer_fde_index *index = walk->config->fde_index;
 	/* The pc dwarf_step() looks up: a return address's call. */
 	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
 	const struct tracer_fde_entry *entry;
+	enum tracer_table_status status;
 
 	if (walk->eh_frame_status != TRACER_TABLE_OK &&
 	    walk->eh_frame_status != TRACER_TABLE_ABSENT) {
@@ -323,14 +343,18 @@ bool walk_dwarf_check(struct tracer_walk *walk)
 	/* dwarf_step() says what stops it without an index. */
 	if (walk->tables_verified || !walk->fde_searchable)
 		return true;
-	entry =
-	    sorted_search_from(walk->config->fde_index->entries, walk->fde_first_probe,
-			       walk->fde_levels, sizeof(struct tracer_fde_entry), pc);
-	if (!walk_fde_entry_check(walk, entry, pc)) {
+	entry = sorted_search_from(index->entries, walk->fde_first_probe,
+				   walk->fde_levels, sizeof(struct tracer_fde_entry), pc);
+	status = sorted_answer_status(
+	    walk, TRACER_HASHED_FDE_ENTRIES, (const char *)entry,
+	    (uint32_t)(entry - index->entries), index->count, sizeof(*entry), pc);
+	if (status != TRACER_TABLE_OK) {
+		reject_fde_index(walk, status);
 		walk->stop = TRACER_STOP_BAD_FDE_INDEX;
 		return false;
 	}
-	if (pc >= entry->pc_start && !walk_eh_frame_check(walk, entry->fde)) {
+	if (pc >= entry->pc_start && !eh_frame_fde_intact(walk, entry->fde)) {
+		reject_eh_frame(walk, TRACER_TABLE_BAD_CHECKSUM);
 		walk->stop = TRACER_STOP_BAD_EH_FRAME;
 		return false;
 	}
