@@ -985,6 +985,7 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->noted = 0;
 	walk->tables_verified = verified;
 	walk->verified_valid = 0;
+	walk->recent_valid = 0;
 	walk->call_window = memory_window(config->text, 4);
 	if ((unwinder == TRACER_TABLE || unwinder == TRACER_AUTO) &&
 	    unwind_table_status == TRACER_TABLE_OK)

@@ -48,6 +48,7 @@ enum tracer_hashed {
 	TRACER_HASHED_UNWIND_MAPS,
 	TRACER_HASHED_UNWIND_LOOKUP,
 	TRACER_HASHED_UNWIND_RULES,
+	TRACER_HASHED_KINDS
 };
 
 static inline uint64_t tracer_hash_start(uint32_t kind, uint32_t block)

@@ -84,6 +84,15 @@ static inline bool cache_holds(const struct tracer_walk *walk, unsigned slot, ui
 	return (walk->verified_valid >> slot & 1) && walk->verified[slot] == id;
 }
 
+/* The last block of its kind the walk read, which a frame often reads
+ * again (the rules, the names of neighbouring functions, a recursion). */
+static inline void remember_recent(struct tracer_walk *walk, enum tracer_hashed kind,
+				   uint32_t block)
+{
+	walk->recent[kind] = block;
+	walk->recent_valid |= (uint32_t)1 << kind;
+}
+
 /* Checks block `block` of the array of kind `kind` (its id `id`, not in
  * the cache) and, if it holds, puts it in the first slot of its set,
  * `set`; the block there moves to the second, so that two blocks a frame
@@ -103,12 +112,14 @@ static __attribute__((noinline)) bool verify_block(struct tracer_walk *walk,
 	walk->verified[set] = id;
 	walk->verified_valid = (walk->verified_valid & ~((uint32_t)3 << set)) |
 			       first_valid << (set + 1) | (uint32_t)1 << set;
+	remember_recent(walk, kind, block);
 	return true;
 }
 
 /* Whether the bytes [offset, offset + length) of the array of kind `kind`
  * (inside it, length > 0) lie in blocks that hold: each checked unless the
- * walk has (a set of two slots of its cache holds it). */
+ * walk has (the last block of its kind, or a set of two slots of the
+ * cache, holds it). */
 static inline __attribute__((always_inline)) bool walk_verify(struct tracer_walk *walk,
 							      enum tracer_hashed kind,
 							      uint32_t offset,
@@ -120,8 +131,11 @@ static inline __attribute__((always_inline)) bool walk_verify(struct tracer_walk
 		uint32_t id = block_id(kind, block);
 		unsigned set = cache_set(id);
 
-		if (!cache_holds(walk, set, id) && !cache_holds(walk, set + 1, id) &&
-		    !verify_block(walk, kind, block, id, set))
+		if ((walk->recent_valid >> kind & 1) && walk->recent[kind] == block)
+			continue;
+		if (cache_holds(walk, set, id) || cache_holds(walk, set + 1, id))
+			remember_recent(walk, kind, block);
+		else if (!verify_block(walk, kind, block, id, set))
 			return false;
 	}
 	return true;
