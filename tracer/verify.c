@@ -52,7 +52,7 @@ static bool block_intact(const struct hashed_array *array, uint32_t block)
 			word |= (uint64_t)target_u8(pos + i) << (8 * i);
 		hash = tracer_hash_word(hash, word);
 	}
-	return tracer_hash_end(hash) == target_u32((uintptr_t)(array->hashes + block));
+	return tracer_hash_end(hash) == target_u32(array->hashes + 4 * (uintptr_t)block);
 }
 
 bool hashed_array_intact(const struct hashed_array *array)
