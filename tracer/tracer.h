@@ -471,11 +471,13 @@ struct tracer_walk {
 	bool tables_verified;
 	/* The blocks checked so far (verify.c): a cache of their ids, in sets
 	 * of two slots; slot i valid if bit i of verified_valid is set. And
-	 * per array kind the last block read (bit kind of recent_valid). */
+	 * per array kind the last blocks read, first to last (if bit kind of
+	 * recent_valid is set). */
 	uint32_t verified_valid;
 	uint32_t verified[1u << TRACER_VERIFIED_SHIFT];
 	uint32_t recent_valid;
-	uint32_t recent[TRACER_HASHED_KINDS];
+	uint32_t recent_first[TRACER_HASHED_KINDS];
+	uint32_t recent_last[TRACER_HASHED_KINDS];
 };
 
 /* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config.

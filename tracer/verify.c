@@ -84,61 +84,52 @@ static inline bool cache_holds(const struct tracer_walk *walk, unsigned slot, ui
 	return (walk->verified_valid >> slot & 1) && walk->verified[slot] == id;
 }
 
-/* The last block of its kind the walk read, which a frame often reads
- * again (the rules, the names of neighbouring functions, a recursion). */
-static inline void remember_recent(struct tracer_walk *walk, enum tracer_hashed kind,
-				   uint32_t block)
+/* Whether the blocks `first` to `last` of the array of kind `kind` hold:
+ * each checked unless a set of two slots of the cache holds it; a block
+ * checked goes in the first slot of its set, the one there to the second,
+ * so that two blocks a frame reads never evict each other. They become
+ * the walk's last range of that kind. Out of line: a walk mostly reads
+ * the last range of each kind again. */
+static __attribute__((noinline)) bool verify_blocks(struct tracer_walk *walk,
+						    enum tracer_hashed kind,
+						    uint32_t first, uint32_t last)
 {
-	walk->recent[kind] = block;
+	for (uint32_t block = first; block <= last; block++) {
+		uint32_t id = block_id(kind, block);
+		unsigned set = cache_set(id);
+		uint32_t first_valid = walk->verified_valid >> set & 1;
+		struct hashed_array array;
+
+		if (cache_holds(walk, set, id) || cache_holds(walk, set + 1, id))
+			continue;
+		array = table_array(walk->config, kind);
+		if (!block_intact(&array, block))
+			return false;
+		walk->verified[set + 1] = walk->verified[set];
+		walk->verified[set] = id;
+		walk->verified_valid = (walk->verified_valid & ~((uint32_t)3 << set)) |
+				       first_valid << (set + 1) | (uint32_t)1 << set;
+	}
+	walk->recent_first[kind] = first;
+	walk->recent_last[kind] = last;
 	walk->recent_valid |= (uint32_t)1 << kind;
-}
-
-/* Checks block `block` of the array of kind `kind` (its id `id`, not in
- * the cache) and, if it holds, puts it in the first slot of its set,
- * `set`; the block there moves to the second, so that two blocks a frame
- * reads never evict each other. Out of line: the walk's common path finds
- * its blocks cached. */
-static __attribute__((noinline)) bool verify_block(struct tracer_walk *walk,
-						   enum tracer_hashed kind,
-						   uint32_t block, uint32_t id,
-						   unsigned set)
-{
-	struct hashed_array array = table_array(walk->config, kind);
-	uint32_t first_valid = walk->verified_valid >> set & 1;
-
-	if (!block_intact(&array, block))
-		return false;
-	walk->verified[set + 1] = walk->verified[set];
-	walk->verified[set] = id;
-	walk->verified_valid = (walk->verified_valid & ~((uint32_t)3 << set)) |
-			       first_valid << (set + 1) | (uint32_t)1 << set;
-	remember_recent(walk, kind, block);
 	return true;
 }
 
 /* Whether the bytes [offset, offset + length) of the array of kind `kind`
  * (inside it, length > 0) lie in blocks that hold: each checked unless the
- * walk has (the last block of its kind, or a set of two slots of the
- * cache, holds it). */
+ * walk has (its last range of that kind, or the cache, holds it). */
 static inline __attribute__((always_inline)) bool walk_verify(struct tracer_walk *walk,
 							      enum tracer_hashed kind,
 							      uint32_t offset,
 							      uint32_t length)
 {
+	uint32_t first = offset >> TRACER_HASH_BLOCK_SHIFT;
 	uint32_t last = (offset + (length - 1)) >> TRACER_HASH_BLOCK_SHIFT;
 
-	for (uint32_t block = offset >> TRACER_HASH_BLOCK_SHIFT; block <= last; block++) {
-		uint32_t id = block_id(kind, block);
-		unsigned set = cache_set(id);
-
-		if ((walk->recent_valid >> kind & 1) && walk->recent[kind] == block)
-			continue;
-		if (cache_holds(walk, set, id) || cache_holds(walk, set + 1, id))
-			remember_recent(walk, kind, block);
-		else if (!verify_block(walk, kind, block, id, set))
-			return false;
-	}
-	return true;
+	return ((walk->recent_valid >> kind & 1) && first >= walk->recent_first[kind] &&
+		last <= walk->recent_last[kind]) ||
+	       verify_blocks(walk, kind, first, last);
 }
 
 /* Ends the use of the symbol table for the rest of the walk. */
@@ -262,8 +253,9 @@ eh_frame_entry_intact(struct tracer_walk *walk, const struct tracer_fde_index *i
 }
 
 /* The FDE at fde and its CIE, where its (intact) CIE pointer says:
- * counted back from the pointer's own field. Another pointer: the parser
- * says what is wrong. */
+ * counted back from the pointer's own field; not the walk's cached CIE,
+ * which was checked before dwarf_step() read it. Another pointer: the
+ * parser says what is wrong. */
 static inline __attribute__((always_inline)) bool
 eh_frame_fde_intact(struct tracer_walk *walk, uintptr_t fde)
 {
@@ -276,7 +268,8 @@ eh_frame_fde_intact(struct tracer_walk *walk, uintptr_t fde)
 	    index->eh_frame_size - (fde - index->eh_frame) < 8)
 		return true;
 	cie_pointer = memory_u32_unaligned(fde + 4);
-	if (cie_pointer == 0 || cie_pointer > fde + 4 - index->eh_frame)
+	if (cie_pointer == 0 || cie_pointer > fde + 4 - index->eh_frame ||
+	    fde + 4 - cie_pointer == walk->cie.address)
 		return true;
 	return eh_frame_entry_intact(walk, index, fde + 4 - cie_pointer);
 }
