@@ -307,15 +307,15 @@ enum tracer_unwinder {
  * own frame holds struct tracer_walk, a tracer_frame and a line on top.
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
-#define TRACER_STACK_FRAME_POINTER 160u
-#define TRACER_STACK_DWARF	   960u
-#define TRACER_STACK_PROLOGUE	   800u
-#define TRACER_STACK_TABLE	   144u /* rows the table holds; interpreted ones: DWARF's */
-#define TRACER_STACK_AUTO	   960u /* the largest of them */
+#define TRACER_STACK_FRAME_POINTER 352u /* 160 of it checking a table's blocks */
+#define TRACER_STACK_DWARF	   1024u
+#define TRACER_STACK_PROLOGUE	   864u
+#define TRACER_STACK_TABLE	   352u /* rows the table holds; interpreted ones: DWARF's */
+#define TRACER_STACK_AUTO	   1024u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
-#define TRACER_STACK_CAPTURE 448u
+#define TRACER_STACK_CAPTURE 640u
 /* What tracer_print_backtrace() needs on top of it (put_line's aside). */
-#define TRACER_STACK_PRINT 656u
+#define TRACER_STACK_PRINT 912u
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {

@@ -33,15 +33,16 @@ static inline uint64_t block_word(uintptr_t pos)
 
 /* Whether block `block` (< its count) of `array` hashes as symgen wrote.
  * The array is word-aligned (the header checks say so), and so is every
- * block. */
-static bool block_intact(const struct hashed_array *array, uint32_t block)
+ * block. Out of line, by value: its callers' frames stay small. */
+static __attribute__((noinline)) bool block_intact(struct hashed_array array,
+						   uint32_t block)
 {
 	uint32_t start = block << TRACER_HASH_BLOCK_SHIFT;
-	uint32_t bytes = array->size - start < TRACER_HASH_BLOCK ? array->size - start
-								 : TRACER_HASH_BLOCK;
-	uintptr_t pos = array->data + start;
+	uint32_t bytes = array.size - start < TRACER_HASH_BLOCK ? array.size - start
+								: TRACER_HASH_BLOCK;
+	uintptr_t pos = array.data + start;
 	uintptr_t words_end = pos + (bytes & ~7u);
-	uint64_t hash = tracer_hash_start(array->kind, block);
+	uint64_t hash = tracer_hash_start(array.kind, block);
 
 	for (; pos < words_end; pos += 8)
 		hash = tracer_hash_word(hash, block_word(pos));
@@ -52,7 +53,7 @@ static bool block_intact(const struct hashed_array *array, uint32_t block)
 			word |= (uint64_t)target_u8(pos + i) << (8 * i);
 		hash = tracer_hash_word(hash, word);
 	}
-	return tracer_hash_end(hash) == target_u32(array->hashes + 4 * (uintptr_t)block);
+	return tracer_hash_end(hash) == target_u32(array.hashes + 4 * (uintptr_t)block);
 }
 
 bool hashed_array_intact(const struct hashed_array *array)
@@ -60,7 +61,7 @@ bool hashed_array_intact(const struct hashed_array *array)
 	uint32_t blocks = tracer_hash_blocks(array->size);
 
 	for (uint32_t block = 0; block < blocks; block++) {
-		if (!block_intact(array, block))
+		if (!block_intact(*array, block))
 			return false;
 	}
 	return true;
@@ -84,31 +85,38 @@ static inline bool cache_holds(const struct tracer_walk *walk, unsigned slot, ui
 	return (walk->verified_valid >> slot & 1) && walk->verified[slot] == id;
 }
 
-/* Whether the blocks `first` to `last` of the array of kind `kind` hold:
- * each checked unless a set of two slots of the cache holds it; a block
- * checked goes in the first slot of its set, the one there to the second,
- * so that two blocks a frame reads never evict each other. They become
- * the walk's last range of that kind. Out of line: a walk mostly reads
- * the last range of each kind again. */
+/* Whether block `block` of the array of kind `kind` holds: checked unless
+ * a set of two slots of the cache holds it; a block checked goes in the
+ * first slot of its set, the one there to the second, so that two blocks
+ * a frame reads never evict each other. */
+static __attribute__((noinline)) bool
+verify_block(struct tracer_walk *walk, enum tracer_hashed kind, uint32_t block)
+{
+	uint32_t id = block_id(kind, block);
+	unsigned set = cache_set(id);
+	uint32_t first_valid = walk->verified_valid >> set & 1;
+
+	if (cache_holds(walk, set, id) || cache_holds(walk, set + 1, id))
+		return true;
+	if (!block_intact(table_array(walk->config, kind), block))
+		return false;
+	walk->verified[set + 1] = walk->verified[set];
+	walk->verified[set] = id;
+	walk->verified_valid = (walk->verified_valid & ~((uint32_t)3 << set)) |
+			       first_valid << (set + 1) | (uint32_t)1 << set;
+	return true;
+}
+
+/* Whether the blocks `first` to `last` of the array of kind `kind` hold;
+ * they become the walk's last range of that kind. Out of line: a walk
+ * mostly reads the last range of each kind again. */
 static __attribute__((noinline)) bool verify_blocks(struct tracer_walk *walk,
 						    enum tracer_hashed kind,
 						    uint32_t first, uint32_t last)
 {
 	for (uint32_t block = first; block <= last; block++) {
-		uint32_t id = block_id(kind, block);
-		unsigned set = cache_set(id);
-		uint32_t first_valid = walk->verified_valid >> set & 1;
-		struct hashed_array array;
-
-		if (cache_holds(walk, set, id) || cache_holds(walk, set + 1, id))
-			continue;
-		array = table_array(walk->config, kind);
-		if (!block_intact(&array, block))
+		if (!verify_block(walk, kind, block))
 			return false;
-		walk->verified[set + 1] = walk->verified[set];
-		walk->verified[set] = id;
-		walk->verified_valid = (walk->verified_valid & ~((uint32_t)3 << set)) |
-				       first_valid << (set + 1) | (uint32_t)1 << set;
 	}
 	walk->recent_first[kind] = first;
 	walk->recent_last[kind] = last;
