@@ -2,18 +2,17 @@
  * table_format.h - the headers of the tables symgen embeds into the image
  * (struct tracer_symtab, struct tracer_fde_index, struct tracer_unwind_table
  * in tracer.h): their magic numbers, version and checksum, and the bit
- * layout of the unwind table's rows. Shared by the tracer, which validates a
- * table once per walk before it reads it, and by symgen, which writes it.
+ * layout of the unwind table's rows. Shared by the tracer, which checks a
+ * table's header when a walk starts and each block of its arrays as the
+ * walk reads it, and by symgen, which writes it.
  *
  * A panic often follows memory corruption, and the tables sit at the end of
  * the image, where a page allocator that starts at the linker's end symbol
- * overwrites them. A table whose header, bounds or checksum do not hold is
- * rejected, never dereferenced.
+ * overwrites them. A table whose header, bounds or hashes do not hold is
+ * rejected, never believed.
  *
- * The checksum is Fletcher-like over little-endian 32-bit words (the tables
- * are arrays of 32- and 64-bit fields, their names padded to 4 bytes): two
- * additions per word, so validating a table of a few thousand symbols costs
- * a few instructions per byte, once per walk.
+ * The checksum is the hash of table_hash.h over the descriptor's counts,
+ * sizes and base; the arrays have a hash per block of their own.
  */
 #ifndef TRACER_TABLE_FORMAT_H
 #define TRACER_TABLE_FORMAT_H
