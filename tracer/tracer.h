@@ -481,8 +481,15 @@ struct tracer_walk {
 };
 
 /* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config.
- * Validates config->symtab, config->fde_index and config->unwind_table (see
- * tracer_symtab_check): a cost of a few instructions per table byte. */
+ * Checks the headers of config->symtab, config->fde_index and
+ * config->unwind_table, a few instructions whatever their size; the walk
+ * then checks each block of them, and of .eh_frame, the first time it
+ * reads it, and each entry it reads (see tracer_symtab_check). A table
+ * found damaged is not read again in the walk: tracer_format_note() says
+ * so. Up to the first frame (tracer_start() and the first tracer_next(),
+ * `make bench`): 2,683 instructions for auto on the benchmark kernel, 2,696
+ * on the one with ten times the functions (48,446 and 393,094 when the
+ * whole tables were checked here). */
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs);
 
@@ -504,9 +511,9 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  *     TRACER_CAPTURE_REGS(&regs);
  *     size_t n = tracer_capture(&prepared, TRACER_FRAME_POINTER, &regs, pcs, 16, &stop);
  *
- * tracer_prepare() validates the tables once, as tracer_start() does on
- * every walk (about 41 instructions per symbol and FDE: 18,300 for the
- * benchmark kernel); tracer_capture() reuses its verdict, so its cost does
+ * tracer_prepare() checks the tables whole once (every block of every
+ * table and of .eh_frame, every entry: about 9 instructions per 8 bytes);
+ * tracer_capture() reuses its verdict, so its cost does
  * not depend on the tables' size. Prepare again if the tables may have
  * changed since: a capture reads the tables the verdict accepted, and a
  * damaged one can mislead it (never outside the declared regions, whose
@@ -516,11 +523,15 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * Instructions per frame (`make bench`: rv64imac, gcc -O2, every check on;
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
- *     frame pointer     22 (FP=1)       131
- *     DWARF            599 / 707       695 / 801
- *     prologue         846 / 958       892 / 1,002
- *     table             53 / 59         159 / 163
- *     auto              53 / 59         159 / 163
+ *     frame pointer     22 (FP=1)       257
+ *     DWARF            599 / 707       992 / 1,114
+ *     prologue         852 / 964     1,009 / 1,122
+ *     table             53 / 59         436 / 444
+ *     auto              53 / 59         436 / 444
+ * (symbolized: with the checks of the blocks and entries each frame reads,
+ * here found checked already, as in a recursion; a block first read costs
+ * about 120 more. The prologue's raw figure is 846 / 958 with fewer than
+ * 256 symbols: one probe of the symbol search less.)
  * (the table's lookup counts bits, no search: the same wherever the code
  * falls, and on a kernel with ten times the functions).
  * The frame-pointer capture runs its frames in one loop: a frame whose
@@ -596,8 +607,10 @@ char *tracer_format_note(char *buf, size_t size, struct tracer_walk *walk);
 const char *tracer_table_status_text(enum tracer_table_status status);
 
 /* Whether the table config names is usable: inside config->tables, with
- * the right magic, version, word size, sizes and checksum. Call it before
- * the lookups below on a table that memory corruption may have reached. */
+ * the right magic, version, word size, sizes and checksum, every block's
+ * hash and every entry as symgen writes them: the whole table, about 9
+ * instructions per 8 bytes. Call it before the lookups below on a table
+ * that memory corruption may have reached. */
 enum tracer_table_status tracer_symtab_check(const struct tracer_config *config);
 enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config);
 enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config);
