@@ -4,9 +4,10 @@
  * structure where it is read, so that a walk's cost does not grow with the
  * tables and a crafted table whose hashes hold is still read safely.
  *
- * A walk remembers the blocks it has checked in a small direct-mapped
- * cache (struct tracer_walk): a block evicted by another is checked again,
- * which costs time, never trust. A block that fails ends its table's use
+ * A walk remembers the blocks it has checked (struct tracer_walk): per
+ * array kind the last range of blocks it read, and a cache of 16 sets of
+ * two slots; a block evicted by another is checked again, which costs
+ * time, never trust. A block that fails ends its table's use
  * for the rest of the walk (status TRACER_TABLE_BAD_CHECKSUM; an entry
  * that breaks the format, TRACER_TABLE_MALFORMED), and tracer_format_note
  * says so before the next frame line.
