@@ -180,10 +180,12 @@ def check_symtab_header(results, label, image, expected):
                   not problems, "\n".join(problems))
 
 
-def check_fde_index_header(results, label, image, expected):
+def check_fde_index_header(results, label, image, expected, source=None):
     """tracer_fde_index in the linked image: header fields, and a checksum
     recomputed here over the entries[] it points to, which must decode to
-    `expected` ([(pc_start, fde)] from readelf or nm)."""
+    `expected` ([(pc_start, fde)] from readelf or nm); the hashes of its
+    entries' blocks and of .eh_frame's in `source` (the image symgen read;
+    default: image), recomputed here too."""
     base = image.symbols["tracer_fde_index"]
     ws = image.word_size
     magic, version, word_size, count, checksum = struct.unpack("<4sHHII", image.read(base, 16))
@@ -199,12 +201,15 @@ def check_fde_index_header(results, label, image, expected):
         problems.append("count %d, entries differ from the %d expected" % (count, len(expected)))
     if count == 0 and entries_addr:
         problems.append("empty index with pointer 0x%x" % entries_addr)
-    section = image.sections.get(".eh_frame")
+    # .eh_frame is the source image's (symgen's input), which a generated
+    # file linked alone does not hold.
+    source = source or image
+    section = source.sections.get(".eh_frame")
     if count and (section is None or (eh_frame, eh_frame_size) != (section[0], section[2])):
         problems.append(".eh_frame 0x%x+0x%x, the section's %s" % (eh_frame, eh_frame_size, section))
     if count:
         wanted = (array_hashes(FDE_ENTRIES, entries)
-                  + array_hashes(EH_FRAME, image.read(eh_frame, eh_frame_size)))
+                  + array_hashes(EH_FRAME, source.read(eh_frame, eh_frame_size)))
         if image_hashes(image, hashes_addr, len(wanted)) != wanted:
             problems.append("hashes[] at 0x%x differ from the blocks' hashes" % hashes_addr)
     expected_checksum = header_checksum(FDE_INDEX_HEADER, [count, eh_frame & 0xffffffff,
@@ -249,7 +254,7 @@ def check_generated_headers(results, label, generated, elf, fdes):
     image = link_generated(results, label, generated, target_of(elf))
     if image:
         check_symtab_header(results, label, image, expected_table(elf)[0])
-        check_fde_index_header(results, label, image, fdes)
+        check_fde_index_header(results, label, image, fdes, Image(elf))
 
 
 def check_empty_tables(results):

@@ -886,7 +886,8 @@ table_array(const struct tracer_config *config, enum tracer_hashed kind)
 bool hashed_array_intact(const struct hashed_array *array);
 
 /* The header checks of tracer_start(): a few instructions whatever a
- * table's size (tables.c). eh_frame_header_check: the index's passed. */
+ * table's size (tables.c). eh_frame_header_check: the index's passed;
+ * absent if the index is empty. */
 enum tracer_table_status symtab_header_check(const struct tracer_config *config);
 enum tracer_table_status fde_index_header_check(const struct tracer_config *config);
 enum tracer_table_status eh_frame_header_check(const struct tracer_config *config);

@@ -147,11 +147,14 @@ enum tracer_table_status fde_index_header_check(const struct tracer_config *conf
 }
 
 /* .eh_frame's header checks, the index's having passed: the bytes it
- * hashed are the ones config->eh_frame declares, word-aligned. */
+ * hashed are the ones config->eh_frame declares, word-aligned. An empty
+ * index (symgen without --cfi) reads no .eh_frame: absent. */
 enum tracer_table_status eh_frame_header_check(const struct tracer_config *config)
 {
 	const struct tracer_fde_index *index = config->fde_index;
 
+	if (index->count == 0)
+		return TRACER_TABLE_ABSENT;
 	if (index->eh_frame != config->eh_frame.start ||
 	    config->eh_frame.end - config->eh_frame.start != index->eh_frame_size ||
 	    index->eh_frame % sizeof(uintptr_t) != 0)

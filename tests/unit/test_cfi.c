@@ -19,14 +19,6 @@
 #include "fake_tables.h"
 #include "harness.h"
 
-/* CHECK inside a loop over a table: also names the row that failed. */
-#define CHECK_ROW(condition, index)                                                      \
-	do {                                                                             \
-		if (!(condition))                                                        \
-			printf("  (table row %zu)\n", (size_t)(index));                  \
-		CHECK(condition);                                                        \
-	} while (0)
-
 /* The FDE most tests describe covers [TEST_PC, TEST_PC + TEST_RANGE). */
 #define TEST_PC	   ((uintptr_t)0x80201000)
 #define TEST_RANGE ((uintptr_t)0x2000)

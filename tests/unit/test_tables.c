@@ -287,3 +287,184 @@ void tables_note_names_both(void)
 	CHECK(strcmp(small, "Note: s") == 0);
 	free(b);
 }
+
+/* An empty FDE index (symgen without --cfi) hashes no .eh_frame: the walk
+ * reads none, whatever config->eh_frame declares, and says nothing of it;
+ * a non-empty one must hash the .eh_frame the config declares. */
+void tables_empty_index_reads_no_eh_frame(void)
+{
+	struct tracer_config config;
+	struct table_block *b = new_block(&config);
+	static const uint32_t eh_frame[4] = {12, 0, 0, 0};
+	struct tracer_regs regs;
+	struct tracer_walk walk;
+	char line[TRACER_LINE_MAX];
+
+	memset(&regs, 0, sizeof(regs));
+	fake_hashes_at(b->index_hashes);
+	fake_fde_index_fill(&b->index, b->entries, 0, config.eh_frame);
+	config.eh_frame.start = (uintptr_t)eh_frame;
+	config.eh_frame.end = (uintptr_t)(eh_frame + 4);
+	CHECK(tracer_eh_frame_check(&config) == TRACER_TABLE_ABSENT);
+	tracer_start(&walk, TRACER_AUTO, &config, &regs);
+	CHECK(walk.eh_frame_status == TRACER_TABLE_ABSENT);
+	CHECK(tracer_format_note(line, sizeof(line), &walk) == NULL);
+	fake_hashes_at(b->index_hashes);
+	fake_fde_index_fill(&b->index, b->entries, 1, (struct tracer_range){0, 0});
+	CHECK(tracer_eh_frame_check(&config) == TRACER_TABLE_MALFORMED);
+	free(b);
+}
+
+/* 40 functions of 0x40 bytes, 0x100 apart, named f00 to f39: a symbol
+ * table of 10 blocks of symbols and 3 of names. */
+#define WALKED_FUNCTIONS 40
+
+struct walked_table {
+	struct tracer_symbol symbols[WALKED_FUNCTIONS];
+	_Alignas(8) char names[4 * WALKED_FUNCTIONS];
+	struct tracer_symtab symtab;
+};
+
+static void walked_table_fill(struct walked_table *t)
+{
+	for (unsigned i = 0; i < WALKED_FUNCTIONS; i++) {
+		t->symbols[i] =
+		    (struct tracer_symbol){FAKE_TEXT_START + 0x100 * i, 0x40, 4 * i};
+		t->names[4 * i] = 'f';
+		t->names[4 * i + 1] = (char)('0' + i / 10);
+		t->names[4 * i + 2] = (char)('0' + i % 10);
+		t->names[4 * i + 3] = '\0';
+	}
+	fake_symtab_fill(&t->symtab, t->symbols, WALKED_FUNCTIONS, t->names,
+			 sizeof(t->names));
+}
+
+/*
+ * A block of the symbol table damaged after tracer_start(): a walk through
+ * f00 <- f20 <- f36 finds it when it reads it (f20's entry, the second
+ * frame), not before: f00 named, the note before f20's line, f20 and f36
+ * raw; the frames are the same pcs. tracer_prepare() rejects the table
+ * whole. Then the same damage in names[] (f36's name), and a compensated
+ * change of three name offsets (+1, -2, +1) in one block, found the same
+ * way.
+ */
+void tables_damage_found_mid_walk(void)
+{
+	static struct walked_table t;
+	struct fake_stack s;
+	struct tracer_walk walk;
+	struct tracer_frame frame;
+	struct tracer_prepared prepared;
+	char line[TRACER_LINE_MAX];
+	const char *names[3];
+	const char *notes[3];
+	char note[TRACER_LINE_MAX] = "";
+	size_t count;
+
+	walked_table_fill(&t);
+	fake_stack_init(&s);
+	s.config.symtab = &t.symtab;
+	fake_tables_anywhere(&s.config);
+	s.range.end = fake_addr(&s, 200);
+	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), FAKE_TEXT_START + 0x1404);
+	fake_record(&s, fake_addr(&s, 200), 0, FAKE_TEXT_START + 0x2408);
+	s.regs.pc = FAKE_TEXT_START + 0x10;
+	s.regs.sp = fake_addr(&s, 90);
+	s.regs.s[0] = fake_addr(&s, 100);
+
+	for (int round = 0; round < 4; round++) {
+		/* Round 0 intact; 1: f20's entry (its size); 2: f36's name;
+		 * 3: the name offsets of f20 to f22, +1, -2, +1. */
+		walked_table_fill(&t);
+		if (round == 1)
+			t.symbols[20].size ^= 1;
+		if (round == 2)
+			t.names[4 * 36 + 1] = 'X';
+		if (round == 3) {
+			t.symbols[20].name += 1;
+			t.symbols[21].name -= 2;
+			t.symbols[22].name += 1;
+		}
+		tracer_start(&walk, TRACER_FRAME_POINTER, &s.config, &s.regs);
+		CHECK_ROW(walk.symtab_status == TRACER_TABLE_OK, round);
+		count = 0;
+		while (tracer_next(&walk, &frame) && count < 3) {
+			notes[count] = tracer_format_note(line, sizeof(line), &walk);
+			if (notes[count])
+				strcpy(note, line);
+			names[count++] = frame.name;
+		}
+		CHECK_ROW(count == 3 && walk.stop == TRACER_STOP_OUTERMOST, round);
+		CHECK_ROW(names[0] && strcmp(names[0], "f00") == 0 && !notes[0], round);
+		if (round == 0) {
+			CHECK_ROW(names[1] && strcmp(names[1], "f20") == 0 && !notes[1],
+				  round);
+			CHECK_ROW(names[2] && strcmp(names[2], "f36") == 0 && !notes[2],
+				  round);
+			continue;
+		}
+		/* Round 2's damage is in f36's name: f20 is still named. */
+		CHECK_ROW(round == 2
+			      ? names[1] && strcmp(names[1], "f20") == 0 && !notes[1]
+			      : !names[1] && notes[1],
+			  round);
+		CHECK_ROW(!names[2] && (round == 2) == (notes[2] != NULL), round);
+		CHECK_ROW(walk.symtab_status == TRACER_TABLE_BAD_CHECKSUM, round);
+		CHECK_ROW(strcmp(note, "Note: symbol table rejected (checksum mismatch): "
+				       "frames print raw") == 0,
+			  round);
+		/* Said once: nothing more at the end. */
+		CHECK_ROW(tracer_format_note(line, sizeof(line), &walk) == NULL, round);
+		tracer_prepare(&prepared, &s.config);
+		CHECK_ROW(prepared.symtab_status == TRACER_TABLE_BAD_CHECKSUM, round);
+	}
+	fake_stack_free(&s);
+}
+
+/* Crafted tables whose hashes hold, read by a walk, never past their
+ * arrays (under ASan, exactly sized): a name offset past names[], found
+ * where the walk reads it (MALFORMED: the frames from there raw); entries
+ * out of order, which the walk need not notice (its answers are then
+ * a search's of that table), and tracer_symtab_check() rejects. */
+void tables_crafted_found_mid_walk(void)
+{
+	static struct walked_table t;
+	struct fake_stack s;
+	struct tracer_walk walk;
+	struct tracer_frame frame;
+	size_t count;
+
+	fake_stack_init(&s);
+	s.config.symtab = &t.symtab;
+	fake_tables_anywhere(&s.config);
+	s.range.end = fake_addr(&s, 200);
+	fake_record(&s, fake_addr(&s, 100), fake_addr(&s, 200), FAKE_TEXT_START + 0x1404);
+	fake_record(&s, fake_addr(&s, 200), 0, FAKE_TEXT_START + 0x2408);
+	s.regs.pc = FAKE_TEXT_START + 0x10;
+	s.regs.sp = fake_addr(&s, 90);
+	s.regs.s[0] = fake_addr(&s, 100);
+	for (int round = 0; round < 2; round++) {
+		walked_table_fill(&t);
+		if (round == 0)
+			t.symbols[20].name = 4 * WALKED_FUNCTIONS + 8;
+		else
+			t.symbols[21].addr = FAKE_TEXT_START + 0x1000;
+		fake_symtab_fill(&t.symtab, t.symbols, WALKED_FUNCTIONS, t.names,
+				 sizeof(t.names));
+		tracer_start(&walk, TRACER_FRAME_POINTER, &s.config, &s.regs);
+		count = 0;
+		while (tracer_next(&walk, &frame)) {
+			CHECK_ROW(count > 0 ||
+				      (frame.name && strcmp(frame.name, "f00") == 0),
+				  round);
+			CHECK_ROW(round == 1 || count == 0 || !frame.name, round);
+			count++;
+		}
+		CHECK_ROW(count == 3 && walk.stop == TRACER_STOP_OUTERMOST, round);
+		CHECK_ROW(round == 1 || walk.symtab_status == TRACER_TABLE_MALFORMED,
+			  round);
+		CHECK_ROW(tracer_symtab_check(&s.config) == TRACER_TABLE_MALFORMED,
+			  round);
+	}
+	fake_stack_free(&s);
+}
