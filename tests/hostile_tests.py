@@ -259,7 +259,7 @@ def run_all(results: Results, kernels):
             check_clobbered_symtab_pointer(results, label, elf, tracer)
             check_page_allocator(results, label, elf, tracer)
             check_symtab_compensated(results, label, elf, tracer)
-            if tracer in ("dwarf", "auto", "table"):
+            if tracer in ("dwarf", "auto", "table") and "nocfi" not in label:
                 check_eh_frame_cfa(results, label, elf, tracer)
         if "fp1" in label:
             check_frame_pointer_zero(results, label, elf)
