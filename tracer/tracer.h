@@ -487,7 +487,7 @@ struct tracer_walk {
  * reads it, and each entry it reads (see tracer_symtab_check). A table
  * found damaged is not read again in the walk: tracer_format_note() says
  * so. Up to the first frame (tracer_start() and the first tracer_next(),
- * `make bench`): 2,683 instructions for auto on the benchmark kernel, 2,696
+ * `make bench`): 2,686 instructions for auto on the benchmark kernel, 2,699
  * on the one with ten times the functions (48,446 and 393,094 when the
  * whole tables were checked here). */
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
