@@ -25,8 +25,8 @@
  *
  * Only libc and tracer/: copy symgen/ into your tree and build main.c,
  * symgen.c, die.c, elf.c, fde_index.c, functions.c and unwind_table.c with
- * tracer/cfi_parse.c, tracer/cfi_row.c, tracer/memory.c and tracer/verify.c
- * (the tracer's own .eh_frame parser and interpreter), with the host
+ * tracer/cfi_parse.c, tracer/cfi_row.c and tracer/memory.c (the tracer's own
+ * .eh_frame parser and interpreter), with the host
  * compiler and -DTRACER_HOST_VIEW -Itracer.
  * The output is written to a temporary file and renamed into place, so a
  * failed run leaves no output behind.
