@@ -26,16 +26,10 @@ const struct tracer_unwind_rule *
 unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc)
 {
 	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
-	uintptr_t offset = pc - table->base;
-	/* Just past the 2-byte unit pc is in. */
-	uintptr_t end = (offset | 1) + 1;
+	uintptr_t end;
 
-	/* Past the last block (end there too: the last unit of the last
-	 * block; the offset first, as end wraps at the top of the address
-	 * space): the last row's range, which is no-CFI. */
-	if (pc < table->base ||
-	    offset >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count ||
-	    end >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count)
+	/* Past the last block: the last row's range, which is no-CFI. */
+	if (!unwind_table_end(table, pc, &end))
 		return &no_cfi;
 	return unwind_table_rule_of(
 	    table->rules,
