@@ -47,4 +47,8 @@ uintptr_t hart_stacks_base(unsigned long id);
  * belongs to it (an empty stack). */
 bool hart_sp_on(const struct hart *hart, unsigned stack, uintptr_t sp);
 
+/* Calls fn(arg) on the stack whose top is `top` (16-byte aligned), then
+ * comes back to the caller's stack (call_on_stack.S). */
+void call_on_stack(void (*fn)(void *), void *arg, uintptr_t top);
+
 #endif /* KERNEL_HART_H */

@@ -36,8 +36,6 @@ extern const struct tracer_unwind_table tracer_unwind_table;
 extern char __eh_frame_start[], __eh_frame_end[];
 extern char __tracer_symtab_start[], __tracer_symtab_end[];
 
-void call_on_stack(void (*fn)(void *), void *arg, uintptr_t top);
-
 #define NO_HART (~0ul)
 /* How long the first hart waits for each other one to print its backtrace,
  * and how long the others wait for their turn (all of the first one's

@@ -19,6 +19,13 @@ const struct scenario scenarios[] = {
     {"secondary-panic", scenario_secondary_panic,
      "panic on another hart (-smp 2 or more)"},
     {"all-harts", scenario_all_harts, "every hart panics or faults at once (-smp N)"},
+    {"bad-sscratch", scenario_bad_sscratch, "sscratch set to 0x1000, then a load fault"},
+    {"bad-sscratch-tick", scenario_bad_sscratch_tick,
+     "sscratch set to 0x1000, then a timer interrupt"},
+    {"panic-mid-line", scenario_panic_mid_line,
+     "a tick panics in the middle of its hart's line; the other harts print (-smp N)"},
+    {"panic-stack-1500", scenario_panic_stack_1500,
+     "panic() on the panic stack with 1,500 bytes of it left"},
 };
 
 const unsigned scenario_count = sizeof(scenarios) / sizeof(scenarios[0]);

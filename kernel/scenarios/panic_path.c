@@ -1,0 +1,129 @@
+/*
+ * panic_path.c - scenarios that attack the panic path itself.
+ *
+ *   bad-sscratch       sscratch set to 0x1000, then a load fault: the trap
+ *                      entry must not trust it (trap_entry.S)
+ *   bad-sscratch-tick  the same, then the next timer interrupt
+ *   panic-mid-line     a tick panics while its hart is in the middle of a
+ *                      kprintf line; the other harts print with interrupts
+ *                      masked meanwhile (-smp 2 or more)
+ *   panic-stack-1500   panic() entered on the panic stack with 1,500 bytes
+ *                      of it left
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "console.h"
+#include "hart.h"
+#include "panic.h"
+#include "scenarios.h"
+#include "smp.h"
+#include "timer.h"
+
+#define SSTATUS_SIE   (1u << 1)
+#define LEFT_AT_PANIC 1500
+#define BAD_SSCRATCH  0x1000
+
+/* The hart whose tick panics, and whether it is inside its line. */
+static volatile unsigned long line_hart;
+static volatile bool mid_line;
+
+/* t0 holds the garbage too: the trap entry's first instruction swaps t0
+ * with sscratch, so a second trap inside the entry finds the same garbage. */
+SCENARIO_FN void load_with_bad_sscratch(void)
+{
+	__asm__ volatile("li t0, %0\n\t"
+			 "csrw sscratch, t0\n\t"
+			 "lw t1, 0(zero)" ::"i"(BAD_SSCRATCH)
+			 : "t0", "t1", "memory");
+}
+
+void scenario_bad_sscratch(void)
+{
+	load_with_bad_sscratch();
+}
+
+/* The next tick traps with the garbage in sscratch. */
+SCENARIO_FN void wait_with_bad_sscratch(void)
+{
+	__asm__ volatile("li t0, %0\n\t"
+			 "csrw sscratch, t0\n"
+			 "1:\twfi\n\t"
+			 "j 1b" ::"i"(BAD_SSCRATCH)
+			 : "t0", "memory");
+	__builtin_unreachable();
+}
+
+void scenario_bad_sscratch_tick(void)
+{
+	wait_with_bad_sscratch();
+}
+
+SCENARIO_FN void tick_panics_mid_line(void)
+{
+	if (mid_line && this_hart()->id == line_hart)
+		panic("panic in a tick that cut its hart's line short");
+}
+
+/* The other harts: line after line, interrupts masked while each prints
+ * (as a kernel's printk under a spinlock does). */
+SCENARIO_FN void print_lines_masked(void)
+{
+	for (;;) {
+		__asm__ volatile("csrc sstatus, %0" ::"r"(SSTATUS_SIE) : "memory");
+		kprintf("hart %lu prints with interrupts masked\n", this_hart()->id);
+		__asm__ volatile("csrs sstatus, %0" ::"r"(SSTATUS_SIE) : "memory");
+	}
+}
+
+/* This hart: long lines, each held open across two calls, so that the
+ * tick that panics lands in the middle of one. */
+SCENARIO_FN void print_lines_until_tick(void)
+{
+	for (;;) {
+		console_lock();
+		kputs("a line the tick cuts short: ");
+		mid_line = true;
+		kprintf("%s %s %s\n", "0123456789abcdef0123456789abcdef",
+			"0123456789abcdef0123456789abcdef",
+			"0123456789abcdef0123456789abcdef");
+		mid_line = false;
+		console_unlock();
+	}
+}
+
+void scenario_panic_mid_line(void)
+{
+	for (unsigned long id = 0; id < HART_COUNT; id++)
+		if (id != this_hart()->id)
+			smp_run_on(id, print_lines_masked);
+	line_hart = this_hart()->id;
+	timer_tick_hook = tick_panics_mid_line;
+	print_lines_until_tick();
+}
+
+static uintptr_t panic_stack_left(void)
+{
+	uintptr_t sp;
+
+	__asm__ volatile("mv %0, sp" : "=r"(sp));
+	return sp - this_hart()->stacks[HART_PANIC].start;
+}
+
+/* On the panic stack: takes all but LEFT_AT_PANIC bytes of it (a
+ * variable-length array keeps sp 16-byte aligned), then panics. */
+SCENARIO_FN void panic_with_little_panic_stack(void *unused)
+{
+	volatile char padding[(panic_stack_left() - LEFT_AT_PANIC) & ~(uintptr_t)15];
+
+	(void)unused;
+	/* The array must exist: its address goes where the compiler cannot see. */
+	__asm__ volatile("" ::"r"(padding) : "memory");
+	panic("%lu bytes of the panic stack left", (unsigned long)panic_stack_left());
+}
+
+void scenario_panic_stack_1500(void)
+{
+	call_on_stack(panic_with_little_panic_stack, 0,
+		      this_hart()->stacks[HART_PANIC].end);
+}
