@@ -23,11 +23,12 @@ struct hart {
 	 * HART_INTERRUPT, HART_PANIC), guard pages excluded. */
 	struct tracer_range stacks[HART_STACK_TYPES];
 	unsigned long id;
-};
+} __attribute__((aligned(HART_SIZE)));
 
 extern struct hart harts[HART_COUNT];
 
-/* The calling hart's area: sscratch holds it once hart_init() ran. Always
+/* The calling hart's area: sscratch holds it once hart_init() ran (and tp,
+ * a second copy the trap entry checks sscratch against). Always
  * inline, even at -O0: panic() uses it with its caller's stack nearly full. */
 static inline __attribute__((always_inline)) struct hart *this_hart(void)
 {
@@ -37,7 +38,8 @@ static inline __attribute__((always_inline)) struct hart *this_hart(void)
 	return hart;
 }
 
-/* Sets up hart `id`'s area and points sscratch at it. id < HART_COUNT. */
+/* Sets up hart `id`'s area and points sscratch and tp at it.
+ * id < HART_COUNT. */
 void hart_init(unsigned long id);
 
 /* The lowest address of hart `id`'s block of stacks and guard pages. */

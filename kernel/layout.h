@@ -66,8 +66,12 @@
  * and t2 into, then, for the task, interrupt and panic stacks, the lowest
  * sp that leaves room for a trap (start + TF_SIZE + TRAP_HEADROOM) and the
  * top. sscratch holds the hart's struct hart at all times, except between
- * the trap entry's first instruction and its return of the value.
+ * the trap entry's first instruction and its return of the value. Each
+ * struct hart takes HART_SIZE bytes, aligned to that, so that the entry can
+ * check a pointer to one without touching memory (HART_COUNT * HART_SIZE
+ * must fit a 12-bit immediate).
  */
+#define HART_SIZE	 128
 #define HART_SPILL_T1	 (0 * REG_SIZE)
 #define HART_SPILL_T2	 (1 * REG_SIZE)
 #define HART_TRAP_LIMITS (2 * REG_SIZE) /* 3 x {lowest sp, top} */
