@@ -113,10 +113,15 @@ void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layo
 	config->entry_point_count = 0;
 }
 
+/* Each line the tracer prints starts a line of its own: another hart may
+ * have printed a piece of one since. */
 static void put_line(void *context, const char *line)
 {
 	(void)context;
+	console_lock();
+	console_start_line();
 	kprintf("%s\n", line);
+	console_unlock();
 }
 
 static void print_backtrace(const struct tracer_regs *regs, enum tracer_unwinder unwinder)
@@ -161,6 +166,7 @@ void panic_nested_fault(uintptr_t cause, uintptr_t epc, uintptr_t tval)
 	if (panic_harts[id].stage == PANIC_FALLBACK)
 		finish(id);
 	panic_harts[id].stage = PANIC_FALLBACK;
+	console_begin_report(); /* the fault may have cut a line short */
 	/* The newline ends whatever line the fault cut short. */
 	kprintf("\nnested fault while panicking: %s sepc=0x%lx stval=0x%lx\n",
 		tracer_trap_cause_name(cause), (unsigned long)epc, (unsigned long)tval);
@@ -218,11 +224,13 @@ static _Noreturn void print_report(void *arg)
 	}
 	panic_harts[me].stage = PANIC_REPORTING;
 	panic_harts[me].regs = report->regs;
+	console_begin_report();
 	if (report->fmt)
 		__atomic_compare_exchange_n(&panic_owner, &no_hart, me, false,
 					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 	if (is_first(me)) {
 		console_lock();
+		console_start_line();
 		kputs("panic: ");
 		kvprintf(report->fmt, report->args);
 		kputs("\n");
@@ -235,6 +243,7 @@ static _Noreturn void print_report(void *arg)
 	}
 	wait_for_turn(me);
 	console_lock();
+	console_start_line();
 	if (report->fmt) {
 		kprintf("Backtrace of hart %lu (it panicked too: ", me);
 		kvprintf(report->fmt, report->args);
