@@ -5,7 +5,10 @@
  * Whatever state the kernel is in, the report comes first:
  *   - panic() masks interrupts, then prints from this hart's panic stack,
  *     which has room for any unwinder however little the stack it was called
- *     on has left (the trace still starts where panic() was called);
+ *     on has left (the trace still starts where panic() was called). Called
+ *     on the panic stack already (a trap moved there, a panic in code run
+ *     there), it prints below its own frame, with the unwinder asked for if
+ *     what is left holds it, else with one that fits, saying so;
  *   - the first hart to panic (an atomic claim) prints "panic: ..." and its
  *     trace, then stops the others with an IPI and lets each print its own
  *     backtrace in turn, under a "Backtrace of hart N (...)" line; a hart
@@ -70,7 +73,42 @@ struct panic_report {
 	const struct tracer_regs *regs; /* where its trace starts */
 	const char *fmt; /* the message; NULL: stopped by another hart's panic */
 	va_list args;
+	uintptr_t stack_left; /* on the panic stack, below the caller's frame */
 };
+
+/*
+ * What printing a report takes of the panic stack besides the tracer's own
+ * figures (tracer.h: the unwinder's TRACER_STACK_*, plus TRACER_STACK_PRINT
+ * for tracer_print_backtrace()): the frames of this file and console.c on
+ * the way, print_report and print_backtrace, then put_line down to the
+ * firmware call. tests/stack_usage.py measures them with GCC at -O0, -O2
+ * and -Os, with and without frame pointers: 784 bytes at most (-O0); clang
+ * 14 -O2: 816 (-fstack-usage).
+ */
+#define PANIC_OWN_STACK 832u
+
+/* The room each unwinder needs; the last two are the fallbacks, in order. */
+static const struct {
+	enum tracer_unwinder unwinder;
+	uintptr_t stack;
+} unwinder_stacks[] = {
+    {TRACER_AUTO, TRACER_STACK_AUTO},
+    {TRACER_DWARF, TRACER_STACK_DWARF},
+    {TRACER_TABLE, TRACER_STACK_DWARF}, /* its interpreted rows: DWARF's */
+    {TRACER_PROLOGUE, TRACER_STACK_PROLOGUE},
+    {TRACER_FRAME_POINTER, TRACER_STACK_FRAME_POINTER},
+};
+#define UNWINDER_COUNT (sizeof(unwinder_stacks) / sizeof(unwinder_stacks[0]))
+#define FIRST_FALLBACK (UNWINDER_COUNT - 2)
+
+static uintptr_t stack_needed(enum tracer_unwinder unwinder)
+{
+	for (unsigned i = 0; i < UNWINDER_COUNT; i++)
+		if (unwinder_stacks[i].unwinder == unwinder)
+			return unwinder_stacks[i].stack + TRACER_STACK_PRINT +
+			       PANIC_OWN_STACK;
+	return 0;
+}
 
 void panic_use_unwinder(enum tracer_unwinder unwinder)
 {
@@ -210,6 +248,33 @@ static void wait_for_turn(unsigned long me)
 			return;
 }
 
+/* Prints the backtrace with panic_unwinder if `stack_left` holds it; else
+ * says so, and uses a fallback that fits, if one does. */
+static void print_trace(const struct panic_report *report)
+{
+	uintptr_t needed = stack_needed(panic_unwinder);
+
+	if (report->stack_left >= needed) {
+		print_backtrace(report->regs, panic_unwinder);
+		return;
+	}
+	kprintf("panic stack: %lu bytes left, the %s unwinder needs %lu: ",
+		(unsigned long)report->stack_left, tracer_unwinder_name(panic_unwinder),
+		(unsigned long)needed);
+	for (unsigned i = FIRST_FALLBACK; i < UNWINDER_COUNT; i++) {
+		enum tracer_unwinder fallback = unwinder_stacks[i].unwinder;
+
+		if (report->stack_left >= stack_needed(fallback)) {
+			kprintf("the %s unwinder instead (%lu)\n",
+				tracer_unwinder_name(fallback),
+				(unsigned long)stack_needed(fallback));
+			print_backtrace(report->regs, fallback);
+			return;
+		}
+	}
+	kputs("too few for any: no backtrace\n");
+}
+
 /* On the panic stack: claim the panic, or wait for the turn, and print. */
 static _Noreturn void print_report(void *arg)
 {
@@ -237,7 +302,7 @@ static _Noreturn void print_report(void *arg)
 		if (smp_online_mask() != 1ul << me)
 			kprintf("Backtrace of hart %lu (the first to panic):\n", me);
 		console_unlock();
-		print_backtrace(report->regs, panic_unwinder);
+		print_trace(report);
 		stop_other_harts(me);
 		sbi_shutdown(true);
 	}
@@ -253,31 +318,37 @@ static _Noreturn void print_report(void *arg)
 			__atomic_load_n(&panic_owner, __ATOMIC_SEQ_CST));
 	}
 	console_unlock();
-	print_backtrace(report->regs, panic_unwinder);
+	print_trace(report);
 	if (backtrace_turn != me)
 		sbi_shutdown(true); /* the first hart is stuck: see wait_for_turn */
 	finish(me);
 }
 
 /*
- * Prints the report from this hart's panic stack, unless it runs on it
- * already (a trap moved there). A macro, not a function: panic() uses it,
- * and nothing but panic()'s own frame may take the old stack, so that a
- * panic with 256 bytes of stack left still works (even at -O0).
+ * Prints the report from this hart's panic stack: from its top, or, if it
+ * runs on it already (a trap moved there), below the caller's frame, where
+ * the frames the trace starts from leave less room. A macro, not a
+ * function: panic() uses it, and nothing but panic()'s own frame may take
+ * the old stack, so that a panic with 256 bytes of stack left still works
+ * (even at -O0).
  */
 #define REPORT_FROM_PANIC_STACK(report)                                                  \
 	do {                                                                             \
 		const struct tracer_range panic_stack = this_hart()->stacks[HART_PANIC]; \
-		uintptr_t sp = (report)->regs->sp;                                       \
+		uintptr_t sp;                                                            \
                                                                                          \
-		if (sp > panic_stack.start && sp <= panic_stack.end)                     \
+		__asm__ volatile("mv %0, sp" : "=r"(sp));                                \
+		if (sp > panic_stack.start && sp <= panic_stack.end) {                   \
+			(report)->stack_left = sp - panic_stack.start;                   \
 			print_report(report);                                            \
+		}                                                                        \
+		(report)->stack_left = panic_stack.end - panic_stack.start;              \
 		call_on_stack(print_report, report, panic_stack.end);                    \
 	} while (0)
 
 void panic_stop_this_hart(const struct tracer_regs *interrupted)
 {
-	struct panic_report report = {interrupted, NULL, NULL};
+	struct panic_report report = {interrupted, NULL, NULL, 0};
 
 	REPORT_FROM_PANIC_STACK(&report);
 	sbi_shutdown(true); /* print_report does not return */

@@ -8,7 +8,9 @@
  *                      kprintf line; the other harts print with interrupts
  *                      masked meanwhile (-smp 2 or more)
  *   panic-stack-1500   panic() entered on the panic stack with 1,500 bytes
- *                      of it left
+ *                      of it left: too few for any unwinder (panic.c)
+ *   panic-stack-2000   the same with 2,000 bytes: enough for the
+ *                      frame-pointer unwinder only
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,9 +22,8 @@
 #include "smp.h"
 #include "timer.h"
 
-#define SSTATUS_SIE   (1u << 1)
-#define LEFT_AT_PANIC 1500
-#define BAD_SSCRATCH  0x1000
+#define SSTATUS_SIE  (1u << 1)
+#define BAD_SSCRATCH 0x1000
 
 /* The hart whose tick panics, and whether it is inside its line. */
 static volatile unsigned long line_hart;
@@ -102,6 +103,9 @@ void scenario_panic_mid_line(void)
 	print_lines_until_tick();
 }
 
+/* How much of the panic stack panic() is called with. */
+static uintptr_t left_at_panic;
+
 static uintptr_t panic_stack_left(void)
 {
 	uintptr_t sp;
@@ -110,11 +114,11 @@ static uintptr_t panic_stack_left(void)
 	return sp - this_hart()->stacks[HART_PANIC].start;
 }
 
-/* On the panic stack: takes all but LEFT_AT_PANIC bytes of it (a
+/* On the panic stack: takes all but left_at_panic bytes of it (a
  * variable-length array keeps sp 16-byte aligned), then panics. */
 SCENARIO_FN void panic_with_little_panic_stack(void *unused)
 {
-	volatile char padding[(panic_stack_left() - LEFT_AT_PANIC) & ~(uintptr_t)15];
+	volatile char padding[(panic_stack_left() - left_at_panic) & ~(uintptr_t)15];
 
 	(void)unused;
 	/* The array must exist: its address goes where the compiler cannot see. */
@@ -122,8 +126,19 @@ SCENARIO_FN void panic_with_little_panic_stack(void *unused)
 	panic("%lu bytes of the panic stack left", (unsigned long)panic_stack_left());
 }
 
-void scenario_panic_stack_1500(void)
+static void panic_on_panic_stack(uintptr_t left)
 {
+	left_at_panic = left;
 	call_on_stack(panic_with_little_panic_stack, 0,
 		      this_hart()->stacks[HART_PANIC].end);
+}
+
+void scenario_panic_stack_1500(void)
+{
+	panic_on_panic_stack(1500);
+}
+
+void scenario_panic_stack_2000(void)
+{
+	panic_on_panic_stack(2000);
 }

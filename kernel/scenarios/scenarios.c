@@ -26,6 +26,8 @@ const struct scenario scenarios[] = {
      "a tick panics in the middle of its hart's line; the other harts print (-smp N)"},
     {"panic-stack-1500", scenario_panic_stack_1500,
      "panic() on the panic stack with 1,500 bytes of it left"},
+    {"panic-stack-2000", scenario_panic_stack_2000,
+     "panic() on the panic stack with 2,000 bytes of it left"},
 };
 
 const unsigned scenario_count = sizeof(scenarios) / sizeof(scenarios[0]);

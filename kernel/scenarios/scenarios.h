@@ -40,5 +40,6 @@ void scenario_bad_sscratch(void);
 void scenario_bad_sscratch_tick(void);
 void scenario_panic_mid_line(void);
 void scenario_panic_stack_1500(void);
+void scenario_panic_stack_2000(void);
 
 #endif /* KERNEL_SCENARIOS_H */
