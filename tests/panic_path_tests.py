@@ -1,7 +1,9 @@
 """The demo kernel's panic path in the failures kernels really have: a stack
 overflow, a garbage sp, a panic with 256 bytes of stack left, a panic and a
 fault in the timer interrupt handler, a panic on a secondary hart, every hart
-failing at once.
+failing at once; and in attacks on the panic path itself (issue 17): a
+garbage sscratch, a panic that cuts its own hart's console line short while
+other harts print, a panic with little of the panic stack left.
 
 Each boot has a wall-clock bound and must power off by itself (a hang
 fails). The report must come first: exactly one `panic:` line, before any
@@ -13,7 +15,7 @@ panic.
 import re
 
 from e2e_tests import CAUSE_NAMES, boot, compare_frames, parse_gdb, FRAME_RE, TRAP_RE
-from testlib import Results
+from testlib import CROSS, Results, run
 
 # Builds (from e2e_tests.CONFIGS) and the tracers each runs the scenarios with.
 BUILDS = {
@@ -239,3 +241,166 @@ def run_all(results: Results, kernels):
     if elf:
         check_secondary_panic(results, "gcc-O2-fp1", elf, "fp", 8)
         check_all_harts(results, "gcc-O2-fp1", elf, "auto", 8)
+    run_attacks(results, elves)
+
+
+# Attack 4: the trap entry's one line for a sscratch that is not this
+# hart's struct hart (trap_entry.S), with what sscratch and tp held and the
+# trap's CSRs.
+BAD_SSCRATCH_LINE = re.compile(r"^panic: trap with a bad sscratch=0x([0-9a-f]+) tp=0x([0-9a-f]+): "
+                               r"scause=0x([0-9a-f]+) sepc=0x([0-9a-f]+) stval=0x([0-9a-f]+)$")
+HART_SIZE = 128  # kernel/layout.h: struct hart, as harts[] holds it
+
+
+def symbol_address(elf, name):
+    for line in run([CROSS + "nm", elf]).stdout.splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[2] == name:
+            return int(fields[0], 16)
+    return None
+
+
+def check_bad_sscratch(results, label, elf, scenario):
+    """sscratch (and t0) set to 0x1000, then a trap: one line with what
+    sscratch held, tp (harts[boot hart]) and the CSRs GDB saw at the trap
+    vector, then power off. Before the fix the entry stored through
+    sscratch, trapped again, forever: a timeout."""
+    name = "%s %s" % (label, scenario)
+    console, gdb_out, problem = boot(elf, "scenario=" + scenario,
+                                     "print_trap('trap0', '$sscratch == 0x1000')")
+    if not results.check(name + ": powered off by itself, within the time bound", problem is None,
+                         "%s\n%s" % (problem, console[-1500:])):
+        return
+    lines = [line.rstrip("\r") for line in console.splitlines()]
+    found = [BAD_SSCRATCH_LINE.match(line) for line in lines if BAD_SSCRATCH_LINE.match(line)]
+    traps = gdb_traps(gdb_out)
+    boot_hart = re.search(r"backtrace demo kernel on hart (\d+)", console)
+    harts = symbol_address(elf, "harts")
+    expected = (0x1000, harts + HART_SIZE * int(boot_hart.group(1)) if harts and boot_hart else None)
+    ok = (len(found) == 1 and len(traps) == 1 and lines[-1] == found[0].group(0)
+          and tuple(int(g, 16) for g in found[0].groups()) == expected + (traps[0][1], traps[0][0],
+                                                                           traps[0][2]))
+    results.check(name + ": the last line reports sscratch, tp and GDB's scause/sepc/stval", ok,
+                  "expected sscratch, tp = %s; GDB: %s\n%s" % (expected, traps, console[-800:]))
+
+
+# Attack 5: the tick that panics is the boot hart's, inside its line.
+MID_LINE_TICK = ("$scause < 0 && 'panic_path.c'::mid_line != 0 && "
+                 "$sscratch == (unsigned long)&harts['panic_path.c'::line_hart]")
+MID_LINE_MESSAGE = "panic in a tick that cut its hart's line short"
+FILLER_LINE = re.compile(r"^hart \d+ prints with interrupts masked$")
+WHOLE_LINES = [(re.compile(r"^Call Trace \((auto|frame-pointer|dwarf|prologue|table) unwinder\):$"),
+                "Call Trace"),
+               (re.compile(r"^End of trace: [^:]+$"), "End of trace"),
+               (HART_HEADER, "Backtrace of hart"),
+               (FRAME_RE, "[<"), (TRAP_RE, "--- trap")]
+
+
+def garbled_lines(lines):
+    """Lines of the report that hold a piece of it but are not that piece,
+    whole: another hart's text inside, or the line cut short."""
+    return [line for line in lines
+            if any(marker in line and not pattern.match(line) for pattern, marker in WHOLE_LINES)]
+
+
+def check_panic_mid_line(results, label, elf, runs, harts):
+    """A tick panics while its hart holds the console in the middle of a
+    line; the other harts print line after line with interrupts masked.
+    Each run: the report's first line is whole and on a line of its own, no
+    line of a trace is garbled, the first hart's trace is complete (and, in
+    the first run, equals GDB's bt at the tick and at panic()). Before the
+    fix: the panic line glued to the cut line every time, frame lines
+    garbled when the other harts took the console over after 100 ms."""
+    for attempt in range(runs):
+        name = "%s panic-mid-line -smp %d run %d" % (label, harts, attempt + 1)
+        gdb_function = "stop_at_traps([%r])" % MID_LINE_TICK if attempt == 0 else None
+        console, gdb_out, problem = boot(elf, "scenario=panic-mid-line tracer=auto", gdb_function,
+                                         harts)
+        if not results.check(name + ": powered off by itself, within the time bound",
+                             problem is None, "%s\n%s" % (problem, console[-1500:])):
+            continue
+        lines = [line.rstrip("\r") for line in console.splitlines()]
+        with_panic = [line for line in lines if "panic: " in line]
+        results.check(name + ": the report's first line is whole, on a line of its own",
+                      with_panic == ["panic: " + MID_LINE_MESSAGE], with_panic)
+        report = parse_report(console)
+        start = next((i for i, line in enumerate(lines) if "panic: " in line), len(lines))
+        garbled = garbled_lines(lines[start:])
+        results.check(name + ": no line of a trace holds another hart's text", not garbled,
+                      "\n".join(garbled[:10]))
+        blocks = report["blocks"]
+        first = blocks[0] if blocks else None
+        names = [f for segment in first["segments"] for _, f in segment] if first else []
+        results.check(name + ": the first hart's trace is complete, through the cut line",
+                      first is not None and first["why"] == "the first to panic"
+                      and first["end"] == OUTERMOST and "print_lines_until_tick" in names,
+                      first)
+        if first is not None and gdb_function:
+            check_against_gdb(results, name, first, gdb_out)
+
+
+# Attack 6: panic() on the panic stack with little of it left.
+PANIC_STACK_LINE = re.compile(r"^panic stack: (\d+) bytes left, the (\S+) unwinder needs (\d+): "
+                              r"(?:the (\S+) unwinder instead \((\d+)\)|too few for any: "
+                              r"no backtrace)$")
+
+
+def check_little_panic_stack(results, label, elf, scenario, tracer, fallback):
+    """panic() called on the panic stack with 1,500 or 2,000 bytes of it left:
+    the report says what is left and which unwinder it uses instead
+    (`fallback`; None: none fits, no trace), never runs out of stack, and
+    its trace is GDB's bt at panic() (the frame-pointer walk stops where
+    call_on_stack() switched stacks: a prefix). Before the fix: the panic
+    line, then "fatal: trap with the panic stack exhausted", no trace."""
+    name = "%s tracer=%s %s" % (label, tracer, scenario)
+    console, gdb_out, problem = boot(elf, "scenario=%s tracer=%s" % (scenario, tracer),
+                                     "stop_at_panic")
+    if not results.check(name + ": powered off by itself, within the time bound", problem is None,
+                         "%s\n%s" % (problem, console[-1500:])):
+        return
+    lines = [line.rstrip("\r") for line in console.splitlines()]
+    start = next((i for i, line in enumerate(lines) if line.startswith("panic: ")), None)
+    said = PANIC_STACK_LINE.match(lines[start + 1]) if start is not None and start + 1 < len(
+        lines) else None
+    left = int(scenario.rsplit("-", 1)[1])
+    results.check(name + ": the panic line, then what is left and which unwinder runs instead",
+                  said is not None and re.fullmatch(r"panic: \d+ bytes of the panic stack left",
+                                                    lines[start]) is not None
+                  and int(said.group(1)) < left and said.group(2) == tracer
+                  and int(said.group(1)) < int(said.group(3)) and said.group(4) == fallback
+                  and (fallback is None or int(said.group(5)) <= int(said.group(1))),
+                  console[-1500:])
+    results.check(name + ": the panic stack does not run out",
+                  "panic stack exhausted" not in console and "nested" not in console,
+                  console[-1500:])
+    report = parse_report(console)
+    if fallback is None:
+        results.check(name + ": no trace", not report["blocks"], report["blocks"])
+        return
+    block = report["blocks"][0] if report["blocks"] else None
+    frames, _ = parse_gdb(gdb_out)
+    gdb = frames.get("panic", [])
+    problems = compare_frames(block["segments"][0], gdb[:len(block["segments"][0])],
+                              False) if block else ["no trace"]
+    results.check(name + ": a %s trace, GDB's bt at panic() as far as it goes" % fallback,
+                  block is not None and block["header"] == "Call Trace (%s unwinder):" % fallback
+                  and len(block["segments"][0]) >= 3 and not problems,
+                  "\n".join(problems) + "\n" + console[-1000:])
+
+
+def run_attacks(results, elves):
+    """Issue 17's attacks 4, 5 and 6 on the panic path."""
+    for label in ["gcc-O2-fp1", "clang-O2-fp1"]:
+        elf = elves.get("kernel-" + label)
+        if elf:
+            for scenario in ["bad-sscratch", "bad-sscratch-tick"]:
+                check_bad_sscratch(results, label, elf, scenario)
+    elf = elves.get("kernel-gcc-O2-fp1")
+    if elf:
+        check_panic_mid_line(results, "gcc-O2-fp1", elf, 5, 4)
+    for label in ["gcc-O2-fp1", "gcc-O0-fp1"]:
+        elf = elves.get("kernel-" + label)
+        if elf:
+            check_little_panic_stack(results, label, elf, "panic-stack-1500", "dwarf", None)
+            check_little_panic_stack(results, label, elf, "panic-stack-2000", "dwarf",
+                                     "frame-pointer")
