@@ -15,6 +15,8 @@
 #define DW_TAG_subprogram	0x2e
 #define DW_AT_name		0x03
 #define DW_AT_low_pc		0x11
+#define DW_AT_abstract_origin	0x31
+#define DW_AT_specification	0x47
 #define DW_AT_linkage_name	0x6e
 #define DW_AT_MIPS_linkage_name 0x2007
 #define DW_AT_str_offsets_base	0x72
@@ -45,6 +47,9 @@ struct unit {
 	unsigned address_size; /* 4 or 8 */
 	uint64_t str_offsets_base;
 	uint64_t addr_base;
+	uint64_t abbrev_offset;
+	const unsigned char *start; /* the unit header: references count from it */
+	const unsigned char *end;
 };
 
 /* The value of an attribute, as far as it can matter here. */
@@ -344,16 +349,18 @@ static void add_name(struct reader *r, uint64_t addr, const char *name)
 	r->names[r->count++] = (struct dwarf_name){addr, name};
 }
 
-/* One entry, its attributes read at c: a named subprogram with an entry
- * address is kept; the unit's own entry gives the bases. */
-static bool read_entry(struct reader *r, struct cursor *c, struct unit *unit,
-		       uint64_t tag, struct cursor specs, bool unit_entry)
-{
-	struct value low_pc = {0, 0, NULL}, name = {0, 0, NULL}, linkage = {0, 0, NULL};
-	bool has_low_pc = false, has_name = false, has_linkage = false;
-	uint64_t addr;
-	const char *chosen;
+/* What an entry says that matters here. */
+struct entry {
+	struct value low_pc, name, linkage, origin;
+	bool has_low_pc, has_name, has_linkage, has_origin;
+};
 
+/* Reads the attributes of an entry at c, as `specs` lists them; the
+ * unit's own entry (unit_entry) also gives the bases. */
+static bool read_attributes(struct cursor *c, struct unit *unit, struct cursor specs,
+			    bool unit_entry, struct entry *e)
+{
+	memset(e, 0, sizeof(*e));
 	for (;;) {
 		uint64_t attr = read_leb(&specs, false);
 		uint64_t form = read_leb(&specs, false);
@@ -365,7 +372,7 @@ static bool read_entry(struct reader *r, struct cursor *c, struct unit *unit,
 		if (specs.bad)
 			return false;
 		if (attr == 0 && form == 0)
-			break;
+			return !c->bad;
 		while (form == DW_FORM_indirect && !c->bad)
 			form = read_leb(c, false);
 		if (!read_value(c, (unsigned)form, unit, &v))
@@ -373,37 +380,81 @@ static bool read_entry(struct reader *r, struct cursor *c, struct unit *unit,
 		if (form == DW_FORM_implicit_const)
 			v.number = (uint64_t)implicit;
 		if (attr == DW_AT_low_pc) {
-			low_pc = v;
-			has_low_pc = true;
+			e->low_pc = v;
+			e->has_low_pc = true;
 		} else if (attr == DW_AT_name) {
-			name = v;
-			has_name = true;
+			e->name = v;
+			e->has_name = true;
 		} else if (attr == DW_AT_linkage_name ||
 			   attr == DW_AT_MIPS_linkage_name) {
-			linkage = v;
-			has_linkage = true;
+			e->linkage = v;
+			e->has_linkage = true;
+		} else if (attr == DW_AT_abstract_origin || attr == DW_AT_specification) {
+			e->origin = v;
+			e->has_origin = true;
 		} else if (unit_entry && attr == DW_AT_str_offsets_base) {
 			unit->str_offsets_base = v.number;
 		} else if (unit_entry && attr == DW_AT_addr_base) {
 			unit->addr_base = v.number;
 		}
 	}
-	if (c->bad || tag != DW_TAG_subprogram || !has_low_pc ||
-	    !(has_name || has_linkage))
-		return !c->bad;
-	chosen =
-	    has_linkage ? value_string(r, unit, &linkage) : value_string(r, unit, &name);
-	if (chosen && *chosen && value_address(r, unit, &low_pc, &addr))
-		add_name(r, addr, chosen);
+}
+
+/*
+ * An entry's name: its linkage name, else its name, else, for an
+ * out-of-line instance of an inlined function or a definition apart from
+ * its declaration, the name of the entry it refers to in the same unit (as
+ * GDB names it). NULL if none within a few such steps.
+ */
+static const char *entry_name(const struct reader *r, const struct unit *unit,
+			      const struct entry *e, unsigned depth)
+{
+	struct unit copy = *unit;
+	struct cursor c;
+	struct cursor specs;
+	struct entry origin;
+	uint64_t code, tag;
+
+	if (e->has_linkage)
+		return value_string(r, unit, &e->linkage);
+	if (e->has_name)
+		return value_string(r, unit, &e->name);
+	/* ref1, ref2, ref4, ref8, ref_udata: offsets from the unit's start. */
+	if (!e->has_origin || depth >= 4 || e->origin.form < 0x11 ||
+	    e->origin.form > 0x15 ||
+	    e->origin.number >= (uint64_t)(unit->end - unit->start))
+		return NULL;
+	c = (struct cursor){unit->start + e->origin.number, unit->end, false};
+	code = read_leb(&c, false);
+	if (c.bad || !find_abbrev(r, unit->abbrev_offset, code, &tag, &specs) ||
+	    !read_attributes(&c, &copy, specs, false, &origin))
+		return NULL;
+	return entry_name(r, unit, &origin, depth + 1);
+}
+
+/* One entry, at c: a subprogram with an entry address and a name is kept. */
+static bool read_entry(struct reader *r, struct cursor *c, struct unit *unit,
+		       uint64_t tag, struct cursor specs, bool unit_entry)
+{
+	struct entry e;
+	const char *name;
+	uint64_t addr;
+
+	if (!read_attributes(c, unit, specs, unit_entry, &e))
+		return false;
+	if (tag != DW_TAG_subprogram || !e.has_low_pc)
+		return true;
+	name = entry_name(r, unit, &e, 0);
+	if (name && *name && value_address(r, unit, &e.low_pc, &addr))
+		add_name(r, addr, name);
 	return true;
 }
 
 /* One unit, whose header starts at c; c moves past it. */
 static bool read_unit(struct reader *r, struct cursor *c)
 {
-	struct unit unit = {0, 4, 0, 0, 0};
+	struct unit unit = {0, 4, 0, 0, 0, 0, c->p, NULL};
 	uint64_t length = read_fixed(c, 4);
-	uint64_t abbrev_offset;
 	unsigned unit_type = DW_UT_compile;
 	struct cursor entries;
 	bool first = true;
@@ -416,15 +467,16 @@ static bool read_unit(struct reader *r, struct cursor *c)
 		return false;
 	entries = (struct cursor){c->p, c->p + length, false};
 	c->p += length;
+	unit.end = c->p;
 	unit.version = (unsigned)read_fixed(&entries, 2);
 	if (unit.version < 2 || unit.version > 5)
 		return false;
 	if (unit.version == 5) {
 		unit_type = (unsigned)read_fixed(&entries, 1);
 		unit.address_size = (unsigned)read_fixed(&entries, 1);
-		abbrev_offset = read_fixed(&entries, unit.offset_size);
+		unit.abbrev_offset = read_fixed(&entries, unit.offset_size);
 	} else {
-		abbrev_offset = read_fixed(&entries, unit.offset_size);
+		unit.abbrev_offset = read_fixed(&entries, unit.offset_size);
 		unit.address_size = (unsigned)read_fixed(&entries, 1);
 	}
 	if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
@@ -438,7 +490,7 @@ static bool read_unit(struct reader *r, struct cursor *c)
 
 		if (code == 0)
 			continue; /* the end of a list of children */
-		if (!find_abbrev(r, abbrev_offset, code, &tag, &specs) ||
+		if (!find_abbrev(r, unit.abbrev_offset, code, &tag, &specs) ||
 		    !read_entry(r, &entries, &unit, tag, specs, first))
 			return false;
 		first = false;

@@ -100,6 +100,15 @@ static struct function *collect_functions(const struct elf_file *elf, size_t *co
 	return functions;
 }
 
+/* Whether `name` is a compiler's copy of `function` (function.constprop.0,
+ * .isra.0, .part.0, .cold): that name stays, as Linux prints it. */
+static bool is_clone_of(const char *name, const char *function)
+{
+	size_t length = strlen(function);
+
+	return strncmp(name, function, length) == 0 && name[length] == '.';
+}
+
 /*
  * A function the debugging information names is printed under that name,
  * as GDB's bt names it (the subprogram's, not the symbol table's): among
@@ -115,7 +124,7 @@ static void prefer_dwarf_names(const struct elf_file *elf, struct function *func
 	for (size_t i = 0; i < count; i++) {
 		const char *own = dwarf_name_at(names, name_count, functions[i].addr);
 
-		if (own && functions[i].typed)
+		if (own && functions[i].typed && !is_clone_of(functions[i].name, own))
 			functions[i].name = own;
 	}
 	tracked_free(names);
