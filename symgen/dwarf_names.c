@@ -26,7 +26,7 @@
 #define DW_FORM_implicit_const	0x21
 #define DW_FORM_indirect	0x16
 
-/* A section's bytes, or none (NULL, 0) if the image lacks it. */
+/* A section's bytes, or none (size 0) if the image lacks it. */
 struct bytes {
 	const unsigned char *data;
 	uint64_t size;
@@ -230,11 +230,13 @@ static bool read_value(struct cursor *c, unsigned form, const struct unit *unit,
 /* A section by name, or none. */
 static struct bytes section_bytes(const struct elf_file *elf, const char *name)
 {
+	/* Never NULL: a cursor over no bytes still points somewhere. */
+	static const unsigned char no_bytes[1];
 	uint32_t index = elf_section_by_name(elf, name);
 	struct elf_section section;
 
 	if (index == 0)
-		return (struct bytes){NULL, 0};
+		return (struct bytes){no_bytes, 0};
 	section = elf_section(elf, index);
 	return (struct bytes){elf_section_data(elf, &section, name), section.size};
 }
@@ -524,9 +526,9 @@ struct dwarf_name *dwarf_names_read(const struct elf_file *elf, size_t *count)
 	c = (struct cursor){r.info.data, r.info.data + r.info.size, false};
 	while (r.info.size && c.p < c.end) {
 		if (!read_unit(&r, &c)) {
-			warn(elf->path,
-			     "a unit of .debug_info this reader does not know: "
-			     "functions are named after their symbols only");
+			/* Names from the symbol table alone, as without
+			 * .debug_info: a kernel with debugging information this
+			 * reader does not know must still build. */
 			r.count = 0;
 			break;
 		}
