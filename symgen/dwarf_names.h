@@ -20,8 +20,8 @@ struct dwarf_name {
  * Every DW_TAG_subprogram of .debug_info (DWARF 2 to 5) with an entry
  * address and a name, sorted by address. None (*count 0) if the image has
  * no .debug_info, or if it holds something this reader does not know (the
- * symbol table alone then names the functions, as it did before). The names point into elf's data; the
- * array is a tracked block (die.h), for tracked_free().
+ * symbol table alone then names the functions, as it did before). The names point into
+ * elf's data; the array is a tracked block (die.h), for tracked_free().
  */
 struct dwarf_name *dwarf_names_read(const struct elf_file *elf, size_t *count);
 
