@@ -260,14 +260,25 @@ def symbol_address(elf, name):
     return None
 
 
+# Scenario: (what sscratch holds, whether tp holds the same; else this
+# hart's struct hart), from harts' address.
+BAD_SSCRATCH = {"bad-sscratch": (lambda harts: 0x1000, False),
+                "bad-sscratch-tick": (lambda harts: 0x1000, False),
+                "bad-sscratch-tp": (lambda harts: 0x1000, True),
+                "misaligned-sscratch": (lambda harts: harts + 8, True)}
+
+
 def check_bad_sscratch(results, label, elf, scenario):
-    """sscratch (and t0) set to 0x1000, then a trap: one line with what
-    sscratch held, tp (harts[boot hart]) and the CSRs GDB saw at the trap
-    vector, then power off. Before the fix the entry stored through
-    sscratch, trapped again, forever: a timeout."""
+    """sscratch (and t0) set to garbage, then a trap: one line with what
+    sscratch and tp held and the CSRs GDB saw at the trap vector, then
+    power off. Before the fix the entry stored through sscratch, trapped
+    again, forever (a timeout), or, with harts + 8, stored into harts[]."""
     name = "%s %s" % (label, scenario)
+    harts = symbol_address(elf, "harts")
+    garbage, same_tp = BAD_SSCRATCH[scenario]
+    garbage = garbage(harts or 0)
     console, gdb_out, problem = boot(elf, "scenario=" + scenario,
-                                     "print_trap('trap0', '$sscratch == 0x1000')")
+                                     "print_trap('trap0', '$sscratch == %d')" % garbage)
     if not results.check(name + ": powered off by itself, within the time bound", problem is None,
                          "%s\n%s" % (problem, console[-1500:])):
         return
@@ -275,8 +286,8 @@ def check_bad_sscratch(results, label, elf, scenario):
     found = [BAD_SSCRATCH_LINE.match(line) for line in lines if BAD_SSCRATCH_LINE.match(line)]
     traps = gdb_traps(gdb_out)
     boot_hart = re.search(r"backtrace demo kernel on hart (\d+)", console)
-    harts = symbol_address(elf, "harts")
-    expected = (0x1000, harts + HART_SIZE * int(boot_hart.group(1)) if harts and boot_hart else None)
+    expected = (garbage, garbage if same_tp else
+                harts + HART_SIZE * int(boot_hart.group(1)) if harts and boot_hart else None)
     ok = (len(found) == 1 and len(traps) == 1 and lines[-1] == found[0].group(0)
           and tuple(int(g, 16) for g in found[0].groups()) == expected + (traps[0][1], traps[0][0],
                                                                            traps[0][2]))
@@ -393,7 +404,7 @@ def run_attacks(results, elves):
     for label in ["gcc-O2-fp1", "clang-O2-fp1"]:
         elf = elves.get("kernel-" + label)
         if elf:
-            for scenario in ["bad-sscratch", "bad-sscratch-tick"]:
+            for scenario in BAD_SSCRATCH:
                 check_bad_sscratch(results, label, elf, scenario)
     elf = elves.get("kernel-gcc-O2-fp1")
     if elf:

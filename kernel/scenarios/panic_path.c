@@ -4,6 +4,10 @@
  *   bad-sscratch       sscratch set to 0x1000, then a load fault: the trap
  *                      entry must not trust it (trap_entry.S)
  *   bad-sscratch-tick  the same, then the next timer interrupt
+ *   bad-sscratch-tp    sscratch and tp both 0x1000, then a load fault: they
+ *                      agree, but point at no struct hart
+ *   misaligned-sscratch  sscratch and tp both harts + 8: inside harts[],
+ *                      but at no struct hart
  *   panic-mid-line     a tick panics while its hart is in the middle of a
  *                      kprintf line; the other harts print with interrupts
  *                      masked meanwhile (-smp 2 or more)
@@ -42,6 +46,35 @@ SCENARIO_FN void load_with_bad_sscratch(void)
 void scenario_bad_sscratch(void)
 {
 	load_with_bad_sscratch();
+}
+
+/* The same garbage in tp, which the entry checks sscratch against. */
+SCENARIO_FN void load_with_bad_sscratch_and_tp(void)
+{
+	__asm__ volatile("li t0, %0\n\t"
+			 "csrw sscratch, t0\n\t"
+			 "mv tp, t0\n\t"
+			 "lw t1, 0(zero)" ::"i"(BAD_SSCRATCH)
+			 : "t0", "t1", "memory");
+}
+
+void scenario_bad_sscratch_tp(void)
+{
+	load_with_bad_sscratch_and_tp();
+}
+
+SCENARIO_FN void load_with_misaligned_sscratch(void)
+{
+	__asm__ volatile("la t0, harts + 8\n\t"
+			 "csrw sscratch, t0\n\t"
+			 "mv tp, t0\n\t"
+			 "lw t1, 0(zero)" ::
+			     : "t0", "t1", "memory");
+}
+
+void scenario_misaligned_sscratch(void)
+{
+	load_with_misaligned_sscratch();
 }
 
 /* The next tick traps with the garbage in sscratch. */
