@@ -42,13 +42,9 @@ void hart_init(unsigned long id)
 	set_stack(hart, HART_INTERRUPT, base + INTERRUPT_STACK_OFFSET,
 		  INTERRUPT_STACK_SIZE);
 	set_stack(hart, HART_PANIC, base + PANIC_STACK_OFFSET, PANIC_STACK_SIZE);
+	set_stack(hart, HART_RESERVE, base + RESERVE_STACK_OFFSET, RESERVE_STACK_SIZE);
 	/* From here on, a trap finds this area (trap_entry.S), in sscratch,
 	 * and checks it against tp: tp first. */
 	__asm__ volatile("mv tp, %0" ::"r"(hart) : "memory");
 	__asm__ volatile("csrw sscratch, %0" ::"r"(hart) : "memory");
-}
-
-bool hart_sp_on(const struct hart *hart, unsigned stack, uintptr_t sp)
-{
-	return sp > hart->stacks[stack].start && sp <= hart->stacks[stack].end;
 }

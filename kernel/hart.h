@@ -20,7 +20,7 @@ struct hart {
 		uintptr_t top;
 	} trap_limits[HART_STACK_TYPES];
 	/* The same stacks for the tracer ([start, top), indexed by HART_TASK,
-	 * HART_INTERRUPT, HART_PANIC), guard pages excluded. */
+	 * HART_INTERRUPT, HART_PANIC, HART_RESERVE), guard pages excluded. */
 	struct tracer_range stacks[HART_STACK_TYPES];
 	unsigned long id;
 } __attribute__((aligned(HART_SIZE)));
@@ -46,8 +46,12 @@ void hart_init(unsigned long id);
 uintptr_t hart_stacks_base(unsigned long id);
 
 /* Whether sp lies on `stack` of the calling hart: a stack's top still
- * belongs to it (an empty stack). */
-bool hart_sp_on(const struct hart *hart, unsigned stack, uintptr_t sp);
+ * belongs to it (an empty stack). Always inline: panic() uses it. */
+static inline __attribute__((always_inline)) bool hart_sp_on(const struct hart *hart,
+							     unsigned stack, uintptr_t sp)
+{
+	return sp > hart->stacks[stack].start && sp <= hart->stacks[stack].end;
+}
 
 /* Calls fn(arg) on the stack whose top is `top` (16-byte aligned), then
  * comes back to the caller's stack (call_on_stack.S). */

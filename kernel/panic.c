@@ -7,8 +7,10 @@
  *     which has room for any unwinder however little the stack it was called
  *     on has left (the trace still starts where panic() was called). Called
  *     on the panic stack already (a trap moved there, a panic in code run
- *     there), it prints below its own frame, with the unwinder asked for if
- *     what is left holds it, else with one that fits, saying so;
+ *     there), it prints below its own frame if what is left holds the
+ *     unwinder asked for, else from this hart's reserve stack, which does;
+ *     called on the reserve (code someone ran there), below its own frame,
+ *     with the unwinder asked for or one that fits, saying so;
  *   - the first hart to panic (an atomic claim) prints "panic: ..." and its
  *     trace, then stops the others with an IPI and lets each print its own
  *     backtrace in turn, under a "Backtrace of hart N (...)" line; a hart
@@ -46,8 +48,6 @@ extern char __tracer_symtab_start[], __tracer_symtab_end[];
 #define STOP_WAIT TIMEBASE_HZ
 #define TURN_WAIT ((HART_COUNT + 2) * TIMEBASE_HZ)
 
-static enum tracer_unwinder panic_unwinder = TRACER_AUTO;
-
 /* How far a hart's panic path has come. */
 enum panic_stage {
 	PANIC_NONE,
@@ -73,7 +73,7 @@ struct panic_report {
 	const struct tracer_regs *regs; /* where its trace starts */
 	const char *fmt; /* the message; NULL: stopped by another hart's panic */
 	va_list args;
-	uintptr_t stack_left; /* on the panic stack, below the caller's frame */
+	uintptr_t stack_left; /* on the stack it prints from */
 };
 
 /*
@@ -101,6 +101,17 @@ static const struct {
 #define UNWINDER_COUNT (sizeof(unwinder_stacks) / sizeof(unwinder_stacks[0]))
 #define FIRST_FALLBACK (UNWINDER_COUNT - 2)
 
+/* The reserve holds a report with any unwinder (auto's figure is the largest). */
+_Static_assert(RESERVE_STACK_SIZE >=
+		   TRACER_STACK_AUTO + TRACER_STACK_PRINT + PANIC_OWN_STACK,
+	       "layout.h: RESERVE_STACK_SIZE");
+
+static enum tracer_unwinder panic_unwinder = TRACER_AUTO;
+/* What a report with it takes of a stack (stack_needed()): panic() reads it
+ * without a call, on a stack that may have little left. */
+static uintptr_t panic_stack_needed =
+    TRACER_STACK_AUTO + TRACER_STACK_PRINT + PANIC_OWN_STACK;
+
 static uintptr_t stack_needed(enum tracer_unwinder unwinder)
 {
 	for (unsigned i = 0; i < UNWINDER_COUNT; i++)
@@ -113,6 +124,7 @@ static uintptr_t stack_needed(enum tracer_unwinder unwinder)
 void panic_use_unwinder(enum tracer_unwinder unwinder)
 {
 	panic_unwinder = unwinder;
+	panic_stack_needed = stack_needed(unwinder);
 }
 
 /* What the tracer may read: this hart's stacks, and where our code, symbols,
@@ -249,16 +261,17 @@ static void wait_for_turn(unsigned long me)
 }
 
 /* Prints the backtrace with panic_unwinder if `stack_left` holds it; else
- * says so, and uses a fallback that fits, if one does. */
+ * (only on the reserve: see REPORT_FROM_A_STACK_WITH_ROOM) says so, and uses
+ * a fallback that fits, if one does. */
 static void print_trace(const struct panic_report *report)
 {
-	uintptr_t needed = stack_needed(panic_unwinder);
+	uintptr_t needed = panic_stack_needed;
 
 	if (report->stack_left >= needed) {
 		print_backtrace(report->regs, panic_unwinder);
 		return;
 	}
-	kprintf("panic stack: %lu bytes left, the %s unwinder needs %lu: ",
+	kprintf("reserve stack: %lu bytes left, the %s unwinder needs %lu: ",
 		(unsigned long)report->stack_left, tracer_unwinder_name(panic_unwinder),
 		(unsigned long)needed);
 	for (unsigned i = FIRST_FALLBACK; i < UNWINDER_COUNT; i++) {
@@ -325,32 +338,42 @@ static _Noreturn void print_report(void *arg)
 }
 
 /*
- * Prints the report from this hart's panic stack: from its top, or, if it
- * runs on it already (a trap moved there), below the caller's frame, where
- * the frames the trace starts from leave less room. A macro, not a
- * function: panic() uses it, and nothing but panic()'s own frame may take
- * the old stack, so that a panic with 256 bytes of stack left still works
- * (even at -O0).
+ * Prints the report from a stack with room for it: the panic stack's top;
+ * if panic() runs on the panic stack already (a trap moved there, a panic
+ * in code run there), below its own frame, if what is left holds the
+ * report, else the reserve's top; on the reserve (code run there: a report
+ * that started there panics no further), below its own frame, whatever is
+ * left (print_trace() picks what fits). The trace starts from the registers
+ * captured on the old stack all the same. A macro, not a function: panic()
+ * uses it, and nothing but panic()'s own frame may take the old stack, so
+ * that a panic with 256 bytes of stack left still works (even at -O0).
  */
-#define REPORT_FROM_PANIC_STACK(report)                                                  \
+#define REPORT_FROM_A_STACK_WITH_ROOM(report)                                            \
 	do {                                                                             \
-		const struct tracer_range panic_stack = this_hart()->stacks[HART_PANIC]; \
+		const struct hart *hart = this_hart();                                   \
+		const struct tracer_range *to = &hart->stacks[HART_PANIC];               \
 		uintptr_t sp;                                                            \
                                                                                          \
 		__asm__ volatile("mv %0, sp" : "=r"(sp));                                \
-		if (sp > panic_stack.start && sp <= panic_stack.end) {                   \
-			(report)->stack_left = sp - panic_stack.start;                   \
+		if (hart_sp_on(hart, HART_PANIC, sp)) {                                  \
+			if (sp - to->start >= panic_stack_needed) {                      \
+				(report)->stack_left = sp - to->start;                   \
+				print_report(report);                                    \
+			}                                                                \
+			to = &hart->stacks[HART_RESERVE];                                \
+		} else if (hart_sp_on(hart, HART_RESERVE, sp)) {                         \
+			(report)->stack_left = sp - hart->stacks[HART_RESERVE].start;    \
 			print_report(report);                                            \
 		}                                                                        \
-		(report)->stack_left = panic_stack.end - panic_stack.start;              \
-		call_on_stack(print_report, report, panic_stack.end);                    \
+		(report)->stack_left = to->end - to->start;                              \
+		call_on_stack(print_report, report, to->end);                            \
 	} while (0)
 
 void panic_stop_this_hart(const struct tracer_regs *interrupted)
 {
 	struct panic_report report = {interrupted, NULL, NULL, 0};
 
-	REPORT_FROM_PANIC_STACK(&report);
+	REPORT_FROM_A_STACK_WITH_ROOM(&report);
 	sbi_shutdown(true); /* print_report does not return */
 }
 
@@ -366,6 +389,6 @@ void panic(const char *fmt, ...)
 	report.regs = &regs;
 	report.fmt = fmt;
 	va_start(report.args, fmt);
-	REPORT_FROM_PANIC_STACK(&report);
+	REPORT_FROM_A_STACK_WITH_ROOM(&report);
 	sbi_shutdown(true); /* print_report does not return */
 }

@@ -14,7 +14,8 @@
  *   - an exception with sp on a stack of this hart and room below it for the
  *     frame and TRAP_HEADROOM: that stack, below sp;
  *   - otherwise (a stack overflow into a guard page, a garbage sp): the top
- *     of this hart's panic stack, unless sp is on or just below that one
+ *     of this hart's panic stack, unless sp is on or just below that one or
+ *     the reserve (where panic() prints when the panic stack is short)
  *     already, which leaves nothing to report with: say so and power off.
  * The trap frame keeps the interrupted sp, so a backtrace crosses from the
  * new stack back to the interrupted one.
@@ -29,8 +30,8 @@
 #define SBI_EXT_LEGACY_PUTCHAR 0x01
 #define SBI_EXT_SRST	       0x53525354
 
-/* Below a panic stack's lowest usable sp: its guard page and what a trap needs. */
-#define PANIC_STACK_GUARDED (GUARD_SIZE + TF_SIZE + TRAP_HEADROOM)
+/* Below a stack's lowest usable sp: its guard page and what a trap needs. */
+#define STACK_GUARDED (GUARD_SIZE + TF_SIZE + TRAP_HEADROOM)
 
 /* Continue at `stay` if sp lies on this hart's stack `index` with room. */
 .macro ROOM_ON stack, stay
@@ -38,6 +39,18 @@
 	bltu sp, t2, 1f
 	LOAD t2, HART_TRAP_LIMITS + \stack * HART_LIMIT_SIZE + REG_SIZE(t0)
 	bleu sp, t2, \stay
+1:
+.endm
+
+/* Continue at `target` if the interrupted sp (t1) lies on this hart's stack
+ * `index` or in the guard page below it. Uses sp. */
+.macro ON_OR_BELOW stack, target
+	LOAD t2, HART_TRAP_LIMITS + \stack * HART_LIMIT_SIZE(t0)
+	li sp, STACK_GUARDED
+	sub t2, t2, sp
+	bltu t1, t2, 1f
+	LOAD t2, HART_TRAP_LIMITS + \stack * HART_LIMIT_SIZE + REG_SIZE(t0)
+	bleu t1, t2, \target
 1:
 .endm
 
@@ -62,7 +75,8 @@ trap_entry:
 	bnez tp, trap_bad_hart
 	la tp, harts
 	sub tp, t0, tp
-	sltiu tp, tp, HART_COUNT * HART_SIZE
+	srli tp, tp, HART_SIZE_SHIFT
+	sltiu tp, tp, HART_COUNT
 	beqz tp, trap_bad_hart
 	mv tp, t0
 	STORE t1, HART_SPILL_T1(t0)
@@ -76,14 +90,11 @@ exception:
 	ROOM_ON HART_TASK, save
 	ROOM_ON HART_INTERRUPT, save
 	ROOM_ON HART_PANIC, save
-	/* No room: is it the panic stack that ran out? */
-	LOAD t2, HART_TRAP_LIMITS + HART_PANIC * HART_LIMIT_SIZE(t0)
-	li sp, PANIC_STACK_GUARDED
-	sub t2, t2, sp
-	bltu t1, t2, 2f
-	LOAD t2, HART_TRAP_LIMITS + HART_PANIC * HART_LIMIT_SIZE + REG_SIZE(t0)
-	bleu t1, t2, trap_without_stack
-2:	LOAD sp, HART_TRAP_LIMITS + HART_PANIC * HART_LIMIT_SIZE + REG_SIZE(t0)
+	ROOM_ON HART_RESERVE, save
+	/* No room: is it the panic stack, or the reserve, that ran out? */
+	ON_OR_BELOW HART_PANIC, trap_without_stack
+	ON_OR_BELOW HART_RESERVE, trap_without_stack
+	LOAD sp, HART_TRAP_LIMITS + HART_PANIC * HART_LIMIT_SIZE + REG_SIZE(t0)
 save:
 	addi sp, sp, -TF_SIZE
 	STORE t1, TF_REG(2)(sp)

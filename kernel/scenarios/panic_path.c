@@ -12,8 +12,13 @@
  *                      kprintf line; the other harts print with interrupts
  *                      masked meanwhile (-smp 2 or more)
  *   panic-stack-1500   panic() entered on the panic stack with 1,500 bytes
- *                      of it left: too few for any unwinder (panic.c)
- *   panic-stack-2000   the same with 2,000 bytes: enough for the
+ *                      of it left: too few for any unwinder, so the report
+ *                      moves to the reserve stack (panic.c)
+ *   panic-stack-2000   the same with 2,000 bytes
+ *   reserve-stack-1500 panic() entered on the reserve stack with 1,500 bytes
+ *                      of it left: nowhere else to go, too few for any
+ *                      unwinder
+ *   reserve-stack-2000 the same with 2,000 bytes: enough for the
  *                      frame-pointer unwinder only
  */
 #include <stdbool.h>
@@ -136,42 +141,54 @@ void scenario_panic_mid_line(void)
 	print_lines_until_tick();
 }
 
-/* How much of the panic stack panic() is called with. */
+/* The stack panic() is called on, and how much of it is left then. */
+static unsigned stack_at_panic;
 static uintptr_t left_at_panic;
 
-static uintptr_t panic_stack_left(void)
+static uintptr_t stack_left(void)
 {
 	uintptr_t sp;
 
 	__asm__ volatile("mv %0, sp" : "=r"(sp));
-	return sp - this_hart()->stacks[HART_PANIC].start;
+	return sp - this_hart()->stacks[stack_at_panic].start;
 }
 
-/* On the panic stack: takes all but left_at_panic bytes of it (a
- * variable-length array keeps sp 16-byte aligned), then panics. */
-SCENARIO_FN void panic_with_little_panic_stack(void *unused)
+/* On that stack: takes all but left_at_panic bytes of it (a variable-length
+ * array keeps sp 16-byte aligned), then panics. */
+SCENARIO_FN void panic_with_little_stack_left(void *unused)
 {
-	volatile char padding[(panic_stack_left() - left_at_panic) & ~(uintptr_t)15];
+	volatile char padding[(stack_left() - left_at_panic) & ~(uintptr_t)15];
 
 	(void)unused;
 	/* The array must exist: its address goes where the compiler cannot see. */
 	__asm__ volatile("" ::"r"(padding) : "memory");
-	panic("%lu bytes of the panic stack left", (unsigned long)panic_stack_left());
+	panic("%lu bytes of the %s stack left", (unsigned long)stack_left(),
+	      stack_at_panic == HART_PANIC ? "panic" : "reserve");
 }
 
-static void panic_on_panic_stack(uintptr_t left)
+static void panic_on_stack(unsigned stack, uintptr_t left)
 {
+	stack_at_panic = stack;
 	left_at_panic = left;
-	call_on_stack(panic_with_little_panic_stack, 0,
-		      this_hart()->stacks[HART_PANIC].end);
+	call_on_stack(panic_with_little_stack_left, 0, this_hart()->stacks[stack].end);
 }
 
 void scenario_panic_stack_1500(void)
 {
-	panic_on_panic_stack(1500);
+	panic_on_stack(HART_PANIC, 1500);
 }
 
 void scenario_panic_stack_2000(void)
 {
-	panic_on_panic_stack(2000);
+	panic_on_stack(HART_PANIC, 2000);
+}
+
+void scenario_reserve_stack_1500(void)
+{
+	panic_on_stack(HART_RESERVE, 1500);
+}
+
+void scenario_reserve_stack_2000(void)
+{
+	panic_on_stack(HART_RESERVE, 2000);
 }
