@@ -249,7 +249,7 @@ def run_all(results: Results, kernels):
 # trap's CSRs.
 BAD_SSCRATCH_LINE = re.compile(r"^panic: trap with a bad sscratch=0x([0-9a-f]+) tp=0x([0-9a-f]+): "
                                r"scause=0x([0-9a-f]+) sepc=0x([0-9a-f]+) stval=0x([0-9a-f]+)$")
-HART_SIZE = 128  # kernel/layout.h: struct hart, as harts[] holds it
+HART_SIZE = 256  # kernel/layout.h: struct hart, as harts[] holds it
 
 
 def symbol_address(elf, name):
@@ -350,53 +350,85 @@ def check_panic_mid_line(results, label, elf, runs, harts):
             check_against_gdb(results, name, first, gdb_out)
 
 
-# Attack 6: panic() on the panic stack with little of it left.
-PANIC_STACK_LINE = re.compile(r"^panic stack: (\d+) bytes left, the (\S+) unwinder needs (\d+): "
-                              r"(?:the (\S+) unwinder instead \((\d+)\)|too few for any: "
-                              r"no backtrace)$")
+# Attack 6: panic() on the panic stack with little of it left. The tracer=
+# argument, and the unwinder its trace header names.
+UNWINDER_NAMES = {"dwarf": "dwarf", "auto": "auto", "table": "table", "compiler": "prologue",
+                  "fp": "frame-pointer"}
+RESERVE_STACK_LINE = re.compile(r"^reserve stack: (\d+) bytes left, the (\S+) unwinder needs (\d+): "
+                                r"(?:the (\S+) unwinder instead \((\d+)\)|too few for any: "
+                                r"no backtrace)$")
 
 
-def check_little_panic_stack(results, label, elf, scenario, tracer, fallback):
-    """panic() called on the panic stack with 1,500 or 2,000 bytes of it left:
-    the report says what is left and which unwinder it uses instead
-    (`fallback`; None: none fits, no trace), never runs out of stack, and
-    its trace is GDB's bt at panic() (the frame-pointer walk stops where
-    call_on_stack() switched stacks: a prefix). Before the fix: the panic
-    line, then "fatal: trap with the panic stack exhausted", no trace."""
-    name = "%s tracer=%s %s" % (label, tracer, scenario)
+def boot_little_stack(results, name, elf, scenario, tracer):
+    """Boots `scenario` under GDB, stopped at panic(): (console lines from
+    the panic line on, GDB's frames at panic(), report), or None if it did
+    not power off by itself, within the time bound."""
     console, gdb_out, problem = boot(elf, "scenario=%s tracer=%s" % (scenario, tracer),
                                      "stop_at_panic")
     if not results.check(name + ": powered off by itself, within the time bound", problem is None,
                          "%s\n%s" % (problem, console[-1500:])):
-        return
+        return None
     lines = [line.rstrip("\r") for line in console.splitlines()]
-    start = next((i for i, line in enumerate(lines) if line.startswith("panic: ")), None)
-    said = PANIC_STACK_LINE.match(lines[start + 1]) if start is not None and start + 1 < len(
-        lines) else None
+    start = next((i for i, line in enumerate(lines) if line.startswith("panic: ")), len(lines))
+    results.check(name + ": the stack does not run out",
+                  "stack exhausted" not in console and "nested" not in console, console[-1500:])
+    return lines[start:], parse_gdb(gdb_out)[0].get("panic", []), parse_report(console)
+
+
+def check_trace_is_gdbs(results, name, report, gdb, unwinder):
+    """One trace, by `unwinder`, whose frames are GDB's bt at panic(), all of
+    them (both stop where call_on_stack() switched stacks)."""
+    block = report["blocks"][0] if len(report["blocks"]) == 1 else None
+    problems = compare_frames(block["segments"][0], gdb, False) if block else ["no single trace"]
+    results.check(name + ": a %s trace, equal to GDB's bt at panic()" % unwinder,
+                  block is not None and block["header"] == "Call Trace (%s unwinder):" % unwinder
+                  and len(gdb) >= 3 and not problems,
+                  "\n".join(problems) + "\n" + "\n".join(report["lines"][-12:]))
+
+
+def check_little_panic_stack(results, label, elf, scenario, tracer):
+    """panic() called on the panic stack with 1,500 or 2,000 bytes of it
+    left: the report moves to the reserve stack if it must, and prints,
+    right after the panic line, a trace by the unwinder asked for, equal to
+    GDB's bt at panic(). Before the reserve: a `panic stack: ...` line and
+    no trace (1,500), or the frame-pointer trace instead of the one asked
+    for (2,000); before that, "fatal: trap with the panic stack exhausted"."""
+    name = "%s tracer=%s %s" % (label, tracer, scenario)
+    booted = boot_little_stack(results, name, elf, scenario, tracer)
+    if booted is None:
+        return
+    lines, gdb, report = booted
+    left = int(scenario.rsplit("-", 1)[1])
+    said = re.fullmatch(r"panic: (\d+) bytes of the panic stack left", lines[0]) if lines else None
+    results.check(name + ": the panic line, then the trace",
+                  said is not None and left <= int(said.group(1)) < left + 16 and len(lines) > 1
+                  and lines[1].startswith("Call Trace ("), "\n".join(lines[:3]))
+    check_trace_is_gdbs(results, name, report, gdb, UNWINDER_NAMES[tracer])
+
+
+def check_little_reserve_stack(results, label, elf, scenario, tracer, fallback):
+    """panic() called on the reserve stack itself with 1,500 or 2,200 bytes
+    of it left, nowhere else to go: the report says what is left and which
+    unwinder it uses instead (`fallback`; None: none fits, no trace), never
+    runs out of stack, and its trace is GDB's bt at panic()."""
+    name = "%s tracer=%s %s" % (label, tracer, scenario)
+    booted = boot_little_stack(results, name, elf, scenario, tracer)
+    if booted is None:
+        return
+    lines, gdb, report = booted
+    said = RESERVE_STACK_LINE.match(lines[1]) if len(lines) > 1 else None
     left = int(scenario.rsplit("-", 1)[1])
     results.check(name + ": the panic line, then what is left and which unwinder runs instead",
-                  said is not None and re.fullmatch(r"panic: \d+ bytes of the panic stack left",
-                                                    lines[start]) is not None
+                  said is not None and re.fullmatch(r"panic: \d+ bytes of the reserve stack left",
+                                                    lines[0]) is not None
                   and int(said.group(1)) < left and said.group(2) == tracer
                   and int(said.group(1)) < int(said.group(3)) and said.group(4) == fallback
                   and (fallback is None or int(said.group(5)) <= int(said.group(1))),
-                  console[-1500:])
-    results.check(name + ": the panic stack does not run out",
-                  "panic stack exhausted" not in console and "nested" not in console,
-                  console[-1500:])
-    report = parse_report(console)
+                  "\n".join(lines[:3]))
     if fallback is None:
         results.check(name + ": no trace", not report["blocks"], report["blocks"])
         return
-    block = report["blocks"][0] if report["blocks"] else None
-    frames, _ = parse_gdb(gdb_out)
-    gdb = frames.get("panic", [])
-    problems = compare_frames(block["segments"][0], gdb[:len(block["segments"][0])],
-                              False) if block else ["no trace"]
-    results.check(name + ": a %s trace, GDB's bt at panic() as far as it goes" % fallback,
-                  block is not None and block["header"] == "Call Trace (%s unwinder):" % fallback
-                  and len(block["segments"][0]) >= 3 and not problems,
-                  "\n".join(problems) + "\n" + console[-1000:])
+    check_trace_is_gdbs(results, name, report, gdb, fallback)
 
 
 def run_attacks(results, elves):
@@ -409,9 +441,13 @@ def run_attacks(results, elves):
     elf = elves.get("kernel-gcc-O2-fp1")
     if elf:
         check_panic_mid_line(results, "gcc-O2-fp1", elf, 5, 4)
-    for label in ["gcc-O2-fp1", "gcc-O0-fp1"]:
+    for label, tracers in [("gcc-O2-fp1", BUILDS["gcc-O2-fp1"]), ("gcc-O0-fp1", ["dwarf"])]:
         elf = elves.get("kernel-" + label)
-        if elf:
-            check_little_panic_stack(results, label, elf, "panic-stack-1500", "dwarf", None)
-            check_little_panic_stack(results, label, elf, "panic-stack-2000", "dwarf",
-                                     "frame-pointer")
+        if not elf:
+            continue
+        for tracer in tracers:
+            for scenario in ["panic-stack-1500", "panic-stack-2000"]:
+                check_little_panic_stack(results, label, elf, scenario, tracer)
+        check_little_reserve_stack(results, label, elf, "reserve-stack-1500", "dwarf", None)
+        check_little_reserve_stack(results, label, elf, "reserve-stack-2200", "dwarf",
+                                   "frame-pointer")

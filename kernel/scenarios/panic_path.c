@@ -18,7 +18,7 @@
  *   reserve-stack-1500 panic() entered on the reserve stack with 1,500 bytes
  *                      of it left: nowhere else to go, too few for any
  *                      unwinder
- *   reserve-stack-2000 the same with 2,000 bytes: enough for the
+ *   reserve-stack-2200 the same with 2,200 bytes: enough for the
  *                      frame-pointer unwinder only
  */
 #include <stdbool.h>
@@ -188,7 +188,7 @@ void scenario_reserve_stack_1500(void)
 	panic_on_stack(HART_RESERVE, 1500);
 }
 
-void scenario_reserve_stack_2000(void)
+void scenario_reserve_stack_2200(void)
 {
-	panic_on_stack(HART_RESERVE, 2000);
+	panic_on_stack(HART_RESERVE, 2200);
 }

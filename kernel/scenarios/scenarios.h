@@ -44,6 +44,6 @@ void scenario_panic_mid_line(void);
 void scenario_panic_stack_1500(void);
 void scenario_panic_stack_2000(void);
 void scenario_reserve_stack_1500(void);
-void scenario_reserve_stack_2000(void);
+void scenario_reserve_stack_2200(void);
 
 #endif /* KERNEL_SCENARIOS_H */
