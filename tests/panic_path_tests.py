@@ -359,10 +359,12 @@ RESERVE_STACK_LINE = re.compile(r"^reserve stack: (\d+) bytes left, the (\S+) un
                                 r"no backtrace)$")
 
 
-def boot_little_stack(results, name, elf, scenario, tracer):
+def boot_little_stack(results, name, elf, scenario, tracer, nested_fault=False):
     """Boots `scenario` under GDB, stopped at panic(): (console lines from
     the panic line on, GDB's frames at panic(), report), or None if it did
-    not power off by itself, within the time bound."""
+    not power off by itself, within the time bound. Checks that no stack
+    ran out, and that nothing faulted while panicking unless the scenario
+    makes it (`nested_fault`)."""
     console, gdb_out, problem = boot(elf, "scenario=%s tracer=%s" % (scenario, tracer),
                                      "stop_at_panic")
     if not results.check(name + ": powered off by itself, within the time bound", problem is None,
@@ -370,8 +372,10 @@ def boot_little_stack(results, name, elf, scenario, tracer):
         return None
     lines = [line.rstrip("\r") for line in console.splitlines()]
     start = next((i for i, line in enumerate(lines) if line.startswith("panic: ")), len(lines))
-    results.check(name + ": the stack does not run out",
-                  "stack exhausted" not in console and "nested" not in console, console[-1500:])
+    results.check(name + ": the stack does not run out, %s nested fault"
+                  % ("one" if nested_fault else "no"),
+                  "stack exhausted" not in console
+                  and console.count("nested") == (1 if nested_fault else 0), console[-1500:])
     return lines[start:], parse_gdb(gdb_out)[0].get("panic", []), parse_report(console)
 
 
@@ -404,6 +408,28 @@ def check_little_panic_stack(results, label, elf, scenario, tracer):
                   said is not None and left <= int(said.group(1)) < left + 16 and len(lines) > 1
                   and lines[1].startswith("Call Trace ("), "\n".join(lines[:3]))
     check_trace_is_gdbs(results, name, report, gdb, UNWINDER_NAMES[tracer])
+
+
+NESTED_FAULT_LINE = re.compile(r"^nested fault while panicking: load page fault "
+                               r"sepc=0x[0-9a-f]+ stval=0x8$")
+
+
+def check_fault_on_reserve(results, label, elf):
+    """panic-stack-fault: panic("%s", (char *)8) on the panic stack with
+    1,500 bytes of it left; the report moves to the reserve, where the
+    message faults. The trap stays on the reserve (moved to the panic
+    stack, its frame would land on the frames the trace starts from): the
+    panic line, the nested fault line, then the frame-pointer trace of the
+    panic, equal to GDB's bt at panic()."""
+    name = "%s tracer=dwarf panic-stack-fault" % label
+    booted = boot_little_stack(results, name, elf, "panic-stack-fault", "dwarf", True)
+    if booted is None:
+        return
+    lines, gdb, report = booted
+    results.check(name + ": the panic line, then the nested fault line",
+                  len(lines) > 2 and lines[0] == "panic: " and NESTED_FAULT_LINE.match(lines[1])
+                  and lines[2] == "Call Trace (frame-pointer unwinder):", "\n".join(lines[:3]))
+    check_trace_is_gdbs(results, name, report, gdb, "frame-pointer")
 
 
 def check_little_reserve_stack(results, label, elf, scenario, tracer, fallback):
@@ -448,6 +474,7 @@ def run_attacks(results, elves):
         for tracer in tracers:
             for scenario in ["panic-stack-1500", "panic-stack-2000"]:
                 check_little_panic_stack(results, label, elf, scenario, tracer)
+        check_fault_on_reserve(results, label, elf)
         check_little_reserve_stack(results, label, elf, "reserve-stack-1500", "dwarf", None)
         check_little_reserve_stack(results, label, elf, "reserve-stack-2200", "dwarf",
                                    "frame-pointer")

@@ -15,6 +15,8 @@
  *                      of it left: too few for any unwinder, so the report
  *                      moves to the reserve stack (panic.c)
  *   panic-stack-2000   the same with 2,000 bytes
+ *   panic-stack-fault  the same with 1,500 bytes and a message that faults:
+ *                      a fault while printing on the reserve stack
  *   reserve-stack-1500 panic() entered on the reserve stack with 1,500 bytes
  *                      of it left: nowhere else to go, too few for any
  *                      unwinder
@@ -141,9 +143,11 @@ void scenario_panic_mid_line(void)
 	print_lines_until_tick();
 }
 
-/* The stack panic() is called on, and how much of it is left then. */
+/* The stack panic() is called on, how much of it is left then, and whether
+ * its message faults. */
 static unsigned stack_at_panic;
 static uintptr_t left_at_panic;
+static bool message_faults;
 
 static uintptr_t stack_left(void)
 {
@@ -162,6 +166,8 @@ SCENARIO_FN void panic_with_little_stack_left(void *unused)
 	(void)unused;
 	/* The array must exist: its address goes where the compiler cannot see. */
 	__asm__ volatile("" ::"r"(padding) : "memory");
+	if (message_faults)
+		panic("%s", (char *)8);
 	panic("%lu bytes of the %s stack left", (unsigned long)stack_left(),
 	      stack_at_panic == HART_PANIC ? "panic" : "reserve");
 }
@@ -181,6 +187,12 @@ void scenario_panic_stack_1500(void)
 void scenario_panic_stack_2000(void)
 {
 	panic_on_stack(HART_PANIC, 2000);
+}
+
+void scenario_panic_stack_fault(void)
+{
+	message_faults = true;
+	panic_on_stack(HART_PANIC, 1500);
 }
 
 void scenario_reserve_stack_1500(void)

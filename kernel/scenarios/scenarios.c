@@ -32,6 +32,8 @@ const struct scenario scenarios[] = {
      "panic() on the panic stack with 1,500 bytes of it left"},
     {"panic-stack-2000", scenario_panic_stack_2000,
      "panic() on the panic stack with 2,000 bytes of it left"},
+    {"panic-stack-fault", scenario_panic_stack_fault,
+     "panic() on the panic stack with 1,500 bytes left, its message faulting"},
     {"reserve-stack-1500", scenario_reserve_stack_1500,
      "panic() on the reserve stack with 1,500 bytes of it left"},
     {"reserve-stack-2200", scenario_reserve_stack_2200,

@@ -43,6 +43,7 @@ void scenario_misaligned_sscratch(void);
 void scenario_panic_mid_line(void);
 void scenario_panic_stack_1500(void);
 void scenario_panic_stack_2000(void);
+void scenario_panic_stack_fault(void);
 void scenario_reserve_stack_1500(void);
 void scenario_reserve_stack_2200(void);
 
