@@ -48,3 +48,8 @@ void hart_init(unsigned long id)
 	__asm__ volatile("mv tp, %0" ::"r"(hart) : "memory");
 	__asm__ volatile("csrw sscratch, %0" ::"r"(hart) : "memory");
 }
+
+bool hart_sp_on(const struct hart *hart, unsigned stack, uintptr_t sp)
+{
+	return sp > hart->stacks[stack].start && sp <= hart->stacks[stack].end;
+}

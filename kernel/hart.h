@@ -46,12 +46,8 @@ void hart_init(unsigned long id);
 uintptr_t hart_stacks_base(unsigned long id);
 
 /* Whether sp lies on `stack` of the calling hart: a stack's top still
- * belongs to it (an empty stack). Always inline: panic() uses it. */
-static inline __attribute__((always_inline)) bool hart_sp_on(const struct hart *hart,
-							     unsigned stack, uintptr_t sp)
-{
-	return sp > hart->stacks[stack].start && sp <= hart->stacks[stack].end;
-}
+ * belongs to it (an empty stack). */
+bool hart_sp_on(const struct hart *hart, unsigned stack, uintptr_t sp);
 
 /* Calls fn(arg) on the stack whose top is `top` (16-byte aligned), then
  * comes back to the caller's stack (call_on_stack.S). */

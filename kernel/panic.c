@@ -350,19 +350,20 @@ static _Noreturn void print_report(void *arg)
  */
 #define REPORT_FROM_A_STACK_WITH_ROOM(report)                                            \
 	do {                                                                             \
-		const struct hart *hart = this_hart();                                   \
-		const struct tracer_range *to = &hart->stacks[HART_PANIC];               \
+		const struct tracer_range *stacks = this_hart()->stacks;                 \
+		const struct tracer_range *to = &stacks[HART_PANIC];                     \
 		uintptr_t sp;                                                            \
                                                                                          \
 		__asm__ volatile("mv %0, sp" : "=r"(sp));                                \
-		if (hart_sp_on(hart, HART_PANIC, sp)) {                                  \
+		if (sp > to->start && sp <= to->end) {                                   \
 			if (sp - to->start >= panic_stack_needed) {                      \
 				(report)->stack_left = sp - to->start;                   \
 				print_report(report);                                    \
 			}                                                                \
-			to = &hart->stacks[HART_RESERVE];                                \
-		} else if (hart_sp_on(hart, HART_RESERVE, sp)) {                         \
-			(report)->stack_left = sp - hart->stacks[HART_RESERVE].start;    \
+			to = &stacks[HART_RESERVE];                                      \
+		} else if (sp > stacks[HART_RESERVE].start &&                            \
+			   sp <= stacks[HART_RESERVE].end) {                             \
+			(report)->stack_left = sp - stacks[HART_RESERVE].start;          \
 			print_report(report);                                            \
 		}                                                                        \
 		(report)->stack_left = to->end - to->start;                              \
