@@ -70,8 +70,8 @@
  * struct hart (hart.h), as the trap entry reads it: two words to spill t1
  * and t2 into, then, for the task, interrupt, panic and reserve stacks, the
  * lowest sp that leaves room for a trap (start + TF_SIZE + TRAP_HEADROOM)
- * and the top. sscratch holds the hart's struct hart at all times, except between
- * the trap entry's first instruction and its return of the value. Each
+ * and the top. sscratch holds the hart's struct hart at all times, except
+ * between the trap entry's first instruction and its return of the value. Each
  * struct hart takes HART_SIZE bytes, aligned to that, so that the entry can
  * check a pointer to one without touching memory (HART_COUNT must fit a
  * 12-bit immediate).

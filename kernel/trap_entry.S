@@ -14,9 +14,9 @@
  *   - an exception with sp on a stack of this hart and room below it for the
  *     frame and TRAP_HEADROOM: that stack, below sp;
  *   - otherwise (a stack overflow into a guard page, a garbage sp): the top
- *     of this hart's panic stack, unless sp is on or just below that one or
- *     the reserve (where panic() prints when the panic stack is short)
- *     already, which leaves nothing to report with: say so and power off.
+ *     of this hart's panic stack, unless sp is on or just below that one
+ *     already, or the reserve (where panic() prints when the panic stack is
+ *     short): nothing is left to report with; say so and power off.
  * The trap frame keeps the interrupted sp, so a backtrace crosses from the
  * new stack back to the interrupted one.
  *
@@ -43,7 +43,7 @@
 .endm
 
 /* Continue at `target` if the interrupted sp (t1) lies on this hart's stack
- * `index` or in the guard page below it. Uses sp. */
+ * `stack` or in the guard page below it. Uses sp. */
 .macro ON_OR_BELOW stack, target
 	LOAD t2, HART_TRAP_LIMITS + \stack * HART_LIMIT_SIZE(t0)
 	li sp, STACK_GUARDED
