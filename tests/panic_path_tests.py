@@ -354,9 +354,9 @@ def check_panic_mid_line(results, label, elf, runs, harts):
 # argument, and the unwinder its trace header names.
 UNWINDER_NAMES = {"dwarf": "dwarf", "auto": "auto", "table": "table", "compiler": "prologue",
                   "fp": "frame-pointer"}
-RESERVE_STACK_LINE = re.compile(r"^reserve stack: (\d+) bytes left, the (\S+) unwinder needs (\d+): "
-                                r"(?:the (\S+) unwinder instead \((\d+)\)|too few for any: "
-                                r"no backtrace)$")
+RESERVE_STACK_LINE = re.compile(r"^reserve stack: (\d+) bytes left, the (\S+) unwinder needs "
+                                r"(\d+): (?:the (\S+) unwinder instead \((\d+)\)|"
+                                r"too few for any: no backtrace)$")
 
 
 def boot_little_stack(results, name, elf, scenario, tracer, nested_fault=False):
