@@ -7,10 +7,16 @@
  * console_lock()), so that their characters do not interleave. A panicking
  * hart must never wait forever for it: the holder may have stopped for good
  * (a fault while printing, a hart stuck with interrupts masked). So every
- * wait is bounded; past it the lock is taken over, unless that would put
- * text inside a line of a panic report: then the waiting hart prints
- * nothing. A hart the lock was taken from prints no more characters. The
- * holding hart may take it again (a fault while it prints).
+ * wait is bounded; past it the lock is taken over. A hart the lock was taken
+ * from prints no more characters; a character it was already handing to the
+ * firmware goes out before the new holder's, which then starts a line of its
+ * own. The holding hart may take it again (a fault while it prints).
+ *
+ * Nothing lands inside a line of a panic report: a hart printing one holds
+ * the lock for a line or two at a time and is always about to release it,
+ * so other harts drop their text rather than take the lock from it, and
+ * another report takes it only from a hart that kept it STOPPED_WAIT (one
+ * that stopped).
  *
  * A panic report starts on a line of its own (console_start_line()). A
  * hart that panics while it holds the lock (an interrupt handler that cut
@@ -28,85 +34,123 @@
 #include "timer.h"
 
 #define CONSOLE_WAIT (TIMEBASE_HZ / 10) /* 100 ms: many lines' worth */
+/* Ten times that: only a hart that stopped (or that the host did not run for
+ * that long) takes longer to hand one character to the firmware, or to print
+ * one line of a report. */
+#define STOPPED_WAIT TIMEBASE_HZ
+#define SSTATUS_SIE  2ul
 
-/* The holder: its struct hart's address, or 1 before hart_init(); 0: free. */
+/*
+ * The holder, in one word, so that taking the console over is one
+ * compare-and-swap on the holder's very take that was watched: its hart
+ * (id + 1; HART_COUNT + 1 before hart_init()), whether that hart prints a
+ * report, and the take's number (the same hart may let go and take it again
+ * between two looks). 0: free.
+ */
 static uintptr_t console_owner;
-static unsigned console_depth;
+#define OWNER_HART	0xful
+#define OWNER_REPORTING 0x10ul
+#define OWNER_TAKE	0x20ul /* one take */
+_Static_assert(HART_COUNT + 1 <= OWNER_HART, "OWNER_HART");
+static uintptr_t console_takes;
+/* Each hart's nesting of the lock (console_lock()), by OWNER_HART: a hart
+ * robbed as it counts changes only its own. */
+static unsigned console_depth[HART_COUNT + 2];
 /* Whether the last character printed did not end its line. */
 static volatile bool line_open;
 /* Harts printing a panic report (console_begin_report()). */
 static volatile bool reporting[HART_COUNT];
-/* Harts inside put_char(), between its check and the firmware's return. */
-static bool in_putchar[HART_COUNT];
+/* Characters each hart has begun and finished handing to the firmware
+ * (put_char): odd while one is on its way. */
+static unsigned long printing[HART_COUNT];
 
+/* This hart, as OWNER_HART and OWNER_REPORTING say. */
 static uintptr_t console_me(void)
 {
-	uintptr_t hart = (uintptr_t)this_hart();
+	const struct hart *hart = this_hart();
 
-	return hart ? hart : 1;
+	if (!hart)
+		return HART_COUNT + 1;
+	return (hart->id + 1) | (reporting[hart->id] ? OWNER_REPORTING : 0);
 }
 
-/* The hart `owner` names (a struct hart's address), or NULL (1: before
- * hart_init()). */
-static const struct hart *owner_hart(uintptr_t owner)
+static bool holds_console(void)
 {
-	return owner > 1 ? (const struct hart *)owner : NULL;
+	return (__atomic_load_n(&console_owner, __ATOMIC_SEQ_CST) & OWNER_HART) ==
+	       (console_me() & OWNER_HART);
 }
 
-/* Whether taking the console from `owner` could cut a report's line. */
-static bool inside_report_line(uintptr_t owner)
-{
-	const struct hart *hart = owner_hart(owner);
+static void put_char(char c);
 
-	return hart && reporting[hart->id] && line_open;
-}
-
-/* After taking the console over from `victim`: the character it may be
- * handing to the firmware right now goes out before ours (put_char). */
-static void wait_for_victim(uintptr_t victim)
+/*
+ * After taking the console over: waits for the characters other harts are
+ * handing to the firmware (the robbed hart's, or one robbed before it), so
+ * that they go out before ours, then ends the line they left open. Every
+ * hart's, not the robbed one's only: a hart robbed while it waited for one
+ * passes it on. A character that is on its way is always about to arrive
+ * (put_char() masks interrupts): only a hart that stopped in the firmware
+ * keeps one past STOPPED_WAIT.
+ */
+static void take_over(void)
 {
-	const struct hart *hart = owner_hart(victim);
 	unsigned long start = time_now();
 
-	while (hart && in_putchar[hart->id] && time_now() - start < CONSOLE_WAIT)
-		;
+	for (unsigned id = 0; id < HART_COUNT; id++) {
+		unsigned long count = __atomic_load_n(&printing[id], __ATOMIC_SEQ_CST);
+
+		while (count % 2 == 1 &&
+		       __atomic_load_n(&printing[id], __ATOMIC_SEQ_CST) == count &&
+		       time_now() - start < STOPPED_WAIT)
+			;
+	}
+	if (line_open)
+		put_char('\n');
 }
 
 /*
  * Takes the console: at once if it is free or ours already; else when its
- * holder releases it, or, past CONSOLE_WAIT, from the holder (stalled, or
- * stopped for good) unless that is in the middle of a report's line. False:
- * not taken; the caller prints nothing.
+ * holder lets it go, or from a take that lasted CONSOLE_WAIT (stalled, or
+ * stopped for good), except a report's: a hart printing one holds the
+ * console a line at a time, about to let it go; others drop their text, and
+ * only another report takes it over, from a take that lasted STOPPED_WAIT.
+ * False: not taken; the caller prints nothing.
  */
 static bool take_console(void)
 {
-	uintptr_t me = console_me();
-	unsigned long start = time_now();
+	uintptr_t me = console_me(), take, seen = 0;
+	unsigned long start = time_now(), since = start;
 
-	if (__atomic_load_n(&console_owner, __ATOMIC_ACQUIRE) == me) {
-		console_depth++;
+	if (holds_console()) {
+		++console_depth[me & OWNER_HART];
 		return true;
 	}
+	take = me | __atomic_add_fetch(&console_takes, OWNER_TAKE, __ATOMIC_SEQ_CST);
 	for (;;) {
-		uintptr_t expected = 0;
-		unsigned long waited;
+		uintptr_t holder = 0;
+		unsigned long now;
 
-		if (__atomic_compare_exchange_n(&console_owner, &expected, me, false,
+		if (__atomic_compare_exchange_n(&console_owner, &holder, take, false,
 						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 			break;
-		waited = time_now() - start;
-		if (waited <= CONSOLE_WAIT)
-			continue;
+		now = time_now();
+		if (holder != seen) {
+			seen = holder; /* another take: it has its own wait */
+			since = now;
+		}
 		/* Bounded even if the holder keeps changing. */
-		if (waited > 2 * CONSOLE_WAIT || inside_report_line(expected))
+		if (now - start > 2 * STOPPED_WAIT ||
+		    (holder & ~me & OWNER_REPORTING && now - start > CONSOLE_WAIT))
 			return false;
-		if (__atomic_compare_exchange_n(&console_owner, &expected, me, false,
+		if (now - since <=
+		    (holder & OWNER_REPORTING ? STOPPED_WAIT : CONSOLE_WAIT))
+			continue;
+		if (__atomic_compare_exchange_n(&console_owner, &holder, take, false,
 						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-			wait_for_victim(expected);
+			take_over();
 			break;
 		}
 	}
-	console_depth = 1;
+	console_depth[me & OWNER_HART] = 1;
 	return true;
 }
 
@@ -119,42 +163,63 @@ void console_lock(void)
 
 void console_unlock(void)
 {
-	if (__atomic_load_n(&console_owner, __ATOMIC_RELAXED) != console_me())
+	if (!holds_console())
 		return; /* taken over meanwhile, or never taken */
-	if (--console_depth == 0)
-		__atomic_store_n(&console_owner, 0, __ATOMIC_RELEASE);
+	if (--console_depth[console_me() & OWNER_HART] == 0)
+		__atomic_store_n(&console_owner, 0, __ATOMIC_SEQ_CST);
 }
 
+/*
+ * This hart prints a report from now on. If it holds the console, the code
+ * it interrupted will never let it go: it takes it afresh, as a report's
+ * take, depth 0 (the next console_unlock() frees it).
+ */
 void console_begin_report(void)
 {
 	const struct hart *hart = this_hart();
+	uintptr_t held = __atomic_load_n(&console_owner, __ATOMIC_SEQ_CST);
 
-	if (hart)
-		reporting[hart->id] = true;
-	/* Held by the code this hart interrupted: it will never release it.
-	 * Depth 0: the next console_unlock() frees it. */
-	if (__atomic_load_n(&console_owner, __ATOMIC_RELAXED) == console_me())
-		console_depth = 0;
+	if (!hart)
+		return;
+	reporting[hart->id] = true;
+	/* A fault inside put_char() left the count odd; nothing of this
+	 * hart's is on its way now. */
+	__atomic_store_n(&printing[hart->id], printing[hart->id] + printing[hart->id] % 2,
+			 __ATOMIC_SEQ_CST);
+	if ((held & OWNER_HART) == hart->id + 1 &&
+	    __atomic_compare_exchange_n(&console_owner, &held, held | OWNER_REPORTING,
+					false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		console_depth[hart->id + 1] = 0;
 }
 
 /*
  * Prints c if this hart still holds the console: a hart it was taken from
  * (stalled past the wait, then resumed) prints no more of its text. The
- * flag first, then the check: a hart that takes the console over sees the
- * flag, or this one sees the new holder (both sequentially consistent).
+ * count first, then the check: a hart that takes the console over sees the
+ * count odd, or this one sees the new holder. Each side stores, then loads,
+ * so both are sequentially consistent (a full fence between them).
+ * Interrupts are masked between the two counts: a handler that ran there
+ * would hold the character back as long as it ran, or for ever (a panic).
  */
 static void put_char(char c)
 {
-	const struct hart *me = owner_hart(console_me());
+	const struct hart *hart = this_hart();
+	unsigned long *count = hart ? &printing[hart->id] : NULL;
+	unsigned long sstatus;
 
-	if (me)
-		__atomic_store_n(&in_putchar[me->id], true, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&console_owner, __ATOMIC_SEQ_CST) == console_me()) {
+	__asm__ volatile("csrrc %0, sstatus, %1"
+			 : "=r"(sstatus)
+			 : "r"(SSTATUS_SIE)
+			 : "memory");
+	if (count)
+		__atomic_store_n(count, *count + 1, __ATOMIC_SEQ_CST);
+	if (holds_console()) {
 		sbi_console_putchar(c);
 		line_open = c != '\n';
 	}
-	if (me)
-		__atomic_store_n(&in_putchar[me->id], false, __ATOMIC_SEQ_CST);
+	if (count)
+		__atomic_store_n(count, *count + 1, __ATOMIC_SEQ_CST);
+	__asm__ volatile("csrs sstatus, %0" ::"r"(sstatus & SSTATUS_SIE) : "memory");
 }
 
 void console_start_line(void)

@@ -12,15 +12,16 @@ void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kvprintf(const char *fmt, va_list args);
 /* Holds the console across several calls (a line made of pieces): other
  * harts wait, at most 100 ms. Nests. Past the wait a holder is taken over
- * from, except in the middle of a panic report's line: then the waiting
- * hart's calls print nothing. */
+ * from, except a hart printing a panic report: then the waiting hart's calls
+ * print nothing, unless it prints a report too and the holder kept the
+ * console 1 s (it stopped). */
 void console_lock(void);
 void console_unlock(void);
 /* Under console_lock(): ends the line another call left open, so that what
  * follows starts a line of its own. */
 void console_start_line(void);
 /* The calling hart begins a panic report: no other hart takes the console
- * from it in the middle of a line, and if it holds the console already
+ * from it (but a report's, after 1 s), and if it holds the console already
  * (it interrupted its own output, which never resumes), the next
  * console_unlock() releases it. */
 void console_begin_report(void);
