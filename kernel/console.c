@@ -12,11 +12,11 @@
  * firmware goes out before the new holder's, which then starts a line of its
  * own. The holding hart may take it again (a fault while it prints).
  *
- * Nothing lands inside a line of a panic report: a hart printing one holds
- * the lock for a line or two at a time and is always about to release it,
- * so other harts drop their text rather than take the lock from it, and
- * another report takes it only from a hart that kept it STOPPED_WAIT (one
- * that stopped).
+ * Nothing lands inside a line of a panic report: once one began, harts that
+ * print no report drop their text (as Linux does with other CPUs' printk),
+ * and a hart printing one, which holds the lock a line or two at a time and
+ * is always about to release it, loses it only to another report, and only
+ * after STOPPED_WAIT (it stopped).
  *
  * A panic report starts on a line of its own (console_start_line()). A
  * hart that panics while it holds the lock (an interrupt handler that cut
@@ -37,8 +37,9 @@
 /* Ten times that: only a hart that stopped (or that the host did not run for
  * that long) takes longer to hand one character to the firmware, or to print
  * one line of a report. */
-#define STOPPED_WAIT TIMEBASE_HZ
-#define SSTATUS_SIE  2ul
+#define STOPPED_WAIT   TIMEBASE_HZ
+#define SSTATUS_SIE    2ul
+#define SLOW_CHAR_WAIT (3 * TIMEBASE_HZ / 10) /* console_slow_char's */
 
 /*
  * The holder, in one word, so that taking the console over is one
@@ -58,11 +59,14 @@ static uintptr_t console_takes;
 static unsigned console_depth[HART_COUNT + 2];
 /* Whether the last character printed did not end its line. */
 static volatile bool line_open;
-/* Harts printing a panic report (console_begin_report()). */
+/* Harts printing a panic report (console_begin_report()), and whether any
+ * one began. */
 static volatile bool reporting[HART_COUNT];
+static volatile bool report_begun;
 /* Characters each hart has begun and finished handing to the firmware
  * (put_char): odd while one is on its way. */
 static unsigned long printing[HART_COUNT];
+volatile char console_slow_char;
 
 /* This hart, as OWNER_HART and OWNER_REPORTING say. */
 static uintptr_t console_me(void)
@@ -109,11 +113,12 @@ static void take_over(void)
 
 /*
  * Takes the console: at once if it is free or ours already; else when its
- * holder lets it go, or from a take that lasted CONSOLE_WAIT (stalled, or
- * stopped for good), except a report's: a hart printing one holds the
- * console a line at a time, about to let it go; others drop their text, and
- * only another report takes it over, from a take that lasted STOPPED_WAIT.
- * False: not taken; the caller prints nothing.
+ * holder lets it go, or from a holder that kept it past CONSOLE_WAIT
+ * (stalled, or stopped for good), except a report's: a hart printing one
+ * holds the console a line or two at a time, about to let it go; only
+ * another report takes it over, from a take that lasted STOPPED_WAIT. Once
+ * a report began, other harts print nothing. False: not taken; the caller
+ * prints nothing.
  */
 static bool take_console(void)
 {
@@ -129,20 +134,25 @@ static bool take_console(void)
 		uintptr_t holder = 0;
 		unsigned long now;
 
+		/* Other text would only get in a report's way (and its hart is
+		 * about to be stopped). */
+		if (report_begun && !(me & OWNER_REPORTING))
+			return false;
 		if (__atomic_compare_exchange_n(&console_owner, &holder, take, false,
 						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 			break;
 		now = time_now();
 		if (holder != seen) {
-			seen = holder; /* another take: it has its own wait */
+			seen = holder;
 			since = now;
 		}
 		/* Bounded even if the holder keeps changing. */
-		if (now - start > 2 * STOPPED_WAIT ||
-		    (holder & ~me & OWNER_REPORTING && now - start > CONSOLE_WAIT))
+		if (now - start > 2 * STOPPED_WAIT)
 			return false;
-		if (now - since <=
-		    (holder & OWNER_REPORTING ? STOPPED_WAIT : CONSOLE_WAIT))
+		/* From a report's take only once it lasted STOPPED_WAIT (watched
+		 * all along: the same hart may have taken it again since). */
+		if (holder & OWNER_REPORTING ? now - since <= STOPPED_WAIT
+					     : now - start <= CONSOLE_WAIT)
 			continue;
 		if (__atomic_compare_exchange_n(&console_owner, &holder, take, false,
 						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
@@ -181,6 +191,7 @@ void console_begin_report(void)
 
 	if (!hart)
 		return;
+	report_begun = true;
 	reporting[hart->id] = true;
 	/* A fault inside put_char() left the count odd; nothing of this
 	 * hart's is on its way now. */
@@ -214,6 +225,13 @@ static void put_char(char c)
 	if (count)
 		__atomic_store_n(count, *count + 1, __ATOMIC_SEQ_CST);
 	if (holds_console()) {
+		if (c && c == console_slow_char) {
+			unsigned long start = time_now();
+
+			console_slow_char = 0;
+			while (time_now() - start < SLOW_CHAR_WAIT)
+				;
+		}
 		sbi_console_putchar(c);
 		line_open = c != '\n';
 	}

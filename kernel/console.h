@@ -12,9 +12,9 @@ void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kvprintf(const char *fmt, va_list args);
 /* Holds the console across several calls (a line made of pieces): other
  * harts wait, at most 100 ms. Nests. Past the wait a holder is taken over
- * from, except a hart printing a panic report: then the waiting hart's calls
- * print nothing, unless it prints a report too and the holder kept the
- * console 1 s (it stopped). */
+ * from, except a hart printing a panic report, which only another report's
+ * hart takes it from, after 1 s (it stopped). Once a report began, a hart
+ * that prints none prints nothing. */
 void console_lock(void);
 void console_unlock(void);
 /* Under console_lock(): ends the line another call left open, so that what
@@ -25,5 +25,9 @@ void console_start_line(void);
  * (it interrupted its own output, which never resumes), the next
  * console_unlock() releases it. */
 void console_begin_report(void);
+/* A scenario's: the next time a hart hands this character to the firmware,
+ * that takes 300 ms, as on a hart the host does not run; 0 once it is on
+ * its way. */
+extern volatile char console_slow_char;
 
 #endif /* KERNEL_CONSOLE_H */

@@ -307,11 +307,33 @@ WHOLE_LINES = [(re.compile(r"^Call Trace \((auto|frame-pointer|dwarf|prologue|ta
                (FRAME_RE, "[<"), (TRAP_RE, "--- trap")]
 
 
-def garbled_lines(lines):
+# A frame line character by character: a 64-bit pc, then the function and
+# offset/size, which must be a symbol's as nm -S has them (a stray hex digit
+# still makes a frame line FRAME_RE matches).
+STRICT_FRAME = re.compile(r"^ \[<0x([0-9a-f]{16})>\] (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+)"
+                          r"(?: \((?:prologue|frame-pointer)\))?$")
+
+
+def nm_functions(elf):
+    """{name: {(address, size)}} from nm -S."""
+    functions = {}
+    for line in run([CROSS + "nm", "-S", "--defined-only", elf]).stdout.splitlines():
+        fields = line.split()
+        if len(fields) == 4:
+            functions.setdefault(fields[3], set()).add((int(fields[0], 16), int(fields[1], 16)))
+    return functions
+
+
+def garbled_lines(lines, functions):
     """Lines of the report that hold a piece of it but are not that piece,
     whole: another hart's text inside, or the line cut short."""
+    def whole_frame(line):
+        m = STRICT_FRAME.match(line)
+        return m is not None and (int(m.group(1), 16) - int(m.group(3), 16),
+                                  int(m.group(4), 16)) in functions.get(m.group(2), ())
     return [line for line in lines
-            if any(marker in line and not pattern.match(line) for pattern, marker in WHOLE_LINES)]
+            if any(marker in line and not pattern.match(line) for pattern, marker in WHOLE_LINES)
+            or ("[<" in line and not whole_frame(line))]
 
 
 def check_panic_mid_line(results, label, elf, runs, harts):
@@ -322,6 +344,7 @@ def check_panic_mid_line(results, label, elf, runs, harts):
     the first run, equals GDB's bt at the tick and at panic()). Before the
     fix: the panic line glued to the cut line every time, frame lines
     garbled when the other harts took the console over after 100 ms."""
+    functions = nm_functions(elf)
     for attempt in range(runs):
         name = "%s panic-mid-line -smp %d run %d" % (label, harts, attempt + 1)
         gdb_function = "stop_at_traps([%r])" % MID_LINE_TICK if attempt == 0 else None
@@ -336,7 +359,7 @@ def check_panic_mid_line(results, label, elf, runs, harts):
                       with_panic == ["panic: " + MID_LINE_MESSAGE], with_panic)
         report = parse_report(console)
         start = next((i for i, line in enumerate(lines) if "panic: " in line), len(lines))
-        garbled = garbled_lines(lines[start:])
+        garbled = garbled_lines(lines[start:], functions)
         results.check(name + ": no line of a trace holds another hart's text", not garbled,
                       "\n".join(garbled[:10]))
         blocks = report["blocks"]
@@ -348,6 +371,40 @@ def check_panic_mid_line(results, label, elf, runs, harts):
                       first)
         if first is not None and gdb_function:
             check_against_gdb(results, name, first, gdb_out)
+
+
+SLOW_CHAR_LINE = "a slow character: #"
+SLOW_CHAR_MESSAGE = "panic while another hart hands a character to the firmware"
+
+
+def check_panic_slow_char(results, label, elf, runs):
+    """The boot hart panics while hart 1, holding the console, hands a
+    character ('#') to the firmware for 300 ms (as a hart the host does not
+    run): the first hart takes the console over after 100 ms, and must let
+    that character out before its report. Each run: '#' only in its own
+    line, before the panic line; the panic line and every line of both
+    traces whole; both traces complete. Before the fix the first hart
+    waited 100 ms at most for it: '#' landed in the report."""
+    functions = nm_functions(elf)
+    for attempt in range(runs):
+        name = "%s panic-slow-char -smp 2 run %d" % (label, attempt + 1)
+        console, _, problem = boot(elf, "scenario=panic-slow-char tracer=auto", None, 2)
+        if not results.check(name + ": powered off by itself, within the time bound",
+                             problem is None, "%s\n%s" % (problem, console[-1500:])):
+            continue
+        lines = [line.rstrip("\r") for line in console.splitlines()]
+        report = parse_report(console)
+        start = next((i for i, line in enumerate(lines) if line.startswith("panic: ")), len(lines))
+        results.check(name + ": the slow character goes out, in its line, before the report",
+                      [i for i, line in enumerate(lines) if "#" in line]
+                      == [i for i, line in enumerate(lines[:start]) if line == SLOW_CHAR_LINE],
+                      "\n".join(line for line in lines if "#" in line or "panic" in line))
+        garbled = garbled_lines(lines[start:], functions)
+        results.check(name + ": the panic line, then whole lines of two complete traces",
+                      lines[start:start + 1] == ["panic: " + SLOW_CHAR_MESSAGE] and not garbled
+                      and not report["bad"] and len(report["blocks"]) == 2
+                      and all(b["end"] == OUTERMOST for b in report["blocks"]),
+                      "%s\n%s" % ("\n".join(garbled[:10]), "\n".join(lines[start:start + 30])))
 
 
 # Attack 6: panic() on the panic stack with little of it left. The tracer=
@@ -467,6 +524,7 @@ def run_attacks(results, elves):
     elf = elves.get("kernel-gcc-O2-fp1")
     if elf:
         check_panic_mid_line(results, "gcc-O2-fp1", elf, 5, 4)
+        check_panic_slow_char(results, "gcc-O2-fp1", elf, 3)
     for label, tracers in [("gcc-O2-fp1", BUILDS["gcc-O2-fp1"]), ("gcc-O0-fp1", ["dwarf"])]:
         elf = elves.get("kernel-" + label)
         if not elf:

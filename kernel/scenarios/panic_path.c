@@ -11,6 +11,10 @@
  *   panic-mid-line     a tick panics while its hart is in the middle of a
  *                      kprintf line; the other harts print with interrupts
  *                      masked meanwhile (-smp 2 or more)
+ *   panic-slow-char    the boot hart panics while another hart is handing a
+ *                      character to the firmware, slowly (300 ms: longer
+ *                      than the console's wait, as a hart the host does
+ *                      not run); that character must go out first (-smp 2)
  *   panic-stack-1500   panic() entered on the panic stack with 1,500 bytes
  *                      of it left: too few for any unwinder, so the report
  *                      moves to the reserve stack (panic.c)
@@ -141,6 +145,27 @@ void scenario_panic_mid_line(void)
 	line_hart = this_hart()->id;
 	timer_tick_hook = tick_panics_mid_line;
 	print_lines_until_tick();
+}
+
+SCENARIO_FN void print_slow_char(void)
+{
+	kprintf("a slow character: #\n");
+}
+
+void scenario_panic_slow_char(void)
+{
+	unsigned long online = smp_online_mask() & ~(1ul << this_hart()->id);
+	unsigned long other = online ? (unsigned long)__builtin_ctzl(online) : HART_COUNT;
+
+	console_slow_char = '#';
+	if (!smp_run_on(other, print_slow_char)) {
+		console_slow_char = 0;
+		kprintf("panic-slow-char needs another hart: run QEMU with -smp 2\n");
+		return;
+	}
+	while (console_slow_char)
+		;
+	panic("panic while another hart hands a character to the firmware");
 }
 
 /* The stack panic() is called on, how much of it is left then, and whether

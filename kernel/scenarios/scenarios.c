@@ -28,6 +28,8 @@ const struct scenario scenarios[] = {
      "sscratch and tp set to harts + 8, then a load fault"},
     {"panic-mid-line", scenario_panic_mid_line,
      "a tick panics in the middle of its hart's line; the other harts print (-smp N)"},
+    {"panic-slow-char", scenario_panic_slow_char,
+     "panic while another hart hands a character to the firmware, slowly (-smp 2)"},
     {"panic-stack-1500", scenario_panic_stack_1500,
      "panic() on the panic stack with 1,500 bytes of it left"},
     {"panic-stack-2000", scenario_panic_stack_2000,

@@ -41,6 +41,7 @@ void scenario_bad_sscratch_tick(void);
 void scenario_bad_sscratch_tp(void);
 void scenario_misaligned_sscratch(void);
 void scenario_panic_mid_line(void);
+void scenario_panic_slow_char(void);
 void scenario_panic_stack_1500(void);
 void scenario_panic_stack_2000(void);
 void scenario_panic_stack_fault(void);
