@@ -40,6 +40,15 @@ _start:
 	 * undefined here, so _start is the outermost frame. */
 	.cfi_startproc
 	.cfi_undefined ra
+	/* OpenSBI 1.1 may send a second hart here: one that was slow to set up
+	 * its scratch space overwrites the address hart_start() gave it with
+	 * the boot address (seen in about 0.7% of multi-hart boots). Only the
+	 * first hart to arrive boots; a later one is a started hart, and must
+	 * not clear .bss under the running kernel. */
+	li t0, 1
+	la t1, boot_claimed
+	amoswap.w.aqrl t0, t0, (t1)
+	bnez t0, secondary_start
 	HART_SETUP
 	/* Zero .bss: the loader is not required to. */
 	la t0, __bss_start
@@ -66,6 +75,13 @@ secondary_start:
 	j park
 	.cfi_endproc
 	.size secondary_start, . - secondary_start
+
+	/* Set by the first hart in _start; in .data, which .bss clearing
+	 * leaves alone. */
+	.section .data
+	.balign 4
+boot_claimed:
+	.word 0
 
 	/* The stacks and their guard pages; __stacks_start/__stacks_end bound
 	 * them (kernel.ld). Page-aligned: a guard is a whole unmapped page. */

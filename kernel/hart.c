@@ -13,6 +13,7 @@ _Static_assert(offsetof(struct hart, trap_limits) == HART_TRAP_LIMITS,
 	       "layout.h: HART_TRAP_LIMITS");
 _Static_assert(sizeof(((struct hart *)0)->trap_limits[0]) == HART_LIMIT_SIZE,
 	       "layout.h: HART_LIMIT_SIZE");
+_Static_assert(sizeof(struct hart) == HART_SIZE, "layout.h: HART_SIZE");
 
 extern char __stacks_start[]; /* kernel.ld: HART_COUNT blocks of HART_STACKS_SIZE */
 
@@ -41,7 +42,10 @@ void hart_init(unsigned long id)
 	set_stack(hart, HART_INTERRUPT, base + INTERRUPT_STACK_OFFSET,
 		  INTERRUPT_STACK_SIZE);
 	set_stack(hart, HART_PANIC, base + PANIC_STACK_OFFSET, PANIC_STACK_SIZE);
-	/* From here on, a trap finds this area (trap_entry.S). */
+	set_stack(hart, HART_RESERVE, base + RESERVE_STACK_OFFSET, RESERVE_STACK_SIZE);
+	/* From here on, a trap finds this area (trap_entry.S), in sscratch,
+	 * and checks it against tp: tp first. */
+	__asm__ volatile("mv tp, %0" ::"r"(hart) : "memory");
 	__asm__ volatile("csrw sscratch, %0" ::"r"(hart) : "memory");
 }
 

@@ -5,7 +5,12 @@
  * Whatever state the kernel is in, the report comes first:
  *   - panic() masks interrupts, then prints from this hart's panic stack,
  *     which has room for any unwinder however little the stack it was called
- *     on has left (the trace still starts where panic() was called);
+ *     on has left (the trace still starts where panic() was called). Called
+ *     on the panic stack already (a trap moved there, a panic in code run
+ *     there), it prints below its own frame if what is left holds the
+ *     unwinder asked for, else from this hart's reserve stack, which does;
+ *     called on the reserve (code someone ran there), below its own frame,
+ *     with the unwinder asked for or one that fits, saying so;
  *   - the first hart to panic (an atomic claim) prints "panic: ..." and its
  *     trace, then stops the others with an IPI and lets each print its own
  *     backtrace in turn, under a "Backtrace of hart N (...)" line; a hart
@@ -36,16 +41,12 @@ extern const struct tracer_unwind_table tracer_unwind_table;
 extern char __eh_frame_start[], __eh_frame_end[];
 extern char __tracer_symtab_start[], __tracer_symtab_end[];
 
-void call_on_stack(void (*fn)(void *), void *arg, uintptr_t top);
-
 #define NO_HART (~0ul)
 /* How long the first hart waits for each other one to print its backtrace,
  * and how long the others wait for their turn (all of the first one's
  * waits, and more). */
 #define STOP_WAIT TIMEBASE_HZ
 #define TURN_WAIT ((HART_COUNT + 2) * TIMEBASE_HZ)
-
-static enum tracer_unwinder panic_unwinder = TRACER_AUTO;
 
 /* How far a hart's panic path has come. */
 enum panic_stage {
@@ -72,11 +73,58 @@ struct panic_report {
 	const struct tracer_regs *regs; /* where its trace starts */
 	const char *fmt; /* the message; NULL: stopped by another hart's panic */
 	va_list args;
+	uintptr_t stack_left; /* on the stack it prints from */
 };
+
+/*
+ * What printing a report takes of the panic stack besides the tracer's own
+ * figures (tracer.h: the unwinder's TRACER_STACK_*, plus TRACER_STACK_PRINT
+ * for tracer_print_backtrace()): the frames of this file and console.c on
+ * the way, print_report, print_trace and print_backtrace, then put_line
+ * down to the firmware call. tests/stack_usage.py measures them with GCC at
+ * -O0, -O2 and -Os, with and without frame pointers: 880 bytes at most
+ * (-O0); clang 14 -O2: no more (-fstack-usage). Rounded up.
+ */
+#define PANIC_OWN_STACK 896u
+
+/* The room each unwinder needs; the last two are the fallbacks, in order. */
+static const struct {
+	enum tracer_unwinder unwinder;
+	uintptr_t stack;
+} unwinder_stacks[] = {
+    {TRACER_AUTO, TRACER_STACK_AUTO},
+    {TRACER_DWARF, TRACER_STACK_DWARF},
+    {TRACER_TABLE, TRACER_STACK_DWARF}, /* its interpreted rows: DWARF's */
+    {TRACER_PROLOGUE, TRACER_STACK_PROLOGUE},
+    {TRACER_FRAME_POINTER, TRACER_STACK_FRAME_POINTER},
+};
+#define UNWINDER_COUNT (sizeof(unwinder_stacks) / sizeof(unwinder_stacks[0]))
+#define FIRST_FALLBACK (UNWINDER_COUNT - 2)
+
+/* The reserve holds a report with any unwinder (auto's figure is the largest). */
+_Static_assert(RESERVE_STACK_SIZE >=
+		   TRACER_STACK_AUTO + TRACER_STACK_PRINT + PANIC_OWN_STACK,
+	       "layout.h: RESERVE_STACK_SIZE");
+
+static enum tracer_unwinder panic_unwinder = TRACER_AUTO;
+/* What a report with it takes of a stack (stack_needed()): panic() reads it
+ * without a call, on a stack that may have little left. */
+static uintptr_t panic_stack_needed =
+    TRACER_STACK_AUTO + TRACER_STACK_PRINT + PANIC_OWN_STACK;
+
+static uintptr_t stack_needed(enum tracer_unwinder unwinder)
+{
+	for (unsigned i = 0; i < UNWINDER_COUNT; i++)
+		if (unwinder_stacks[i].unwinder == unwinder)
+			return unwinder_stacks[i].stack + TRACER_STACK_PRINT +
+			       PANIC_OWN_STACK;
+	return 0;
+}
 
 void panic_use_unwinder(enum tracer_unwinder unwinder)
 {
 	panic_unwinder = unwinder;
+	panic_stack_needed = stack_needed(unwinder);
 }
 
 /* What the tracer may read: this hart's stacks, and where our code, symbols,
@@ -115,10 +163,15 @@ void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layo
 	config->entry_point_count = 0;
 }
 
+/* Each line the tracer prints starts a line of its own: another hart may
+ * have printed a piece of one since. */
 static void put_line(void *context, const char *line)
 {
 	(void)context;
+	console_lock();
+	console_start_line();
 	kprintf("%s\n", line);
+	console_unlock();
 }
 
 static void print_backtrace(const struct tracer_regs *regs, enum tracer_unwinder unwinder)
@@ -163,6 +216,7 @@ void panic_nested_fault(uintptr_t cause, uintptr_t epc, uintptr_t tval)
 	if (panic_harts[id].stage == PANIC_FALLBACK)
 		finish(id);
 	panic_harts[id].stage = PANIC_FALLBACK;
+	console_begin_report(); /* the fault may have cut a line short */
 	/* The newline ends whatever line the fault cut short. */
 	kprintf("\nnested fault while panicking: %s sepc=0x%lx stval=0x%lx\n",
 		tracer_trap_cause_name(cause), (unsigned long)epc, (unsigned long)tval);
@@ -206,6 +260,34 @@ static void wait_for_turn(unsigned long me)
 			return;
 }
 
+/* Prints the backtrace with panic_unwinder if `stack_left` holds it; else
+ * (only on the reserve: see REPORT_FROM_A_STACK_WITH_ROOM) says so, and uses
+ * a fallback that fits, if one does. */
+static void print_trace(const struct panic_report *report)
+{
+	uintptr_t needed = panic_stack_needed;
+
+	if (report->stack_left >= needed) {
+		print_backtrace(report->regs, panic_unwinder);
+		return;
+	}
+	kprintf("reserve stack: %lu bytes left, the %s unwinder needs %lu: ",
+		(unsigned long)report->stack_left, tracer_unwinder_name(panic_unwinder),
+		(unsigned long)needed);
+	for (unsigned i = FIRST_FALLBACK; i < UNWINDER_COUNT; i++) {
+		enum tracer_unwinder fallback = unwinder_stacks[i].unwinder;
+
+		if (report->stack_left >= stack_needed(fallback)) {
+			kprintf("the %s unwinder instead (%lu)\n",
+				tracer_unwinder_name(fallback),
+				(unsigned long)stack_needed(fallback));
+			print_backtrace(report->regs, fallback);
+			return;
+		}
+	}
+	kputs("too few for any: no backtrace\n");
+}
+
 /* On the panic stack: claim the panic, or wait for the turn, and print. */
 static _Noreturn void print_report(void *arg)
 {
@@ -220,23 +302,26 @@ static _Noreturn void print_report(void *arg)
 	}
 	panic_harts[me].stage = PANIC_REPORTING;
 	panic_harts[me].regs = report->regs;
+	console_begin_report();
 	if (report->fmt)
 		__atomic_compare_exchange_n(&panic_owner, &no_hart, me, false,
 					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 	if (is_first(me)) {
 		console_lock();
+		console_start_line();
 		kputs("panic: ");
 		kvprintf(report->fmt, report->args);
 		kputs("\n");
 		if (smp_online_mask() != 1ul << me)
 			kprintf("Backtrace of hart %lu (the first to panic):\n", me);
 		console_unlock();
-		print_backtrace(report->regs, panic_unwinder);
+		print_trace(report);
 		stop_other_harts(me);
 		sbi_shutdown(true);
 	}
 	wait_for_turn(me);
 	console_lock();
+	console_start_line();
 	if (report->fmt) {
 		kprintf("Backtrace of hart %lu (it panicked too: ", me);
 		kvprintf(report->fmt, report->args);
@@ -246,33 +331,50 @@ static _Noreturn void print_report(void *arg)
 			__atomic_load_n(&panic_owner, __ATOMIC_SEQ_CST));
 	}
 	console_unlock();
-	print_backtrace(report->regs, panic_unwinder);
+	print_trace(report);
 	if (backtrace_turn != me)
 		sbi_shutdown(true); /* the first hart is stuck: see wait_for_turn */
 	finish(me);
 }
 
 /*
- * Prints the report from this hart's panic stack, unless it runs on it
- * already (a trap moved there). A macro, not a function: panic() uses it,
- * and nothing but panic()'s own frame may take the old stack, so that a
- * panic with 256 bytes of stack left still works (even at -O0).
+ * Prints the report from a stack with room for it: the panic stack's top;
+ * if panic() runs on the panic stack already (a trap moved there, a panic
+ * in code run there), below its own frame, if what is left holds the
+ * report, else the reserve's top; on the reserve (code run there: a report
+ * that started there panics no further), below its own frame, whatever is
+ * left (print_trace() picks what fits). The trace starts from the registers
+ * captured on the old stack all the same. A macro, not a function: panic()
+ * uses it, and nothing but panic()'s own frame may take the old stack, so
+ * that a panic with 256 bytes of stack left still works (even at -O0).
  */
-#define REPORT_FROM_PANIC_STACK(report)                                                  \
+#define REPORT_FROM_A_STACK_WITH_ROOM(report)                                            \
 	do {                                                                             \
-		const struct tracer_range panic_stack = this_hart()->stacks[HART_PANIC]; \
-		uintptr_t sp = (report)->regs->sp;                                       \
+		const struct tracer_range *stacks = this_hart()->stacks;                 \
+		const struct tracer_range *to = &stacks[HART_PANIC];                     \
+		uintptr_t sp;                                                            \
                                                                                          \
-		if (sp > panic_stack.start && sp <= panic_stack.end)                     \
+		__asm__ volatile("mv %0, sp" : "=r"(sp));                                \
+		if (sp > to->start && sp <= to->end) {                                   \
+			if (sp - to->start >= panic_stack_needed) {                      \
+				(report)->stack_left = sp - to->start;                   \
+				print_report(report);                                    \
+			}                                                                \
+			to = &stacks[HART_RESERVE];                                      \
+		} else if (sp > stacks[HART_RESERVE].start &&                            \
+			   sp <= stacks[HART_RESERVE].end) {                             \
+			(report)->stack_left = sp - stacks[HART_RESERVE].start;          \
 			print_report(report);                                            \
-		call_on_stack(print_report, report, panic_stack.end);                    \
+		}                                                                        \
+		(report)->stack_left = to->end - to->start;                              \
+		call_on_stack(print_report, report, to->end);                            \
 	} while (0)
 
 void panic_stop_this_hart(const struct tracer_regs *interrupted)
 {
-	struct panic_report report = {interrupted, NULL, NULL};
+	struct panic_report report = {interrupted, NULL, NULL, 0};
 
-	REPORT_FROM_PANIC_STACK(&report);
+	REPORT_FROM_A_STACK_WITH_ROOM(&report);
 	sbi_shutdown(true); /* print_report does not return */
 }
 
@@ -288,6 +390,6 @@ void panic(const char *fmt, ...)
 	report.regs = &regs;
 	report.fmt = fmt;
 	va_start(report.args, fmt);
-	REPORT_FROM_PANIC_STACK(&report);
+	REPORT_FROM_A_STACK_WITH_ROOM(&report);
 	sbi_shutdown(true); /* print_report does not return */
 }

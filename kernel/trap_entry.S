@@ -4,6 +4,10 @@
  * returns (interrupts), restores the registers and returns to the
  * interrupted code.
  *
+ * sscratch holds this hart's struct hart, and tp the same pointer: the entry
+ * checks that they agree and that it is one of harts[] before it stores
+ * anything through it (else it reports and powers off, below).
+ *
  * Which stack (struct hart, found through sscratch):
  *   - an interrupt: the top of this hart's interrupt stack (interrupts never
  *     nest here: the handler runs with sstatus.SIE clear);
@@ -11,7 +15,8 @@
  *     frame and TRAP_HEADROOM: that stack, below sp;
  *   - otherwise (a stack overflow into a guard page, a garbage sp): the top
  *     of this hart's panic stack, unless sp is on or just below that one
- *     already, which leaves nothing to report with: say so and power off.
+ *     already, or the reserve (where panic() prints when the panic stack is
+ *     short): nothing is left to report with; say so and power off.
  * The trap frame keeps the interrupted sp, so a backtrace crosses from the
  * new stack back to the interrupted one.
  *
@@ -25,8 +30,8 @@
 #define SBI_EXT_LEGACY_PUTCHAR 0x01
 #define SBI_EXT_SRST	       0x53525354
 
-/* Below a panic stack's lowest usable sp: its guard page and what a trap needs. */
-#define PANIC_STACK_GUARDED (GUARD_SIZE + TF_SIZE + TRAP_HEADROOM)
+/* Below a stack's lowest usable sp: its guard page and what a trap needs. */
+#define STACK_GUARDED (GUARD_SIZE + TF_SIZE + TRAP_HEADROOM)
 
 /* Continue at `stay` if sp lies on this hart's stack `index` with room. */
 .macro ROOM_ON stack, stay
@@ -34,6 +39,18 @@
 	bltu sp, t2, 1f
 	LOAD t2, HART_TRAP_LIMITS + \stack * HART_LIMIT_SIZE + REG_SIZE(t0)
 	bleu sp, t2, \stay
+1:
+.endm
+
+/* Continue at `target` if the interrupted sp (t1) lies on this hart's stack
+ * `stack` or in the guard page below it. Uses sp. */
+.macro ON_OR_BELOW stack, target
+	LOAD t2, HART_TRAP_LIMITS + \stack * HART_LIMIT_SIZE(t0)
+	li sp, STACK_GUARDED
+	sub t2, t2, sp
+	bltu t1, t2, 1f
+	LOAD t2, HART_TRAP_LIMITS + \stack * HART_LIMIT_SIZE + REG_SIZE(t0)
+	bleu t1, t2, \target
 1:
 .endm
 
@@ -45,6 +62,23 @@ trap_entry:
 	/* Every general register still holds its interrupted value. */
 	csrrw t0, sscratch, t0	/* t0 = struct hart; sscratch = the interrupted t0 */
 	beqz t0, trap_before_setup
+	/*
+	 * Before the first store through it, make sure t0 is this hart's
+	 * struct hart: a stray csrw sscratch would otherwise send every trap
+	 * into a store that traps again, forever, and print nothing. tp holds
+	 * the same pointer (hart_init; the compiler never allocates tp), and
+	 * it must be one of harts[], whose entries are HART_SIZE bytes and
+	 * aligned to that. Once both agree, tp is free for the range check.
+	 */
+	bne t0, tp, trap_bad_sscratch
+	andi tp, t0, HART_SIZE - 1
+	bnez tp, trap_bad_hart
+	la tp, harts
+	sub tp, t0, tp
+	srli tp, tp, HART_SIZE_SHIFT
+	sltiu tp, tp, HART_COUNT
+	beqz tp, trap_bad_hart
+	mv tp, t0
 	STORE t1, HART_SPILL_T1(t0)
 	STORE t2, HART_SPILL_T2(t0)
 	mv t1, sp		/* the interrupted sp, for the trap frame */
@@ -56,14 +90,11 @@ exception:
 	ROOM_ON HART_TASK, save
 	ROOM_ON HART_INTERRUPT, save
 	ROOM_ON HART_PANIC, save
-	/* No room: is it the panic stack that ran out? */
-	LOAD t2, HART_TRAP_LIMITS + HART_PANIC * HART_LIMIT_SIZE(t0)
-	li sp, PANIC_STACK_GUARDED
-	sub t2, t2, sp
-	bltu t1, t2, 2f
-	LOAD t2, HART_TRAP_LIMITS + HART_PANIC * HART_LIMIT_SIZE + REG_SIZE(t0)
-	bleu t1, t2, trap_without_stack
-2:	LOAD sp, HART_TRAP_LIMITS + HART_PANIC * HART_LIMIT_SIZE + REG_SIZE(t0)
+	ROOM_ON HART_RESERVE, save
+	/* No room: is it the panic stack, or the reserve, that ran out? */
+	ON_OR_BELOW HART_PANIC, trap_without_stack
+	ON_OR_BELOW HART_RESERVE, trap_without_stack
+	LOAD sp, HART_TRAP_LIMITS + HART_PANIC * HART_LIMIT_SIZE + REG_SIZE(t0)
 save:
 	addi sp, sp, -TF_SIZE
 	STORE t1, TF_REG(2)(sp)
@@ -153,32 +184,105 @@ trap_entry_end:
 	.size trap_entry, . - trap_entry
 
 /*
- * The two traps nothing can be reported from in C: before hart_init() set
- * sscratch, and with the panic stack itself exhausted. Print through the
- * firmware, which needs no stack of ours, and power off.
+ * The traps nothing can be reported from in C: before hart_init() set
+ * sscratch, with sscratch not pointing at this hart's struct hart, and with
+ * the panic stack itself exhausted. Print what the trap CSRs say through
+ * the firmware, which needs no memory of ours (nothing is stored: the only
+ * loads are of the messages), and power off.
  */
 trap_before_setup:
 	la t1, before_setup_message
 	j say_and_power_off
+trap_bad_hart:
+	mv tp, t0		/* tp agreed with sscratch: give it back */
+trap_bad_sscratch:
+	la t1, bad_sscratch_message
+	jal t3, fatal_put_string
+	mv t2, t0		/* what sscratch held */
+	jal t3, fatal_put_hex
+	la t1, tp_message
+	jal t3, fatal_put_string
+	mv t2, tp
+	jal t3, fatal_put_hex
+	la t1, colon_message
+	j say_and_power_off
 trap_without_stack:
 	la t1, without_stack_message
+/* Prints the message at t1, then scause, sepc and stval, and powers off. */
 say_and_power_off:
+	jal t3, fatal_put_string
+	la t1, scause_message
+	jal t3, fatal_put_string
+	csrr t2, scause
+	jal t3, fatal_put_hex
+	la t1, sepc_message
+	jal t3, fatal_put_string
+	csrr t2, sepc
+	jal t3, fatal_put_hex
+	la t1, stval_message
+	jal t3, fatal_put_string
+	csrr t2, stval
+	jal t3, fatal_put_hex
+	la t1, newline_message
+	jal t3, fatal_put_string
+	li a7, SBI_EXT_SRST
+	li a6, 0		/* system reset */
+	li a0, 0		/* shutdown */
+	li a1, 1		/* reason: system failure */
+	ecall
+1:	wfi
+	j 1b
+
+/*
+ * For the paths above, which have no stack: subroutines that return
+ * through t3, not ra. The firmware's ecall changes only a0 (and a1) here.
+ */
+
+/* Prints the NUL-terminated string at t1. */
+fatal_put_string:
 	lbu a0, 0(t1)
 	beqz a0, 1f
 	li a7, SBI_EXT_LEGACY_PUTCHAR
 	ecall
 	addi t1, t1, 1
-	j say_and_power_off
-1:	li a7, SBI_EXT_SRST
-	li a6, 0		/* system reset */
-	li a0, 0		/* shutdown */
-	li a1, 1		/* reason: system failure */
+	j fatal_put_string
+1:	jr t3
+
+/* Prints t2 as 0x and a digit for each of its 4 bits, most significant first. */
+fatal_put_hex:
+	li a7, SBI_EXT_LEGACY_PUTCHAR
+	li a0, '0'
 	ecall
-2:	wfi
-	j 2b
+	li a0, 'x'
+	ecall
+	li t4, REG_SIZE * 8 - 4	/* the shift of the top digit */
+1:	srl a0, t2, t4
+	andi a0, a0, 15
+	addi a0, a0, '0'
+	li t5, '9'
+	bleu a0, t5, 2f
+	addi a0, a0, 'a' - '9' - 1
+2:	ecall
+	addi t4, t4, -4
+	bgez t4, 1b
+	jr t3
 
 	.section .rodata
 before_setup_message:
-	.asciz "\npanic: trap before this hart's trap state was set up\n"
+	.asciz "\npanic: trap before this hart's trap state was set up:"
+bad_sscratch_message:
+	.asciz "\npanic: trap with a bad sscratch="
+tp_message:
+	.asciz " tp="
+colon_message:
+	.asciz ":"
 without_stack_message:
-	.asciz "\nfatal: trap with the panic stack exhausted: powering off\n"
+	.asciz "\nfatal: trap with the panic stack exhausted: powering off:"
+scause_message:
+	.asciz " scause="
+sepc_message:
+	.asciz " sepc="
+stval_message:
+	.asciz " stval="
+newline_message:
+	.asciz "\n"

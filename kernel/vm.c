@@ -47,7 +47,7 @@
 #define RAM_MAPPED 0x40000000ul
 
 /* The root, the table under it (Sv39), and 4 KiB-page tables for the
- * megapages the stacks touch: HART_COUNT * HART_STACKS_SIZE (416 KiB) spans
+ * megapages the stacks touch: HART_COUNT * HART_STACKS_SIZE (480 KiB) spans
  * at most two. One to spare. */
 #define TABLES 6
 
@@ -104,7 +104,8 @@ static int is_guard_page(uintptr_t page)
 	offset = (page - (uintptr_t)__stacks_start) % HART_STACKS_SIZE;
 	return offset == TASK_STACK_OFFSET - GUARD_SIZE ||
 	       offset == INTERRUPT_STACK_OFFSET - GUARD_SIZE ||
-	       offset == PANIC_STACK_OFFSET - GUARD_SIZE;
+	       offset == PANIC_STACK_OFFSET - GUARD_SIZE ||
+	       offset == RESERVE_STACK_OFFSET - GUARD_SIZE;
 }
 
 void vm_init(void)

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwarf_names.h"
+
 /* Among aliases (functions at one address), the one whose name is printed:
  * a typed function before a label, then global before weak before local. */
 static int alias_rank(const struct function *f)
@@ -98,10 +100,41 @@ static struct function *collect_functions(const struct elf_file *elf, size_t *co
 	return functions;
 }
 
+/* Whether `name` is a compiler's copy of `function` (function.constprop.0,
+ * .isra.0, .part.0, .cold): that name stays, as Linux prints it. */
+static bool is_clone_of(const char *name, const char *function)
+{
+	size_t length = strlen(function);
+
+	return strncmp(name, function, length) == 0 && name[length] == '.';
+}
+
+/*
+ * A function the debugging information names is printed under that name,
+ * as GDB's bt names it (the subprogram's, not the symbol table's): among
+ * aliases, the function's own name, which a compiler need not even put in
+ * the symbol table (clang keeps only the alias of a static function).
+ */
+static void prefer_dwarf_names(const struct elf_file *elf, struct function *functions,
+			       size_t count)
+{
+	size_t name_count;
+	struct dwarf_name *names = dwarf_names_read(elf, &name_count);
+
+	for (size_t i = 0; i < count; i++) {
+		const char *own = dwarf_name_at(names, name_count, functions[i].addr);
+
+		if (own && functions[i].typed && !is_clone_of(functions[i].name, own))
+			functions[i].name = own;
+	}
+	tracked_free(names);
+}
+
 /*
  * Sorts, keeps one function per address (the first alias in sort order), and
  * gives every function a size: its own, an alias's, or, if none has one, the
- * distance to the next function or to the end of its section. A label inside
+ * distance to the next function or to the end of its section; then names it
+ * as the debugging information does, if it does. A label inside
  * a function of explicit size is a part of it (GDB names its pcs after the
  * function too), and a label with no byte after it names nothing: both go.
  */
@@ -151,6 +184,7 @@ static size_t normalize_functions(const struct elf_file *elf, struct function *f
 		if (f->typed || f->size != 0)
 			functions[kept++] = *f;
 	}
+	prefer_dwarf_names(elf, functions, kept);
 	/* The table stores sizes and name offsets in 32 bits. */
 	for (size_t i = 0; i < kept; i++) {
 		if (functions[i].size > UINT32_MAX)

@@ -24,7 +24,9 @@ struct function {
  * symbols), labels inside a function of explicit size, and labels that cover
  * no byte. Among names for one address, the one printed is a typed one, then
  * global before weak before local, then the alphabetically first (typed) or
- * last (untyped, as GDB picks among labels). *count may be 0. The names point
+ * last (untyped, as GDB picks among labels); but a function the debugging
+ * information names (dwarf_names.h) goes by that name, as GDB's bt shows
+ * it: an alias's function by its own name. *count may be 0. The names point
  * into elf's data; the array is a tracked block (die.h), for tracked_free().
  */
 struct function *functions_read(const struct elf_file *elf, size_t *count);

@@ -72,8 +72,8 @@ endif
 
 # symgen reads .eh_frame with the tracer's own parser, built for the host
 # (TRACER_HOST_VIEW: see tracer/internal.h).
-TRACER_SYMGEN_LIB_SRCS := $(addprefix $(TRACER_SYMGEN_DIR)/,symgen.c die.c elf.c fde_index.c \
-	functions.c image_end.c unwind_table.c) \
+TRACER_SYMGEN_LIB_SRCS := $(addprefix $(TRACER_SYMGEN_DIR)/,symgen.c die.c dwarf_names.c elf.c \
+	fde_index.c functions.c image_end.c unwind_table.c) \
 	$(addprefix $(TRACER_DIR)/,cfi_parse.c cfi_row.c memory.c)
 TRACER_SYMGEN_SRCS := $(TRACER_SYMGEN_DIR)/main.c $(TRACER_SYMGEN_LIB_SRCS)
 TRACER_SYMGEN_HEADERS := $(wildcard $(TRACER_SYMGEN_DIR)/*.h $(TRACER_DIR)/*.h)

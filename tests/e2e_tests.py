@@ -52,7 +52,7 @@ UNWINDER_NAMES = {"fp": "frame-pointer", "dwarf": "dwarf", "compiler": "prologue
                   "auto": "auto", "table": "table"}
 # EXTRA_SRCS of every build; user_stack.c last (its last function ends the text).
 USER_CODE = ("tests/fixtures/asm_frames.S tests/fixtures/hostile.S tests/fixtures/hostile.c "
-             "tests/fixtures/user_stack.c")
+             "tests/fixtures/aliases_c.c tests/fixtures/user_stack.c")
 # Hand-written functions without CFI (asm_frames.S): neither frame pointers
 # nor DWARF can pass them, so only the prologue unwinder and auto run them.
 ASM_FUNCTIONS = {"asm_frames_entry", "asm_large_frame", "asm_trap_in_prologue",
@@ -69,6 +69,9 @@ SCENARIOS = [
     ("call:asm_trap_in_prologue", "trap", NO_CFI_TRACERS),
     # An entry without .type: named after its label (symgen), as GDB names it.
     ("call:asm_untyped_entry", "panic", NO_CFI_TRACERS),
+    # A static function called through its alias: named as GDB names it,
+    # after the function (its DWARF subprogram), not the alias.
+    ("call:alias_entry", "panic", None),
 ]
 QEMU_TIMEOUT = 30
 # The privileged spec's scause codes, for checking the separator line.

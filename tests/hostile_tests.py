@@ -109,11 +109,12 @@ def check_fault_in_fallback(results, label, elf):
                   "problem: %s\n%s" % (problem, console[-1500:]))
 
 
-def check_panic_stack_exhausted(results, label, elf):
-    """A fault with sp at the bottom of the panic stack: the trap entry has
-    no stack left; it says so through the firmware and powers off."""
-    name = "%s hostile_exhaust_panic_stack" % label
-    console, _, problem = boot(elf, "scenario=call:hostile_exhaust_panic_stack")
+def check_panic_stack_exhausted(results, label, elf, stack):
+    """A fault with sp at the bottom of the panic stack, or of the reserve
+    (`stack`): the trap entry has no stack left; it says so through the
+    firmware and powers off."""
+    name = "%s hostile_exhaust_%s_stack" % (label, stack)
+    console, _, problem = boot(elf, "scenario=call:hostile_exhaust_%s_stack" % stack)
     results.check(name + ": the fixed message, then power off by itself",
                   problem is None and
                   "\nfatal: trap with the panic stack exhausted: powering off" in console
@@ -274,6 +275,7 @@ def run_all(results: Results, kernels):
             check_frame_pointer_zero(results, label, elf)
             check_fault_in_panic_message(results, label, elf, "auto")
             check_fault_in_fallback(results, label, elf)
-            check_panic_stack_exhausted(results, label, elf)
+            check_panic_stack_exhausted(results, label, elf, "panic")
+            check_panic_stack_exhausted(results, label, elf, "reserve")
         else:
             check_fp_walk_without_frame_pointers(results, label, elf)

@@ -1,7 +1,9 @@
 """The demo kernel's panic path in the failures kernels really have: a stack
 overflow, a garbage sp, a panic with 256 bytes of stack left, a panic and a
 fault in the timer interrupt handler, a panic on a secondary hart, every hart
-failing at once.
+failing at once; and in attacks on the panic path itself (issue 17): a
+garbage sscratch, a panic that cuts its own hart's console line short while
+other harts print, a panic with little of the panic stack left.
 
 Each boot has a wall-clock bound and must power off by itself (a hang
 fails). The report must come first: exactly one `panic:` line, before any
@@ -13,7 +15,7 @@ panic.
 import re
 
 from e2e_tests import CAUSE_NAMES, boot, compare_frames, parse_gdb, FRAME_RE, TRAP_RE
-from testlib import Results
+from testlib import CROSS, Results, run
 
 # Builds (from e2e_tests.CONFIGS) and the tracers each runs the scenarios with.
 BUILDS = {
@@ -239,3 +241,298 @@ def run_all(results: Results, kernels):
     if elf:
         check_secondary_panic(results, "gcc-O2-fp1", elf, "fp", 8)
         check_all_harts(results, "gcc-O2-fp1", elf, "auto", 8)
+    run_attacks(results, elves)
+
+
+# Attack 4: the trap entry's one line for a sscratch that is not this
+# hart's struct hart (trap_entry.S), with what sscratch and tp held and the
+# trap's CSRs.
+BAD_SSCRATCH_LINE = re.compile(r"^panic: trap with a bad sscratch=0x([0-9a-f]+) tp=0x([0-9a-f]+): "
+                               r"scause=0x([0-9a-f]+) sepc=0x([0-9a-f]+) stval=0x([0-9a-f]+)$")
+HART_SIZE = 256  # kernel/layout.h: struct hart, as harts[] holds it
+
+
+def symbol_address(elf, name):
+    for line in run([CROSS + "nm", elf]).stdout.splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[2] == name:
+            return int(fields[0], 16)
+    return None
+
+
+# Scenario: (what sscratch holds, whether tp holds the same; else this
+# hart's struct hart), from harts' address.
+BAD_SSCRATCH = {"bad-sscratch": (lambda harts: 0x1000, False),
+                "bad-sscratch-tick": (lambda harts: 0x1000, False),
+                "bad-sscratch-tp": (lambda harts: 0x1000, True),
+                "misaligned-sscratch": (lambda harts: harts + 8, True)}
+
+
+def check_bad_sscratch(results, label, elf, scenario):
+    """sscratch (and t0) set to garbage, then a trap: one line with what
+    sscratch and tp held and the CSRs GDB saw at the trap vector, then
+    power off. Before the fix the entry stored through sscratch, trapped
+    again, forever (a timeout), or, with harts + 8, stored into harts[]."""
+    name = "%s %s" % (label, scenario)
+    harts = symbol_address(elf, "harts")
+    garbage, same_tp = BAD_SSCRATCH[scenario]
+    garbage = garbage(harts or 0)
+    console, gdb_out, problem = boot(elf, "scenario=" + scenario,
+                                     "print_trap('trap0', '$sscratch == %d')" % garbage)
+    if not results.check(name + ": powered off by itself, within the time bound", problem is None,
+                         "%s\n%s" % (problem, console[-1500:])):
+        return
+    lines = [line.rstrip("\r") for line in console.splitlines()]
+    found = [BAD_SSCRATCH_LINE.match(line) for line in lines if BAD_SSCRATCH_LINE.match(line)]
+    traps = gdb_traps(gdb_out)
+    boot_hart = re.search(r"backtrace demo kernel on hart (\d+)", console)
+    expected = (garbage, garbage if same_tp else
+                harts + HART_SIZE * int(boot_hart.group(1)) if harts and boot_hart else None)
+    ok = (len(found) == 1 and len(traps) == 1 and lines[-1] == found[0].group(0)
+          and tuple(int(g, 16) for g in found[0].groups()) == expected + (traps[0][1], traps[0][0],
+                                                                           traps[0][2]))
+    results.check(name + ": the last line reports sscratch, tp and GDB's scause/sepc/stval", ok,
+                  "expected sscratch, tp = %s; GDB: %s\n%s" % (expected, traps, console[-800:]))
+
+
+# Attack 5: the tick that panics is the boot hart's, inside its line.
+MID_LINE_TICK = ("$scause < 0 && 'panic_path.c'::mid_line != 0 && "
+                 "$sscratch == (unsigned long)&harts['panic_path.c'::line_hart]")
+MID_LINE_MESSAGE = "panic in a tick that cut its hart's line short"
+FILLER_LINE = re.compile(r"^hart \d+ prints with interrupts masked$")
+WHOLE_LINES = [(re.compile(r"^Call Trace \((auto|frame-pointer|dwarf|prologue|table) unwinder\):$"),
+                "Call Trace"),
+               (re.compile(r"^End of trace: [^:]+$"), "End of trace"),
+               (HART_HEADER, "Backtrace of hart"),
+               (FRAME_RE, "[<"), (TRAP_RE, "--- trap")]
+
+
+# A frame line character by character: a 64-bit pc, then the function and
+# offset/size, which must be a symbol's as nm -S has them (a stray hex digit
+# still makes a frame line FRAME_RE matches).
+STRICT_FRAME = re.compile(r"^ \[<0x([0-9a-f]{16})>\] (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+)"
+                          r"(?: \((?:prologue|frame-pointer)\))?$")
+
+
+def nm_functions(elf):
+    """{name: {(address, size)}} from nm -S."""
+    functions = {}
+    for line in run([CROSS + "nm", "-S", "--defined-only", elf]).stdout.splitlines():
+        fields = line.split()
+        if len(fields) == 4:
+            functions.setdefault(fields[3], set()).add((int(fields[0], 16), int(fields[1], 16)))
+    return functions
+
+
+def garbled_lines(lines, functions):
+    """Lines of the report that hold a piece of it but are not that piece,
+    whole: another hart's text inside, or the line cut short."""
+    def whole_frame(line):
+        m = STRICT_FRAME.match(line)
+        return m is not None and (int(m.group(1), 16) - int(m.group(3), 16),
+                                  int(m.group(4), 16)) in functions.get(m.group(2), ())
+    return [line for line in lines
+            if any(marker in line and not pattern.match(line) for pattern, marker in WHOLE_LINES)
+            or ("[<" in line and not whole_frame(line))]
+
+
+def check_panic_mid_line(results, label, elf, runs, harts):
+    """A tick panics while its hart holds the console in the middle of a
+    line; the other harts print line after line with interrupts masked.
+    Each run: the report's first line is whole and on a line of its own, no
+    line of a trace is garbled, the first hart's trace is complete (and, in
+    the first run, equals GDB's bt at the tick and at panic()). Before the
+    fix: the panic line glued to the cut line every time, frame lines
+    garbled when the other harts took the console over after 100 ms."""
+    functions = nm_functions(elf)
+    for attempt in range(runs):
+        name = "%s panic-mid-line -smp %d run %d" % (label, harts, attempt + 1)
+        gdb_function = "stop_at_traps([%r])" % MID_LINE_TICK if attempt == 0 else None
+        console, gdb_out, problem = boot(elf, "scenario=panic-mid-line tracer=auto", gdb_function,
+                                         harts)
+        if not results.check(name + ": powered off by itself, within the time bound",
+                             problem is None, "%s\n%s" % (problem, console[-1500:])):
+            continue
+        lines = [line.rstrip("\r") for line in console.splitlines()]
+        with_panic = [line for line in lines if "panic: " in line]
+        results.check(name + ": the report's first line is whole, on a line of its own",
+                      with_panic == ["panic: " + MID_LINE_MESSAGE], with_panic)
+        report = parse_report(console)
+        start = next((i for i, line in enumerate(lines) if "panic: " in line), len(lines))
+        garbled = garbled_lines(lines[start:], functions)
+        results.check(name + ": no line of a trace holds another hart's text", not garbled,
+                      "\n".join(garbled[:10]))
+        blocks = report["blocks"]
+        first = blocks[0] if blocks else None
+        names = [f for segment in first["segments"] for _, f in segment] if first else []
+        results.check(name + ": the first hart's trace is complete, through the cut line",
+                      first is not None and first["why"] == "the first to panic"
+                      and first["end"] == OUTERMOST and "print_lines_until_tick" in names,
+                      first)
+        if first is not None and gdb_function:
+            check_against_gdb(results, name, first, gdb_out)
+
+
+SLOW_CHAR_LINE = "a slow character: #"
+SLOW_CHAR_MESSAGE = "panic while another hart hands a character to the firmware"
+
+
+def check_panic_slow_char(results, label, elf, runs):
+    """The boot hart panics while hart 1, holding the console, hands a
+    character ('#') to the firmware for 300 ms (as a hart the host does not
+    run): the first hart takes the console over after 100 ms, and must let
+    that character out before its report. Each run: '#' only in its own
+    line, before the panic line; the panic line and every line of both
+    traces whole; both traces complete. Before the fix the first hart
+    waited 100 ms at most for it: '#' landed in the report."""
+    functions = nm_functions(elf)
+    for attempt in range(runs):
+        name = "%s panic-slow-char -smp 2 run %d" % (label, attempt + 1)
+        console, _, problem = boot(elf, "scenario=panic-slow-char tracer=auto", None, 2)
+        if not results.check(name + ": powered off by itself, within the time bound",
+                             problem is None, "%s\n%s" % (problem, console[-1500:])):
+            continue
+        lines = [line.rstrip("\r") for line in console.splitlines()]
+        report = parse_report(console)
+        start = next((i for i, line in enumerate(lines) if line.startswith("panic: ")), len(lines))
+        results.check(name + ": the slow character goes out, in its line, before the report",
+                      [i for i, line in enumerate(lines) if "#" in line]
+                      == [i for i, line in enumerate(lines[:start]) if line == SLOW_CHAR_LINE],
+                      "\n".join(line for line in lines if "#" in line or "panic" in line))
+        garbled = garbled_lines(lines[start:], functions)
+        results.check(name + ": the panic line, then whole lines of two complete traces",
+                      lines[start:start + 1] == ["panic: " + SLOW_CHAR_MESSAGE] and not garbled
+                      and not report["bad"] and len(report["blocks"]) == 2
+                      and all(b["end"] == OUTERMOST for b in report["blocks"]),
+                      "%s\n%s" % ("\n".join(garbled[:10]), "\n".join(lines[start:start + 30])))
+
+
+# Attack 6: panic() on the panic stack with little of it left. The tracer=
+# argument, and the unwinder its trace header names.
+UNWINDER_NAMES = {"dwarf": "dwarf", "auto": "auto", "table": "table", "compiler": "prologue",
+                  "fp": "frame-pointer"}
+RESERVE_STACK_LINE = re.compile(r"^reserve stack: (\d+) bytes left, the (\S+) unwinder needs "
+                                r"(\d+): (?:the (\S+) unwinder instead \((\d+)\)|"
+                                r"too few for any: no backtrace)$")
+
+
+def boot_little_stack(results, name, elf, scenario, tracer, nested_fault=False):
+    """Boots `scenario` under GDB, stopped at panic(): (console lines from
+    the panic line on, GDB's frames at panic(), report), or None if it did
+    not power off by itself, within the time bound. Checks that no stack
+    ran out, and that nothing faulted while panicking unless the scenario
+    makes it (`nested_fault`)."""
+    console, gdb_out, problem = boot(elf, "scenario=%s tracer=%s" % (scenario, tracer),
+                                     "stop_at_panic")
+    if not results.check(name + ": powered off by itself, within the time bound", problem is None,
+                         "%s\n%s" % (problem, console[-1500:])):
+        return None
+    lines = [line.rstrip("\r") for line in console.splitlines()]
+    start = next((i for i, line in enumerate(lines) if line.startswith("panic: ")), len(lines))
+    results.check(name + ": the stack does not run out, %s nested fault"
+                  % ("one" if nested_fault else "no"),
+                  "stack exhausted" not in console
+                  and console.count("nested") == (1 if nested_fault else 0), console[-1500:])
+    return lines[start:], parse_gdb(gdb_out)[0].get("panic", []), parse_report(console)
+
+
+def check_trace_is_gdbs(results, name, report, gdb, unwinder):
+    """One trace, by `unwinder`, whose frames are GDB's bt at panic(), all of
+    them (both stop where call_on_stack() switched stacks)."""
+    block = report["blocks"][0] if len(report["blocks"]) == 1 else None
+    problems = compare_frames(block["segments"][0], gdb, False) if block else ["no single trace"]
+    results.check(name + ": a %s trace, equal to GDB's bt at panic()" % unwinder,
+                  block is not None and block["header"] == "Call Trace (%s unwinder):" % unwinder
+                  and len(gdb) >= 3 and not problems,
+                  "\n".join(problems) + "\n" + "\n".join(report["lines"][-12:]))
+
+
+def check_little_panic_stack(results, label, elf, scenario, tracer):
+    """panic() called on the panic stack with 1,500 or 2,000 bytes of it
+    left: the report moves to the reserve stack if it must, and prints,
+    right after the panic line, a trace by the unwinder asked for, equal to
+    GDB's bt at panic(). Before the reserve: a `panic stack: ...` line and
+    no trace (1,500), or the frame-pointer trace instead of the one asked
+    for (2,000); before that, "fatal: trap with the panic stack exhausted"."""
+    name = "%s tracer=%s %s" % (label, tracer, scenario)
+    booted = boot_little_stack(results, name, elf, scenario, tracer)
+    if booted is None:
+        return
+    lines, gdb, report = booted
+    left = int(scenario.rsplit("-", 1)[1])
+    said = re.fullmatch(r"panic: (\d+) bytes of the panic stack left", lines[0]) if lines else None
+    results.check(name + ": the panic line, then the trace",
+                  said is not None and left <= int(said.group(1)) < left + 16 and len(lines) > 1
+                  and lines[1].startswith("Call Trace ("), "\n".join(lines[:3]))
+    check_trace_is_gdbs(results, name, report, gdb, UNWINDER_NAMES[tracer])
+
+
+NESTED_FAULT_LINE = re.compile(r"^nested fault while panicking: load page fault "
+                               r"sepc=0x[0-9a-f]+ stval=0x8$")
+
+
+def check_fault_on_reserve(results, label, elf):
+    """panic-stack-fault: panic("%s", (char *)8) on the panic stack with
+    1,500 bytes of it left; the report moves to the reserve, where the
+    message faults. The trap stays on the reserve (moved to the panic
+    stack, its frame would land on the frames the trace starts from): the
+    panic line, the nested fault line, then the frame-pointer trace of the
+    panic, equal to GDB's bt at panic()."""
+    name = "%s tracer=dwarf panic-stack-fault" % label
+    booted = boot_little_stack(results, name, elf, "panic-stack-fault", "dwarf", True)
+    if booted is None:
+        return
+    lines, gdb, report = booted
+    results.check(name + ": the panic line, then the nested fault line",
+                  len(lines) > 2 and lines[0] == "panic: " and NESTED_FAULT_LINE.match(lines[1])
+                  and lines[2] == "Call Trace (frame-pointer unwinder):", "\n".join(lines[:3]))
+    check_trace_is_gdbs(results, name, report, gdb, "frame-pointer")
+
+
+def check_little_reserve_stack(results, label, elf, scenario, tracer, fallback):
+    """panic() called on the reserve stack itself with 1,500 or 2,200 bytes
+    of it left, nowhere else to go: the report says what is left and which
+    unwinder it uses instead (`fallback`; None: none fits, no trace), never
+    runs out of stack, and its trace is GDB's bt at panic()."""
+    name = "%s tracer=%s %s" % (label, tracer, scenario)
+    booted = boot_little_stack(results, name, elf, scenario, tracer)
+    if booted is None:
+        return
+    lines, gdb, report = booted
+    said = RESERVE_STACK_LINE.match(lines[1]) if len(lines) > 1 else None
+    left = int(scenario.rsplit("-", 1)[1])
+    results.check(name + ": the panic line, then what is left and which unwinder runs instead",
+                  said is not None and re.fullmatch(r"panic: \d+ bytes of the reserve stack left",
+                                                    lines[0]) is not None
+                  and int(said.group(1)) < left and said.group(2) == tracer
+                  and int(said.group(1)) < int(said.group(3)) and said.group(4) == fallback
+                  and (fallback is None or int(said.group(5)) <= int(said.group(1))),
+                  "\n".join(lines[:3]))
+    if fallback is None:
+        results.check(name + ": no trace", not report["blocks"], report["blocks"])
+        return
+    check_trace_is_gdbs(results, name, report, gdb, fallback)
+
+
+def run_attacks(results, elves):
+    """Issue 17's attacks 4, 5 and 6 on the panic path."""
+    for label in ["gcc-O2-fp1", "clang-O2-fp1"]:
+        elf = elves.get("kernel-" + label)
+        if elf:
+            for scenario in BAD_SSCRATCH:
+                check_bad_sscratch(results, label, elf, scenario)
+    elf = elves.get("kernel-gcc-O2-fp1")
+    if elf:
+        check_panic_mid_line(results, "gcc-O2-fp1", elf, 5, 4)
+        check_panic_slow_char(results, "gcc-O2-fp1", elf, 3)
+    for label, tracers in [("gcc-O2-fp1", BUILDS["gcc-O2-fp1"]), ("gcc-O0-fp1", ["dwarf"])]:
+        elf = elves.get("kernel-" + label)
+        if not elf:
+            continue
+        for tracer in tracers:
+            for scenario in ["panic-stack-1500", "panic-stack-2000"]:
+                check_little_panic_stack(results, label, elf, scenario, tracer)
+        check_fault_on_reserve(results, label, elf)
+        check_little_reserve_stack(results, label, elf, "reserve-stack-1500", "dwarf", None)
+        check_little_reserve_stack(results, label, elf, "reserve-stack-2200", "dwarf",
+                                   "frame-pointer")

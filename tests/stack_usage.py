@@ -14,6 +14,13 @@ caller's code: GCC's indirect-call placeholder).
 The call graph must be closed and bounded: no recursion, no frame of
 dynamic size, no call to a function outside tracer/ (a freestanding kernel
 need not have memcpy).
+
+The demo kernel's panic path sizes what a report takes of the panic stack
+as the tracer's figures plus its own frames (kernel/panic.c,
+PANIC_OWN_STACK): the deepest path from print_report() to its call of
+tracer_print_backtrace(), plus the deepest path from put_line(), the
+callback, down to the firmware call. Measured the same way, at every -O
+level the kernel is built with, it must stay within that figure.
 """
 import os
 import re
@@ -44,14 +51,17 @@ NODE_RE = re.compile(r'^node: \{ title: "([^"]+)" label: "[^"]*\\n(\d+) bytes \(
 EDGE_RE = re.compile(r'^edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')
 
 
-def call_graph(flags, directory):
-    """({function: (bytes, qualifier)}, {function: {callees}}, problems)."""
+def call_graph(flags, directory, sources=None):
+    """({function: (bytes, qualifier)}, {function: {callees}}, problems) of
+    `sources` (default: tracer/*.c), compiled with FLAGS and `flags`."""
     frames, calls, problems = {}, {}, []
-    sources = sorted(f for f in os.listdir(os.path.join(ROOT, "tracer")) if f.endswith(".c"))
+    if sources is None:
+        sources = sorted(os.path.join("tracer", f)
+                         for f in os.listdir(os.path.join(ROOT, "tracer")) if f.endswith(".c"))
     for source in sources:
-        base = os.path.join(directory, source[:-2])
-        result = run([CROSS + "gcc"] + FLAGS + flags + ["-fcallgraph-info=su", "-Itracer", "-c",
-                      os.path.join("tracer", source), "-o", base + ".o"])
+        base = os.path.join(directory, os.path.basename(source)[:-2])
+        result = run([CROSS + "gcc"] + FLAGS + flags + ["-fcallgraph-info=su", "-Itracer",
+                      "-Ikernel", "-c", source, "-o", base + ".o"])
         if result.returncode != 0:
             problems.append(result.stderr)
             continue
@@ -81,6 +91,53 @@ def deepest(function, frames, calls, excluded, path):
     return size + best[0], [function] + best[1]
 
 
+KERNEL_REPORT_SOURCES = ["kernel/panic.c", "kernel/console.c", "kernel/sbi.c"]
+KERNEL_OPT_LEVELS = ["-O0", "-O2", "-Os"]
+
+
+def deepest_path_to(function, target, frames, calls, path):
+    """(bytes, [functions]) of the deepest path from function to a call of
+    target, frames of target itself excluded; None if there is none."""
+    if function in path or function not in frames:
+        return None
+    size = frames[function][0]
+    best = (size, [function]) if target in calls.get(function, ()) else None
+    for callee in sorted(calls.get(function, ())):
+        below = deepest_path_to(callee, target, frames, calls, path + [function])
+        if below and (best is None or size + below[0] > best[0]):
+            best = (size + below[0], [function] + below[1])
+    return best
+
+
+def check_kernel_report_frames(results, directory):
+    stated = re.search(r"#define PANIC_OWN_STACK (\d+)u",
+                       open(os.path.join(ROOT, "kernel", "panic.c")).read())
+    stated = int(stated.group(1)) if stated else None
+    for opt in KERNEL_OPT_LEVELS:
+        for flags in FRAME_POINTER_FLAGS:
+            label = "stack use of the demo kernel's report (gcc %s %s)" % (opt, flags[0])
+            # FLAGS' -O2 first, then this level: the last -O wins.
+            frames, calls, problems = call_graph([opt] + flags, directory, KERNEL_REPORT_SOURCES)
+            if not results.check(label + ": compiles with -fcallgraph-info=su", not problems,
+                                 "\n".join(problems)):
+                continue
+            # GCC names a static function after its file.
+            above = deepest_path_to("kernel/panic.c:print_report", "tracer_print_backtrace",
+                                    frames, calls, [])
+            try:
+                below = deepest("kernel/panic.c:put_line", frames, calls, set(), [])
+            except ValueError as error:
+                results.check(label + ": put_line's call graph is bounded", False, str(error))
+                continue
+            total = (above[0] if above else 0) + below[0]
+            path = (above[1] if above else []) + ["(tracer)"] + below[1]
+            print("  %s: %d bytes: %s" % (label, total, " -> ".join(path)), flush=True)
+            results.check("%s: %d bytes, within panic.c's PANIC_OWN_STACK (%s)"
+                          % (label, total, stated),
+                          above is not None and stated is not None and total <= stated,
+                          " -> ".join(path))
+
+
 def stated_figures():
     header = open(os.path.join(ROOT, "tracer", "tracer.h")).read()
     return {name: int(value)
@@ -90,6 +147,7 @@ def stated_figures():
 def run_all(results: Results):
     stated = stated_figures()
     with tempfile.TemporaryDirectory() as directory:
+        check_kernel_report_frames(results, directory)
         for flags in FRAME_POINTER_FLAGS:
             label = "stack use (rv64 gcc -O2 %s)" % flags[0]
             frames, calls, problems = call_graph(flags, directory)

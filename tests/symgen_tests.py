@@ -315,6 +315,55 @@ def section_ends(elf):
     return {name: addr + size for name, (addr, _, size) in section_headers(elf).items()}
 
 
+DIE_RE = re.compile(r"^\s*<\d+><([0-9a-f]+)>: Abbrev Number: \d+(?: \((DW_TAG_\w+)\))?")
+DIE_ATTRIBUTE_RE = re.compile(r"^\s*<[0-9a-f]+>\s+(DW_AT_\w+)\s*:\s*(.*)$")
+
+
+def dwarf_function_names(elf):
+    """{entry address: name} of every DW_TAG_subprogram with a low pc and a
+    name of its own (linkage name, else name), from readelf's dump of
+    .debug_info: what GDB's bt names a function by."""
+    names = {}
+    die = None
+
+    dies = {}  # offset in .debug_info: attributes
+    for line in run([CROSS + "readelf", "--debug-dump=info", "-W", elf], timeout=300).stdout.splitlines():
+        header = DIE_RE.match(line)
+        attribute = DIE_ATTRIBUTE_RE.match(line)
+        if header:
+            die = dies.setdefault(int(header.group(1), 16), {"tag": header.group(2)})
+        elif attribute and die is not None:
+            value = attribute.group(2)
+            if attribute.group(1) == "DW_AT_low_pc":
+                die["DW_AT_low_pc"] = int(re.findall(r"0x([0-9a-f]+)", value)[-1], 16)
+            elif attribute.group(1) in ("DW_AT_abstract_origin", "DW_AT_specification"):
+                # "(ref4) <0x22401>": readelf resolves it to a .debug_info offset
+                # (not "(ref_addr)": another unit's entry, which GDB needs LTO for).
+                target = re.match(r"^\(ref(?:1|2|4|8|_udata)\) <0x([0-9a-f]+)>", value)
+                if target:
+                    die["origin"] = int(target.group(1), 16)
+            else:
+                # "(strp) (offset: 0x2e58): name", "(strx1) ...: name", "(string) name"
+                die[attribute.group(1)] = re.match(r"^(?:\([^)]*\)\s*)*:?\s*(.*)$",
+                                                   value).group(1)
+
+    def name_of(die, depth=0):
+        """Its linkage name, else name, else that of the entry it is an
+        instance of (an inlined function's out-of-line copy, a definition
+        apart from its declaration)."""
+        name = (die.get("DW_AT_linkage_name") or die.get("DW_AT_MIPS_linkage_name")
+                or die.get("DW_AT_name"))
+        if name or depth >= 4 or die.get("origin") not in dies:
+            return name
+        return name_of(dies[die["origin"]], depth + 1)
+
+    for die in dies.values():
+        if die["tag"] == "DW_TAG_subprogram" and "DW_AT_low_pc" in die and name_of(die):
+            names.setdefault(die["DW_AT_low_pc"], set()).add(name_of(die))
+    # Two subprograms at one address (folded code): the alphabetically first.
+    return {addr: min(found) for addr, found in names.items()}
+
+
 def expected_table(elf):
     """What symgen should write, derived from nm and readelf alone: one entry
     per address, named by a function symbol before an untyped label, then the
@@ -322,7 +371,10 @@ def expected_table(elf):
     or the alphabetically last label (GDB's pick among labels); sized by the
     largest st_size of the names, else up to the next entry or the end of the
     section. A label inside a function of explicit size, or with no byte
-    after it, is left out (GDB names such pcs after the function)."""
+    after it, is left out (GDB names such pcs after the function). A
+    function the debugging information names goes by that name, as in GDB's
+    bt (an alias's function by its own name), unless the symbol is a
+    compiler's copy of it (foo.constprop.0 for foo)."""
     functions = nm_functions(elf)
     ends = section_ends(elf)
     by_addr = {}
@@ -346,10 +398,15 @@ def expected_table(elf):
             covered = max(covered, addr + size)
         kept.append(entry)
     expected = {}
+    dwarf_names = dwarf_function_names(elf)
     for i, (addr, name, size, typed, end) in enumerate(kept):
         if size == 0:
             size = min(end, kept[i + 1][0]) - addr if i + 1 < len(kept) else end - addr
         if typed or size:
+            own = dwarf_names.get(addr)
+            # A compiler's copy (foo.constprop.0, of foo) keeps its name.
+            if typed and own and not name.startswith(own + "."):
+                name = own
             expected[addr] = (name, size)
     return expected, len(functions)
 

@@ -36,5 +36,16 @@ void scenario_timer_panic(void);
 void scenario_timer_fault(void);
 void scenario_secondary_panic(void);
 void scenario_all_harts(void);
+void scenario_bad_sscratch(void);
+void scenario_bad_sscratch_tick(void);
+void scenario_bad_sscratch_tp(void);
+void scenario_misaligned_sscratch(void);
+void scenario_panic_mid_line(void);
+void scenario_panic_slow_char(void);
+void scenario_panic_stack_1500(void);
+void scenario_panic_stack_2000(void);
+void scenario_panic_stack_fault(void);
+void scenario_reserve_stack_1500(void);
+void scenario_reserve_stack_2200(void);
 
 #endif /* KERNEL_SCENARIOS_H */

@@ -24,7 +24,9 @@ $(FUZZ_BUILD)/fuzz_symgen: tests/fuzz/fuzz_symgen.c $(SYMGEN_LIB_SRCS) $(SYMGEN_
 # Seeds: small real images, rv64 and rv32, with function aliases
 # (aliases.S), with GCC's .eh_frame (cfi_functions.c) and with every pointer
 # encoding (eh_frame_encodings.S), linked as tests/symgen_tests.py links
-# them; stripped of debug sections to stay small.
+# them; stripped of debug sections to stay small. And a C alias with its
+# .debug_info, from GCC (DWARF 5: strp, addr) and clang (strx, addrx), for
+# the reader of the names GDB gives functions (dwarf_names.c).
 SYMGEN_SEEDS := tests/fuzz/corpus/symgen
 .PHONY: fuzz-symgen-corpus
 fuzz-symgen-corpus: | deps
@@ -50,4 +52,13 @@ fuzz-symgen-corpus: | deps
 			$(CROSS_COMPILE)objcopy --strip-debug $(FUZZ_BUILD)/seeds/$$image-$$1.elf \
 				$(SYMGEN_SEEDS)/$$image-$$1.elf; \
 		done; \
+	done \
+	for compiler in gcc clang; do \
+		$$([ $$compiler = clang ] && echo clang --target=riscv64-unknown-elf -mno-relax \
+			|| echo $(CROSS_COMPILE)gcc) -std=c11 -g -O2 -march=rv64imac -mabi=lp64 -mcmodel=medany \
+			-ffreestanding -Itracer -Ikernel -c tests/fixtures/aliases_c.c \
+			-o $(FUZZ_BUILD)/seeds/dwarf-$$compiler.o; \
+		$(CROSS_COMPILE)ld -m elf64lriscv -Ttext=0x80001000 -e alias_entry \
+			--defsym=panic=0x80000000 $(FUZZ_BUILD)/seeds/dwarf-$$compiler.o \
+			-o $(SYMGEN_SEEDS)/dwarf-$$compiler.elf; \
 	done

@@ -11,8 +11,8 @@
 
 TEST_TOOLS_CFLAGS := $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 	$(HOST_VIEW_CFLAGS) -Isymgen -Itests/tools
-TEST_TOOLS_COMMON := tests/tools/image_view.c symgen/die.c symgen/elf.c symgen/fde_index.c \
-	$(wildcard tracer/*.c)
+TEST_TOOLS_COMMON := tests/tools/image_view.c symgen/die.c symgen/dwarf_names.c symgen/elf.c \
+	symgen/fde_index.c $(wildcard tracer/*.c)
 TEST_TOOLS_HEADERS := $(wildcard tests/tools/*.h symgen/*.h tracer/*.h)
 TEST_TOOLS := $(HOST_BUILD)/cfi_rows $(HOST_BUILD)/prologue_check $(HOST_BUILD)/table_check
 
