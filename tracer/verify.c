@@ -34,27 +34,31 @@ static inline uint64_t block_word(uintptr_t pos)
 
 /* Whether block `block` (< its count) of `array` hashes as symgen wrote.
  * The array is word-aligned (the header checks say so), and so is every
- * block. Out of line, by value: its callers' frames stay small. */
-static __attribute__((noinline)) bool block_intact(struct hashed_array array,
+ * block. Out of line: its callers' frames stay small. By pointer: a struct
+ * passed by value may be copied with memcpy (rv32 -Os), which a kernel need
+ * not have. */
+static __attribute__((noinline)) bool block_intact(const struct hashed_array *array,
 						   uint32_t block)
 {
 	uint32_t start = block << TRACER_HASH_BLOCK_SHIFT;
-	uint32_t bytes = array.size - start < TRACER_HASH_BLOCK ? array.size - start
-								: TRACER_HASH_BLOCK;
-	uintptr_t pos = array.data + start;
+	uint32_t bytes = array->size - start < TRACER_HASH_BLOCK ? array->size - start
+								 : TRACER_HASH_BLOCK;
+	uintptr_t pos = array->data + start;
 	uintptr_t words_end = pos + (bytes & ~7u);
-	uint64_t hash = tracer_hash_start(array.kind, block);
+	uint64_t hash = tracer_hash_start(array->kind, block);
 
 	for (; pos < words_end; pos += 8)
 		hash = tracer_hash_word(hash, block_word(pos));
 	if (bytes % 8 != 0) {
-		uint64_t word = 0;
+		/* In 32-bit halves: a variable 64-bit shift is a runtime
+		 * routine on rv32 (__ashldi3), which a kernel need not have. */
+		uint32_t half[2] = {0, 0};
 
 		for (unsigned i = 0; i < bytes % 8; i++)
-			word |= (uint64_t)target_u8(pos + i) << (8 * i);
-		hash = tracer_hash_word(hash, word);
+			half[i / 4] |= (uint32_t)target_u8(pos + i) << (8 * (i % 4));
+		hash = tracer_hash_word(hash, (uint64_t)half[1] << 32 | half[0]);
 	}
-	return tracer_hash_end(hash) == target_u32(array.hashes + 4 * (uintptr_t)block);
+	return tracer_hash_end(hash) == target_u32(array->hashes + 4 * (uintptr_t)block);
 }
 
 bool hashed_array_intact(const struct hashed_array *array)
@@ -62,7 +66,7 @@ bool hashed_array_intact(const struct hashed_array *array)
 	uint32_t blocks = tracer_hash_blocks(array->size);
 
 	for (uint32_t block = 0; block < blocks; block++) {
-		if (!block_intact(*array, block))
+		if (!block_intact(array, block))
 			return false;
 	}
 	return true;
@@ -96,10 +100,12 @@ verify_block(struct tracer_walk *walk, enum tracer_hashed kind, uint32_t block)
 	uint32_t id = block_id(kind, block);
 	unsigned set = cache_set(id);
 	uint32_t first_valid = walk->verified_valid >> set & 1;
+	struct hashed_array array;
 
 	if (cache_holds(walk, set, id) || cache_holds(walk, set + 1, id))
 		return true;
-	if (!block_intact(table_array(walk->config, kind), block))
+	array = table_array(walk->config, kind);
+	if (!block_intact(&array, block))
 		return false;
 	walk->verified[set + 1] = walk->verified[set];
 	walk->verified[set] = id;
