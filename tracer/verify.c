@@ -32,33 +32,37 @@ static inline uint64_t block_word(uintptr_t pos)
 #endif
 }
 
-/* Whether block `block` (< its count) of `array` hashes as symgen wrote.
- * The array is word-aligned (the header checks say so), and so is every
- * block. Out of line: its callers' frames stay small. By pointer: a struct
- * passed by value may be copied with memcpy (rv32 -Os), which a kernel need
- * not have. */
-static __attribute__((noinline)) bool block_intact(const struct hashed_array *array,
+/* Whether block `block` (< its count) of an array (struct hashed_array's
+ * fields) hashes as symgen wrote. The array is word-aligned (the header
+ * checks say so), and so is every block. Out of line: its callers' frames
+ * stay small. The fields one by one: a struct passed by value is copied on
+ * the caller's stack, with memcpy at rv32 -Os, which a kernel need not
+ * have. */
+static __attribute__((noinline)) bool block_intact(uint32_t kind, uintptr_t data,
+						   uint32_t size, uintptr_t hashes,
 						   uint32_t block)
 {
 	uint32_t start = block << TRACER_HASH_BLOCK_SHIFT;
-	uint32_t bytes = array->size - start < TRACER_HASH_BLOCK ? array->size - start
-								 : TRACER_HASH_BLOCK;
-	uintptr_t pos = array->data + start;
+	uint32_t bytes =
+	    size - start < TRACER_HASH_BLOCK ? size - start : TRACER_HASH_BLOCK;
+	uintptr_t pos = data + start;
 	uintptr_t words_end = pos + (bytes & ~7u);
-	uint64_t hash = tracer_hash_start(array->kind, block);
+	uint64_t hash = tracer_hash_start(kind, block);
 
 	for (; pos < words_end; pos += 8)
 		hash = tracer_hash_word(hash, block_word(pos));
 	if (bytes % 8 != 0) {
 		/* In 32-bit halves: a variable 64-bit shift is a runtime
 		 * routine on rv32 (__ashldi3), which a kernel need not have. */
-		uint32_t half[2] = {0, 0};
+		uint32_t low = 0, high = 0;
 
-		for (unsigned i = 0; i < bytes % 8; i++)
-			half[i / 4] |= (uint32_t)target_u8(pos + i) << (8 * (i % 4));
-		hash = tracer_hash_word(hash, (uint64_t)half[1] << 32 | half[0]);
+		for (unsigned i = 0; i < bytes % 8 && i < 4; i++)
+			low |= (uint32_t)target_u8(pos + i) << (8 * i);
+		for (unsigned i = 4; i < bytes % 8; i++)
+			high |= (uint32_t)target_u8(pos + i) << (8 * (i - 4));
+		hash = tracer_hash_word(hash, (uint64_t)high << 32 | low);
 	}
-	return tracer_hash_end(hash) == target_u32(array->hashes + 4 * (uintptr_t)block);
+	return tracer_hash_end(hash) == target_u32(hashes + 4 * (uintptr_t)block);
 }
 
 bool hashed_array_intact(const struct hashed_array *array)
@@ -66,7 +70,8 @@ bool hashed_array_intact(const struct hashed_array *array)
 	uint32_t blocks = tracer_hash_blocks(array->size);
 
 	for (uint32_t block = 0; block < blocks; block++) {
-		if (!block_intact(array, block))
+		if (!block_intact(array->kind, array->data, array->size, array->hashes,
+				  block))
 			return false;
 	}
 	return true;
@@ -105,7 +110,7 @@ verify_block(struct tracer_walk *walk, enum tracer_hashed kind, uint32_t block)
 	if (cache_holds(walk, set, id) || cache_holds(walk, set + 1, id))
 		return true;
 	array = table_array(walk->config, kind);
-	if (!block_intact(&array, block))
+	if (!block_intact(array.kind, array.data, array.size, array.hashes, block))
 		return false;
 	walk->verified[set + 1] = walk->verified[set];
 	walk->verified[set] = id;
