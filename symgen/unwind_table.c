@@ -43,7 +43,7 @@ static struct tracer_unwind_rule rule_for(const struct cfi_fde *fde,
 					  const struct cfi_row *row, unsigned word_size)
 {
 	static const struct tracer_unwind_rule interpret = {0, 0, 0,
-							    TRACER_UNWIND_INTERPRET};
+							    TRACER_UNWIND_INTERPRET, 0};
 	enum column_rule ra, s0;
 	int64_t ra_offset, s0_offset;
 	struct tracer_unwind_rule rule;
@@ -153,7 +153,7 @@ static uint32_t rule_index(struct unwind_table *table, const struct elf_file *el
 			   struct tracer_unwind_rule rule)
 {
 	static const struct tracer_unwind_rule interpret = {0, 0, 0,
-							    TRACER_UNWIND_INTERPRET};
+							    TRACER_UNWIND_INTERPRET, 0};
 
 	for (size_t i = 0; i < table->rule_count; i++)
 		if (same_rule(table->rules[i], rule))
@@ -218,7 +218,8 @@ struct unwind_table unwind_table_build(const struct elf_file *elf,
 				       const struct fde_entry *fdes, size_t count)
 {
 	const struct tracer_config config = fde_index_view(elf);
-	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
+	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI,
+							 0};
 	struct builder b = {.elf = elf, .base = fdes[0].pc_start};
 
 	for (size_t i = 0; i < count; i++) {

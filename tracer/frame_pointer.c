@@ -90,6 +90,9 @@ size_t frame_pointer_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 	const struct tracer_window record = walk->record_window;
 	const struct tracer_window call = walk->call_window;
 	const struct tracer_window trap_return = walk->trap_return_window;
+	const struct tracer_window table_calls = walk->table_window;
+	struct table_lookup table = {0, NULL, NULL, NULL, NULL};
+	uintptr_t pc = walk->next.pc;
 	uintptr_t sp = walk->next.sp;
 	uintptr_t fp = walk->next.s[0];
 	uintptr_t *next = pcs;
@@ -97,13 +100,19 @@ size_t frame_pointer_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 
 	if (!frame_pointer_takes_common(walk))
 		return 0;
+	/* Only a valid table is read (table_window is empty otherwise). */
+	if (walk->unwind_table_status == TRACER_TABLE_OK)
+		table_lookup_of(&table, walk->config->unwind_table);
 	while (next != end) {
 		uintptr_t caller_fp;
 		uintptr_t caller_pc;
 
-		if (!frame_pointer_common(record, call, sp, fp, &caller_fp, &caller_pc))
+		if (!frame_pointer_common(record, call, sp, fp, &caller_fp, &caller_pc) ||
+		    (window_contains(table_calls, pc) &&
+		     !table_frame_size_agrees(&table, pc, sp, fp)))
 			break;
 		*next++ = caller_pc;
+		pc = caller_pc;
 		sp = fp;
 		fp = caller_fp;
 		if (window_contains(trap_return, caller_pc))

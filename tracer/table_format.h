@@ -78,6 +78,12 @@ static inline uint32_t table_checksum_end(const struct table_checksum *sum)
  *   16         no CFI (no FDE covers the code)
  *   17         interpret (the row does not fit: the DWARF unwinder
  *              computes it)
+ * An s0-based rule may also state its frame's size (frame_size_16), the
+ * CFA's distance from sp at the calls its row covers, which symgen
+ * measures in the code (the prologue decoder) of functions that move sp by
+ * constants only: a second witness of the CFA in callers' frames, which a
+ * forged saved s0 cannot move. 0 where it is not known (a frame of 4 KiB or
+ * more, too), and in every other rule.
  * Offsets a rule does not use are 0; a used one never is. Saved slots lie
  * below the CFA, at multiples of the word size; in a frame based on sp
  * they lie in it, between sp and the CFA, and the CFA's offset is a
@@ -89,10 +95,17 @@ struct tracer_unwind_rule {
 	int16_t cfa_offset; /* from sp or s0, in bytes */
 	int16_t ra_offset;  /* from the CFA, in bytes; 0 unless ra is saved */
 	int16_t s0_offset;  /* from the CFA, in bytes; 0 unless s0 is saved */
-	uint16_t kind;
+	uint8_t kind;
+	uint8_t frame_size_16; /* s0-based rules: CFA - sp at the row's calls, in
+				  16-byte units (TRACER_UNWIND_FRAME_UNIT); 0 if
+				  unknown */
 };
 
-#define TRACER_UNWIND_VERSION	  4u
+/* The psABI keeps sp 16-byte aligned at calls: a frame's size there is a
+ * multiple of it. */
+#define TRACER_UNWIND_FRAME_UNIT 16u
+
+#define TRACER_UNWIND_VERSION	  5u
 #define TRACER_UNWIND_BLOCK_SHIFT 7u
 #define TRACER_UNWIND_MAX_RULES	  2048u
 #define TRACER_UNWIND_MAX_ROWS	  65535u /* lookup[]'s entries are 16-bit */
@@ -167,7 +180,9 @@ static inline bool tracer_unwind_rule_valid(const struct tracer_unwind_rule *rul
 
 	if (kind == TRACER_UNWIND_NO_CFI || kind == TRACER_UNWIND_INTERPRET)
 		return rule->cfa_offset == 0 && rule->ra_offset == 0 &&
-		       rule->s0_offset == 0;
+		       rule->s0_offset == 0 && rule->frame_size_16 == 0;
+	if (rule->frame_size_16 != 0 && !(kind & TRACER_UNWIND_CFA_ON_S0))
+		return false;
 	if (kind >= TRACER_UNWIND_NO_CFI ||
 	    (kind & TRACER_UNWIND_RA_IN_REGISTER && kind & TRACER_UNWIND_RA_UNDEFINED) ||
 	    tracer_unwind_ra_saved(rule->kind) != (rule->ra_offset != 0) ||
@@ -203,6 +218,7 @@ static inline bool tracer_unwind_encode(struct tracer_unwind_rule *rule, bool cf
 					int64_t s0_offset, unsigned word_size)
 {
 	rule->kind = tracer_unwind_kind(cfa_on_s0, ra, s0_saved);
+	rule->frame_size_16 = 0;
 	rule->ra_offset = 0;
 	rule->s0_offset = 0;
 	if (!tracer_unwind_put(&rule->cfa_offset, cfa_offset) ||
@@ -217,8 +233,9 @@ static inline bool tracer_unwind_encode(struct tracer_unwind_rule *rule, bool cf
 /* The unwind table's checksum: the words count, block_count, rule_count,
  * base (64-bit, low word first, on rv32 too), then each row as a word of
  * its own, each map (low word first), each lookup entry as a word of its
- * own, and the rules (two words each: cfa_offset and ra_offset, then s0_offset
- * and kind, little-endian). An empty table (count 0) has no arrays. */
+ * own, and the rules (two words each: cfa_offset and ra_offset, then s0_offset,
+ * kind and frame_size_16, little-endian). An empty table (count 0) has no
+ * arrays. */
 static inline uint32_t tracer_unwind_checksum(uint32_t count, uint32_t block_count,
 					      uint32_t rule_count, uint64_t base,
 					      const uint16_t *rows, const uint64_t *maps,
@@ -246,8 +263,10 @@ static inline uint32_t tracer_unwind_checksum(uint32_t count, uint32_t block_cou
 			table_checksum_word(
 			    &sum, (uint16_t)rules[i].cfa_offset |
 				      (uint32_t)(uint16_t)rules[i].ra_offset << 16);
-			table_checksum_word(&sum, (uint16_t)rules[i].s0_offset |
-						      (uint32_t)rules[i].kind << 16);
+			table_checksum_word(&sum,
+					    (uint16_t)rules[i].s0_offset |
+						(uint32_t)rules[i].kind << 16 |
+						(uint32_t)rules[i].frame_size_16 << 24);
 		}
 	}
 	return table_checksum_end(&sum);

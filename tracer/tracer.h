@@ -328,6 +328,8 @@ enum tracer_stop {
 					 from user mode (its sstatus.SPP clear) */
 	TRACER_STOP_TRAP_NOT_SAVED,   /* a trap frame past the innermost lacks sepc,
 					 scause or stval (TRACER_TRAP_NOT_SAVED) */
+	TRACER_STOP_FRAME_SIZE,	      /* a caller's CFA (from s0) is not sp plus the
+					 frame size its function states */
 	TRACER_STOP_COUNT
 };
 
@@ -435,6 +437,9 @@ struct tracer_walk {
 	 * cover, too). */
 	struct tracer_window record_window;
 	struct tracer_window call_window;
+	/* The return addresses whose call a valid unwind table's blocks
+	 * cover: where a row may state a frame size (table_frame_size_agrees). */
+	struct tracer_window table_window;
 	/* Returns into the trap entry or into an entry point (the span of
 	 * them all): left to the general path, which tells them apart. */
 	struct tracer_window trap_return_window;

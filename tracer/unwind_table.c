@@ -25,11 +25,19 @@
 const struct tracer_unwind_rule *
 unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc)
 {
-	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
+	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI,
+							 0};
+	static const struct tracer_unwind_rule interpret = {0, 0, 0,
+							    TRACER_UNWIND_INTERPRET, 0};
 	uintptr_t offset = pc - table->base;
 	/* Just past the 2-byte unit pc is in. */
 	uintptr_t end = (offset | 1) + 1;
 
+	/* An empty table is one symgen could not fill (more rows than the
+	 * format counts): it says nothing, and the DWARF unwinder computes
+	 * every frame. */
+	if (table->count == 0)
+		return &interpret;
 	/* Past the last block (end there too: the last unit of the last
 	 * block; the offset first, as end wraps at the top of the address
 	 * space): the last row's range, which is no-CFI. */

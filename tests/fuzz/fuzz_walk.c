@@ -620,9 +620,10 @@ static int64_t input_field(uint32_t word, unsigned shift, unsigned bits)
  */
 static struct tracer_unwind_rule valid_rule(uint32_t word)
 {
-	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
+	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI,
+							 0};
 	static const struct tracer_unwind_rule interpret = {0, 0, 0,
-							    TRACER_UNWIND_INTERPRET};
+							    TRACER_UNWIND_INTERPRET, 0};
 	static const enum tracer_unwind_ra ra_kinds[3] = {
 	    TRACER_UNWIND_RA_REGISTER, TRACER_UNWIND_RA_SAVED, TRACER_UNWIND_RA_LOST};
 	const int64_t size = sizeof(uintptr_t);
