@@ -35,11 +35,31 @@ static bool is_frame_address(const struct tracer_config *config, uintptr_t value
 	return false;
 }
 
+/*
+ * The frame's CFA: fp, or where the valid unwind table's row for its pc
+ * puts it from s0 (frame_pointer_cfa), so that the caller's sp is the one
+ * the witness (frame_size_agrees) compares. A caller's frame is looked up
+ * only where the table covers its call: the common path takes the others
+ * with fp as their CFA.
+ */
+static uintptr_t frame_cfa(const struct tracer_walk *walk, uintptr_t fp)
+{
+	uintptr_t pc = walk->next.pc;
+
+	if (walk->unwind_table_status != TRACER_TABLE_OK ||
+	    (!walk->next_is_exact && !window_contains(walk->table_window, pc)))
+		return fp;
+	return frame_pointer_cfa(unwind_table_rule(walk->config->unwind_table,
+						   walk->next_is_exact ? pc : pc - 1),
+				 fp);
+}
+
 void frame_pointer_step(struct tracer_walk *walk)
 {
 	const struct tracer_range *stack = &walk->stack;
 	struct tracer_regs *frame = &walk->next;
 	uintptr_t fp = frame->s[0]; /* s0 is the frame pointer */
+	uintptr_t cfa;
 	uintptr_t word_below_fp;
 	uintptr_t caller_fp;
 	uintptr_t caller_pc;
@@ -67,6 +87,12 @@ void frame_pointer_step(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;
 		return;
 	}
+	cfa = frame_cfa(walk, fp);
+	if (cfa != fp) {
+		walk->stop = frame_check_cfa(walk, cfa);
+		if (walk->stop != TRACER_RUNNING)
+			return;
+	}
 	if (walk->next_is_exact && is_frame_address(walk->config, word_below_fp)) {
 		/* GCC leaf: only s0 saved; ra is still live. */
 		caller_fp = word_below_fp;
@@ -79,7 +105,7 @@ void frame_pointer_step(struct tracer_walk *walk)
 		}
 	}
 	frame->pc = caller_pc;
-	frame->sp = fp;
+	frame->sp = cfa;
 	frame->s[0] = caller_fp;
 	frame->ra = 0; /* unknown in callers' frames, as are s1-s11 */
 	walk->next_is_exact = false;
@@ -109,7 +135,8 @@ size_t frame_pointer_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 
 		if (!frame_pointer_common(record, call, sp, fp, &caller_fp, &caller_pc) ||
 		    (window_contains(table_calls, pc) &&
-		     !table_frame_size_agrees(&table, pc, sp, fp)))
+		     !frame_pointer_rule_common(table_rule_at_return(&table, pc), sp,
+						fp)))
 			break;
 		*next++ = caller_pc;
 		pc = caller_pc;

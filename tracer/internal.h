@@ -539,7 +539,7 @@ table_common_step(const struct table_lookup *table, struct tracer_window window,
 		s0_slot = cfa + (uintptr_t)(intptr_t)rule->s0_offset;
 		/* Above sp strictly (a caller's frame), so slots no more than
 		 * TABLE_OFFSET_REACH below it do not wrap. */
-		/* frame_size_16: see table_frame_size_agrees(). */
+		/* frame_size_16: see frame_size_agrees(). */
 		if (cfa % word != 0 || cfa <= *sp || cfa > top || ra_slot < *sp ||
 		    s0_slot < *sp ||
 		    (rule->frame_size_16 != 0 &&
@@ -571,24 +571,51 @@ table_common_step(const struct table_lookup *table, struct tracer_window window,
 	return true;
 }
 
+/* The rule of the row that holds the call before return address pc, whose
+ * call the table's blocks cover (the walk's table_window). */
+static inline const struct tracer_unwind_rule *
+table_rule_at_return(const struct table_lookup *table, uintptr_t pc)
+{
+	return unwind_table_rule_of(
+	    table->rules, table->rows[unwind_table_rows_below(table->maps, table->lookup,
+							      pc - table->base) -
+				      1]);
+}
+
 /*
  * The second witness of a caller's frame, whose CFA an unwinder took from
  * s0 (a saved s0 that a stack overwrite may have forged): the frame size
  * its row states (frame_size_16, measured in the code by symgen), if any,
- * puts the CFA at sp + frame_size. pc is a return address whose call the
- * table's blocks cover (the walk's table_window). False if they disagree:
- * the general step then ends the walk (walk_advance: TRACER_STOP_FRAME_SIZE).
+ * puts the CFA at sp + that size. False if they disagree: the general step
+ * then ends the walk (TRACER_STOP_FRAME_SIZE, in walk.c's advance()).
  */
-static inline bool table_frame_size_agrees(const struct table_lookup *table, uintptr_t pc,
-					   uintptr_t sp, uintptr_t cfa)
+static inline bool frame_size_agrees(const struct tracer_unwind_rule *rule, uintptr_t sp,
+				     uintptr_t cfa)
 {
-	const struct tracer_unwind_rule *rule = unwind_table_rule_of(
-	    table->rules, table->rows[unwind_table_rows_below(table->maps, table->lookup,
-							      pc - table->base) -
-				      1]);
-
 	return rule->frame_size_16 == 0 ||
 	       cfa - sp == (uintptr_t)rule->frame_size_16 * TRACER_UNWIND_FRAME_UNIT;
+}
+
+/* The CFA of a frame whose frame pointer is fp and whose row is `rule`:
+ * fp, unless the row puts it at an offset from s0 (GCC: a variadic
+ * function's s0 lies below its register save area). */
+static inline uintptr_t frame_pointer_cfa(const struct tracer_unwind_rule *rule,
+					  uintptr_t fp)
+{
+	uintptr_t kind = rule->kind;
+
+	return (kind & TRACER_UNWIND_CFA_ON_S0) && kind < TRACER_UNWIND_NO_CFI
+		   ? fp + (uintptr_t)(intptr_t)rule->cfa_offset
+		   : fp;
+}
+
+/* Whether the frame-pointer unwinder's common path takes a caller's frame
+ * (sp, fp) whose row is `rule`: its CFA is fp itself, and agrees with the
+ * frame size the row states. The others go to frame_pointer_step(). */
+static inline bool frame_pointer_rule_common(const struct tracer_unwind_rule *rule,
+					     uintptr_t sp, uintptr_t fp)
+{
+	return frame_pointer_cfa(rule, fp) == fp && frame_size_agrees(rule, sp, fp);
 }
 
 /* Whether table_common_step() may start from walk->next (of a table or
@@ -656,8 +683,9 @@ static inline bool frame_pointer_next(struct tracer_walk *walk)
 		struct table_lookup table;
 
 		table_lookup_of(&table, walk->config->unwind_table);
-		if (!table_frame_size_agrees(&table, walk->next.pc, walk->next.sp,
-					     walk->next.s[0]))
+		if (!frame_pointer_rule_common(
+			table_rule_at_return(&table, walk->next.pc), walk->next.sp,
+			walk->next.s[0]))
 			return false;
 	}
 	walk->next.pc = caller_pc;

@@ -438,7 +438,7 @@ struct tracer_walk {
 	struct tracer_window record_window;
 	struct tracer_window call_window;
 	/* The return addresses whose call a valid unwind table's blocks
-	 * cover: where a row may state a frame size (table_frame_size_agrees). */
+	 * cover: where a row may state a frame size (frame_size_agrees). */
 	struct tracer_window table_window;
 	/* Returns into the trap entry or into an entry point (the span of
 	 * them all): left to the general path, which tells them apart. */

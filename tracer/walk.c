@@ -118,7 +118,7 @@ static void auto_step(struct tracer_walk *walk)
 }
 
 /*
- * The second witness (table_frame_size_agrees) for a caller's frame at
+ * The second witness (frame_size_agrees) for a caller's frame at
  * (pc, sp) that an unwinder's step has just left, walk->next.sp being the
  * CFA the step believed: every unwinder's but the prologue decoder's, which
  * measures the frame from sp itself. Run after the step, whatever the
@@ -133,7 +133,7 @@ static enum tracer_stop frame_size_check(const struct tracer_walk *walk, uintptr
 	    walk->next_found_by == TRACER_PROLOGUE)
 		return TRACER_RUNNING;
 	table_lookup_of(&table, walk->config->unwind_table);
-	return table_frame_size_agrees(&table, pc, sp, walk->next.sp)
+	return frame_size_agrees(table_rule_at_return(&table, pc), sp, walk->next.sp)
 		   ? TRACER_RUNNING
 		   : TRACER_STOP_FRAME_SIZE;
 }
