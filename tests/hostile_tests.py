@@ -106,6 +106,23 @@ def check_forged_frame_pointer(results, label, elf, tracer):
         check_stops_early(results, name, trace, at_panic, FRAME_SIZE, inner + 2)
 
 
+def check_alloca_after_call(results, label, elf, tracer):
+    """A true stack, not damaged: hostile_alloca_after_call's loop calls
+    alloca_callee, then allocas a size the compiler cannot know, and the
+    second call panics, with sp below the frame the code before the call
+    builds. symgen must state no frame size for such a function: every
+    unwinder that checks it (not the prologue decoder, which measures frames
+    from sp itself) prints GDB's whole bt and reaches the outermost frame."""
+    name = "%s tracer=%s hostile_alloca_after_call" % (label, tracer)
+    trace, gdb, problem = traced(elf, "call:hostile_alloca_after_call", tracer)
+    if not results.check(name + ": a complete trace", problem is None, problem):
+        return
+    frames = [(pc, function) for pc, function, _ in trace["before"]]
+    results.check(name + ": GDB's frames, outermost",
+                  trace["end"] == OUTERMOST and not compare_frames(frames, gdb, False),
+                  "\n".join(compare_frames(frames, gdb, False)) + "\n" + str(trace["end"]))
+
+
 def check_fault_in_panic_message(results, label, elf, tracer):
     """panic("%s", (char *)8): the message faults. The panic line comes
     first, then the nested fault, then the frame-pointer trace of the
@@ -239,6 +256,8 @@ def run_all(results: Results, kernels):
         if "fp1" in label:
             for tracer in tracers:
                 check_forged_frame_pointer(results, label, elf, tracer)
+                if tracer != "compiler":
+                    check_alloca_after_call(results, label, elf, tracer)
             check_frame_pointer_zero(results, label, elf)
             check_fault_in_panic_message(results, label, elf, "auto")
             check_fault_in_fallback(results, label, elf)
