@@ -64,6 +64,7 @@ void frame_pointer_step(struct tracer_walk *walk)
 	uintptr_t caller_fp;
 	uintptr_t caller_pc;
 
+	walk->cfa_from_s0 = true;
 	/* The boot code clears s0: there is no caller, if this frame is at
 	 * the top of the stack. Elsewhere s0 = 0 is a frame pointer lost (code
 	 * built without frame pointers, or a corrupted record). */

@@ -901,6 +901,7 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	    unwind_table_status == TRACER_TABLE_OK)
 		walk->call_window = walk->table_window;
 	walk->next_table_common = false;
+	walk->cfa_from_s0 = false;
 	walk->trap_return_window = entry_points_return_window(config);
 	walk->next_from_user = false;
 	walk->trap_csrs_used = false;

@@ -413,6 +413,8 @@ struct tracer_walk {
 	/* The table's common step may start from walk->next (its sp, pc and
 	 * the walk checked: table_common_ready). */
 	bool next_table_common;
+	/* The last step took the CFA from s0 (frame_size_agrees checks it). */
+	bool cfa_from_s0;
 	bool fde_searchable; /* the FDE index is valid and not empty */
 	/* The trap that walk->next came from, when next_after_trap, else 0. */
 	uintptr_t trap_cause;

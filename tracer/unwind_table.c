@@ -75,8 +75,9 @@ bool table_step(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_NO_CFI;
 		return true;
 	}
+	walk->cfa_from_s0 = rule->kind & TRACER_UNWIND_CFA_ON_S0;
 	/* Unsigned arithmetic: a crafted offset wraps instead of overflowing. */
-	cfa = (rule->kind & TRACER_UNWIND_CFA_ON_S0 ? regs->s[0] : regs->sp) +
+	cfa = (walk->cfa_from_s0 ? regs->s[0] : regs->sp) +
 	      (uintptr_t)(intptr_t)rule->cfa_offset;
 	/* Boot code marks the first frame of a stack so: no caller. */
 	if (rule->kind & TRACER_UNWIND_RA_UNDEFINED) {

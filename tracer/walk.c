@@ -120,17 +120,17 @@ static void auto_step(struct tracer_walk *walk)
 /*
  * The second witness (frame_size_agrees) for a caller's frame at
  * (pc, sp) that an unwinder's step has just left, walk->next.sp being the
- * CFA the step believed: every unwinder's but the prologue decoder's, which
- * measures the frame from sp itself. Run after the step, whatever the
- * unwinder: the common paths decline the frames it would stop.
+ * CFA the step believed, if it took it from s0 (walk->cfa_from_s0: the
+ * prologue decoder measures frames from sp where it can, and says no). Run
+ * after the step, whatever the unwinder: the common paths decline the
+ * frames it would stop.
  */
 static enum tracer_stop frame_size_check(const struct tracer_walk *walk, uintptr_t pc,
 					 uintptr_t sp)
 {
 	struct table_lookup table;
 
-	if (!window_contains(walk->table_window, pc) ||
-	    walk->next_found_by == TRACER_PROLOGUE)
+	if (!walk->cfa_from_s0 || !window_contains(walk->table_window, pc))
 		return TRACER_RUNNING;
 	table_lookup_of(&table, walk->config->unwind_table);
 	return frame_size_agrees(table_rule_at_return(&table, pc), sp, walk->next.sp)
