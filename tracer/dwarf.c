@@ -284,8 +284,6 @@ void dwarf_step(struct tracer_walk *walk)
 		walk->stop = stop_reason(status);
 		return;
 	}
-	walk->cfa_from_s0 =
-	    row.cfa_kind != CFI_CFA_EXPRESSION && row.cfa_register == DWARF_REG_S0;
 	/* Boot code marks the first frame of a stack so: no caller. */
 	/* ra, the return column of every compiler's CIE, without a lookup. */
 	return_slot = walk->cie.ra_column == DWARF_REG_RA
@@ -297,6 +295,9 @@ void dwarf_step(struct tracer_walk *walk)
 		return;
 	}
 	walk->stop = frame_check_cfa(walk, cfa);
+	if (walk->stop == TRACER_RUNNING && row.cfa_kind != CFI_CFA_EXPRESSION &&
+	    row.cfa_register == DWARF_REG_S0)
+		walk->stop = frame_size_check(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	/* Rules that read only the CFA and the stack may change the

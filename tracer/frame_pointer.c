@@ -38,16 +38,13 @@ static bool is_frame_address(const struct tracer_config *config, uintptr_t value
 /*
  * The frame's CFA: fp, or where the valid unwind table's row for its pc
  * puts it from s0 (frame_pointer_cfa), so that the caller's sp is the one
- * the witness (frame_size_agrees) compares. A caller's frame is looked up
- * only where the table covers its call: the common path takes the others
- * with fp as their CFA.
+ * the witness (frame_size_agrees) compares.
  */
 static uintptr_t frame_cfa(const struct tracer_walk *walk, uintptr_t fp)
 {
 	uintptr_t pc = walk->next.pc;
 
-	if (walk->unwind_table_status != TRACER_TABLE_OK ||
-	    (!walk->next_is_exact && !window_contains(walk->table_window, pc)))
+	if (walk->unwind_table_status != TRACER_TABLE_OK)
 		return fp;
 	return frame_pointer_cfa(unwind_table_rule(walk->config->unwind_table,
 						   walk->next_is_exact ? pc : pc - 1),
@@ -64,7 +61,6 @@ void frame_pointer_step(struct tracer_walk *walk)
 	uintptr_t caller_fp;
 	uintptr_t caller_pc;
 
-	walk->cfa_from_s0 = true;
 	/* The boot code clears s0: there is no caller, if this frame is at
 	 * the top of the stack. Elsewhere s0 = 0 is a frame pointer lost (code
 	 * built without frame pointers, or a corrupted record). */
@@ -89,11 +85,12 @@ void frame_pointer_step(struct tracer_walk *walk)
 		return;
 	}
 	cfa = frame_cfa(walk, fp);
-	if (cfa != fp) {
+	if (cfa != fp)
 		walk->stop = frame_check_cfa(walk, cfa);
-		if (walk->stop != TRACER_RUNNING)
-			return;
-	}
+	if (walk->stop == TRACER_RUNNING)
+		walk->stop = frame_size_check(walk, cfa);
+	if (walk->stop != TRACER_RUNNING)
+		return;
 	if (walk->next_is_exact && is_frame_address(walk->config, word_below_fp)) {
 		/* GCC leaf: only s0 saved; ra is still live. */
 		caller_fp = word_below_fp;
@@ -117,7 +114,9 @@ size_t frame_pointer_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 	const struct tracer_window record = walk->record_window;
 	const struct tracer_window call = walk->call_window;
 	const struct tracer_window trap_return = walk->trap_return_window;
-	const struct tracer_window table_calls = walk->table_window;
+	/* Only a valid table is read: then every frame the loop takes has
+	 * its row (call_window: the table covers its call). */
+	const bool table_valid = walk->unwind_table_status == TRACER_TABLE_OK;
 	struct table_lookup table = {0, NULL, NULL, NULL, NULL};
 	uintptr_t pc = walk->next.pc;
 	uintptr_t sp = walk->next.sp;
@@ -125,19 +124,18 @@ size_t frame_pointer_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 	uintptr_t *next = pcs;
 	uintptr_t *const end = pcs + max;
 
-	if (!frame_pointer_takes_common(walk))
+	if (!frame_pointer_takes_common(walk) ||
+	    (table_valid && !window_contains(call, pc)))
 		return 0;
-	/* Only a valid table is read (table_window is empty otherwise). */
-	if (walk->unwind_table_status == TRACER_TABLE_OK)
+	if (table_valid)
 		table_lookup_of(&table, walk->config->unwind_table);
 	while (next != end) {
 		uintptr_t caller_fp;
 		uintptr_t caller_pc;
 
 		if (!frame_pointer_common(record, call, sp, fp, &caller_fp, &caller_pc) ||
-		    (window_contains(table_calls, pc) &&
-		     !frame_pointer_rule_common(table_rule_at_return(&table, pc), sp,
-						fp)))
+		    (table_valid && !frame_pointer_rule_common(
+					table_rule_at_return(&table, pc), sp, fp)))
 			break;
 		*next++ = caller_pc;
 		pc = caller_pc;

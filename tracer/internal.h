@@ -572,7 +572,8 @@ table_common_step(const struct table_lookup *table, struct tracer_window window,
 }
 
 /* The rule of the row that holds the call before return address pc, whose
- * call the table's blocks cover (the walk's table_window). */
+ * call the table's blocks cover (the walk's call_window, with a valid
+ * table). */
 static inline const struct tracer_unwind_rule *
 table_rule_at_return(const struct table_lookup *table, uintptr_t pc)
 {
@@ -617,6 +618,17 @@ static inline bool frame_pointer_rule_common(const struct tracer_unwind_rule *ru
 {
 	return frame_pointer_cfa(rule, fp) == fp && frame_size_agrees(rule, sp, fp);
 }
+
+/*
+ * The general steps' second witness (frame_size_agrees) for the frame in
+ * walk->next, whose CFA the step took from s0 as `cfa`, before the step
+ * changes walk->next: TRACER_STOP_FRAME_SIZE if the frame's row states a
+ * size that disagrees, else TRACER_RUNNING. Only a caller's frame is
+ * checked: a register set's s0 is the register's, not a saved slot, and
+ * its pc may lie in a prologue or an epilogue, where sp moves under an
+ * s0-based row. Out of line: it runs after the deepest part of no step.
+ */
+enum tracer_stop frame_size_check(const struct tracer_walk *walk, uintptr_t cfa);
 
 /* Whether table_common_step() may start from walk->next (of a table or
  * auto walk), unless it returns into the trap entry or an entry point
@@ -679,11 +691,14 @@ static inline bool frame_pointer_next(struct tracer_walk *walk)
 	    !frame_pointer_common(walk->record_window, walk->call_window, walk->next.sp,
 				  walk->next.s[0], &caller_fp, &caller_pc))
 		return false;
-	if (window_contains(walk->table_window, walk->next.pc)) {
+	/* With a valid table, the frame's row (call_window: the table covers
+	 * its call, else the general step decides). */
+	if (walk->unwind_table_status == TRACER_TABLE_OK) {
 		struct table_lookup table;
 
 		table_lookup_of(&table, walk->config->unwind_table);
-		if (!frame_pointer_rule_common(
+		if (!window_contains(walk->call_window, walk->next.pc) ||
+		    !frame_pointer_rule_common(
 			table_rule_at_return(&table, walk->next.pc), walk->next.sp,
 			walk->next.s[0]))
 			return false;
@@ -892,16 +907,10 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->fde_index_status = fde_index_status;
 	walk->unwind_table_status = unwind_table_status;
 	walk->call_window = memory_window(config->text, 4);
-	walk->table_window.first = UINTPTR_MAX;
-	walk->table_window.span = 0;
 	if (unwind_table_status == TRACER_TABLE_OK)
-		walk->table_window =
+		walk->call_window =
 		    unwind_table_call_window(config->unwind_table, walk->call_window);
-	if ((unwinder == TRACER_TABLE || unwinder == TRACER_AUTO) &&
-	    unwind_table_status == TRACER_TABLE_OK)
-		walk->call_window = walk->table_window;
 	walk->next_table_common = false;
-	walk->cfa_from_s0 = false;
 	walk->trap_return_window = entry_points_return_window(config);
 	walk->next_from_user = false;
 	walk->trap_csrs_used = false;

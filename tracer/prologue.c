@@ -58,10 +58,6 @@ void prologue_step(struct tracer_walk *walk)
 	uintptr_t ra;
 	uintptr_t s0;
 
-	/* Measured from sp where the code says how; from s0 only where sp
-	 * moved by an amount the code does not state, which no frame size
-	 * covers either. */
-	walk->cfa_from_s0 = false;
 	if (!function) {
 		walk->stop = walk->symtab_status == TRACER_TABLE_OK ||
 				     walk->symtab_status == TRACER_TABLE_ABSENT

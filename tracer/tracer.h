@@ -413,8 +413,6 @@ struct tracer_walk {
 	/* The table's common step may start from walk->next (its sp, pc and
 	 * the walk checked: table_common_ready). */
 	bool next_table_common;
-	/* The last step took the CFA from s0 (frame_size_agrees checks it). */
-	bool cfa_from_s0;
 	bool fde_searchable; /* the FDE index is valid and not empty */
 	/* The trap that walk->next came from, when next_after_trap, else 0. */
 	uintptr_t trap_cause;
@@ -435,13 +433,10 @@ struct tracer_walk {
 	uint32_t stacks_left;
 	/* The checks of the common paths, as windows: frame pointers whose
 	 * record lies in the stack, return addresses with 4 bytes of text
-	 * before them (for the table and auto: whose call the table's blocks
-	 * cover, too). */
+	 * before them (with a valid unwind table: whose call its blocks
+	 * cover, too, where a row may state a frame size). */
 	struct tracer_window record_window;
 	struct tracer_window call_window;
-	/* The return addresses whose call a valid unwind table's blocks
-	 * cover: where a row may state a frame size (frame_size_agrees). */
-	struct tracer_window table_window;
 	/* Returns into the trap entry or into an entry point (the span of
 	 * them all): left to the general path, which tells them apart. */
 	struct tracer_window trap_return_window;

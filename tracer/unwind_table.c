@@ -50,6 +50,23 @@ unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc)
 	    table->rows[unwind_table_rows_below(table->maps, table->lookup, end) - 1]);
 }
 
+/* Without a call of its own: it adds no frame below the steps'. */
+__attribute__((noinline)) enum tracer_stop
+frame_size_check(const struct tracer_walk *walk, uintptr_t cfa)
+{
+	struct table_lookup table;
+
+	/* call_window: the valid table covers the call. */
+	if (walk->next_is_exact || walk->unwind_table_status != TRACER_TABLE_OK ||
+	    !window_contains(walk->call_window, walk->next.pc))
+		return TRACER_RUNNING;
+	table_lookup_of(&table, walk->config->unwind_table);
+	return frame_size_agrees(table_rule_at_return(&table, walk->next.pc),
+				 walk->next.sp, cfa)
+		   ? TRACER_RUNNING
+		   : TRACER_STOP_FRAME_SIZE;
+}
+
 bool table_step(struct tracer_walk *walk)
 {
 	const struct tracer_unwind_table *table = walk->config->unwind_table;
@@ -75,9 +92,8 @@ bool table_step(struct tracer_walk *walk)
 		walk->stop = TRACER_STOP_NO_CFI;
 		return true;
 	}
-	walk->cfa_from_s0 = rule->kind & TRACER_UNWIND_CFA_ON_S0;
 	/* Unsigned arithmetic: a crafted offset wraps instead of overflowing. */
-	cfa = (walk->cfa_from_s0 ? regs->s[0] : regs->sp) +
+	cfa = (rule->kind & TRACER_UNWIND_CFA_ON_S0 ? regs->s[0] : regs->sp) +
 	      (uintptr_t)(intptr_t)rule->cfa_offset;
 	/* Boot code marks the first frame of a stack so: no caller. */
 	if (rule->kind & TRACER_UNWIND_RA_UNDEFINED) {
@@ -85,6 +101,8 @@ bool table_step(struct tracer_walk *walk)
 		return true;
 	}
 	walk->stop = frame_check_cfa(walk, cfa);
+	if (walk->stop == TRACER_RUNNING && rule->kind & TRACER_UNWIND_CFA_ON_S0)
+		walk->stop = frame_size_check(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return true;
 	if ((tracer_unwind_ra_saved(rule->kind) &&

@@ -117,33 +117,9 @@ static void auto_step(struct tracer_walk *walk)
 	walk->next_found_by = TRACER_FRAME_POINTER;
 }
 
-/*
- * The second witness (frame_size_agrees) for a caller's frame at
- * (pc, sp) that an unwinder's step has just left, walk->next.sp being the
- * CFA the step believed, if it took it from s0 (walk->cfa_from_s0: the
- * prologue decoder measures frames from sp where it can, and says no). Run
- * after the step, whatever the unwinder: the common paths decline the
- * frames it would stop.
- */
-static enum tracer_stop frame_size_check(const struct tracer_walk *walk, uintptr_t pc,
-					 uintptr_t sp)
-{
-	struct table_lookup table;
-
-	if (!walk->cfa_from_s0 || !window_contains(walk->table_window, pc))
-		return TRACER_RUNNING;
-	table_lookup_of(&table, walk->config->unwind_table);
-	return frame_size_agrees(table_rule_at_return(&table, pc), sp, walk->next.sp)
-		   ? TRACER_RUNNING
-		   : TRACER_STOP_FRAME_SIZE;
-}
-
 static void advance(struct tracer_walk *walk)
 {
 	const struct tracer_config *config = walk->config;
-	const uintptr_t pc = walk->next.pc;
-	const uintptr_t sp = walk->next.sp;
-	const bool is_return_address = !walk->next_is_exact;
 
 	/* A pc from a register set is shown even when it is not code (a jump
 	 * to a bad address), but nothing can be unwound from it. Unwound
@@ -200,11 +176,6 @@ static void advance(struct tracer_walk *walk)
 	walk->next_after_trap = false;
 	walk->trap_cause = 0;
 	walk->trap_tval = 0;
-	/* A register set's frame has its s0 from the registers, not from a
-	 * saved slot, and its pc may lie in a prologue or an epilogue, where
-	 * sp moves under an s0-based row: only callers' frames are checked. */
-	if (walk->stop == TRACER_RUNNING && is_return_address)
-		walk->stop = frame_size_check(walk, pc, sp);
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	/* An unwound return address is printed only if it is code, just after

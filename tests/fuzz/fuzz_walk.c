@@ -615,8 +615,9 @@ static int64_t input_field(uint32_t word, unsigned shift, unsigned bits)
  * word: bits 0-1 the CFA (0 no CFI, 1 sp, 2 s0, 3 interpret), bits 2-3 ra
  * modulo 3 (0 in its register, 1 saved, 2 undefined), bit 4 s0 saved,
  * bits 5-11 and 12-18 ra's and s0's offsets in words, bits 19-31 the
- * CFA's in units of 4 bytes (signed). What the format cannot express is
- * "interpret", as symgen makes it.
+ * CFA's in units of 4 bytes (signed); an s0-based rule's frame size, in
+ * 16-byte units, bits 5-7 xor 19-21 (0: none). What the format cannot
+ * express is "interpret", as symgen makes it.
  */
 static struct tracer_unwind_rule valid_rule(uint32_t word)
 {
@@ -637,13 +638,16 @@ static struct tracer_unwind_rule valid_rule(uint32_t word)
 				  size * input_field(word, 5, 7), word & 16,
 				  size * input_field(word, 12, 7), sizeof(uintptr_t)))
 		return interpret;
+	if (rule.kind & TRACER_UNWIND_CFA_ON_S0)
+		rule.frame_size_16 = (uint8_t)((word >> 5 ^ word >> 19) & 7);
 	return rule;
 }
 
 static bool same_rule(struct tracer_unwind_rule a, struct tracer_unwind_rule b)
 {
 	return a.kind == b.kind && a.cfa_offset == b.cfa_offset &&
-	       a.ra_offset == b.ra_offset && a.s0_offset == b.s0_offset;
+	       a.ra_offset == b.ra_offset && a.s0_offset == b.s0_offset &&
+	       a.frame_size_16 == b.frame_size_16;
 }
 
 /* The index of rule among the table's rules, added if new; rule 0 (no
