@@ -481,15 +481,16 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * Instructions per frame (`make bench`: rv64imac, gcc -O2, every check on;
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
- *     frame pointer     22 (FP=1)       131
- *     DWARF            599 / 707       695 / 801
+ *     frame pointer     68 (FP=1)       190
+ *     DWARF            612 / 789       708 / 883
  *     prologue         846 / 958       892 / 1,002
- *     table             53 / 59         159 / 163
- *     auto              53 / 59         159 / 163
+ *     table             53 / 64         159 / 168
+ *     auto              53 / 64         159 / 168
  * (the table's lookup counts bits, no search: the same wherever the code
  * falls, and on a kernel with ten times the functions).
  * The frame-pointer capture runs its frames in one loop: a frame whose
- * return address follows `jal ra` or `jalr ra` costs 22; any other frame
+ * return address follows `jal ra` or `jalr ra` costs 68 (the frame size
+ * its table row states checked against s0 included); any other frame
  * (a 2-byte call, a trap frame, the first frame, a stop) takes the
  * iterator's path. The table capture (auto's too) has such a loop for rows
  * based on sp or s0 with ra saved. tracer_next() takes the same common
