@@ -12,6 +12,12 @@
  * store only the caller's s0, at s0 - 8. That layout can be told apart only in
  * a frame whose live ra we know, i.e. the first frame of a register set.
  *
+ * Where a valid unwind table covers the code, its row says more: the CFA's
+ * offset from s0 (GCC keeps a variadic function's s0 below its register
+ * save area), and, in a caller's frame, the frame size that s0 must lie
+ * at above sp (frame_size_agrees): a saved s0 forged to a real outer
+ * record would otherwise skip frames unnoticed.
+ *
  * Most frames are neither first nor odd: frame_pointer_next() (internal.h)
  * and frame_pointer_run() below unwind those with inline checks against
  * bounds the walk computed once; frame_pointer_step() does the rest.
