@@ -79,8 +79,8 @@ static bool same_rule(struct tracer_unwind_rule a, struct tracer_unwind_rule b)
 }
 
 /* The longest FDE whose frame sizes are measured: the measure decodes the
- * function from its start at each instruction, a cost that grows with the
- * square of its length. */
+ * function from its start at each call, a cost that grows with the square
+ * of its length. */
 #define MEASURED_MAX 8192u
 
 /* The length of the instruction at pc in the view, 0 if unreadable or
@@ -95,40 +95,56 @@ static unsigned instruction_length(const struct tracer_config *config, uint64_t 
 }
 
 /*
- * Whether the prologue decoder follows every change the function [start,
- * end) makes to sp, as a constant from its CFA: at every instruction, sp is
- * CFA + a known offset. An alloca, a VLA, sp set from s0 or loaded, code the
- * decoder cannot read, make the function's frame size at a pc no witness.
+ * The function [start, end)'s one frame size, N: what its code does to sp,
+ * each instruction decoded on its own by the prologue decoder (so that no
+ * path through the code hides one: the decoder, from a function's start,
+ * stops at a jump), is one sp -= N and any number of sp += N (its
+ * epilogues), each by an immediate. 0 for any other change: an alloca, a
+ * VLA, sp set from s0, from a register or a load, adjusted twice or by a
+ * register (a large frame), code the decoder cannot read. The sp at a call
+ * is then CFA - N or the CFA itself.
  */
-static bool sp_moves_by_constants(const struct tracer_config *config, uint64_t start,
-				  uint64_t end, unsigned word_size)
+static intptr_t fixed_frame_size(const struct tracer_config *config, uint64_t start,
+				 uint64_t end, unsigned word_size)
 {
 	struct prologue_analysis analysis;
+	intptr_t size = 0;
 	unsigned length;
 
 	if (end - start > MEASURED_MAX)
-		return false;
+		return 0;
 	for (uint64_t pc = start; pc < end; pc += length) {
+		intptr_t offset;
+
 		length = instruction_length(config, pc);
 		if (length == 0 ||
-		    prologue_analyze(config, (uintptr_t)start, (uintptr_t)end,
-				     (uintptr_t)pc, word_size,
+		    prologue_analyze(config, (uintptr_t)pc, (uintptr_t)end,
+				     (uintptr_t)(pc + length), word_size,
 				     &analysis) != PROLOGUE_OK ||
 		    analysis.frame.sp_state != PROLOGUE_SP_RELATIVE)
-			return false;
+			return 0;
+		offset = analysis.frame.sp_offset;
+		if (offset < 0 && size != 0)
+			return 0;
+		if (offset < 0)
+			size = -offset;
+		else if (offset > 0 && offset != size)
+			return 0;
 	}
-	return true;
+	return size;
 }
 
 /*
  * The frame size (CFA - sp) at the return addresses of the calls that
- * start in [from, to), in the function [start, end), in
- * TRACER_UNWIND_FRAME_UNIT units: the size the walk expects of a caller's
- * frame whose pc lies in that row. 0 when it is not one size, or not a
- * multiple of the unit in 1 to 255 of them, or no call starts there.
+ * start in [from, to), in the function [start, end) whose one frame size
+ * is `fixed` (fixed_frame_size), in TRACER_UNWIND_FRAME_UNIT units: the
+ * size the walk expects of a caller's frame whose pc lies in that row, if
+ * the decoder finds that frame at every one of them (not a call before the
+ * prologue). 0 when it does not, or the size is not a multiple of the unit
+ * in 1 to 255 of them, or no call starts there.
  */
 static uint8_t calls_frame_size(const struct tracer_config *config, uint64_t start,
-				uint64_t end, uint64_t from, uint64_t to,
+				uint64_t end, uint64_t from, uint64_t to, intptr_t fixed,
 				unsigned word_size)
 {
 	struct prologue_analysis analysis;
@@ -154,7 +170,7 @@ static uint8_t calls_frame_size(const struct tracer_config *config, uint64_t sta
 				     (uintptr_t)(pc + length), word_size,
 				     &analysis) != PROLOGUE_OK ||
 		    analysis.frame.sp_state != PROLOGUE_SP_RELATIVE ||
-		    (size != 0 && -analysis.frame.sp_offset != size))
+		    -analysis.frame.sp_offset != fixed)
 			return 0;
 		size = -analysis.frame.sp_offset;
 	}
@@ -222,7 +238,7 @@ static void add_fde(struct builder *b, const struct tracer_config *config,
 	uint64_t next;
 	/* Measured once, at the first s0-based row. */
 	bool measured = false;
-	bool measurable = false;
+	intptr_t fixed = 0;
 
 	if (cfi_parse_fde(config, (uintptr_t)entry->fde, &fde) != CFI_OK)
 		die(b->elf->path, "malformed .eh_frame at offset 0x%llx",
@@ -240,13 +256,13 @@ static void add_fde(struct builder *b, const struct tracer_config *config,
 		if (rule.kind < TRACER_UNWIND_NO_CFI &&
 		    rule.kind & TRACER_UNWIND_CFA_ON_S0) {
 			if (!measured)
-				measurable = sp_moves_by_constants(
-				    config, entry->pc_start, entry->pc_end, word_size);
+				fixed = fixed_frame_size(config, entry->pc_start,
+							 entry->pc_end, word_size);
 			measured = true;
-			if (measurable)
-				rule.frame_size_16 =
-				    calls_frame_size(config, entry->pc_start,
-						     entry->pc_end, pc, next, word_size);
+			if (fixed != 0)
+				rule.frame_size_16 = calls_frame_size(
+				    config, entry->pc_start, entry->pc_end, pc, next,
+				    fixed, word_size);
 		}
 		add_row(b, pc, rule);
 	}
