@@ -18,8 +18,10 @@
  * --cfi), so a kernel may refer to them whichever unwinders it uses.
  *
  * Each descriptor starts with a header (tracer/table_format.h): magic,
- * version, word size, counts and a checksum of the table's bytes as the
- * target lays them out, which the tracer checks before it believes the table.
+ * version, word size, counts and a checksum of them; with each table go the
+ * hashes of its arrays' blocks as the target lays them out, and with the FDE
+ * index those of .eh_frame (tracer/table_hash.h), which the tracer checks
+ * as a walk reads them.
  *
  * Only libc and tracer/: copy symgen/ into your tree and build main.c,
  * symgen.c, die.c, elf.c, fde_index.c, functions.c and unwind_table.c with
@@ -55,6 +57,11 @@ struct table {
 	struct fde_entry *fdes; /* sorted by pc_start; NULL without --cfi */
 	size_t fde_count;
 	struct unwind_table unwind; /* empty without --cfi */
+	/* .eh_frame as the image holds it (with --cfi): its hashes go with
+	 * the FDE index. */
+	uint64_t eh_frame;
+	const unsigned char *eh_frame_bytes;
+	uint32_t eh_frame_size;
 	/* sizeof(uintptr_t) of the image: 4 or 8; 0 for --empty, which does
 	 * not know the target: its source says sizeof(uintptr_t). */
 	unsigned word_size;
@@ -87,63 +94,154 @@ static void write_c_string(FILE *out, const char *name)
 	}
 }
 
-/* Adds a uintptr_t of the target to the checksum: its in-memory bytes as
- * little-endian 32-bit words (low word first on rv64). */
-static void checksum_target_word(struct table_checksum *c, uint64_t value,
-				 unsigned word_size)
+/* An array's bytes as the target lays them out (little-endian), to hash. */
+struct bytes {
+	const char *path; /* for tracked_realloc's message */
+	unsigned char *data;
+	size_t size;
+	size_t capacity;
+};
+
+static void put_le(struct bytes *b, uint64_t value, unsigned size)
 {
-	table_checksum_word(c, (uint32_t)value);
-	if (word_size == 8)
-		table_checksum_word(c, (uint32_t)(value >> 32));
+	if (b->size + size > b->capacity) {
+		b->capacity = 2 * b->capacity + size + 64;
+		b->data = tracked_realloc(b->path, b->data, b->capacity, 1);
+	}
+	for (unsigned i = 0; i < size; i++)
+		b->data[b->size++] = (unsigned char)(value >> (8 * i));
 }
 
-/* See tracer/table_format.h: count, names_size, symbols[], names[]. */
-static uint32_t symtab_checksum(const struct table *table)
+/* Writes `blocks` hashes of the array's bytes (table_hash.h) as the next
+ * entries of a hashes[] initializer. */
+static void write_hashes(FILE *out, enum tracer_hashed kind, const unsigned char *data,
+			 uint64_t size)
 {
-	struct table_checksum c;
+	uint32_t blocks = tracer_hash_blocks(size);
+
+	for (uint32_t block = 0; block < blocks; block++)
+		fprintf(out, "    0x%08" PRIx32 "u,\n",
+			tracer_hash_bytes(kind, block, data, size));
+}
+
+/* The arrays of each table, laid out as the target holds them: the
+ * symbols (addr a target word, size, name offset), the FDE index's
+ * entries (two target words), the unwind table's rows, maps, lookup and
+ * rules (16-bit fields). */
+static void symbols_bytes(const struct table *table, struct bytes *b)
+{
 	uint32_t name_offset = 0;
 
-	table_checksum_start(&c);
-	table_checksum_word(&c, (uint32_t)table->function_count);
-	table_checksum_word(&c, table->names_size);
 	for (size_t i = 0; i < table->function_count; i++) {
 		const struct function *f = &table->functions[i];
 
-		checksum_target_word(&c, f->addr, table->word_size);
-		table_checksum_word(&c, (uint32_t)f->size);
-		table_checksum_word(&c, name_offset);
+		put_le(b, f->addr, table->word_size);
+		put_le(b, f->size, 4);
+		put_le(b, name_offset, 4);
 		name_offset += (uint32_t)strlen(f->name) + 1;
 	}
-	for (uint32_t i = 0; i < table->names_size; i += 4) {
-		const unsigned char *p = table->names + i;
-
-		table_checksum_word(&c, (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-					    (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-	}
-	return table_checksum_end(&c);
 }
 
-/* See tracer/table_format.h: count, entries[]. */
+static void fde_entries_bytes(const struct table *table, struct bytes *b)
+{
+	for (size_t i = 0; i < table->fde_count; i++) {
+		put_le(b, table->fdes[i].pc_start, table->word_size);
+		put_le(b, table->fdes[i].fde, table->word_size);
+	}
+}
+
+static void write_symtab_hashes(FILE *out, const struct table *table, const char *path)
+{
+	struct bytes symbols = {path, NULL, 0, 0};
+
+	symbols_bytes(table, &symbols);
+	fprintf(out,
+		"__attribute__((section(\".tracer_symtab.hashes\")))\n"
+		"static const uint32_t symtab_hashes[%" PRIu32 "] = {\n",
+		tracer_hash_blocks(symbols.size) + tracer_hash_blocks(table->names_size));
+	write_hashes(out, TRACER_HASHED_SYMBOLS, symbols.data, symbols.size);
+	write_hashes(out, TRACER_HASHED_NAMES, table->names, table->names_size);
+	fprintf(out, "};\n\n");
+	tracked_free(symbols.data);
+}
+
+static void write_fde_index_hashes(FILE *out, const struct table *table, const char *path)
+{
+	struct bytes entries = {path, NULL, 0, 0};
+
+	fde_entries_bytes(table, &entries);
+	fprintf(out,
+		"__attribute__((section(\".tracer_symtab.hashes\")))\n"
+		"static const uint32_t fde_index_hashes[%" PRIu32 "] = {\n",
+		tracer_hash_blocks(entries.size) +
+		    tracer_hash_blocks(table->eh_frame_size));
+	write_hashes(out, TRACER_HASHED_FDE_ENTRIES, entries.data, entries.size);
+	write_hashes(out, TRACER_HASHED_EH_FRAME, table->eh_frame_bytes,
+		     table->eh_frame_size);
+	fprintf(out, "};\n\n");
+	tracked_free(entries.data);
+}
+
+static void write_unwind_hashes(FILE *out, const struct unwind_table *unwind,
+				const char *path)
+{
+	struct bytes rows = {path, NULL, 0, 0};
+	struct bytes maps = {path, NULL, 0, 0};
+	struct bytes lookup = {path, NULL, 0, 0};
+	struct bytes rules = {path, NULL, 0, 0};
+
+	for (size_t i = 0; i < unwind->count; i++)
+		put_le(&rows, unwind->rows[i], 2);
+	for (size_t i = 0; i < unwind->block_count; i++) {
+		put_le(&maps, unwind->maps[i], 8);
+		put_le(&lookup, unwind->lookup[i], 2);
+	}
+	for (size_t i = 0; i < unwind->rule_count; i++) {
+		put_le(&rules, (uint16_t)unwind->rules[i].cfa_offset, 2);
+		put_le(&rules, (uint16_t)unwind->rules[i].ra_offset, 2);
+		put_le(&rules, (uint16_t)unwind->rules[i].s0_offset, 2);
+		put_le(&rules, unwind->rules[i].kind, 1);
+		put_le(&rules, unwind->rules[i].frame_size_16, 1);
+	}
+	fprintf(out,
+		"__attribute__((section(\".tracer_symtab.hashes\")))\n"
+		"static const uint32_t unwind_hashes[%" PRIu32 "] = {\n",
+		tracer_hash_blocks(rows.size) + tracer_hash_blocks(maps.size) +
+		    tracer_hash_blocks(lookup.size) + tracer_hash_blocks(rules.size));
+	write_hashes(out, TRACER_HASHED_UNWIND_ROWS, rows.data, rows.size);
+	write_hashes(out, TRACER_HASHED_UNWIND_MAPS, maps.data, maps.size);
+	write_hashes(out, TRACER_HASHED_UNWIND_LOOKUP, lookup.data, lookup.size);
+	write_hashes(out, TRACER_HASHED_UNWIND_RULES, rules.data, rules.size);
+	fprintf(out, "};\n\n");
+	tracked_free(rows.data);
+	tracked_free(maps.data);
+	tracked_free(lookup.data);
+	tracked_free(rules.data);
+}
+
+/* The descriptors' checksums (table_format.h): their counts, sizes, base. */
+static uint32_t symtab_checksum(const struct table *table)
+{
+	uint32_t words[2] = {(uint32_t)table->function_count, table->names_size};
+
+	return tracer_header_hash(TRACER_HASHED_SYMTAB_HEADER, words, 2);
+}
+
 static uint32_t fde_index_checksum(const struct table *table)
 {
-	struct table_checksum c;
+	uint32_t words[4] = {(uint32_t)table->fde_count, (uint32_t)table->eh_frame,
+			     (uint32_t)(table->eh_frame >> 32), table->eh_frame_size};
 
-	table_checksum_start(&c);
-	table_checksum_word(&c, (uint32_t)table->fde_count);
-	for (size_t i = 0; i < table->fde_count; i++) {
-		checksum_target_word(&c, table->fdes[i].pc_start, table->word_size);
-		checksum_target_word(&c, table->fdes[i].fde, table->word_size);
-	}
-	return table_checksum_end(&c);
+	return tracer_header_hash(TRACER_HASHED_FDE_INDEX_HEADER, words, 4);
 }
 
-/* See tracer/table_format.h (tracer_unwind_checksum). */
 static uint32_t unwind_table_checksum(const struct unwind_table *unwind)
 {
-	return tracer_unwind_checksum(
-	    (uint32_t)unwind->count, (uint32_t)unwind->block_count,
-	    (uint32_t)unwind->rule_count, unwind->base, unwind->rows, unwind->maps,
-	    unwind->lookup, unwind->rules);
+	uint32_t words[5] = {(uint32_t)unwind->count, (uint32_t)unwind->block_count,
+			     (uint32_t)unwind->rule_count, (uint32_t)unwind->base,
+			     (uint32_t)(unwind->base >> 32)};
+
+	return tracer_header_hash(TRACER_HASHED_UNWIND_HEADER, words, 5);
 }
 
 /*
@@ -158,7 +256,7 @@ static void write_symbols(FILE *out, const struct table *table)
 	uint32_t name_offset = 0;
 
 	fprintf(out,
-		"__attribute__((section(\".tracer_symtab.names\"), aligned(4)))\n"
+		"__attribute__((section(\".tracer_symtab.names\"), aligned(8)))\n"
 		"static const char names[%" PRIu32 "] =\n",
 		table->names_size);
 	for (size_t i = 0; i < table->function_count; i++) {
@@ -207,10 +305,12 @@ static void write_fde_entries(FILE *out, const struct table *table)
 	fprintf(out, "};\n\n");
 }
 
+/* Every array starts 8-byte aligned: the tracer hashes it in words
+ * (tracer/table_hash.h). */
 static void write_unwind_arrays(FILE *out, const struct unwind_table *unwind)
 {
 	fprintf(out,
-		"__attribute__((section(\".tracer_symtab.unwind_rows\")))\n"
+		"__attribute__((section(\".tracer_symtab.unwind_rows\"), aligned(8)))\n"
 		"static const uint16_t unwind_rows[%zu] = {\n",
 		unwind->count);
 	for (size_t i = 0; i < unwind->count; i++)
@@ -222,13 +322,15 @@ static void write_unwind_arrays(FILE *out, const struct unwind_table *unwind)
 	for (size_t i = 0; i < unwind->block_count; i++)
 		fprintf(out, "    0x%016" PRIx64 "u,\n", unwind->maps[i]);
 	fprintf(out,
-		"};\n\n__attribute__((section(\".tracer_symtab.unwind_lookup\")))\n"
+		"};\n\n__attribute__((section(\".tracer_symtab.unwind_lookup\"), "
+		"aligned(8)))\n"
 		"static const uint16_t unwind_lookup[%zu] = {\n",
 		unwind->block_count);
 	for (size_t i = 0; i < unwind->block_count; i++)
 		fprintf(out, "    %uu,\n", (unsigned)unwind->lookup[i]);
 	fprintf(out,
-		"};\n\n__attribute__((section(\".tracer_symtab.unwind_rules\")))\n"
+		"};\n\n__attribute__((section(\".tracer_symtab.unwind_rules\"), "
+		"aligned(8)))\n"
 		"static const struct tracer_unwind_rule unwind_rules[%zu] = {\n",
 		unwind->rule_count);
 	for (size_t i = 0; i < unwind->rule_count; i++)
@@ -252,10 +354,11 @@ static void write_word_size(FILE *out, unsigned word_size)
  * them, and both descriptors exist in every link, empty or not: so their
  * addresses are the same in both links (see linker/tracer.ld).
  */
-static void write_table(FILE *out, const struct table *table)
+static void write_table(FILE *out, const struct table *table, const char *path)
 {
 	bool has_symbols = table->function_count > 0;
 	bool has_fdes = table->fde_count > 0;
+	bool has_fde_hashes = has_fdes || table->eh_frame_size > 0;
 
 	fprintf(out,
 		"/* Generated by symgen: %zu functions, %zu FDEs, %zu unwind rows (%zu "
@@ -263,12 +366,18 @@ static void write_table(FILE *out, const struct table *table)
 		table->function_count, table->fde_count, table->unwind.count,
 		table->unwind.interpreted, table->unwind.rule_count);
 	fprintf(out, "#include \"table_format.h\"\n#include \"tracer.h\"\n\n");
-	if (has_symbols)
+	if (has_symbols) {
 		write_symbols(out, table);
+		write_symtab_hashes(out, table, path);
+	}
 	if (has_fdes)
 		write_fde_entries(out, table);
-	if (table->unwind.count > 0)
+	if (has_fde_hashes)
+		write_fde_index_hashes(out, table, path);
+	if (table->unwind.count > 0) {
 		write_unwind_arrays(out, &table->unwind);
+		write_unwind_hashes(out, &table->unwind, path);
+	}
 	fprintf(out, "__attribute__((section(\".tracer_symtab\")))\n"
 		     "const struct tracer_symtab tracer_symtab = {\n"
 		     "    .magic = TRACER_SYMTAB_MAGIC,\n"
@@ -280,9 +389,11 @@ static void write_table(FILE *out, const struct table *table)
 		"    .checksum = 0x%08" PRIx32 "u,\n"
 		"    .symbols = %s,\n"
 		"    .names = %s,\n"
+		"    .hashes = %s,\n"
 		"};\n\n",
 		table->function_count, table->names_size, symtab_checksum(table),
-		has_symbols ? "symbols" : "0", has_symbols ? "names" : "0");
+		has_symbols ? "symbols" : "0", has_symbols ? "names" : "0",
+		has_symbols ? "symtab_hashes" : "0");
 	fprintf(out, "__attribute__((section(\".tracer_symtab\")))\n"
 		     "const struct tracer_fde_index tracer_fde_index = {\n"
 		     "    .magic = TRACER_FDE_INDEX_MAGIC,\n"
@@ -292,9 +403,13 @@ static void write_table(FILE *out, const struct table *table)
 		"    .count = %zu,\n"
 		"    .checksum = 0x%08" PRIx32 "u,\n"
 		"    .entries = %s,\n"
+		"    .eh_frame = 0x%llxu,\n"
+		"    .eh_frame_size = %" PRIu32 ",\n"
+		"    .hashes = %s,\n"
 		"};\n",
 		table->fde_count, fde_index_checksum(table),
-		has_fdes ? "fde_entries" : "0");
+		has_fdes ? "fde_entries" : "0", (unsigned long long)table->eh_frame,
+		table->eh_frame_size, has_fde_hashes ? "fde_index_hashes" : "0");
 	fprintf(out, "\n__attribute__((section(\".tracer_symtab\")))\n"
 		     "const struct tracer_unwind_table tracer_unwind_table = {\n"
 		     "    .magic = TRACER_UNWIND_TABLE_MAGIC,\n"
@@ -310,6 +425,7 @@ static void write_table(FILE *out, const struct table *table)
 		"    .maps = %s,\n"
 		"    .lookup = %s,\n"
 		"    .rules = %s,\n"
+		"    .hashes = %s,\n"
 		"};\n",
 		table->unwind.count, table->unwind.block_count, table->unwind.rule_count,
 		unwind_table_checksum(&table->unwind),
@@ -317,7 +433,8 @@ static void write_table(FILE *out, const struct table *table)
 		table->unwind.count ? "unwind_rows" : "0",
 		table->unwind.count ? "unwind_maps" : "0",
 		table->unwind.count ? "unwind_lookup" : "0",
-		table->unwind.count ? "unwind_rules" : "0");
+		table->unwind.count ? "unwind_rules" : "0",
+		table->unwind.count ? "unwind_hashes" : "0");
 }
 
 /* Writes the table to `path` through a temporary file in the same directory;
@@ -342,7 +459,7 @@ static void write_output(const char *path, const struct table *table)
 		unlink(temp);
 		die(path, "cannot write output: %s", strerror(error));
 	}
-	write_table(out, table);
+	write_table(out, table, path);
 	if (ferror(out) | (fclose(out) != 0) || rename(temp, path) != 0) {
 		error = errno;
 		unlink(temp);
@@ -375,6 +492,24 @@ static void collect_names(const char *path, struct table *table)
 	}
 }
 
+/* .eh_frame's address and bytes, which the FDE index's hashes cover (the
+ * index was read from it: the section exists). */
+static void eh_frame_read(const struct elf_file *elf, struct table *table)
+{
+	struct elf_section section =
+	    elf_section(elf, elf_section_by_name(elf, ".eh_frame"));
+
+	if (section.size > UINT32_MAX)
+		die(elf->path, ".eh_frame exceeds 4 GiB");
+	/* The tracer hashes it in words (tracer/table_hash.h). */
+	if (section.addr % table->word_size != 0)
+		die(elf->path, ".eh_frame at 0x%llx is not %u-byte aligned",
+		    (unsigned long long)section.addr, table->word_size);
+	table->eh_frame = section.addr;
+	table->eh_frame_bytes = elf_section_data(elf, &section, ".eh_frame");
+	table->eh_frame_size = (uint32_t)section.size;
+}
+
 /* The table of the image `elf`; with `cfi`, its FDE index too. */
 static struct table read_table(const struct elf_file *elf, bool cfi)
 {
@@ -388,6 +523,7 @@ static struct table read_table(const struct elf_file *elf, bool cfi)
 		if (table.fde_count > UINT32_MAX)
 			die(elf->path, "more than 2^32 FDEs");
 		table.unwind = unwind_table_build(elf, table.fdes, table.fde_count);
+		eh_frame_read(elf, &table);
 	}
 	return table;
 }

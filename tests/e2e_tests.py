@@ -145,9 +145,12 @@ def boot(elf, args, gdb_function=None, harts=1):
 
 
 def parse_trace(console):
-    """The tracer's output: frames before and after the trap separator."""
-    trace = {"header": None, "note": None, "before": [], "trap": None, "after": [], "end": None,
-             "bad": []}
+    """The tracer's output: frames before and after the trap separator; the
+    note before the first frame ("note"), and every note with the number of
+    frame lines before it ("notes": a walk notes a table it rejects before
+    the next frame line)."""
+    trace = {"header": None, "note": None, "notes": [], "before": [], "trap": None,
+             "after": [], "end": None, "bad": []}
     side = "before"
     for line in console.splitlines():
         line = line.rstrip("\r")
@@ -157,8 +160,10 @@ def parse_trace(console):
             continue
         elif line.startswith("End of trace: "):
             trace["end"] = line[len("End of trace: "):]
-        elif line.startswith("Note: ") and not trace["before"]:
-            trace["note"] = line
+        elif line.startswith("Note: "):
+            trace["notes"].append((len(trace["before"]) + len(trace["after"]), line))
+            if not trace["before"]:
+                trace["note"] = line
         elif TRAP_RE.match(line):
             m = TRAP_RE.match(line)
             trace["trap"] = (m.group(1), int(m.group(2), 16), int(m.group(3), 16))

@@ -19,6 +19,8 @@ NOT_A_CALL = "return address does not follow a call"
 OUTERMOST = "reached the outermost frame"
 SYMTAB_OUTSIDE = ("Note: symbol table rejected (outside the declared table memory): "
                   "frames print raw")
+EH_FRAME_DAMAGED = "Note: .eh_frame rejected (checksum mismatch): no DWARF unwinding"
+SYMTAB_DAMAGED = "Note: symbol table rejected (checksum mismatch): frames print raw"
 
 
 def traced(elf, scenario, tracer):
@@ -242,6 +244,79 @@ def check_page_allocator(results, label, elf, tracer):
         raw_and_equal_to_gdb(results, name, trace, gdb)
 
 
+def check_eh_frame_cfa(results, label, elf, tracer):
+    """16 added to the CFA offset in hostile_cfa_middle's FDE, in memory
+    (GDB reads the ELF file: the true frames). Before: tracer=dwarf skipped
+    hostile_cfa_outer and claimed the outermost frame. Now DWARF finds the
+    block damaged, says so, and stops there; the frames it printed are
+    GDB's. The table and auto, which the table serves, print GDB's frames
+    to the outermost without reading .eh_frame."""
+    name = "%s tracer=%s hostile_eh_frame_cfa" % (label, tracer)
+    trace, gdb, problem = traced(elf, "call:hostile_eh_frame_cfa", tracer)
+    if not results.check(name + ": a complete trace, no fault", problem is None, problem):
+        return
+    frames = [(pc, function) for pc, function, _ in trace["before"]]
+    if tracer == "dwarf":
+        notes = [note for _, note in trace["notes"]]
+        results.check(name + ": the note says .eh_frame was rejected, once",
+                      notes == [EH_FRAME_DAMAGED], trace["notes"])
+        results.check(name + ": the walk stops: .eh_frame rejected (not the outermost frame)",
+                      trace["end"] == ".eh_frame rejected" and 0 < len(frames) < len(gdb),
+                      trace)
+        results.check(name + ": the frames before it equal GDB's",
+                      not compare_frames(frames, gdb[:len(frames)], False),
+                      "\n".join(compare_frames(frames, gdb[:len(frames)], False)))
+    else:
+        results.check(name + ": no note, GDB's frames to the outermost",
+                      not trace["notes"] and trace["end"] == OUTERMOST
+                      and not compare_frames(frames, gdb, False),
+                      "%s\n%s" % (trace, "\n".join(compare_frames(frames, gdb, False))))
+
+
+def check_symtab_compensated(results, label, elf, tracer):
+    """The name offsets of three consecutive symbols changed by +1, -2, +1,
+    which the old checksum (a sum) did not see: every unwinder printed
+    three wrong names and the outermost frame. Now the block fails: the
+    note, printed before the first frame the damaged block would name, and
+    from there raw frames; every name printed is GDB's, every address too
+    (to the outermost, but for the prologue unwinder, which needs the
+    table and stops)."""
+    name = "%s tracer=%s hostile_names_a" % (label, tracer)
+    trace, gdb, problem = traced(elf, "call:hostile_names_a", tracer)
+    if not results.check(name + ": a complete trace, no fault", problem is None, problem):
+        return
+    frames = trace["before"]
+    at = trace["notes"][0][0] if trace["notes"] else None
+    results.check(name + ": one note, the symbol table rejected",
+                  [note for _, note in trace["notes"]] == [SYMTAB_DAMAGED], trace["notes"])
+    if at is None:
+        return
+    named = [(pc, function) for pc, function, _ in frames[:at]]
+    results.check(name + ": the frames before the note are GDB's, named",
+                  at > 0 and not compare_frames(named, gdb[:at], False),
+                  "\n".join(compare_frames(named, gdb[:at], False)))
+    results.check(name + ": the frames from the note on are raw",
+                  all(function == "??" for _, function, _ in frames[at:]), frames)
+    if tracer == "compiler":
+        results.check(name + ": the prologue unwinder stops: symbol table rejected",
+                      trace["end"] == "symbol table rejected" and len(frames) == at + 1, trace)
+        return
+    pcs = [(pc, "??") for pc, _, _ in frames]
+    gdb_pcs = [(pc, "??") for pc, _ in gdb]
+    if tracer == "auto" and "nocfi" in label:
+        # Without CFI, symbols or frame pointers nothing unwinds past the
+        # note's frames but the frame pointer's guess, which stops.
+        gdb_pcs = gdb_pcs[:len(pcs)]
+        results.check(name + ": the frames' addresses equal GDB's, no outermost claimed",
+                      trace["end"] != OUTERMOST and not compare_frames(pcs, gdb_pcs, False),
+                      "end: %s\n%s" % (trace["end"],
+                                        "\n".join(compare_frames(pcs, gdb_pcs, False))))
+        return
+    results.check(name + ": the frames' addresses equal GDB's, to the outermost",
+                  trace["end"] == OUTERMOST and not compare_frames(pcs, gdb_pcs, False),
+                  "end: %s\n%s" % (trace["end"], "\n".join(compare_frames(pcs, gdb_pcs, False))))
+
+
 def run_all(results: Results, kernels):
     """kernels: [(name, elf)] from e2e_tests.run_all."""
     elves = dict(kernels)
@@ -253,6 +328,9 @@ def run_all(results: Results, kernels):
             check_bad_return_address(results, label, elf, tracer)
             check_clobbered_symtab_pointer(results, label, elf, tracer)
             check_page_allocator(results, label, elf, tracer)
+            check_symtab_compensated(results, label, elf, tracer)
+            if tracer in ("dwarf", "auto", "table") and "nocfi" not in label:
+                check_eh_frame_cfa(results, label, elf, tracer)
         if "fp1" in label:
             for tracer in tracers:
                 check_forged_frame_pointer(results, label, elf, tracer)

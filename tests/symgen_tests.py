@@ -35,7 +35,7 @@ FDE_COUNT = re.compile(r"tracer_fde_index = \{[^}]*\.count = (\d+),")
 # The table header (spec: tracer/table_format.h), written here from the spec.
 SYMTAB_MAGIC = b"TSYM"
 FDE_INDEX_MAGIC = b"TFDE"
-TABLE_VERSION = 1
+TABLE_VERSION = 2
 TARGETS = [("rv64", "rv64imac", "lp64", "elf64lriscv"),
            ("rv32", "rv32imac", "ilp32", "elf32lriscv")]
 NO_CFI = "no call-frame information (.eh_frame) in the image"
@@ -73,19 +73,44 @@ def parse_table(path):
     return table
 
 
-def table_checksum(words):
-    """The spec's checksum, from its text: a = 1, b = 0; per word a += w,
-    b += a (mod 2^32); result b ^ (a rotated by 16)."""
-    a, b = 1, 0
+MASK64 = (1 << 64) - 1
+HASH_BLOCK = 64
+# tracer/table_hash.h's kinds, in its order.
+(SYMTAB_HEADER, SYMBOLS, NAMES, FDE_INDEX_HEADER, FDE_ENTRIES,
+ EH_FRAME) = range(1, 7)
+
+
+def block_hash(kind, block, words):
+    """The spec's hash (tracer/table_hash.h), from its text: h = kind *
+    0xc2b2ae3d27d4eb4f ^ block * 0x165667b19e3779f9; per word h = (h ^ w) *
+    0x9e3779b97f4a7c15, h ^= h >> 29 (mod 2^64); the result h ^ h >> 32,
+    its low 32 bits."""
+    h = (kind * 0xc2b2ae3d27d4eb4f ^ block * 0x165667b19e3779f9) & MASK64
     for w in words:
-        a = (a + w) & 0xffffffff
-        b = (b + a) & 0xffffffff
-    return b ^ ((a << 16 | a >> 16) & 0xffffffff)
+        h = ((h ^ w) * 0x9e3779b97f4a7c15) & MASK64
+        h ^= h >> 29
+    return (h ^ h >> 32) & 0xffffffff
 
 
-def le_words(data):
-    """data (a multiple of 4 bytes) as little-endian 32-bit words."""
-    return list(struct.unpack("<%dI" % (len(data) // 4), data))
+def header_checksum(kind, words):
+    """A descriptor's checksum: its 32-bit words as one block 0 of `kind`."""
+    return block_hash(kind, 0, words)
+
+
+def array_hashes(kind, data):
+    """The hashes of the blocks of an array's bytes: 64-byte blocks, each
+    hashed in little-endian 64-bit words, the last zero-extended."""
+    hashes = []
+    for block, start in enumerate(range(0, len(data), HASH_BLOCK)):
+        chunk = data[start:start + HASH_BLOCK]
+        chunk += b"\0" * (-len(chunk) % 8)
+        hashes.append(block_hash(kind, block, struct.unpack("<%dQ" % (len(chunk) // 8), chunk)))
+    return hashes
+
+
+def image_hashes(image, addr, count):
+    """count 32-bit hashes at addr in the image."""
+    return list(struct.unpack("<%dI" % count, image.read(addr, 4 * count))) if count else []
 
 
 class Image:
@@ -118,7 +143,8 @@ def check_symtab_header(results, label, image, expected):
     magic, version, word_size, count, names_size, checksum = struct.unpack(
         "<4sHHIII", image.read(base, 20))
     pointers = base + (24 if image.word_size == 8 else 20)
-    symbols_addr, names_addr = image.word(pointers), image.word(pointers + image.word_size)
+    symbols_addr, names_addr, hashes_addr = (image.word(pointers + i * image.word_size)
+                                             for i in range(3))
     entry = 16 if image.word_size == 8 else 12
     raw_names = sum(len(name) + 1 for name, _ in expected.values())
     problems = []
@@ -129,11 +155,12 @@ def check_symtab_header(results, label, image, expected):
                         % (count, names_size, len(expected), (raw_names + 3) // 4 * 4, raw_names))
     if count == 0:
         symbols, names = b"", b""
-        if symbols_addr or names_addr:
-            problems.append("empty table with pointers 0x%x, 0x%x" % (symbols_addr, names_addr))
+        if symbols_addr or names_addr or hashes_addr:
+            problems.append("empty table with pointers 0x%x, 0x%x, 0x%x"
+                            % (symbols_addr, names_addr, hashes_addr))
     else:
         symbols, names = image.read(symbols_addr, count * entry), image.read(names_addr, names_size)
-        if names_addr % 4 or names[raw_names:] != b"\0" * (names_size - raw_names):
+        if names_addr % image.word_size or names[raw_names:] != b"\0" * (names_size - raw_names):
             problems.append("names[] at 0x%x, padding %r" % (names_addr, names[raw_names:]))
         layout = "<QII" if image.word_size == 8 else "<III"
         decoded = {}
@@ -141,44 +168,64 @@ def check_symtab_header(results, label, image, expected):
             decoded[addr] = (names[offset:names.index(b"\0", offset)].decode(), size)
         if decoded != expected:
             problems.append("symbols[] decoded from the image differ from nm's")
+        wanted = array_hashes(SYMBOLS, symbols) + array_hashes(NAMES, names)
+        if image_hashes(image, hashes_addr, len(wanted)) != wanted:
+            problems.append("hashes[] at 0x%x differ from the blocks' hashes" % hashes_addr)
     if names_size % 4:
         problems.append("names_size %d is not a multiple of 4" % names_size)
-        names = names + b"\0" * (-names_size % 4)  # the checksum below needs whole words
-    expected_checksum = table_checksum([count, names_size] + le_words(symbols) + le_words(names))
+    expected_checksum = header_checksum(SYMTAB_HEADER, [count, names_size])
     if checksum != expected_checksum:
         problems.append("checksum 0x%08x, recomputed 0x%08x" % (checksum, expected_checksum))
     results.check("%s: tracer_symtab header (magic, version, word size %d, count %d, names_size %d,"
-                  " checksum)" % (label, image.word_size, count, names_size),
+                  " checksum) and its blocks' hashes" % (label, image.word_size, count, names_size),
                   not problems, "\n".join(problems))
 
 
-def check_fde_index_header(results, label, image, expected):
+def check_fde_index_header(results, label, image, expected, source=None):
     """tracer_fde_index in the linked image: header fields, and a checksum
     recomputed here over the entries[] it points to, which must decode to
-    `expected` ([(pc_start, fde)] from readelf or nm)."""
+    `expected` ([(pc_start, fde)] from readelf or nm); the hashes of its
+    entries' blocks and of .eh_frame's in `source` (the image symgen read;
+    default: image), recomputed here too."""
     base = image.symbols["tracer_fde_index"]
+    ws = image.word_size
     magic, version, word_size, count, checksum = struct.unpack("<4sHHII", image.read(base, 16))
-    entries_addr = image.word(base + 16)
-    layout = "<QQ" if image.word_size == 8 else "<II"
-    entries = image.read(entries_addr, count * 2 * image.word_size) if count else b""
+    entries_addr, eh_frame = image.word(base + 16), image.word(base + 16 + ws)
+    eh_frame_size = struct.unpack("<I", image.read(base + 16 + 2 * ws, 4))[0]
+    hashes_addr = image.word(base + 16 + 3 * ws)
+    layout = "<QQ" if ws == 8 else "<II"
+    entries = image.read(entries_addr, count * 2 * ws) if count else b""
     problems = []
-    if (magic, version, word_size) != (FDE_INDEX_MAGIC, TABLE_VERSION, image.word_size):
+    if (magic, version, word_size) != (FDE_INDEX_MAGIC, TABLE_VERSION, ws):
         problems.append("magic %r version %d word size %d" % (magic, version, word_size))
     if count != len(expected) or list(struct.iter_unpack(layout, entries)) != expected:
         problems.append("count %d, entries differ from the %d expected" % (count, len(expected)))
     if count == 0 and entries_addr:
         problems.append("empty index with pointer 0x%x" % entries_addr)
-    expected_checksum = table_checksum([count] + le_words(entries))
+    # .eh_frame is the source image's (symgen's input), which a generated
+    # file linked alone does not hold.
+    source = source or image
+    section = source.sections.get(".eh_frame")
+    if count and (section is None or (eh_frame, eh_frame_size) != (section[0], section[2])):
+        problems.append(".eh_frame 0x%x+0x%x, the section's %s" % (eh_frame, eh_frame_size, section))
+    if count:
+        wanted = (array_hashes(FDE_ENTRIES, entries)
+                  + array_hashes(EH_FRAME, source.read(eh_frame, eh_frame_size)))
+        if image_hashes(image, hashes_addr, len(wanted)) != wanted:
+            problems.append("hashes[] at 0x%x differ from the blocks' hashes" % hashes_addr)
+    expected_checksum = header_checksum(FDE_INDEX_HEADER, [count, eh_frame & 0xffffffff,
+                                                           eh_frame >> 32, eh_frame_size])
     if checksum != expected_checksum:
         problems.append("checksum 0x%08x, recomputed 0x%08x" % (checksum, expected_checksum))
     results.check("%s: tracer_fde_index header (magic, version, word size %d, count %d, checksum)"
-                  % (label, image.word_size, count), not problems, "\n".join(problems))
+                  " and the hashes of its blocks and .eh_frame's" % (label, ws, count),
+                  not problems, "\n".join(problems))
 
 
 def link_generated(results, label, generated, target):
     """Compiles symgen's output for target (a TARGETS row) and links it alone,
     so its pointers are resolved; returns the image, or None. Also checks the
-    object asks for names[] aligned to 4 bytes."""
+    object asks for names[] aligned to 8 bytes (the hash reads words)."""
     _, arch, abi, emulation = target
     obj = generated + ".o"
     elf = generated + ".elf"
@@ -192,8 +239,8 @@ def link_generated(results, label, generated, target):
         # readelf -S: the last column is the section's alignment.
         lines = [line for line in run([CROSS + "readelf", "-S", "-W", obj]).stdout.splitlines()
                  if " .tracer_symtab.names " in line]
-        results.check("%s: names[] is aligned to 4 bytes in the object" % label,
-                      len(lines) == 1 and int(lines[0].split()[-1]) % 4 == 0, lines)
+        results.check("%s: names[] is aligned to 8 bytes in the object" % label,
+                      len(lines) == 1 and int(lines[0].split()[-1]) % 8 == 0, lines)
     return Image(elf)
 
 
@@ -208,7 +255,7 @@ def check_generated_headers(results, label, generated, elf, fdes):
     image = link_generated(results, label, generated, target_of(elf))
     if image:
         check_symtab_header(results, label, image, expected_table(elf)[0])
-        check_fde_index_header(results, label, image, fdes)
+        check_fde_index_header(results, label, image, fdes, Image(elf))
 
 
 def check_empty_tables(results):

@@ -2,9 +2,9 @@
  * capture.c - raw capture: the pcs of a walk into an array, for hot paths
  * (allocation sites, lock checking, profiling). No symbolization, no
  * formatting, and no table validation on each call: tracer_prepare() does
- * it once. The walk is the iterator's (walk.c), step for step, checks
- * included; the frame-pointer and table unwinders (auto too, whose first
- * choice is the table) run their common frames in one tight loop
+ * it once, every block of every table and of .eh_frame. The walk is the iterator's
+ * (walk.c), step for step, checks included; the frame-pointer and table unwinders (auto
+ * too, whose first choice is the table) run their common frames in one tight loop
  * (frame_pointer_run, table_run), the others step as they always do.
  */
 #include "internal.h"
@@ -15,6 +15,7 @@ void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config
 	prepared->symtab_status = tracer_symtab_check(config);
 	prepared->fde_index_status = tracer_fde_index_check(config);
 	prepared->unwind_table_status = tracer_unwind_table_check(config);
+	prepared->eh_frame_status = tracer_eh_frame_check(config);
 }
 
 size_t tracer_capture(const struct tracer_prepared *prepared,
@@ -25,7 +26,8 @@ size_t tracer_capture(const struct tracer_prepared *prepared,
 	size_t count = 0;
 
 	walk_begin(&walk, unwinder, prepared->config, regs, prepared->symtab_status,
-		   prepared->fde_index_status, prepared->unwind_table_status);
+		   prepared->fde_index_status, prepared->unwind_table_status,
+		   prepared->eh_frame_status, true);
 	while (walk.stop == TRACER_RUNNING) {
 		if (count == max) {
 			walk.stop = TRACER_STOP_DEPTH_LIMIT;

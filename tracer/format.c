@@ -109,12 +109,16 @@ char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop)
 	return buf;
 }
 
-/* "<table> rejected (<why>): <consequence>", if it was; returns whether. */
-static bool put_table_note(struct line *line, bool after_another, const char *table,
+/* "<table> rejected (<why>): <consequence>", if it was and is not yet
+ * noted (bit `bit` of walk->noted); returns whether. */
+static bool put_table_note(struct line *line, bool after_another,
+			   struct tracer_walk *walk, unsigned bit, const char *table,
 			   enum tracer_table_status status, const char *consequence)
 {
-	if (status == TRACER_TABLE_OK || status == TRACER_TABLE_ABSENT)
+	if (status == TRACER_TABLE_OK || status == TRACER_TABLE_ABSENT ||
+	    (walk->noted & bit))
 		return false;
+	walk->noted |= bit;
 	put_str(line, after_another ? "; " : "Note: ");
 	put_str(line, table);
 	put_str(line, " rejected (");
@@ -124,16 +128,18 @@ static bool put_table_note(struct line *line, bool after_another, const char *ta
 	return true;
 }
 
-char *tracer_format_note(char *buf, size_t size, const struct tracer_walk *walk)
+char *tracer_format_note(char *buf, size_t size, struct tracer_walk *walk)
 {
 	struct line line = line_begin(buf, size);
-	bool noted = put_table_note(&line, false, "symbol table", walk->symtab_status,
-				    "frames print raw");
+	bool noted = put_table_note(&line, false, walk, 1, "symbol table",
+				    walk->symtab_status, "frames print raw");
 
-	noted |= put_table_note(&line, noted, "FDE index", walk->fde_index_status,
+	noted |= put_table_note(&line, noted, walk, 2, "FDE index",
+				walk->fde_index_status, "no DWARF unwinding");
+	noted |= put_table_note(&line, noted, walk, 4, "unwind table",
+				walk->unwind_table_status, "no table unwinding");
+	noted |= put_table_note(&line, noted, walk, 8, ".eh_frame", walk->eh_frame_status,
 				"no DWARF unwinding");
-	noted |= put_table_note(&line, noted, "unwind table", walk->unwind_table_status,
-				"no table unwinding");
 	return noted ? buf : NULL;
 }
 
@@ -178,6 +184,7 @@ const char *tracer_stop_text(enum tracer_stop stop)
 	    [TRACER_STOP_BAD_UNWIND_TABLE] = "unwind table rejected",
 	    [TRACER_STOP_USER_ENTRY] = "reached the kernel entry from user mode",
 	    [TRACER_STOP_TRAP_NOT_SAVED] = "trap frame holds no saved sepc/scause/stval",
+	    [TRACER_STOP_BAD_EH_FRAME] = ".eh_frame rejected",
 	    [TRACER_STOP_FRAME_SIZE] = "frame pointer disagrees with the frame size",
 	};
 

@@ -457,11 +457,47 @@ unwind_table_rule_of(const struct tracer_unwind_rule *rules, uint16_t row)
 								 row);
 }
 
+/* Whether pc lies in one of the table's blocks; *end is then its offset
+ * from the base, just past the 2-byte unit pc is in. */
+static inline bool unwind_table_end(const struct tracer_unwind_table *table, uintptr_t pc,
+				    uintptr_t *end)
+{
+	uintptr_t offset = pc - table->base;
+
+	*end = (offset | 1) + 1;
+	/* Past the last block: end there too (the last unit of the last
+	 * block); the offset first, as end wraps at the top of the address
+	 * space. */
+	return pc >= table->base &&
+	       offset >> TRACER_UNWIND_BLOCK_SHIFT < table->block_count &&
+	       *end >> TRACER_UNWIND_BLOCK_SHIFT < table->block_count;
+}
+
 /* The rule in effect at pc in a table tracer_unwind_table_check()
  * accepted: no-CFI before the base or past the last block; "interpret"
  * everywhere in an empty table. */
 const struct tracer_unwind_rule *
 unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc);
+
+/* The rule in effect just below `end` bytes past the table's base (even,
+ * in one of its blocks), what the lookup reads checked (verify.c); NULL,
+ * the table rejected, if it does not hold. */
+const struct tracer_unwind_rule *walk_unwind_rule(struct tracer_walk *walk,
+						  uintptr_t end);
+
+/* walk_unwind_rule's check, unless tracer_prepare() checked it all:
+ * whether table_common_step() may read the table at `end`. */
+static inline bool walk_unwind_rule_check(struct tracer_walk *walk, uintptr_t end)
+{
+	return walk->tables_verified || walk_unwind_rule(walk, end);
+}
+
+/* Before a step of a walk that checks what it reads: what table_step()
+ * will read for walk->next (a rejected table: table_step() stops so);
+ * what dwarf_step() will read, false with walk->stop set if that does not
+ * hold (the index's search and answer, the FDE and its CIE). */
+void walk_table_check(struct tracer_walk *walk);
+bool walk_dwarf_check(struct tracer_walk *walk);
 
 /* How far a rule's 16-bit offset reaches. */
 #define TABLE_OFFSET_REACH 0x8000u
@@ -628,7 +664,7 @@ static inline bool frame_pointer_rule_common(const struct tracer_unwind_rule *ru
  * its pc may lie in a prologue or an epilogue, where sp moves under an
  * s0-based row. Out of line: it runs after the deepest part of no step.
  */
-enum tracer_stop frame_size_check(const struct tracer_walk *walk, uintptr_t cfa);
+enum tracer_stop frame_size_check(struct tracer_walk *walk, uintptr_t cfa);
 
 /* Whether table_common_step() may start from walk->next (of a table or
  * auto walk), unless it returns into the trap entry or an entry point
@@ -698,6 +734,8 @@ static inline bool frame_pointer_next(struct tracer_walk *walk)
 
 		table_lookup_of(&table, walk->config->unwind_table);
 		if (!window_contains(walk->call_window, walk->next.pc) ||
+		    !walk_unwind_rule_check(walk, walk->next.pc -
+						      walk->config->unwind_table->base) ||
 		    !frame_pointer_rule_common(
 			table_rule_at_return(&table, walk->next.pc), walk->next.sp,
 			walk->next.s[0]))
@@ -843,6 +881,107 @@ symbol_holding(const struct tracer_symbol *symbol, uintptr_t addr)
 	return addr - symbol->addr < symbol->size ? symbol : NULL;
 }
 
+/*
+ * Checking what a walk reads (verify.c, tables.c). An array of a table, or
+ * .eh_frame: its kind (table_hash.h), bytes and blocks' hashes.
+ */
+struct hashed_array {
+	uint32_t kind;
+	uintptr_t data;
+	uint32_t size;
+	uintptr_t hashes; /* its first block's, 4 bytes each */
+};
+
+/* The array of that kind of the config's tables, whose header checks
+ * passed. Inline: with a constant kind, a few loads. */
+static inline __attribute__((always_inline)) struct hashed_array
+table_array(const struct tracer_config *config, enum tracer_hashed kind)
+{
+	const struct tracer_symtab *symtab = config->symtab;
+	const struct tracer_fde_index *index = config->fde_index;
+	const struct tracer_unwind_table *table = config->unwind_table;
+	struct hashed_array array = {kind, 0, 0, 0};
+
+	switch (kind) {
+	case TRACER_HASHED_SYMBOLS:
+		array.data = (uintptr_t)symtab->symbols;
+		array.size = symtab->count * (uint32_t)sizeof(struct tracer_symbol);
+		array.hashes = (uintptr_t)symtab->hashes;
+		break;
+	case TRACER_HASHED_NAMES:
+		array.data = (uintptr_t)symtab->names;
+		array.size = symtab->names_size;
+		array.hashes = (uintptr_t)symtab->hashes +
+			       4 * (uintptr_t)tracer_hash_blocks(
+				       symtab->count * sizeof(struct tracer_symbol));
+		break;
+	case TRACER_HASHED_FDE_ENTRIES:
+		array.data = (uintptr_t)index->entries;
+		array.size = index->count * (uint32_t)sizeof(struct tracer_fde_entry);
+		array.hashes = (uintptr_t)index->hashes;
+		break;
+	case TRACER_HASHED_EH_FRAME:
+		array.data = index->eh_frame;
+		array.size = index->eh_frame_size;
+		array.hashes = (uintptr_t)index->hashes +
+			       4 * (uintptr_t)tracer_hash_blocks(
+				       index->count * sizeof(struct tracer_fde_entry));
+		break;
+	case TRACER_HASHED_UNWIND_ROWS:
+		array.data = (uintptr_t)table->rows;
+		array.size = table->count * 2;
+		array.hashes = (uintptr_t)table->hashes;
+		break;
+	case TRACER_HASHED_UNWIND_MAPS:
+		array.data = (uintptr_t)table->maps;
+		array.size = table->block_count * 8;
+		array.hashes = (uintptr_t)table->hashes +
+			       4 * (uintptr_t)tracer_hash_blocks(table->count * 2);
+		break;
+	case TRACER_HASHED_UNWIND_LOOKUP:
+		array.data = (uintptr_t)table->lookup;
+		array.size = table->block_count * 2;
+		array.hashes =
+		    (uintptr_t)table->hashes +
+		    4 * (uintptr_t)(tracer_hash_blocks(table->count * 2) +
+				    tracer_hash_blocks(table->block_count * 8));
+		break;
+	default: /* TRACER_HASHED_UNWIND_RULES */
+		array.data = (uintptr_t)table->rules;
+		array.size =
+		    table->rule_count * (uint32_t)sizeof(struct tracer_unwind_rule);
+		array.hashes =
+		    (uintptr_t)table->hashes +
+		    4 * (uintptr_t)(tracer_hash_blocks(table->count * 2) +
+				    tracer_hash_blocks(table->block_count * 8) +
+				    tracer_hash_blocks(table->block_count * 2));
+		break;
+	}
+	return array;
+}
+
+/* Whether every block of the array holds. */
+bool hashed_array_intact(const struct hashed_array *array);
+
+/* The header checks of tracer_start(): a few instructions whatever a
+ * table's size (tables.c). eh_frame_header_check: the index's passed;
+ * absent if the index is empty. */
+enum tracer_table_status symtab_header_check(const struct tracer_config *config);
+enum tracer_table_status fde_index_header_check(const struct tracer_config *config);
+enum tracer_table_status eh_frame_header_check(const struct tracer_config *config);
+enum tracer_table_status unwind_table_header_check(const struct tracer_config *config);
+
+/*
+ * The checks of what a walk reads, unless walk->tables_verified: each
+ * true if what it reads holds, else false with the table rejected for the
+ * rest of the walk. walk_symbol_check: `symbol`, the symbol table's search
+ * for addr, is the intact table's, and so is its name if it holds addr.
+ * Before a step, what it will read: walk_unwind_rule() and the ones
+ * below.
+ */
+bool walk_symbol_check(struct tracer_walk *walk, const struct tracer_symbol *symbol,
+		       uintptr_t addr);
+
 /* The function holding addr in the walk's symbol table, if that is valid:
  * the search walk_begin set up. Inline: tracer_next() runs it once a frame. */
 static inline __attribute__((always_inline)) const struct tracer_symbol *
@@ -856,6 +995,23 @@ walk_symtab_search(const struct tracer_walk *walk, uintptr_t addr)
 	    addr);
 }
 
+/* The same search, its answer and the name checked (walk_symbol_check)
+ * unless tracer_prepare() checked it all: tracer_next()'s. */
+static inline __attribute__((always_inline)) const struct tracer_symbol *
+walk_symtab_search_checked(struct tracer_walk *walk, uintptr_t addr)
+{
+	const struct tracer_symbol *symbol;
+
+	if (!walk->symtab_searchable)
+		return NULL;
+	symbol =
+	    sorted_search_from(walk->config->symtab->symbols, walk->symtab_first_probe,
+			       walk->symtab_levels, sizeof(struct tracer_symbol), addr);
+	if (!walk->tables_verified && !walk_symbol_check(walk, symbol, addr))
+		return NULL;
+	return symbol_holding(symbol, addr);
+}
+
 /* Whether address lies in one of config->entry_points. */
 bool entry_points_contain(const struct tracer_config *config, uintptr_t address);
 
@@ -867,14 +1023,17 @@ struct tracer_window entry_points_return_window(const struct tracer_config *conf
  * walk's current one, having left none. */
 void stacks_start(struct tracer_walk *walk);
 
-/* tracer_start() with the tables' statuses given (tracer_prepare()).
- * Inline: no frame of its own on the way to stacks_start(). */
+/* tracer_start() with the tables' statuses given: their headers' (then
+ * each block is checked as the walk reads it), or tracer_prepare()'s
+ * verdict on all of them (`verified`). Inline: no frame of its own on the
+ * way to stacks_start(). */
 static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 			      const struct tracer_config *config,
 			      const struct tracer_regs *regs,
 			      enum tracer_table_status symtab_status,
 			      enum tracer_table_status fde_index_status,
-			      enum tracer_table_status unwind_table_status)
+			      enum tracer_table_status unwind_table_status,
+			      enum tracer_table_status eh_frame_status, bool verified)
 {
 	walk->stop =
 	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
@@ -906,6 +1065,11 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->symtab_status = symtab_status;
 	walk->fde_index_status = fde_index_status;
 	walk->unwind_table_status = unwind_table_status;
+	walk->eh_frame_status = eh_frame_status;
+	walk->noted = 0;
+	walk->tables_verified = verified;
+	walk->verified_valid = 0;
+	walk->recent_valid = 0;
 	walk->call_window = memory_window(config->text, 4);
 	if (unwind_table_status == TRACER_TABLE_OK)
 		walk->call_window =

@@ -16,13 +16,17 @@ enum tracer_stop tracer_print_backtrace(const struct tracer_config *config,
 
 	put_line(context, tracer_format_header(line, sizeof(line), unwinder));
 	tracer_start(&walk, unwinder, config, regs);
-	if (tracer_format_note(line, sizeof(line), &walk))
-		put_line(context, line);
+	/* A table rejected at the start, or while the frame was found and
+	 * symbolized: said before its line. */
 	while (tracer_next(&walk, &frame)) {
+		if (tracer_format_note(line, sizeof(line), &walk))
+			put_line(context, line);
 		if (frame.after_trap)
 			put_line(context, tracer_format_trap(line, sizeof(line), &frame));
 		put_line(context, tracer_format_frame(line, sizeof(line), &frame));
 	}
+	if (tracer_format_note(line, sizeof(line), &walk))
+		put_line(context, line);
 	put_line(context, tracer_format_end(line, sizeof(line), walk.stop));
 	return walk.stop;
 }

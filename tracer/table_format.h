@@ -2,18 +2,17 @@
  * table_format.h - the headers of the tables symgen embeds into the image
  * (struct tracer_symtab, struct tracer_fde_index, struct tracer_unwind_table
  * in tracer.h): their magic numbers, version and checksum, and the bit
- * layout of the unwind table's rows. Shared by the tracer, which validates a
- * table once per walk before it reads it, and by symgen, which writes it.
+ * layout of the unwind table's rows. Shared by the tracer, which checks a
+ * table's header when a walk starts and each block of its arrays as the
+ * walk reads it, and by symgen, which writes it.
  *
  * A panic often follows memory corruption, and the tables sit at the end of
  * the image, where a page allocator that starts at the linker's end symbol
- * overwrites them. A table whose header, bounds or checksum do not hold is
- * rejected, never dereferenced.
+ * overwrites them. A table whose header, bounds or hashes do not hold is
+ * rejected, never believed.
  *
- * The checksum is Fletcher-like over little-endian 32-bit words (the tables
- * are arrays of 32- and 64-bit fields, their names padded to 4 bytes): two
- * additions per word, so validating a table of a few thousand symbols costs
- * a few instructions per byte, once per walk.
+ * The checksum is the hash of table_hash.h over the descriptor's counts,
+ * sizes and base; the arrays have a hash per block of their own.
  */
 #ifndef TRACER_TABLE_FORMAT_H
 #define TRACER_TABLE_FORMAT_H
@@ -22,38 +21,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "table_hash.h"
+
 #define TRACER_SYMTAB_MAGIC	  0x4d595354u /* "TSYM" in memory */
 #define TRACER_FDE_INDEX_MAGIC	  0x45444654u /* "TFDE" in memory */
 #define TRACER_UNWIND_TABLE_MAGIC 0x574e5554u /* "TUNW" in memory */
-#define TRACER_TABLE_VERSION	  1u
+#define TRACER_TABLE_VERSION	  2u
 
-struct table_checksum {
-	uint32_t a;
-	uint32_t b;
-};
-
-static inline void table_checksum_start(struct table_checksum *sum)
+/* A descriptor's checksum: its counts, sizes and base (words, as the
+ * descriptor says: table_hash.h). */
+static inline uint32_t tracer_header_hash(uint32_t kind, const uint32_t *words,
+					  unsigned count)
 {
-	sum->a = 1;
-	sum->b = 0;
-}
+	uint64_t hash = tracer_hash_start(kind, 0);
 
-static inline void table_checksum_word(struct table_checksum *sum, uint32_t word)
-{
-	sum->a += word;
-	sum->b += sum->a; /* position-dependent: catches swapped words */
-}
-
-static inline void table_checksum_words(struct table_checksum *sum, const uint32_t *words,
-					size_t count)
-{
-	for (size_t i = 0; i < count; i++)
-		table_checksum_word(sum, words[i]);
-}
-
-static inline uint32_t table_checksum_end(const struct table_checksum *sum)
-{
-	return sum->b ^ (sum->a << 16 | sum->a >> 16);
+	for (unsigned i = 0; i < count; i++)
+		hash = tracer_hash_word(hash, words[i]);
+	return tracer_hash_end(hash);
 }
 
 /*
@@ -105,7 +89,7 @@ struct tracer_unwind_rule {
  * multiple of it. */
 #define TRACER_UNWIND_FRAME_UNIT 16u
 
-#define TRACER_UNWIND_VERSION	  5u
+#define TRACER_UNWIND_VERSION	  6u
 #define TRACER_UNWIND_BLOCK_SHIFT 7u
 #define TRACER_UNWIND_MAX_RULES	  2048u
 #define TRACER_UNWIND_MAX_ROWS	  65535u /* lookup[]'s entries are 16-bit */
@@ -228,48 +212,6 @@ static inline bool tracer_unwind_encode(struct tracer_unwind_rule *rule, bool cf
 	     (s0_offset == 0 || !tracer_unwind_put(&rule->s0_offset, s0_offset))))
 		return false;
 	return tracer_unwind_rule_valid(rule, word_size);
-}
-
-/* The unwind table's checksum: the words count, block_count, rule_count,
- * base (64-bit, low word first, on rv32 too), then each row as a word of
- * its own, each map (low word first), each lookup entry as a word of its
- * own, and the rules (two words each: cfa_offset and ra_offset, then s0_offset,
- * kind and frame_size_16, little-endian). An empty table (count 0) has no
- * arrays. */
-static inline uint32_t tracer_unwind_checksum(uint32_t count, uint32_t block_count,
-					      uint32_t rule_count, uint64_t base,
-					      const uint16_t *rows, const uint64_t *maps,
-					      const uint16_t *lookup,
-					      const struct tracer_unwind_rule *rules)
-{
-	struct table_checksum sum;
-
-	table_checksum_start(&sum);
-	table_checksum_word(&sum, count);
-	table_checksum_word(&sum, block_count);
-	table_checksum_word(&sum, rule_count);
-	table_checksum_word(&sum, (uint32_t)base);
-	table_checksum_word(&sum, (uint32_t)(base >> 32));
-	if (count > 0) {
-		for (uint32_t i = 0; i < count; i++)
-			table_checksum_word(&sum, rows[i]);
-		for (uint32_t i = 0; i < block_count; i++) {
-			table_checksum_word(&sum, (uint32_t)maps[i]);
-			table_checksum_word(&sum, (uint32_t)(maps[i] >> 32));
-		}
-		for (uint32_t i = 0; i < block_count; i++)
-			table_checksum_word(&sum, lookup[i]);
-		for (uint32_t i = 0; i < rule_count; i++) {
-			table_checksum_word(
-			    &sum, (uint16_t)rules[i].cfa_offset |
-				      (uint32_t)(uint16_t)rules[i].ra_offset << 16);
-			table_checksum_word(&sum,
-					    (uint16_t)rules[i].s0_offset |
-						(uint32_t)rules[i].kind << 16 |
-						(uint32_t)rules[i].frame_size_16 << 24);
-		}
-	}
-	return table_checksum_end(&sum);
 }
 
 #endif /* TRACER_TABLE_FORMAT_H */

@@ -1,16 +1,16 @@
 /*
  * tables.c - validation of the tables symgen embeds: the symbol table, the
- * FDE index and the unwind table. A walk checks them once, in tracer_start(), and reads
- * only the ones that pass; the lookups then need no checks of their own.
+ * FDE index (with the .eh_frame it indexes) and the unwind table.
  *
- * What is checked, in this order (each step makes the next one safe): the
- * descriptor lies inside config->tables; its magic, version and word size
- * are the library's; its arrays, sized by its counts, lie inside
- * config->tables too and are aligned; the checksum over the counts and the
- * arrays is the one symgen wrote; the entries are sorted, as the binary
- * searches need, and every name offset lies inside names[], which ends with
- * a NUL (so every name a lookup returns ends inside it). The last checks
- * hold for any table symgen wrote: they guard against crafted ones.
+ * A walk checks their headers in tracer_start(), in a few instructions
+ * whatever their size: the descriptor lies inside config->tables; its
+ * magic, version and word size are the library's; its checksum (a hash of
+ * its counts and sizes) holds; its arrays, sized by its counts, and their
+ * hashes lie inside config->tables too, 4-byte aligned; names[] ends with
+ * a NUL (so every name a lookup returns ends inside it). Each block of an
+ * array is then checked as the walk reads it, and each entry it reads
+ * (verify.c). tracer_prepare() and the tracer_*_check() functions check
+ * everything at once: every block, and every entry as the walk would.
  */
 #include "internal.h"
 
@@ -21,8 +21,8 @@ static bool range_holds(struct tracer_range range, uintptr_t start, uintptr_t si
 }
 
 /* Whether `count` elements of `size` bytes at `array` lie in config->tables,
- * aligned for their type. Counts are 32-bit, so count * size cannot
- * overflow a 64-bit word; on rv32 the check before the product says so. */
+ * word-aligned (for the hash's words: verify.c) and aligned for their
+ * type, in fewer than 2^32 bytes (a block's id). */
 static bool array_inside(const struct tracer_config *config, const void *array,
 			 uint32_t count, uintptr_t size, uintptr_t align)
 {
@@ -30,9 +30,19 @@ static bool array_inside(const struct tracer_config *config, const void *array,
 
 	if (count == 0)
 		return true;
-	if (start % align != 0 || count > UINTPTR_MAX / size)
+	if (start % align != 0 || start % sizeof(uintptr_t) != 0 ||
+	    count > UINT32_MAX / size)
 		return false;
 	return range_holds(config->tables, start, count * size);
+}
+
+/* Whether the hashes of `blocks` blocks lie in config->tables. */
+static bool hashes_inside(const struct tracer_config *config, const uint32_t *hashes,
+			  uint64_t blocks)
+{
+	return blocks == 0 ||
+	       ((uintptr_t)hashes % 4 == 0 && blocks <= UINT32_MAX / 4 &&
+		range_holds(config->tables, (uintptr_t)hashes, blocks * 4));
 }
 
 static bool header_valid(uint32_t magic, uint16_t version, uint16_t word_size,
@@ -42,36 +52,61 @@ static bool header_valid(uint32_t magic, uint16_t version, uint16_t word_size,
 	       word_size == sizeof(uintptr_t);
 }
 
-enum tracer_table_status tracer_symtab_check(const struct tracer_config *config)
+enum tracer_table_status symtab_header_check(const struct tracer_config *config)
 {
 	const struct tracer_symtab *symtab = config->symtab;
-	struct table_checksum sum;
+	uint32_t words[2];
 
 	if (!symtab)
 		return TRACER_TABLE_ABSENT;
 	if (!array_inside(config, symtab, 1, sizeof(*symtab),
 			  _Alignof(struct tracer_symtab)))
 		return TRACER_TABLE_OUTSIDE;
+	words[0] = symtab->count;
+	words[1] = symtab->names_size;
 	if (!header_valid(symtab->magic, symtab->version, symtab->word_size,
-			  TRACER_SYMTAB_MAGIC, TRACER_TABLE_VERSION) ||
-	    symtab->names_size % 4 != 0 ||
+			  TRACER_SYMTAB_MAGIC, TRACER_TABLE_VERSION))
+		return TRACER_TABLE_MALFORMED;
+	if (symtab->names_size % 4 != 0 ||
 	    (symtab->count == 0) != (symtab->names_size == 0))
 		return TRACER_TABLE_MALFORMED;
 	if (!array_inside(config, symtab->symbols, symtab->count,
 			  sizeof(struct tracer_symbol), _Alignof(struct tracer_symbol)) ||
-	    !array_inside(config, symtab->names, symtab->names_size / 4, 4, 4))
+	    !array_inside(config, symtab->names, symtab->names_size / 4, 4, 4) ||
+	    !hashes_inside(config, symtab->hashes,
+			   (uint64_t)tracer_hash_blocks((uint64_t)symtab->count *
+							sizeof(struct tracer_symbol)) +
+			       tracer_hash_blocks(symtab->names_size)))
 		return TRACER_TABLE_OUTSIDE;
-	table_checksum_start(&sum);
-	table_checksum_word(&sum, symtab->count);
-	table_checksum_word(&sum, symtab->names_size);
-	table_checksum_words(&sum, (const uint32_t *)(const void *)symtab->symbols,
-			     symtab->count * (sizeof(struct tracer_symbol) / 4));
-	table_checksum_words(&sum, (const uint32_t *)(const void *)symtab->names,
-			     symtab->names_size / 4);
-	if (table_checksum_end(&sum) != symtab->checksum)
+	if (tracer_header_hash(TRACER_HASHED_SYMTAB_HEADER, words, 2) != symtab->checksum)
 		return TRACER_TABLE_BAD_CHECKSUM;
 	if (symtab->count > 0 && symtab->names[symtab->names_size - 1] != '\0')
 		return TRACER_TABLE_MALFORMED;
+	return TRACER_TABLE_OK;
+}
+
+/* Whether every block of the arrays of these kinds holds. */
+static bool arrays_intact(const struct tracer_config *config, enum tracer_hashed first,
+			  enum tracer_hashed last)
+{
+	for (unsigned kind = first; kind <= last; kind++) {
+		struct hashed_array array = table_array(config, (enum tracer_hashed)kind);
+
+		if (!hashed_array_intact(&array))
+			return false;
+	}
+	return true;
+}
+
+enum tracer_table_status tracer_symtab_check(const struct tracer_config *config)
+{
+	const struct tracer_symtab *symtab = config->symtab;
+	enum tracer_table_status status = symtab_header_check(config);
+
+	if (status != TRACER_TABLE_OK)
+		return status;
+	if (!arrays_intact(config, TRACER_HASHED_SYMBOLS, TRACER_HASHED_NAMES))
+		return TRACER_TABLE_BAD_CHECKSUM;
 	for (uint32_t i = 0; i < symtab->count; i++) {
 		if (symtab->symbols[i].name >= symtab->names_size ||
 		    (i > 0 && symtab->symbols[i].addr <= symtab->symbols[i - 1].addr))
@@ -80,10 +115,10 @@ enum tracer_table_status tracer_symtab_check(const struct tracer_config *config)
 	return TRACER_TABLE_OK;
 }
 
-enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config)
+enum tracer_table_status fde_index_header_check(const struct tracer_config *config)
 {
 	const struct tracer_fde_index *index = config->fde_index;
-	struct table_checksum sum;
+	uint32_t words[4];
 
 	if (!index)
 		return TRACER_TABLE_ABSENT;
@@ -93,15 +128,48 @@ enum tracer_table_status tracer_fde_index_check(const struct tracer_config *conf
 	if (!header_valid(index->magic, index->version, index->word_size,
 			  TRACER_FDE_INDEX_MAGIC, TRACER_TABLE_VERSION))
 		return TRACER_TABLE_MALFORMED;
+	words[0] = index->count;
+	words[1] = (uint32_t)index->eh_frame;
+	words[2] = (uint32_t)((uint64_t)index->eh_frame >> 32);
+	words[3] = index->eh_frame_size;
 	if (!array_inside(config, index->entries, index->count,
 			  sizeof(struct tracer_fde_entry),
-			  _Alignof(struct tracer_fde_entry)))
+			  _Alignof(struct tracer_fde_entry)) ||
+	    !hashes_inside(config, index->hashes,
+			   (uint64_t)tracer_hash_blocks((uint64_t)index->count *
+							sizeof(struct tracer_fde_entry)) +
+			       tracer_hash_blocks(index->eh_frame_size)))
 		return TRACER_TABLE_OUTSIDE;
-	table_checksum_start(&sum);
-	table_checksum_word(&sum, index->count);
-	table_checksum_words(&sum, (const uint32_t *)(const void *)index->entries,
-			     index->count * (sizeof(struct tracer_fde_entry) / 4));
-	if (table_checksum_end(&sum) != index->checksum)
+	return tracer_header_hash(TRACER_HASHED_FDE_INDEX_HEADER, words, 4) ==
+		       index->checksum
+		   ? TRACER_TABLE_OK
+		   : TRACER_TABLE_BAD_CHECKSUM;
+}
+
+/* .eh_frame's header checks, the index's having passed: the bytes it
+ * hashed are the ones config->eh_frame declares, word-aligned. An empty
+ * index (symgen without --cfi) reads no .eh_frame: absent. */
+enum tracer_table_status eh_frame_header_check(const struct tracer_config *config)
+{
+	const struct tracer_fde_index *index = config->fde_index;
+
+	if (index->count == 0)
+		return TRACER_TABLE_ABSENT;
+	if (index->eh_frame != config->eh_frame.start ||
+	    config->eh_frame.end - config->eh_frame.start != index->eh_frame_size ||
+	    index->eh_frame % sizeof(uintptr_t) != 0)
+		return TRACER_TABLE_MALFORMED;
+	return TRACER_TABLE_OK;
+}
+
+enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config)
+{
+	const struct tracer_fde_index *index = config->fde_index;
+	enum tracer_table_status status = fde_index_header_check(config);
+
+	if (status != TRACER_TABLE_OK)
+		return status;
+	if (!arrays_intact(config, TRACER_HASHED_FDE_ENTRIES, TRACER_HASHED_FDE_ENTRIES))
 		return TRACER_TABLE_BAD_CHECKSUM;
 	for (uint32_t i = 1; i < index->count; i++) {
 		if (index->entries[i].pc_start < index->entries[i - 1].pc_start)
@@ -110,15 +178,29 @@ enum tracer_table_status tracer_fde_index_check(const struct tracer_config *conf
 	return TRACER_TABLE_OK;
 }
 
+enum tracer_table_status tracer_eh_frame_check(const struct tracer_config *config)
+{
+	enum tracer_table_status status;
+
+	if (fde_index_header_check(config) != TRACER_TABLE_OK)
+		return TRACER_TABLE_ABSENT;
+	status = eh_frame_header_check(config);
+	if (status != TRACER_TABLE_OK)
+		return status;
+	return arrays_intact(config, TRACER_HASHED_EH_FRAME, TRACER_HASHED_EH_FRAME)
+		   ? TRACER_TABLE_OK
+		   : TRACER_TABLE_BAD_CHECKSUM;
+}
+
 /*
- * Rules valid (table_format.h); the base even, as code is; each lookup
+ * Rules valid (table_format.h); each lookup
  * entry the last one (0 before the first block) plus the rows its block's
  * map marks, the last one the row count (so at most
  * TRACER_UNWIND_MAX_ROWS, what a 16-bit entry holds); each row a rule's offset in
- * rules[];
- * the first row at the base; the last row no-CFI, in the last block. A
- * lookup then finds the row in effect at any pc from the base on, and
- * every address past the last block is in the last row's no-CFI range.
+ * rules[]. With the header's checks (the base even, the first row at the
+ * base, the last block's map not empty) and the last row no-CFI, a lookup
+ * then finds the row in effect at any pc from the base on, and every
+ * address past the last block is in the last row's no-CFI range.
  */
 static bool unwind_table_consistent(const struct tracer_unwind_table *table)
 {
@@ -127,15 +209,11 @@ static bool unwind_table_consistent(const struct tracer_unwind_table *table)
 	uint64_t rows_so_far = 0;
 
 	if (count == 0)
-		return blocks == 0 && table->rule_count == 0;
-	if (blocks == 0 || table->rule_count > TRACER_UNWIND_MAX_RULES)
-		return false;
+		return true;
 	for (uint32_t i = 0; i < table->rule_count; i++) {
 		if (!tracer_unwind_rule_valid(&table->rules[i], TARGET_WORD_SIZE))
 			return false;
 	}
-	if (table->base % 2 != 0 || !(table->maps[0] & 1) || table->maps[blocks - 1] == 0)
-		return false;
 	for (uint32_t block = 0; block < blocks; block++) {
 		rows_so_far += tracer_unwind_popcount(table->maps[block]);
 		if (table->lookup[block] != rows_so_far)
@@ -153,9 +231,10 @@ static bool unwind_table_consistent(const struct tracer_unwind_table *table)
 	       TRACER_UNWIND_NO_CFI;
 }
 
-enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config)
+enum tracer_table_status unwind_table_header_check(const struct tracer_config *config)
 {
 	const struct tracer_unwind_table *table = config->unwind_table;
+	uint32_t words[5];
 
 	if (!table)
 		return TRACER_TABLE_ABSENT;
@@ -165,6 +244,11 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
 	if (!header_valid(table->magic, table->version, table->word_size,
 			  TRACER_UNWIND_TABLE_MAGIC, TRACER_UNWIND_VERSION))
 		return TRACER_TABLE_MALFORMED;
+	words[0] = table->count;
+	words[1] = table->block_count;
+	words[2] = table->rule_count;
+	words[3] = (uint32_t)table->base;
+	words[4] = (uint32_t)((uint64_t)table->base >> 32);
 	/* An empty table has no arrays. */
 	if (table->count > 0 &&
 	    (!array_inside(config, table->rows, table->count, 2, 2) ||
@@ -173,11 +257,35 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
 	     !array_inside(config, table->lookup, table->block_count, 2, 2) ||
 	     !array_inside(config, table->rules, table->rule_count,
 			   sizeof(struct tracer_unwind_rule),
-			   _Alignof(struct tracer_unwind_rule))))
+			   _Alignof(struct tracer_unwind_rule)) ||
+	     !hashes_inside(config, table->hashes,
+			    (uint64_t)tracer_hash_blocks((uint64_t)table->count * 2) +
+				tracer_hash_blocks((uint64_t)table->block_count * 8) +
+				tracer_hash_blocks((uint64_t)table->block_count * 2) +
+				tracer_hash_blocks((uint64_t)table->rule_count * 8))))
 		return TRACER_TABLE_OUTSIDE;
-	if (tracer_unwind_checksum(table->count, table->block_count, table->rule_count,
-				   table->base, table->rows, table->maps, table->lookup,
-				   table->rules) != table->checksum)
+	if (tracer_header_hash(TRACER_HASHED_UNWIND_HEADER, words, 5) != table->checksum)
 		return TRACER_TABLE_BAD_CHECKSUM;
+	if (table->count == 0)
+		return table->block_count == 0 && table->rule_count == 0
+			   ? TRACER_TABLE_OK
+			   : TRACER_TABLE_MALFORMED;
+	if (table->block_count == 0 || table->rule_count > TRACER_UNWIND_MAX_RULES ||
+	    table->count > TRACER_UNWIND_MAX_ROWS || table->base % 2 != 0)
+		return TRACER_TABLE_MALFORMED;
+	return TRACER_TABLE_OK;
+}
+
+enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config)
+{
+	const struct tracer_unwind_table *table = config->unwind_table;
+	enum tracer_table_status status = unwind_table_header_check(config);
+
+	if (status != TRACER_TABLE_OK || table->count == 0)
+		return status;
+	if (!arrays_intact(config, TRACER_HASHED_UNWIND_ROWS, TRACER_HASHED_UNWIND_RULES))
+		return TRACER_TABLE_BAD_CHECKSUM;
+	if (!(table->maps[0] & 1) || table->maps[table->block_count - 1] == 0)
+		return TRACER_TABLE_MALFORMED;
 	return unwind_table_consistent(table) ? TRACER_TABLE_OK : TRACER_TABLE_MALFORMED;
 }

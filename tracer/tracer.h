@@ -13,13 +13,15 @@
  *
  *     TRACER_CAPTURE_REGS(&regs);
  *     tracer_start(&walk, TRACER_FRAME_POINTER, &config, &regs);
- *     if (tracer_format_note(line, sizeof line, &walk))
- *         print(line);    (a table failed validation: frames print raw)
  *     while (tracer_next(&walk, &frame)) {
+ *         if (tracer_format_note(line, sizeof line, &walk))
+ *             print(line);    (a table failed validation: see the note)
  *         if (frame.after_trap)
  *             print(tracer_format_trap(line, sizeof line, &frame));
  *         print(tracer_format_frame(line, sizeof line, &frame));
  *     }
+ *     if (tracer_format_note(line, sizeof line, &walk))
+ *         print(line);
  *     print(tracer_format_end(line, sizeof line, walk.stop));
  *
  * or, the same lines in one call (put_line prints one and a newline):
@@ -66,9 +68,12 @@ struct tracer_symtab {
 	uint16_t word_size;  /* sizeof(uintptr_t) of the image */
 	uint32_t count;	     /* entries of symbols[] */
 	uint32_t names_size; /* bytes of names[]: a multiple of 4, the last one NUL */
-	uint32_t checksum;   /* over count, names_size, symbols[] and names[] */
+	uint32_t checksum;   /* tracer_header_hash() of count and names_size */
 	const struct tracer_symbol *symbols;
 	const char *names;
+	/* A hash per block of symbols[], then per block of names[]
+	 * (table_hash.h), checked as a walk reads them. */
+	const uint32_t *hashes;
 };
 
 /*
@@ -132,8 +137,15 @@ struct tracer_fde_index {
 	uint16_t version;   /* TRACER_TABLE_VERSION */
 	uint16_t word_size; /* sizeof(uintptr_t) of the image */
 	uint32_t count;	    /* entries of entries[] */
-	uint32_t checksum;  /* over count and entries[] */
+	uint32_t checksum;  /* tracer_header_hash() of count, eh_frame, eh_frame_size */
 	const struct tracer_fde_entry *entries;
+	/* The .eh_frame the index points into, as symgen read it: a walk reads
+	 * only the part of config->eh_frame that this covers. */
+	uintptr_t eh_frame;
+	uint32_t eh_frame_size;
+	/* A hash per block of entries[], then per block of .eh_frame
+	 * (table_hash.h), checked as a walk reads them. */
+	const uint32_t *hashes;
 };
 
 /*
@@ -152,12 +164,17 @@ struct tracer_unwind_table {
 	uint32_t count;	      /* entries of rows[] */
 	uint32_t block_count; /* entries of maps[] and lookup[] */
 	uint32_t rule_count;  /* entries of rules[] */
-	uint32_t checksum;    /* tracer_unwind_checksum() */
-	uintptr_t base;	      /* the address of the first row */
+	/* tracer_header_hash() of count, block_count, rule_count and base
+	 * (64-bit, low word first, on rv32 too) */
+	uint32_t checksum;
+	uintptr_t base; /* the address of the first row */
 	const uint16_t *rows;
 	const uint64_t *maps;
 	const uint16_t *lookup; /* at most TRACER_UNWIND_MAX_ROWS rows */
 	const struct tracer_unwind_rule *rules;
+	/* A hash per block of rows[], maps[], lookup[], then rules[]
+	 * (table_hash.h), checked as a walk reads them. */
+	const uint32_t *hashes;
 };
 
 /* Stacks a config may declare; entries past it are ignored, as if absent. */
@@ -290,15 +307,15 @@ enum tracer_unwinder {
  * own frame holds struct tracer_walk, a tracer_frame and a line on top.
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
-#define TRACER_STACK_FRAME_POINTER 160u
-#define TRACER_STACK_DWARF	   960u
-#define TRACER_STACK_PROLOGUE	   800u
-#define TRACER_STACK_TABLE	   144u /* rows the table holds; interpreted ones: DWARF's */
-#define TRACER_STACK_AUTO	   960u /* the largest of them */
+#define TRACER_STACK_FRAME_POINTER 464u /* the witness checks table blocks */
+#define TRACER_STACK_DWARF	   1040u
+#define TRACER_STACK_PROLOGUE	   880u
+#define TRACER_STACK_TABLE	   464u /* rows the table holds; interpreted ones: DWARF's */
+#define TRACER_STACK_AUTO	   1040u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
-#define TRACER_STACK_CAPTURE 448u
+#define TRACER_STACK_CAPTURE 624u
 /* What tracer_print_backtrace() needs on top of it (put_line's aside). */
-#define TRACER_STACK_PRINT 656u
+#define TRACER_STACK_PRINT 912u
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {
@@ -328,6 +345,7 @@ enum tracer_stop {
 					 from user mode (its sstatus.SPP clear) */
 	TRACER_STOP_TRAP_NOT_SAVED,   /* a trap frame past the innermost lacks sepc,
 					 scause or stval (TRACER_TRAP_NOT_SAVED) */
+	TRACER_STOP_BAD_EH_FRAME,     /* the DWARF unwinder read a damaged .eh_frame */
 	TRACER_STOP_FRAME_SIZE,	      /* a caller's CFA (from s0) is not sp plus the
 					 frame size its function states */
 	TRACER_STOP_COUNT
@@ -391,13 +409,19 @@ struct tracer_cie {
 	int32_t initial_cfa_offset;
 };
 
+/* The blocks a walk remembers having checked: 2^TRACER_VERIFIED_SHIFT. */
+#define TRACER_VERIFIED_SHIFT 5u
+
 /* Walk state. Fields are private to the library except `stop`. */
 struct tracer_walk {
 	enum tracer_stop stop;
-	/* The tables as tracer_start() found them; only OK ones are read. */
+	/* The tables as the walk found them so far (tracer_start() checks
+	 * their headers, the walk each block it reads); only OK ones are
+	 * read. .eh_frame is checked by the FDE index's hashes. */
 	enum tracer_table_status symtab_status;
 	enum tracer_table_status fde_index_status;
 	enum tracer_table_status unwind_table_status;
+	enum tracer_table_status eh_frame_status;
 	enum tracer_unwinder unwinder;
 	unsigned frames_left; /* of config->max_depth */
 	const struct tracer_config *config;
@@ -443,11 +467,31 @@ struct tracer_walk {
 	/* The DWARF unwinder's last CIE (address UINTPTR_MAX: none yet):
 	 * most FDEs share one, read once a walk. */
 	struct tracer_cie cie;
+	/* The rejections tracer_format_note() has reported: a bit each. */
+	unsigned noted;
+	/* tracer_prepare() checked every block: none is checked again. */
+	bool tables_verified;
+	/* The blocks checked so far (verify.c): a cache of their ids, in sets
+	 * of two slots; slot i valid if bit i of verified_valid is set. And
+	 * per array kind the last blocks read, first to last (if bit kind of
+	 * recent_valid is set). */
+	uint32_t verified_valid;
+	uint32_t verified[1u << TRACER_VERIFIED_SHIFT];
+	uint32_t recent_valid;
+	uint32_t recent_first[TRACER_HASHED_KINDS];
+	uint32_t recent_last[TRACER_HASHED_KINDS];
 };
 
 /* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config.
- * Validates config->symtab, config->fde_index and config->unwind_table (see
- * tracer_symtab_check): a cost of a few instructions per table byte. */
+ * Checks the headers of config->symtab, config->fde_index and
+ * config->unwind_table, a few instructions whatever their size; the walk
+ * then checks each block of them, and of .eh_frame, the first time it
+ * reads it, and each entry it reads (see tracer_symtab_check). A table
+ * found damaged is not read again in the walk: tracer_format_note() says
+ * so. Up to the first frame (tracer_start() and the first tracer_next(),
+ * `make bench`): 2,686 instructions for auto on the benchmark kernel, 2,699
+ * on the one with ten times the functions (48,446 and 393,094 when the
+ * whole tables were checked here). */
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs);
 
@@ -469,9 +513,9 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  *     TRACER_CAPTURE_REGS(&regs);
  *     size_t n = tracer_capture(&prepared, TRACER_FRAME_POINTER, &regs, pcs, 16, &stop);
  *
- * tracer_prepare() validates the tables once, as tracer_start() does on
- * every walk (about 41 instructions per symbol and FDE: 18,300 for the
- * benchmark kernel); tracer_capture() reuses its verdict, so its cost does
+ * tracer_prepare() checks the tables whole once (every block of every
+ * table and of .eh_frame, every entry: about 9 instructions per 8 bytes);
+ * tracer_capture() reuses its verdict, so its cost does
  * not depend on the tables' size. Prepare again if the tables may have
  * changed since: a capture reads the tables the verdict accepted, and a
  * damaged one can mislead it (never outside the declared regions, whose
@@ -481,11 +525,15 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * Instructions per frame (`make bench`: rv64imac, gcc -O2, every check on;
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
- *     frame pointer     68 (FP=1)       190
- *     DWARF            612 / 789       708 / 883
- *     prologue         846 / 958       892 / 1,002
- *     table             53 / 64         159 / 168
- *     auto              53 / 64         159 / 168
+ *     frame pointer     68 (FP=1)       472
+ *     DWARF            618 / 805     1,020 / 1,374
+ *     prologue         852 / 964     1,011 / 1,124
+ *     table             53 / 64        440 / 454
+ *     auto              53 / 64        440 / 454
+ * (symbolized: with the checks of the blocks and entries each frame reads,
+ * here found checked already, as in a recursion; a block first read costs
+ * about 120 more. The frame pointer and DWARF check the unwind table's row
+ * of each s0-based frame for the frame-size witness too: about 165 more.)
  * (the table's lookup counts bits, no search: the same wherever the code
  * falls, and on a kernel with ten times the functions).
  * The frame-pointer capture runs its frames in one loop: a frame whose
@@ -501,6 +549,7 @@ struct tracer_prepared {
 	enum tracer_table_status symtab_status;
 	enum tracer_table_status fde_index_status;
 	enum tracer_table_status unwind_table_status;
+	enum tracer_table_status eh_frame_status;
 };
 
 void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config *config);
@@ -552,18 +601,25 @@ char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *fram
 char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder);
 /* "End of trace: <reason>" */
 char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop);
-/* "Note: symbol table rejected (bad checksum): frames print raw", and the
- * like for the FDE index and the unwind table; NULL when the walk's tables
- * are usable or absent. Print it after the header. */
-char *tracer_format_note(char *buf, size_t size, const struct tracer_walk *walk);
+/* "Note: symbol table rejected (checksum mismatch): frames print raw", and
+ * the like for the FDE index, the unwind table and .eh_frame, for the
+ * tables the walk has rejected since the last call (each once); NULL if
+ * none. A walk finds damage as it reads: call it before each frame line
+ * and before the end line. */
+char *tracer_format_note(char *buf, size_t size, struct tracer_walk *walk);
 const char *tracer_table_status_text(enum tracer_table_status status);
 
 /* Whether the table config names is usable: inside config->tables, with
- * the right magic, version, word size, sizes and checksum. Call it before
- * the lookups below on a table that memory corruption may have reached. */
+ * the right magic, version, word size, sizes and checksum, every block's
+ * hash and every entry as symgen writes them: the whole table, about 9
+ * instructions per 8 bytes. Call it before the lookups below on a table
+ * that memory corruption may have reached. */
 enum tracer_table_status tracer_symtab_check(const struct tracer_config *config);
 enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config);
 enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config);
+/* .eh_frame, by the FDE index's hashes: TRACER_TABLE_ABSENT without a valid
+ * index. */
+enum tracer_table_status tracer_eh_frame_check(const struct tracer_config *config);
 
 /* Function containing addr, or NULL if addr is in a gap or outside the
  * table. The table must be one tracer_symtab_check() accepted. */

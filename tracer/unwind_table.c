@@ -29,36 +29,33 @@ unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc)
 							 0};
 	static const struct tracer_unwind_rule interpret = {0, 0, 0,
 							    TRACER_UNWIND_INTERPRET, 0};
-	uintptr_t offset = pc - table->base;
-	/* Just past the 2-byte unit pc is in. */
-	uintptr_t end = (offset | 1) + 1;
+	uintptr_t end;
 
 	/* An empty table is one symgen could not fill (more rows than the
 	 * format counts): it says nothing, and the DWARF unwinder computes
 	 * every frame. */
 	if (table->count == 0)
 		return &interpret;
-	/* Past the last block (end there too: the last unit of the last
-	 * block; the offset first, as end wraps at the top of the address
-	 * space): the last row's range, which is no-CFI. */
-	if (pc < table->base ||
-	    offset >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count ||
-	    end >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count)
+	/* Past the last block: the last row's range, which is no-CFI. */
+	if (!unwind_table_end(table, pc, &end))
 		return &no_cfi;
 	return unwind_table_rule_of(
 	    table->rules,
 	    table->rows[unwind_table_rows_below(table->maps, table->lookup, end) - 1]);
 }
 
-/* Without a call of its own: it adds no frame below the steps'. */
-__attribute__((noinline)) enum tracer_stop
-frame_size_check(const struct tracer_walk *walk, uintptr_t cfa)
+__attribute__((noinline)) enum tracer_stop frame_size_check(struct tracer_walk *walk,
+							    uintptr_t cfa)
 {
 	struct table_lookup table;
 
-	/* call_window: the valid table covers the call. */
+	/* call_window: the valid table covers the call. A walk that checks
+	 * what it reads checks the row first: a table rejected there is no
+	 * witness. */
 	if (walk->next_is_exact || walk->unwind_table_status != TRACER_TABLE_OK ||
-	    !window_contains(walk->call_window, walk->next.pc))
+	    !window_contains(walk->call_window, walk->next.pc) ||
+	    !walk_unwind_rule_check(walk,
+				    walk->next.pc - walk->config->unwind_table->base))
 		return TRACER_RUNNING;
 	table_lookup_of(&table, walk->config->unwind_table);
 	return frame_size_agrees(table_rule_at_return(&table, walk->next.pc),

@@ -4,8 +4,9 @@
  * A walk holds the frame it will return next. tracer_next() returns it,
  * symbolized, and then computes its caller: by crossing a trap frame when the
  * return address lies in the trap entry, otherwise by the chosen unwinder's
- * step. Checks common to every unwinder live here: the embedded tables are
- * validated once at the start, and every return address an unwinder
+ * step. Checks common to every unwinder live here: the embedded tables'
+ * headers are checked at the start, each block of them as it is read
+ * (verify.c), and every return address an unwinder
  * recovers must lie in text just after a call; the depth is bounded. Which
  * stack the walk reads, and the switch at a trap frame: stacks.c.
  */
@@ -14,8 +15,13 @@
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs)
 {
-	walk_begin(walk, unwinder, config, regs, tracer_symtab_check(config),
-		   tracer_fde_index_check(config), tracer_unwind_table_check(config));
+	enum tracer_table_status fde_index_status = fde_index_header_check(config);
+
+	walk_begin(walk, unwinder, config, regs, symtab_header_check(config),
+		   fde_index_status, unwind_table_header_check(config),
+		   fde_index_status == TRACER_TABLE_OK ? eh_frame_header_check(config)
+						       : TRACER_TABLE_ABSENT,
+		   false);
 }
 
 /*
@@ -47,14 +53,13 @@ const struct tracer_symbol *walk_function(struct tracer_walk *walk)
  * the general step clears the trap's marks on the others).
  */
 static inline __attribute__((always_inline)) const struct tracer_symbol *
-describe_next(const struct tracer_walk *walk, struct tracer_frame *frame,
-	      bool table_common)
+describe_next(struct tracer_walk *walk, struct tracer_frame *frame, bool table_common)
 {
 	const bool is_return_address = table_common || !walk->next_is_exact;
 	const enum tracer_unwinder found_by =
 	    table_common ? TRACER_TABLE : walk->next_found_by;
-	const struct tracer_symbol *symbol =
-	    walk_symtab_search(walk, code_address(walk->next.pc, is_return_address));
+	const struct tracer_symbol *symbol = walk_symtab_search_checked(
+	    walk, code_address(walk->next.pc, is_return_address));
 
 	frame->pc = walk->next.pc;
 	frame->sp = walk->next.sp;
@@ -88,22 +93,47 @@ enum tracer_stop frame_outermost(const struct tracer_walk *walk, uintptr_t cfa,
 }
 
 /*
+ * The unwinders' steps, for a walk that checks what it reads (`checked`:
+ * tracer_next(), not tracer_capture(), which trusts tracer_prepare()'s
+ * verdict): what the step will read is checked first (verify.c), and a
+ * rejected table stops the step as one rejected at the start would; the
+ * steps themselves read as the capture does.
+ */
+static inline __attribute__((always_inline)) void
+checked_dwarf_step(struct tracer_walk *walk, bool checked)
+{
+	if (checked && !walk_dwarf_check(walk))
+		return;
+	dwarf_step(walk);
+}
+
+static inline __attribute__((always_inline)) bool
+checked_table_step(struct tracer_walk *walk, bool checked)
+{
+	if (checked)
+		walk_table_check(walk);
+	return table_step(walk);
+}
+
+/*
  * TRACER_AUTO: the first unwinder that applies to the frame. Each one leaves
  * walk->next as it was when it does not apply: no row (or no valid table);
- * no FDE (or no valid index); no function in a valid symbol table, or code
- * the decoder does not follow. The rows the table cannot express go to
- * DWARF too; a frame either finds stays unmarked.
+ * no FDE (or no valid index or .eh_frame); no function in a valid symbol
+ * table, or code the decoder does not follow. The rows the table cannot
+ * express go to DWARF too; a frame either finds stays unmarked.
  */
-static void auto_step(struct tracer_walk *walk)
+static inline __attribute__((always_inline)) void auto_step(struct tracer_walk *walk,
+							    bool checked)
 {
 	walk->next_found_by = TRACER_TABLE;
-	if (!table_step(walk) || walk->stop == TRACER_STOP_NO_CFI ||
+	if (!checked_table_step(walk, checked) || walk->stop == TRACER_STOP_NO_CFI ||
 	    walk->stop == TRACER_STOP_BAD_UNWIND_TABLE) {
 		walk->stop = TRACER_RUNNING;
-		dwarf_step(walk);
+		checked_dwarf_step(walk, checked);
 		walk->next_found_by = TRACER_DWARF;
 	}
-	if (walk->stop != TRACER_STOP_NO_CFI && walk->stop != TRACER_STOP_BAD_FDE_INDEX)
+	if (walk->stop != TRACER_STOP_NO_CFI && walk->stop != TRACER_STOP_BAD_FDE_INDEX &&
+	    walk->stop != TRACER_STOP_BAD_EH_FRAME)
 		return;
 	walk->stop = TRACER_RUNNING;
 	prologue_step(walk);
@@ -117,7 +147,8 @@ static void auto_step(struct tracer_walk *walk)
 	walk->next_found_by = TRACER_FRAME_POINTER;
 }
 
-static void advance(struct tracer_walk *walk)
+static inline __attribute__((always_inline)) void advance(struct tracer_walk *walk,
+							  bool checked)
 {
 	const struct tracer_config *config = walk->config;
 
@@ -157,17 +188,17 @@ static void advance(struct tracer_walk *walk)
 		frame_pointer_step(walk);
 		break;
 	case TRACER_DWARF:
-		dwarf_step(walk);
+		checked_dwarf_step(walk, checked);
 		break;
 	case TRACER_PROLOGUE:
 		prologue_step(walk);
 		break;
 	case TRACER_AUTO:
-		auto_step(walk);
+		auto_step(walk, checked);
 		break;
 	case TRACER_TABLE:
-		if (!table_step(walk))
-			dwarf_step(walk);
+		if (!checked_table_step(walk, checked))
+			checked_dwarf_step(walk, checked);
 		break;
 	default:
 		walk->stop = TRACER_STOP_BAD_UNWINDER;
@@ -201,13 +232,26 @@ static void advance(struct tracer_walk *walk)
  * (walk->next_table_common); each frame that step finds meets the same
  * conditions.
  */
-static __attribute__((noinline)) void step_general(struct tracer_walk *walk)
+static inline __attribute__((always_inline)) void
+step_general_of(struct tracer_walk *walk, bool checked)
 {
-	advance(walk);
+	advance(walk, checked);
 	walk->next_function_known = false;
 	/* The flag stays false in the other walks (walk_begin). */
 	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO)
 		walk->next_table_common = table_common_ready(walk);
+}
+
+/* The capture's, trusting tracer_prepare()'s verdict, and the iterator's,
+ * which checks what it reads unless tracer_prepare() checked it all. */
+static __attribute__((noinline)) void step_general(struct tracer_walk *walk)
+{
+	step_general_of(walk, false);
+}
+
+static __attribute__((noinline)) void step_general_checked(struct tracer_walk *walk)
+{
+	step_general_of(walk, true);
 }
 
 /* table_common_step() for the frame in walk->next, if
@@ -219,7 +263,8 @@ static inline bool table_next(struct tracer_walk *walk)
 	uintptr_t sp = walk->next.sp;
 	uintptr_t s0 = walk->next.s[0];
 
-	if (window_contains(walk->trap_return_window, pc))
+	if (window_contains(walk->trap_return_window, pc) ||
+	    !walk_unwind_rule_check(walk, pc - walk->config->unwind_table->base))
 		return false;
 	table_lookup_of(&table, walk->config->unwind_table);
 	if (!table_common_step(&table, walk->call_window, walk->stack.end, &pc, &sp, &s0))
@@ -265,6 +310,6 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
 	}
 	walk->next_function = function;
 	walk->next_function_known = true;
-	step_general(walk);
+	step_general_checked(walk);
 	return true;
 }

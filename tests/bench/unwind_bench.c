@@ -18,9 +18,10 @@
  *   BENCH kernel build=<build> frame-pointers=<0|1>
  *   BENCH <unwinder> <raw|symbolized> depth=<levels> frames=<seen> instret=<count>
  * complete=<0|1> complete=1: the walk ended at the outermost frame (_start), not earlier.
- * The cost of starting a walk, which validates the embedded tables
- * (unwind: the unwind table's rows and blocks):
- *   BENCH walk-start instret=<count> symbols=<n> fdes=<n> unwind=<n>
+ * The cost of starting a walk with each unwinder, up to its first frame
+ * (tracer_start() and the first tracer_next(); unwind: the unwind table's
+ * rows and blocks):
+ *   BENCH walk-start <unwinder> instret=<count> symbols=<n> fdes=<n> unwind=<n>
  * Then the slopes, in the form tools read (build: gcc-O2-fp0, ...):
  *   bench <build> <unwinder> raw slope <N> instr/frame
  *   bench <build> <unwinder> symbolized slope <N> instr/frame
@@ -212,21 +213,26 @@ BENCH_FN static unsigned descend(unsigned levels, const volatile unsigned *paren
 	return descend(levels - 1, &mine) * a + b * c;
 }
 
-/* tracer_start() alone: it checks the symbol table, the FDE index and the
- * unwind table (bounds, header, checksum, order) before the walk reads them. */
-BENCH_FN static void measure_walk_start(void)
+/* Everything before a walk's first frame line: tracer_start(), which
+ * checks the tables' headers, and the first tracer_next(), which finds and
+ * symbolizes the first frame and unwinds its caller, checking each block
+ * of the tables and of .eh_frame it reads. */
+BENCH_FN static void measure_walk_start(unsigned which)
 {
 	struct tracer_regs regs;
 	struct tracer_walk walk;
+	struct tracer_frame frame;
 	unsigned long start;
 	unsigned long instret;
 
 	TRACER_CAPTURE_REGS(&regs);
 	start = read_instret();
-	tracer_start(&walk, TRACER_AUTO, &config, &regs);
+	tracer_start(&walk, benched[which].unwinder, &config, &regs);
+	(void)tracer_next(&walk, &frame);
 	instret = read_instret() - start;
-	kprintf("BENCH walk-start instret=%lu symbols=%u fdes=%u unwind=%u\n", instret,
-		config.symtab->count, config.fde_index->count,
+	kprintf("BENCH walk-start %s instret=%lu symbols=%u fdes=%u unwind=%u\n",
+		benched[which].name, instret, config.symtab->count,
+		config.fde_index->count,
 		config.unwind_table->count + config.unwind_table->block_count);
 }
 
@@ -330,7 +336,10 @@ static void bench_run(bool with_frame_pointer)
 			print_result(i, mode, 1, BENCH_DEEP);
 		}
 	}
-	measure_walk_start();
+	for (unsigned i = 0; i < BENCH_TRACERS; i++) {
+		if (measured(i))
+			measure_walk_start(i);
+	}
 	print_slopes(build);
 }
 

@@ -112,14 +112,24 @@ struct tables {
 	uint16_t *lookup;
 	uint16_t *rows;
 	char *names;
+	/* The hashes of each table's blocks (.eh_frame's with the index's),
+	 * before names[]. */
+	uint32_t *symtab_hashes;
+	uint32_t *fde_index_hashes;
+	uint32_t *unwind_hashes;
 	size_t size;
 };
-#define TABLES_ARRAYS_AT 128
-#define TABLES_CAPACITY                                                                  \
-	(TABLES_ARRAYS_AT + MAX_FDE_ENTRIES * sizeof(struct tracer_fde_entry) +          \
-	 MAX_SYMBOLS * sizeof(struct tracer_symbol) + MAX_BLOCKS * 10 + 2 +              \
+#define TABLES_ARRAYS_AT 192
+/* Each array from an 8-byte boundary, as symgen writes them. */
+#define TABLES_ARRAYS                                                                    \
+	(MAX_FDE_ENTRIES * sizeof(struct tracer_fde_entry) +                             \
+	 MAX_SYMBOLS * sizeof(struct tracer_symbol) + MAX_BLOCKS * 10 + 16 +             \
 	 TRACER_UNWIND_MAX_RULES * sizeof(struct tracer_unwind_rule) + MAX_ROWS * 2 +    \
-	 2 + MAX_BYTES + 4)
+	 8 + MAX_BYTES + 8)
+/* A hash per 64 bytes of the arrays and of .eh_frame, and a few partial
+ * blocks. */
+#define TABLES_CAPACITY                                                                  \
+	(TABLES_ARRAYS_AT + TABLES_ARRAYS + (TABLES_ARRAYS + MAX_BYTES) / 16 + 64)
 _Static_assert(sizeof(struct tracer_symtab) + sizeof(struct tracer_fde_index) +
 		       sizeof(struct tracer_unwind_table) <=
 		   TABLES_ARRAYS_AT,
@@ -133,9 +143,9 @@ enum damage {
 	DAMAGE_WORD_SIZE,	   /* an rv32 table on rv64 */
 	DAMAGE_DESCRIPTOR_OUTSIDE, /* the config points at a guard page */
 	DAMAGE_ARRAY_OUTSIDE,	   /* the array starts at the end of the tables */
-	DAMAGE_COUNT,		   /* one entry more, checksum recomputed */
+	DAMAGE_COUNT,		   /* one entry more, the header's checksum recomputed */
 	DAMAGE_BYTE,		   /* one byte of the arrays flipped */
-	DAMAGE_NAMES_UNTERMINATED, /* last byte of names[] not NUL, checksum recomputed */
+	DAMAGE_NAMES_UNTERMINATED, /* last byte of names[] not NUL, hashes recomputed */
 	DAMAGE_KINDS
 };
 
@@ -205,6 +215,11 @@ static struct fuzz_region stack_regions[MAX_STACKS];
 static struct fuzz_region tables_region, text_region, eh_frame_region;
 static _Alignas(16) uint8_t tables_bytes[TABLES_CAPACITY];
 static struct tables tables;
+/* The symbol table as built, before any damage: every name a walk prints
+ * must be its answer. */
+static struct tracer_symbol pristine_symbols[MAX_SYMBOLS];
+static char pristine_names[MAX_BYTES + 8];
+static uint32_t pristine_count;
 static uintptr_t stack_words[MAX_STACKS][MAX_STACK_WORDS];
 /* config->stacks: the stacks by address, or reversed. */
 static struct tracer_range stacks[MAX_STACKS];
@@ -389,10 +404,11 @@ static size_t eh_frame_distance(const struct parts *parts)
 	return distance;
 }
 
-/* names[] holds the input's names and at least one NUL, to a multiple of 4. */
+/* names[] holds the input's names and at least one NUL, to a multiple of 8
+ * (a multiple of 4, as the format says, and the next array aligned). */
 static size_t names_capacity(const struct parts *parts)
 {
-	return parts->symbol_count ? (parts->names_size + 4) / 4 * 4 : 0;
+	return parts->symbol_count ? (parts->names_size + 8) / 8 * 8 : 0;
 }
 
 /* The blocks the rows need. */
@@ -423,10 +439,27 @@ static void lay_out_tables(const struct parts *parts)
 	tables.maps = (uint64_t *)(void *)(tables.symbols + parts->symbol_count);
 	tables.rules =
 	    (struct tracer_unwind_rule *)(void *)(tables.maps + block_count(parts));
-	tables.lookup = (uint16_t *)(void *)(tables.rules + rules_capacity(parts));
-	/* rows[] from a 4-byte boundary, as names[] (read in words) follows it. */
-	tables.rows = tables.lookup + (block_count(parts) + 1) / 2 * 2;
-	tables.names = (char *)(tables.rows + (parts->row_count + 1) / 2 * 2);
+	tables.lookup =
+	    (uint16_t *)(void *)(tables.rules + (rules_capacity(parts) + 1) / 2 * 2);
+	tables.rows = tables.lookup + (block_count(parts) + 3) / 4 * 4;
+	tables.symtab_hashes =
+	    (uint32_t *)(void *)(tables.rows + (parts->row_count + 3) / 4 * 4);
+	tables.fde_index_hashes =
+	    tables.symtab_hashes +
+	    tracer_hash_blocks(parts->symbol_count * sizeof(struct tracer_symbol)) +
+	    tracer_hash_blocks(names_capacity(parts));
+	tables.unwind_hashes =
+	    tables.fde_index_hashes +
+	    tracer_hash_blocks(parts->fde_entries * sizeof(struct tracer_fde_entry)) +
+	    tracer_hash_blocks(parts->eh_frame_size);
+	tables.names = (char *)(tables.unwind_hashes +
+				(tracer_hash_blocks(parts->row_count * 2) +
+				 tracer_hash_blocks(block_count(parts) * 8) +
+				 tracer_hash_blocks(block_count(parts) * 2) +
+				 tracer_hash_blocks(rules_capacity(parts) *
+						    sizeof(struct tracer_unwind_rule)) +
+				 1) /
+				    2 * 2);
 	tables.size =
 	    (size_t)(tables.names - (char *)tables_bytes) + names_capacity(parts);
 }
@@ -539,29 +572,60 @@ static uintptr_t tables_address(const void *part)
 	return tables_region.base + (uintptr_t)((const uint8_t *)part - tables_bytes);
 }
 
-static uint32_t symtab_checksum(const struct tracer_symtab *symtab)
+/* Hashes the blocks of `size` bytes at `data` (table_hash.h) into hashes[];
+ * returns the next entry. */
+static uint32_t *hash_array(uint32_t *hashes, enum tracer_hashed kind, const void *data,
+			    size_t size)
 {
-	struct table_checksum sum;
-
-	table_checksum_start(&sum);
-	table_checksum_word(&sum, symtab->count);
-	table_checksum_word(&sum, symtab->names_size);
-	table_checksum_words(&sum, (const uint32_t *)(const void *)tables.symbols,
-			     symtab->count * sizeof(struct tracer_symbol) / 4);
-	table_checksum_words(&sum, (const uint32_t *)(const void *)tables.names,
-			     symtab->names_size / 4);
-	return table_checksum_end(&sum);
+	for (uint32_t block = 0; block < tracer_hash_blocks(size); block++)
+		hashes[block] = tracer_hash_bytes(kind, block, data, size);
+	return hashes + tracer_hash_blocks(size);
 }
 
-static uint32_t fde_index_checksum(const struct tracer_fde_index *index)
+/* The descriptors' checksums (their counts and sizes), as symgen writes
+ * them. */
+static uint32_t symtab_header_checksum(const struct tracer_symtab *symtab)
 {
-	struct table_checksum sum;
+	uint32_t words[2] = {symtab->count, symtab->names_size};
 
-	table_checksum_start(&sum);
-	table_checksum_word(&sum, index->count);
-	table_checksum_words(&sum, (const uint32_t *)(const void *)tables.entries,
-			     index->count * sizeof(struct tracer_fde_entry) / 4);
-	return table_checksum_end(&sum);
+	return tracer_header_hash(TRACER_HASHED_SYMTAB_HEADER, words, 2);
+}
+
+static uint32_t fde_index_header_checksum(const struct tracer_fde_index *index)
+{
+	uint32_t words[4] = {index->count, (uint32_t)index->eh_frame,
+			     (uint32_t)((uint64_t)index->eh_frame >> 32),
+			     index->eh_frame_size};
+
+	return tracer_header_hash(TRACER_HASHED_FDE_INDEX_HEADER, words, 4);
+}
+
+static uint32_t unwind_header_checksum(const struct tracer_unwind_table *table)
+{
+	uint32_t words[5] = {table->count, table->block_count, table->rule_count,
+			     (uint32_t)table->base,
+			     (uint32_t)((uint64_t)table->base >> 32)};
+
+	return tracer_header_hash(TRACER_HASHED_UNWIND_HEADER, words, 5);
+}
+
+/* The checksum and the blocks' hashes, as symgen writes them, for the
+ * table as it now is. */
+static void symtab_hash(struct tracer_symtab *symtab)
+{
+	symtab->checksum = symtab_header_checksum(symtab);
+	hash_array(hash_array(tables.symtab_hashes, TRACER_HASHED_SYMBOLS, tables.symbols,
+			      symtab->count * sizeof(struct tracer_symbol)),
+		   TRACER_HASHED_NAMES, tables.names, symtab->names_size);
+}
+
+static void fde_index_hash(struct tracer_fde_index *index, const uint8_t *eh_frame)
+{
+	index->checksum = fde_index_header_checksum(index);
+	hash_array(hash_array(tables.fde_index_hashes, TRACER_HASHED_FDE_ENTRIES,
+			      tables.entries,
+			      index->count * sizeof(struct tracer_fde_entry)),
+		   TRACER_HASHED_EH_FRAME, eh_frame, index->eh_frame_size);
 }
 
 /* Symbols sorted by address, one per address, names NUL-padded to a
@@ -595,11 +659,21 @@ static uint32_t build_symbols(const struct parts *parts,
 	return count;
 }
 
-static uint32_t unwind_table_checksum(const struct tracer_unwind_table *table)
+static void unwind_table_hash(struct tracer_unwind_table *table)
 {
-	return tracer_unwind_checksum(table->count, table->block_count, table->rule_count,
-				      table->base, tables.rows, tables.maps,
-				      tables.lookup, tables.rules);
+	uint32_t *hashes = tables.unwind_hashes;
+
+	table->checksum = unwind_header_checksum(table);
+	if (table->count == 0)
+		return;
+	hashes =
+	    hash_array(hashes, TRACER_HASHED_UNWIND_ROWS, tables.rows, table->count * 2);
+	hashes = hash_array(hashes, TRACER_HASHED_UNWIND_MAPS, tables.maps,
+			    table->block_count * 8);
+	hashes = hash_array(hashes, TRACER_HASHED_UNWIND_LOOKUP, tables.lookup,
+			    table->block_count * 2);
+	hash_array(hashes, TRACER_HASHED_UNWIND_RULES, tables.rules,
+		   table->rule_count * sizeof(struct tracer_unwind_rule));
 }
 
 /* The signed field of `bits` bits at `shift` of an input word. */
@@ -744,8 +818,9 @@ static enum damage damage_symtab(uint8_t selector, struct tracer_config *config)
 		symtab->symbols = (const struct tracer_symbol *)config->tables.end;
 		break;
 	case DAMAGE_COUNT:
+		/* The header's checksum only: the arrays' hashes stay. */
 		symtab->count++;
-		symtab->checksum = symtab_checksum(symtab);
+		symtab->checksum = symtab_header_checksum(symtab);
 		break;
 	case DAMAGE_BYTE:
 		/* Symbols and names are adjacent. */
@@ -757,7 +832,7 @@ static enum damage damage_symtab(uint8_t selector, struct tracer_config *config)
 	default:
 		if (symtab->names_size > 0)
 			tables.names[symtab->names_size - 1] = 'x';
-		symtab->checksum = symtab_checksum(symtab);
+		symtab_hash(symtab);
 		break;
 	}
 	return damage;
@@ -792,7 +867,7 @@ static enum damage damage_fde_index(uint8_t selector, struct tracer_config *conf
 		break;
 	case DAMAGE_COUNT:
 		index->count++;
-		index->checksum = fde_index_checksum(index);
+		index->checksum = fde_index_header_checksum(index);
 		break;
 	default:
 		flip_byte(tables.entries, index->count * sizeof(struct tracer_fde_entry),
@@ -831,7 +906,7 @@ static enum damage damage_unwind_table(uint8_t selector, struct tracer_config *c
 		break;
 	case DAMAGE_COUNT:
 		table->count++;
-		table->checksum = unwind_table_checksum(table);
+		table->checksum = unwind_header_checksum(table);
 		break;
 	default:
 		/* Maps, rules, lookup and rows are adjacent. */
@@ -866,7 +941,9 @@ static void build_unwind_table(const struct parts *parts, struct tracer_config *
 	table->maps = (const uint64_t *)tables_address(tables.maps);
 	table->lookup = (const uint16_t *)tables_address(tables.lookup);
 	table->rules = (const struct tracer_unwind_rule *)tables_address(tables.rules);
-	table->checksum = unwind_table_checksum(table);
+	table->hashes =
+	    table->count ? (const uint32_t *)tables_address(tables.unwind_hashes) : NULL;
+	unwind_table_hash(table);
 	config->unwind_table =
 	    table->count ? (const struct tracer_unwind_table *)tables_address(table)
 			 : NULL;
@@ -892,7 +969,13 @@ static void build_tables(const struct parts *parts, struct tracer_config *config
 	    symtab->count ? (const struct tracer_symbol *)tables_address(tables.symbols)
 			  : NULL;
 	symtab->names = symtab->count ? (const char *)tables_address(tables.names) : NULL;
-	symtab->checksum = symtab_checksum(symtab);
+	symtab->hashes =
+	    symtab->count ? (const uint32_t *)tables_address(tables.symtab_hashes) : NULL;
+	symtab_hash(symtab);
+	pristine_count = symtab->count;
+	memcpy(pristine_symbols, tables.symbols,
+	       symtab->count * sizeof(struct tracer_symbol));
+	memcpy(pristine_names, tables.names, symtab->names_size);
 	index->magic = TRACER_FDE_INDEX_MAGIC;
 	index->version = TRACER_TABLE_VERSION;
 	index->word_size = sizeof(uintptr_t);
@@ -900,7 +983,11 @@ static void build_tables(const struct parts *parts, struct tracer_config *config
 	index->entries =
 	    index->count ? (const struct tracer_fde_entry *)tables_address(tables.entries)
 			 : NULL;
-	index->checksum = fde_index_checksum(index);
+	/* .eh_frame as the config declares it, as symgen read it. */
+	index->eh_frame = config->eh_frame.start;
+	index->eh_frame_size = (uint32_t)parts->eh_frame_size;
+	index->hashes = (const uint32_t *)tables_address(tables.fde_index_hashes);
+	fde_index_hash(index, parts->eh_frame);
 
 	config->symtab = flags & FLAG_SYMTAB
 			     ? (const struct tracer_symtab *)tables_address(symtab)
@@ -942,8 +1029,13 @@ static char *format_line(enum line_kind kind, char *buf, size_t size,
 		return tracer_format_header(buf, size, FUZZ_UNWINDER);
 	case LINE_END:
 		return tracer_format_end(buf, size, walk->stop);
-	default:
-		return tracer_format_note(buf, size, walk);
+	default: {
+		/* A copy: the note is said once a walk (the walk's own call
+		 * is walk_and_check's). */
+		struct tracer_walk copy = *walk;
+
+		return tracer_format_note(buf, size, &copy);
+	}
 	}
 }
 
@@ -1038,12 +1130,26 @@ static bool in_entry_point(const struct tracer_config *config,
 	return false;
 }
 
+/* Whether the symbol table as built (before any damage) names the frame's
+ * code `name`: a walk prints a name only from blocks that hold. */
+static bool pristine_name_is(const struct tracer_frame *frame, const char *name)
+{
+	uintptr_t code = frame->pc - (frame->is_return_address ? 1 : 0);
+	const struct tracer_symbol *holder = NULL;
+
+	for (uint32_t i = 0; i < pristine_count; i++)
+		if (pristine_symbols[i].addr <= code)
+			holder = &pristine_symbols[i];
+	return holder && code - holder->addr < holder->size &&
+	       strcmp(pristine_names + holder->name, name) == 0;
+}
+
 /* Checks the frames; returns the stack the last one is on (-1: none). A
  * walk that ends at a trap from user mode shows that frame whatever its
  * sp: the last one, then, is not checked against the stacks. */
 static int check_frames(const struct tracer_config *config,
 			const struct tracer_frame *frames, size_t count,
-			bool symtab_usable, enum tracer_stop stop)
+			enum tracer_stop stop)
 {
 	int current = count ? stack_of(config, frames[0].sp) : -1;
 	uint32_t left = 0;
@@ -1066,8 +1172,9 @@ static int check_frames(const struct tracer_config *config,
 				fail("frame %zu: return address %#lx follows no call", i,
 				     (unsigned long)frame->pc);
 		}
-		if (frame->name && !symtab_usable)
-			fail("frame %zu: named from a rejected symbol table", i);
+		if (frame->name && !pristine_name_is(frame, frame->name))
+			fail("frame %zu: named %s, not as the table was built", i,
+			     frame->name);
 		if (i == 0)
 			continue;
 		/* Nothing is read without a stack: no frame follows one on
@@ -1109,7 +1216,8 @@ static int check_frames(const struct tracer_config *config,
 static void check_capture(const struct tracer_config *config,
 			  const struct tracer_regs *regs,
 			  const struct tracer_frame *frames, size_t count,
-			  enum tracer_stop stop)
+			  enum tracer_stop stop, const struct tracer_walk *start,
+			  const struct tracer_walk *end)
 {
 	static uintptr_t pcs[MAX_FRAMES];
 	struct tracer_prepared prepared;
@@ -1117,6 +1225,18 @@ static void check_capture(const struct tracer_config *config,
 	size_t captured;
 
 	tracer_prepare(&prepared, config);
+	/* The capture trusts tracer_prepare()'s verdict on every block; the
+	 * walk checks only those it reads: alike only if both judged the
+	 * tables alike, from the walk's start to its end. */
+	if (prepared.symtab_status != start->symtab_status ||
+	    prepared.fde_index_status != start->fde_index_status ||
+	    prepared.unwind_table_status != start->unwind_table_status ||
+	    prepared.eh_frame_status != start->eh_frame_status ||
+	    end->symtab_status != start->symtab_status ||
+	    end->fde_index_status != start->fde_index_status ||
+	    end->unwind_table_status != start->unwind_table_status ||
+	    end->eh_frame_status != start->eh_frame_status)
+		return;
 	captured =
 	    tracer_capture(&prepared, FUZZ_UNWINDER, regs, pcs, count, &capture_stop);
 	if (captured != count || capture_stop != stop)
@@ -1139,10 +1259,14 @@ struct printed {
 	const struct tracer_frame *frames;
 	size_t count;
 	size_t frame;	/* the next frame expected */
+	bool note_done; /* the note before it was printed */
 	bool trap_done; /* its trap line was printed */
 	size_t lines;
 	enum tracer_stop stop;
-	const char *note; /* NULL: none */
+	/* The note the walk said before frame i (i = count: before the end
+	 * line), if has_note[i]. */
+	char (*notes)[TRACER_LINE_MAX];
+	const bool *has_note;
 };
 
 static void compare_line(void *context, const char *line)
@@ -1153,8 +1277,10 @@ static void compare_line(void *context, const char *line)
 
 	if (printed->lines++ == 0) {
 		tracer_format_header(expected, sizeof(expected), FUZZ_UNWINDER);
-	} else if (printed->lines == 2 && printed->note) {
-		snprintf(expected, sizeof(expected), "%s", printed->note);
+	} else if (!printed->note_done && printed->has_note[printed->frame]) {
+		snprintf(expected, sizeof(expected), "%s",
+			 printed->notes[printed->frame]);
+		printed->note_done = true;
 	} else if (printed->frame == printed->count) {
 		tracer_format_end(expected, sizeof(expected), printed->stop);
 	} else if (frame->after_trap && !printed->trap_done) {
@@ -1164,6 +1290,7 @@ static void compare_line(void *context, const char *line)
 		tracer_format_frame(expected, sizeof(expected), frame);
 		printed->frame++;
 		printed->trap_done = false;
+		printed->note_done = false;
 	}
 	if (strcmp(line, expected) != 0)
 		fail("printer line %zu: \"%s\", the walk's \"%s\"", printed->lines, line,
@@ -1173,27 +1300,36 @@ static void compare_line(void *context, const char *line)
 static void check_printer(const struct tracer_config *config,
 			  const struct tracer_regs *regs,
 			  const struct tracer_frame *frames, size_t count,
-			  enum tracer_stop stop)
+			  enum tracer_stop stop, char (*notes)[TRACER_LINE_MAX],
+			  const bool *has_note)
 {
-	struct printed printed = {frames, count, 0, false, 0, stop, NULL};
-	struct tracer_walk walk;
-	char note[TRACER_LINE_MAX];
+	struct printed printed = {frames, count, 0,	false,	 false,
+				  0,	  stop,	 notes, has_note};
 
-	tracer_start(&walk, FUZZ_UNWINDER, config, regs);
-	printed.note = tracer_format_note(note, sizeof(note), &walk);
 	if (tracer_print_backtrace(config, regs, FUZZ_UNWINDER, compare_line, &printed) !=
 		stop ||
 	    printed.frame != count)
 		fail("printer: %zu frames, the walk's %zu", printed.frame, count);
 }
 
+/* The note the walk says now, as the documented loop prints it (once),
+ * into notes[at]. */
+static void take_note(const struct lines *lines, struct tracer_walk *walk,
+		      char (*notes)[TRACER_LINE_MAX], bool *has_note, size_t at)
+{
+	check_line(lines, LINE_NOTE, walk, NULL);
+	has_note[at] = tracer_format_note(notes[at], TRACER_LINE_MAX, walk) != NULL;
+}
+
 static void walk_and_check(const struct tracer_config *config,
-			   const struct tracer_regs *regs, const struct lines *lines,
-			   bool symtab_usable)
+			   const struct tracer_regs *regs, const struct lines *lines)
 {
 	static struct tracer_frame frames[MAX_FRAMES];
+	static char notes[MAX_FRAMES + 1][TRACER_LINE_MAX];
+	static bool has_note[MAX_FRAMES + 1];
 	unsigned max_depth = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
 	struct tracer_walk walk;
+	struct tracer_walk start;
 	struct tracer_frame after;
 	size_t count = 0;
 	enum tracer_stop stop;
@@ -1201,9 +1337,10 @@ static void walk_and_check(const struct tracer_config *config,
 	uintptr_t top;
 
 	tracer_start(&walk, FUZZ_UNWINDER, config, regs);
+	start = walk;
 	check_line(lines, LINE_HEADER, &walk, NULL);
-	check_line(lines, LINE_NOTE, &walk, NULL);
 	while (count <= max_depth && tracer_next(&walk, &frames[count])) {
+		take_note(lines, &walk, notes, has_note, count);
 		if (frames[count].after_trap)
 			check_line(lines, LINE_TRAP, &walk, &frames[count]);
 		check_line(lines, LINE_FRAME, &walk, &frames[count]);
@@ -1215,12 +1352,13 @@ static void walk_and_check(const struct tracer_config *config,
 	if (stop == TRACER_RUNNING || stop >= TRACER_STOP_COUNT ||
 	    stop == TRACER_STOP_BAD_UNWINDER)
 		fail("stop reason %d", stop);
+	take_note(lines, &walk, notes, has_note, count);
 	if (tracer_next(&walk, &after) || tracer_next(&walk, &after) || walk.stop != stop)
 		fail("tracer_next went on after stopping with %d", stop);
 	check_line(lines, LINE_END, &walk, NULL);
 	if (stop == TRACER_STOP_DEPTH_LIMIT && count != max_depth)
 		fail("depth limit after %zu frames, limit %u", count, max_depth);
-	check_capture(config, regs, frames, count, stop);
+	check_capture(config, regs, frames, count, stop, &start, &walk);
 	if (stop == TRACER_STOP_USER_ENTRY && config->entry_point_count == 0 &&
 	    !(config->trap && config->trap->status_offset != TRACER_TRAP_NOT_SAVED))
 		fail("user-mode entry with no entry point and no sstatus");
@@ -1229,8 +1367,8 @@ static void walk_and_check(const struct tracer_config *config,
 			       config->trap->cause_offset == TRACER_TRAP_NOT_SAVED ||
 			       config->trap->tval_offset == TRACER_TRAP_NOT_SAVED)))
 		fail("no saved sepc/scause/stval, but the layout saves them");
-	check_printer(config, regs, frames, count, stop);
-	last_stack = check_frames(config, frames, count, symtab_usable, stop);
+	check_printer(config, regs, frames, count, stop, notes, has_note);
+	last_stack = check_frames(config, frames, count, stop);
 	/* Outermost: the last frame's sp, or (DWARF, table) the CFA it was entered
 	 * with, which the harness does not know, is the top of its stack. */
 	top = last_stack >= 0 ? config->stacks[last_stack].end : 0;
@@ -1293,7 +1431,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct tracer_range entry_points[MAX_ENTRY_POINTS];
 	struct tracer_regs regs;
 	struct table_expectation symtab_expected, fde_index_expected, unwind_expected;
-	enum tracer_table_status symtab_status;
 	struct lines lines;
 
 	split(&input, &parts);
@@ -1307,8 +1444,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	build_unwind_table(&parts, &config, &unwind_expected);
 	load_regions(&parts, &config);
 
-	symtab_status = tracer_symtab_check(&config);
-	check_table("symbol table", symtab_status, &symtab_expected);
+	check_table("symbol table", tracer_symtab_check(&config), &symtab_expected);
 	check_table("FDE index", tracer_fde_index_check(&config), &fde_index_expected);
 	check_table("unwind table", tracer_unwind_table_check(&config), &unwind_expected);
 
@@ -1317,7 +1453,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lines.small = malloc(lines.small_size);
 	if (!lines.full || !lines.small)
 		abort();
-	walk_and_check(&config, &regs, &lines, symtab_status == TRACER_TABLE_OK);
+	walk_and_check(&config, &regs, &lines);
 	free(lines.full);
 	free(lines.small);
 	unload_regions();

@@ -198,6 +198,33 @@ static void check_functions_without_cfi(const struct elf_file *elf,
 	}
 }
 
+/* Hashes of the blocks of rows, maps, lookup and rules, as symgen writes
+ * them (table_hash.h): of a table of up to 65,535 rows and 2,048 rules,
+ * and 2^19 blocks (the 64 MiB of code symgen allows), with room. */
+#define MAX_HASHES (65535 * 2 / 64 + 2048 * 8 / 64 + (1u << 20) * 10 / 64 + 8)
+
+static uint32_t *hash_array(uint32_t *hashes, enum tracer_hashed kind, const void *data,
+			    size_t size)
+{
+	for (uint32_t block = 0; block < tracer_hash_blocks(size); block++)
+		hashes[block] = tracer_hash_bytes(kind, block, data, size);
+	return hashes + tracer_hash_blocks(size);
+}
+
+static const uint32_t *hash_arrays(const struct unwind_table *built, uint32_t *hashes)
+{
+	uint32_t *next =
+	    hash_array(hashes, TRACER_HASHED_UNWIND_ROWS, built->rows, built->count * 2);
+
+	next = hash_array(next, TRACER_HASHED_UNWIND_MAPS, built->maps,
+			  built->block_count * 8);
+	next = hash_array(next, TRACER_HASHED_UNWIND_LOOKUP, built->lookup,
+			  built->block_count * 2);
+	hash_array(next, TRACER_HASHED_UNWIND_RULES, built->rules,
+		   built->rule_count * sizeof(struct tracer_unwind_rule));
+	return hashes;
+}
+
 int main(int argc, char **argv)
 {
 	struct elf_file elf;
@@ -208,6 +235,10 @@ int main(int argc, char **argv)
 	struct tracer_config config = {.tables = {0, UINTPTR_MAX}};
 	struct image_view view;
 	struct counts counts = {0};
+	static uint32_t hashes[MAX_HASHES];
+	uint32_t header[5];
+	uintptr_t bias;
+	enum tracer_table_status status;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: table_check ELF\n");
@@ -217,7 +248,8 @@ int main(int argc, char **argv)
 	elf_open(&elf, argv[1]);
 	fdes = fde_index_read(&elf, &fde_count);
 	built = unwind_table_build(&elf, fdes, fde_count);
-	/* The descriptor symgen would write, checked as a walk checks it. */
+	/* The descriptor symgen would write, with its arrays' hashes, checked
+	 * as tracer_prepare() checks it: in this program's memory, no bias. */
 	table = (struct tracer_unwind_table){TRACER_UNWIND_TABLE_MAGIC,
 					     TRACER_UNWIND_VERSION,
 					     sizeof(uintptr_t),
@@ -229,12 +261,20 @@ int main(int argc, char **argv)
 					     built.rows,
 					     built.maps,
 					     built.lookup,
-					     built.rules};
-	table.checksum = tracer_unwind_checksum(table.count, table.block_count,
-						table.rule_count, built.base, built.rows,
-						built.maps, built.lookup, built.rules);
+					     built.rules,
+					     hash_arrays(&built, hashes)};
+	header[0] = table.count;
+	header[1] = table.block_count;
+	header[2] = table.rule_count;
+	header[3] = (uint32_t)built.base;
+	header[4] = (uint32_t)(built.base >> 32);
+	table.checksum = tracer_header_hash(TRACER_HASHED_UNWIND_HEADER, header, 5);
 	config.unwind_table = &table;
-	if (tracer_unwind_table_check(&config) != TRACER_TABLE_OK) {
+	bias = tracer_host_bias;
+	tracer_host_bias = 0;
+	status = tracer_unwind_table_check(&config);
+	tracer_host_bias = bias;
+	if (status != TRACER_TABLE_OK) {
 		printf("table_check: the table fails validation\n");
 		return 1;
 	}

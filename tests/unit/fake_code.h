@@ -29,7 +29,7 @@ struct fake_code {
 	size_t count;
 	struct tracer_symbol symbols[FAKE_CODE_FUNCTIONS];
 	uint32_t symbol_count;
-	_Alignas(4) char names[FAKE_CODE_NAMES]; /* read as words by the checksum */
+	_Alignas(8) char names[FAKE_CODE_NAMES]; /* read as words by the hash */
 	size_t names_size;
 	struct tracer_symtab symtab;
 	uint16_t *block; /* the sealed copy; NULL before fake_code_seal() */

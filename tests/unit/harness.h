@@ -7,6 +7,7 @@
 #define TEST_HARNESS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 extern bool test_failed;
 void test_fail(const char *file, int line, const char *condition);
@@ -17,6 +18,14 @@ void test_fail(const char *file, int line, const char *condition);
 			test_fail(__FILE__, __LINE__, #condition);                       \
 			return;                                                          \
 		}                                                                        \
+	} while (0)
+
+/* CHECK inside a loop over a table: also names the row that failed. */
+#define CHECK_ROW(condition, index)                                                      \
+	do {                                                                             \
+		if (!(condition))                                                        \
+			printf("  (table row %zu)\n", (size_t)(index));                  \
+		CHECK(condition);                                                        \
 	} while (0)
 
 struct unit_test {

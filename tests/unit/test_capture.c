@@ -339,7 +339,7 @@ void capture_fp_trap_return(void)
  */
 void capture_uses_prepared_verdict(void)
 {
-	_Alignas(4) static const char names[8] = "leaf";
+	_Alignas(8) static const char names[8] = "leaf";
 	struct tracer_symtab symtab;
 	struct tracer_symbol symbol;
 	struct tracer_prepared prepared;

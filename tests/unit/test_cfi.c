@@ -19,14 +19,6 @@
 #include "fake_tables.h"
 #include "harness.h"
 
-/* CHECK inside a loop over a table: also names the row that failed. */
-#define CHECK_ROW(condition, index)                                                      \
-	do {                                                                             \
-		if (!(condition))                                                        \
-			printf("  (table row %zu)\n", (size_t)(index));                  \
-		CHECK(condition);                                                        \
-	} while (0)
-
 /* The FDE most tests describe covers [TEST_PC, TEST_PC + TEST_RANGE). */
 #define TEST_PC	   ((uintptr_t)0x80201000)
 #define TEST_RANGE ((uintptr_t)0x2000)
@@ -815,7 +807,7 @@ static void build_indexed(struct indexed_section *s)
 		s->entries[i].pc_start = pcs[i];
 		s->entries[i].fde = fake_cfi_addr(&s->c.cfi, offsets[i]);
 	}
-	fake_fde_index_fill(&s->index, s->entries, 3);
+	fake_fde_index_fill(&s->index, s->entries, 3, s->c.stack.config.eh_frame);
 	s->c.stack.config.fde_index = &s->index;
 	fake_tables_anywhere(&s->c.stack.config);
 }
@@ -913,7 +905,7 @@ static void build_common_header(struct common_header_case *h)
 	h->c.stack.config.text = (struct tracer_range){h->start, h->start + 0x1000};
 	h->entry.pc_start = h->start;
 	h->entry.fde = fake_cfi_addr(&h->c.cfi, GCC_FDE);
-	fake_fde_index_fill(&h->index, &h->entry, 1);
+	fake_fde_index_fill(&h->index, &h->entry, 1, h->c.stack.config.eh_frame);
 	h->c.stack.config.fde_index = &h->index;
 	fake_tables_anywhere(&h->c.stack.config);
 	h->cache.address = UINTPTR_MAX;

@@ -194,7 +194,7 @@ static void index_program(struct program *p)
 		p->entries[i].pc_start = pc_in((enum function)i, 0);
 		p->entries[i].fde = fake_cfi_addr(&p->cfi, p->fde_offsets[i]);
 	}
-	fake_fde_index_fill(&p->index, p->entries, FUNCTIONS);
+	fake_fde_index_fill(&p->index, p->entries, FUNCTIONS, p->stack.config.eh_frame);
 	p->stack.config.fde_index = &p->index;
 	fake_tables_anywhere(&p->stack.config);
 }
@@ -515,7 +515,7 @@ void dwarf_stop_bad_cfi(void)
 	/* The index entry disagrees with the FDE's start (a table as symgen
 	 * would write it: its checksum is right). */
 	p.entries[STANDARD].pc_start += 4;
-	fake_fde_index_fill(&p.index, p.entries, FUNCTIONS);
+	fake_fde_index_fill(&p.index, p.entries, FUNCTIONS, p.stack.config.eh_frame);
 	CHECK(walk(&p) == 1 && p.stack.stop == TRACER_STOP_BAD_CFI);
 	free_program(&p);
 }

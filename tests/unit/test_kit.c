@@ -100,7 +100,7 @@ static const char *frame_line(char *buf, uintptr_t offset, const char *rest)
 
 struct symbols {
 	struct tracer_symbol symbol[5];
-	_Alignas(4) char names[48];
+	_Alignas(8) char names[48];
 	struct tracer_symtab symtab;
 };
 

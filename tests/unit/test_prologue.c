@@ -2082,7 +2082,7 @@ static void describe(struct auto_program *p)
 	fake_cfi_seal(&p->cfi, &p->stack.config);
 	p->entry.pc_start = p->described;
 	p->entry.fde = fake_cfi_addr(&p->cfi, fde);
-	fake_fde_index_fill(&p->index, &p->entry, 1);
+	fake_fde_index_fill(&p->index, &p->entry, 1, p->stack.config.eh_frame);
 	p->stack.config.fde_index = &p->index;
 	fake_tables_anywhere(&p->stack.config);
 }

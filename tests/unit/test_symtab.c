@@ -11,7 +11,7 @@
 
 /* alpha [0x1000, 0x1010), beta [0x1010, 0x1030), a gap, gamma [0x1040, 0x1048).
  * The names padded to 20 bytes, as symgen pads them. */
-_Alignas(4) static const char names[20] = "alpha\0beta\0gamma";
+_Alignas(8) static const char names[20] = "alpha\0beta\0gamma";
 static const struct tracer_symbol symbols[] = {
     {0x1000, 0x10, 0},
     {0x1010, 0x20, 6},
@@ -84,7 +84,7 @@ void symtab_find_by_name(void)
  */
 void symtab_walk_symbolizes(void)
 {
-	_Alignas(4) static const char text_names[16] = "callee\0caller\0";
+	_Alignas(8) static const char text_names[16] = "callee\0caller\0";
 	struct tracer_symbol text_symbols[2];
 	struct tracer_symtab text_table;
 	struct fake_stack s;
@@ -120,7 +120,7 @@ void symtab_walk_symbolizes(void)
 static bool lookup_at_every_symbol(uint32_t count, uint32_t stride)
 {
 	struct tracer_symbol *many = calloc(count, sizeof(*many));
-	_Alignas(4) static const char empty_names[4] = "";
+	_Alignas(8) static const char empty_names[4] = "";
 	struct tracer_symtab filled;
 	bool right = many != NULL;
 

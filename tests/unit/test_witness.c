@@ -82,7 +82,7 @@ static void build_cfi(struct witness_test *t)
 	fake_cfi_seal(&t->cfi, &t->stack.config);
 	for (size_t i = 0; i < 4; i++)
 		t->entries[i].fde = fake_cfi_addr(&t->cfi, t->entries[i].fde);
-	fake_fde_index_fill(&t->index, t->entries, 4);
+	fake_fde_index_fill(&t->index, t->entries, 4, t->stack.config.eh_frame);
 	t->stack.config.fde_index = &t->index;
 }
 
@@ -326,6 +326,37 @@ void witness_empty_table_uses_dwarf(void)
 			CHECK(walked(&t, fake_walk_with(&t.stack, unwinders[u]), pcs, 4,
 				     TRACER_STOP_OUTERMOST));
 			CHECK(capture_agrees(&t, unwinders[u]));
+		}
+	}
+	release(&t);
+}
+
+/*
+ * A frame size changed after symgen hashed the rules (M's 32 bytes made 48,
+ * the rules' block hash kept): a walk that reads the row rejects the table
+ * and believes no size from it. The frame pointer and DWARF walk the true
+ * chain to the outermost frame instead of stopping on the damaged size
+ * (which a row read unchecked would make them do); the table stops, its
+ * table rejected; auto goes on with DWARF.
+ */
+void witness_frame_size_hashed(void)
+{
+	static const uintptr_t pcs[4] = {I + 0x8, M + 0x10, O + 0x10, T + 0x10};
+	static const enum tracer_stop stops[4] = {
+	    TRACER_STOP_OUTERMOST, TRACER_STOP_BAD_UNWIND_TABLE, TRACER_STOP_OUTERMOST,
+	    TRACER_STOP_OUTERMOST};
+	static const size_t counts[4] = {4, 1, 4, 4};
+	struct witness_test t;
+
+	build(&t);
+	t.rules[1].frame_size_16 = 3;
+	CHECK(tracer_unwind_table_check(&t.stack.config) == TRACER_TABLE_BAD_CHECKSUM);
+	for (int jal = 0; jal < 2; jal++) {
+		put_calls(&t, jal);
+		for (size_t u = 0; u < 4; u++) {
+			CHECK(walked(&t, fake_walk_with(&t.stack, believers[u]), pcs,
+				     counts[u], stops[u]));
+			CHECK(capture_agrees(&t, believers[u]));
 		}
 	}
 	release(&t);
