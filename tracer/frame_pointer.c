@@ -46,15 +46,18 @@ static bool is_frame_address(const struct tracer_config *config, uintptr_t value
  * puts it from s0 (frame_pointer_cfa), so that the caller's sp is the one
  * the witness (frame_size_agrees) compares.
  */
-static uintptr_t frame_cfa(const struct tracer_walk *walk, uintptr_t fp)
+static uintptr_t frame_cfa(struct tracer_walk *walk, uintptr_t fp)
 {
-	uintptr_t pc = walk->next.pc;
+	const struct tracer_unwind_table *table = walk->config->unwind_table;
+	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
+	uintptr_t end;
 
-	if (walk->unwind_table_status != TRACER_TABLE_OK)
+	/* A walk that checks what it reads checks the row first: a table
+	 * rejected there says nothing. */
+	if (walk->unwind_table_status != TRACER_TABLE_OK ||
+	    (unwind_table_end(table, pc, &end) && !walk_unwind_rule_check(walk, end)))
 		return fp;
-	return frame_pointer_cfa(unwind_table_rule(walk->config->unwind_table,
-						   walk->next_is_exact ? pc : pc - 1),
-				 fp);
+	return frame_pointer_cfa(unwind_table_rule(table, pc), fp);
 }
 
 void frame_pointer_step(struct tracer_walk *walk)
