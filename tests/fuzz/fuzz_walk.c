@@ -1597,8 +1597,12 @@ static bool saved_s0_witnessed(const struct parts *parts,
  * the code and the CFI are consistent with it. Its one claim there is the
  * second witness: a saved s0 forged where the frame it becomes states a
  * frame size (saved_s0_witnessed), with the frame-pointer, table and auto
- * unwinders (DWARF checks only a CFA taken from register s0, not one an
- * expression computes; the prologue decoder reads no table sizes).
+ * unwinders. Not DWARF: it checks the size only where the FDE the index
+ * gives takes the CFA from register s0, and the input's FDEs and index
+ * need not agree with the table's rows (a run claiming every damage found
+ * a forged s0 believed through an FDE index the fuzzer had changed); nor
+ * one a CFA expression computes. Not the prologue decoder: it reads no
+ * table sizes.
  */
 static bool damage_claimed(const struct parts *parts, const struct tracer_config *config,
 			   enum outside_damage kind, const struct walk_result *given,
