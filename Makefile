@@ -179,7 +179,7 @@ $(BUILD)/obj/tests/bench/%.o: TARGET_CFLAGS += -DBENCH_OPT='"$(OPT)"' \
 # A third kernel, FP=0, with ten times the functions (generated): the
 # tables grow, the walked stack does not (build name gcc-O2-fp0-10x).
 BENCH_MANY := build/bench-10x/many_functions.c
-BENCH_MANY_COUNT := 2400
+BENCH_MANY_COUNT := 3000
 BENCH_QEMU = $(QEMU) -machine virt -nographic -bios default -icount shift=0 -kernel
 .PHONY: bench
 bench: deps

@@ -200,7 +200,8 @@ static void write_unwind_hashes(FILE *out, const struct unwind_table *unwind,
 		put_le(&rules, (uint16_t)unwind->rules[i].cfa_offset, 2);
 		put_le(&rules, (uint16_t)unwind->rules[i].ra_offset, 2);
 		put_le(&rules, (uint16_t)unwind->rules[i].s0_offset, 2);
-		put_le(&rules, unwind->rules[i].kind, 2);
+		put_le(&rules, unwind->rules[i].kind, 1);
+		put_le(&rules, unwind->rules[i].frame_size_16, 1);
 	}
 	fprintf(out,
 		"__attribute__((section(\".tracer_symtab.hashes\")))\n"
@@ -333,9 +334,10 @@ static void write_unwind_arrays(FILE *out, const struct unwind_table *unwind)
 		"static const struct tracer_unwind_rule unwind_rules[%zu] = {\n",
 		unwind->rule_count);
 	for (size_t i = 0; i < unwind->rule_count; i++)
-		fprintf(out, "    {%d, %d, %d, %u},\n", unwind->rules[i].cfa_offset,
+		fprintf(out, "    {%d, %d, %d, %u, %u},\n", unwind->rules[i].cfa_offset,
 			unwind->rules[i].ra_offset, unwind->rules[i].s0_offset,
-			(unsigned)unwind->rules[i].kind);
+			(unsigned)unwind->rules[i].kind,
+			(unsigned)unwind->rules[i].frame_size_16);
 	fprintf(out, "};\n\n");
 }
 

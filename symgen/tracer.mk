@@ -70,11 +70,12 @@ $(TRACER_WORK)/tracer/%.o: $(TRACER_DIR)/%.c $(wildcard $(TRACER_DIR)/*.h)
 	$(TRACER_CC) $(TRACER_INCLUDE) -c $< -o $@
 endif
 
-# symgen reads .eh_frame with the tracer's own parser, built for the host
-# (TRACER_HOST_VIEW: see tracer/internal.h).
+# symgen reads .eh_frame with the tracer's own parser, and measures frame
+# sizes with its prologue decoder, built for the host (TRACER_HOST_VIEW: see
+# tracer/internal.h).
 TRACER_SYMGEN_LIB_SRCS := $(addprefix $(TRACER_SYMGEN_DIR)/,symgen.c die.c dwarf_names.c elf.c \
-	fde_index.c functions.c image_end.c unwind_table.c) \
-	$(addprefix $(TRACER_DIR)/,cfi_parse.c cfi_row.c memory.c)
+	fde_index.c functions.c image_end.c image_view.c unwind_table.c) \
+	$(addprefix $(TRACER_DIR)/,cfi_parse.c cfi_row.c memory.c prologue_decode.c)
 TRACER_SYMGEN_SRCS := $(TRACER_SYMGEN_DIR)/main.c $(TRACER_SYMGEN_LIB_SRCS)
 TRACER_SYMGEN_HEADERS := $(wildcard $(TRACER_SYMGEN_DIR)/*.h $(TRACER_DIR)/*.h)
 TRACER_SYMGEN_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -DTRACER_HOST_VIEW -I$(TRACER_DIR)

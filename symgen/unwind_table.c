@@ -7,6 +7,8 @@
 
 #include "cfi.h"
 #include "die.h"
+#include "image_view.h"
+#include "prologue.h"
 
 #include <stdlib.h>
 
@@ -43,7 +45,7 @@ static struct tracer_unwind_rule rule_for(const struct cfi_fde *fde,
 					  const struct cfi_row *row, unsigned word_size)
 {
 	static const struct tracer_unwind_rule interpret = {0, 0, 0,
-							    TRACER_UNWIND_INTERPRET};
+							    TRACER_UNWIND_INTERPRET, 0};
 	enum column_rule ra, s0;
 	int64_t ra_offset, s0_offset;
 	struct tracer_unwind_rule rule;
@@ -72,7 +74,110 @@ static struct tracer_unwind_rule rule_for(const struct cfi_fde *fde,
 static bool same_rule(struct tracer_unwind_rule a, struct tracer_unwind_rule b)
 {
 	return a.kind == b.kind && a.cfa_offset == b.cfa_offset &&
-	       a.ra_offset == b.ra_offset && a.s0_offset == b.s0_offset;
+	       a.ra_offset == b.ra_offset && a.s0_offset == b.s0_offset &&
+	       a.frame_size_16 == b.frame_size_16;
+}
+
+/* The longest FDE whose frame sizes are measured: the measure decodes the
+ * function from its start at each call, a cost that grows with the square
+ * of its length. */
+#define MEASURED_MAX 8192u
+
+/* The length of the instruction at pc in the view, 0 if unreadable or
+ * longer than 4 bytes. */
+static unsigned instruction_length(const struct tracer_config *config, uint64_t pc)
+{
+	struct memory_cursor code =
+	    memory_code_cursor(config, (uintptr_t)pc, (uintptr_t)pc + 2);
+	uint16_t parcel = cursor_u16(&code);
+
+	return code.failed ? 0 : riscv_instruction_length(parcel);
+}
+
+/*
+ * The function [start, end)'s one frame size, N: what its code does to sp,
+ * each instruction decoded on its own by the prologue decoder (so that no
+ * path through the code hides one: the decoder, from a function's start,
+ * stops at a jump), is one sp -= N and any number of sp += N (its
+ * epilogues), each by an immediate. 0 for any other change: an alloca, a
+ * VLA, sp set from s0, from a register or a load, adjusted twice or by a
+ * register (a large frame), code the decoder cannot read. The sp at a call
+ * is then CFA - N or the CFA itself.
+ */
+static intptr_t fixed_frame_size(const struct tracer_config *config, uint64_t start,
+				 uint64_t end, unsigned word_size)
+{
+	struct prologue_analysis analysis;
+	intptr_t size = 0;
+	unsigned length;
+
+	if (end - start > MEASURED_MAX)
+		return 0;
+	for (uint64_t pc = start; pc < end; pc += length) {
+		intptr_t offset;
+
+		length = instruction_length(config, pc);
+		if (length == 0 ||
+		    prologue_analyze(config, (uintptr_t)pc, (uintptr_t)end,
+				     (uintptr_t)(pc + length), word_size,
+				     &analysis) != PROLOGUE_OK ||
+		    analysis.frame.sp_state != PROLOGUE_SP_RELATIVE)
+			return 0;
+		offset = analysis.frame.sp_offset;
+		if (offset < 0 && size != 0)
+			return 0;
+		if (offset < 0)
+			size = -offset;
+		else if (offset > 0 && offset != size)
+			return 0;
+	}
+	return size;
+}
+
+/*
+ * The frame size (CFA - sp) at the return addresses of the calls that
+ * start in [from, to), in the function [start, end) whose one frame size
+ * is `fixed` (fixed_frame_size), in TRACER_UNWIND_FRAME_UNIT units: the
+ * size the walk expects of a caller's frame whose pc lies in that row, if
+ * the decoder finds that frame at every one of them (not a call before the
+ * prologue). 0 when it does not, or the size is not a multiple of the unit
+ * in 1 to 255 of them, or no call starts there.
+ */
+static uint8_t calls_frame_size(const struct tracer_config *config, uint64_t start,
+				uint64_t end, uint64_t from, uint64_t to, intptr_t fixed,
+				unsigned word_size)
+{
+	struct prologue_analysis analysis;
+	intptr_t size = 0;
+	unsigned length;
+
+	for (uint64_t pc = from; pc < to; pc += length) {
+		struct memory_cursor code =
+		    memory_code_cursor(config, (uintptr_t)pc, (uintptr_t)pc + 4);
+		uint32_t insn;
+
+		length = instruction_length(config, pc);
+		if (length == 0)
+			return 0;
+		insn = cursor_u16(&code);
+		if (length == 4)
+			insn |= (uint32_t)cursor_u16(&code) << 16;
+		if (code.failed && length == 4)
+			return 0;
+		if (!riscv_is_call(insn, length, word_size))
+			continue;
+		if (prologue_analyze(config, (uintptr_t)start, (uintptr_t)end,
+				     (uintptr_t)(pc + length), word_size,
+				     &analysis) != PROLOGUE_OK ||
+		    analysis.frame.sp_state != PROLOGUE_SP_RELATIVE ||
+		    -analysis.frame.sp_offset != fixed)
+			return 0;
+		size = -analysis.frame.sp_offset;
+	}
+	if (size <= 0 || size % TRACER_UNWIND_FRAME_UNIT != 0 ||
+	    size / TRACER_UNWIND_FRAME_UNIT > UINT8_MAX)
+		return 0;
+	return (uint8_t)(size / TRACER_UNWIND_FRAME_UNIT);
 }
 
 /* A row before encoding: its address, its rule. */
@@ -131,6 +236,9 @@ static void add_fde(struct builder *b, const struct tracer_config *config,
 	struct cfi_fde fde;
 	struct cfi_row row;
 	uint64_t next;
+	/* Measured once, at the first s0-based row. */
+	bool measured = false;
+	intptr_t fixed = 0;
 
 	if (cfi_parse_fde(config, (uintptr_t)entry->fde, &fde) != CFI_OK)
 		die(b->elf->path, "malformed .eh_frame at offset 0x%llx",
@@ -139,11 +247,24 @@ static void add_fde(struct builder *b, const struct tracer_config *config,
 		uintptr_t next_loc;
 		enum cfi_status status =
 		    cfi_row_until(config, &fde, (uintptr_t)pc, &row, &next_loc);
+		struct tracer_unwind_rule rule = rule_for(&fde, status, &row, word_size);
 
-		add_row(b, pc, rule_for(&fde, status, &row, word_size));
 		next = status != CFI_OK || next_loc >= entry->pc_end
 			   ? entry->pc_end
 			   : pc + 2 + ((next_loc - pc - 1) & ~(uint64_t)1);
+		/* An FDE covers one function, from its first instruction. */
+		if (rule.kind < TRACER_UNWIND_NO_CFI &&
+		    rule.kind & TRACER_UNWIND_CFA_ON_S0) {
+			if (!measured)
+				fixed = fixed_frame_size(config, entry->pc_start,
+							 entry->pc_end, word_size);
+			measured = true;
+			if (fixed != 0)
+				rule.frame_size_16 = calls_frame_size(
+				    config, entry->pc_start, entry->pc_end, pc, next,
+				    fixed, word_size);
+		}
+		add_row(b, pc, rule);
 	}
 }
 
@@ -153,7 +274,7 @@ static uint32_t rule_index(struct unwind_table *table, const struct elf_file *el
 			   struct tracer_unwind_rule rule)
 {
 	static const struct tracer_unwind_rule interpret = {0, 0, 0,
-							    TRACER_UNWIND_INTERPRET};
+							    TRACER_UNWIND_INTERPRET, 0};
 
 	for (size_t i = 0; i < table->rule_count; i++)
 		if (same_rule(table->rules[i], rule))
@@ -217,8 +338,14 @@ static struct unwind_table encode(const struct builder *b)
 struct unwind_table unwind_table_build(const struct elf_file *elf,
 				       const struct fde_entry *fdes, size_t count)
 {
-	const struct tracer_config config = fde_index_view(elf);
-	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
+	/* The code too, for the prologue decoder (fde_index_view has only
+	 * .eh_frame). */
+	const struct image_view view =
+	    image_view(elf, IMAGE_VIEW_CODE | IMAGE_VIEW_EH_FRAME);
+	const struct tracer_config config = {.text = view.text,
+					     .eh_frame = view.eh_frame};
+	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI,
+							 0};
 	struct builder b = {.elf = elf, .base = fdes[0].pc_start};
 
 	for (size_t i = 0; i < count; i++) {

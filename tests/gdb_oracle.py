@@ -6,7 +6,7 @@
 #     TRAP <sepc hex> <scause hex> <stval hex>
 #
 # Call stop_at_panic() or stop_at_trap() (gdb -ex 'python stop_at_trap()'),
-# or stop_at_traps([...]) and stop_at_panic_all_harts() for the panic-path
+# stop_at_entry_then_panic("function"), or stop_at_traps([...]) and stop_at_panic_all_harts() for the panic-path
 # scenarios (tests/panic_path_tests.py):
 #
 #     FRAMES hart<N>              (stop_at_panic_all_harts: every other hart)
@@ -49,6 +49,17 @@ def stop_at_panic():
     gdb.execute("continue", to_string=True)
     print_frames("panic")
     gdb.execute("delete", to_string=True)
+
+
+def stop_at_entry_then_panic(function):
+    """Backtrace at the first instruction of `function` (label "entry"),
+    then at panic(): for a scenario that damages frames after its entry,
+    the first is the truth about the frames above it."""
+    gdb.execute("break *%s" % function, to_string=True)
+    gdb.execute("continue", to_string=True)
+    print_frames("entry")
+    gdb.execute("delete", to_string=True)
+    stop_at_panic()
 
 
 def print_trap(label, condition, vector="trap_entry"):

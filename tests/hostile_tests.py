@@ -64,6 +64,67 @@ def check_frame_pointer_zero(results, label, elf):
                           "frame pointer is zero before the top of the stack", 3)
 
 
+FRAME_SIZE = "frame pointer disagrees with the frame size"
+
+
+def check_forged_frame_pointer(results, label, elf, tracer):
+    """forged_inner overwrites the s0 saved in its own record with the CFA of
+    forged_outer's frame, a real outer record (tests/fixtures/hostile.c),
+    then panics. GDB, reading the same stack, is fooled past forged_middle:
+    it skips forged_outer and still reaches the outermost frame. So the truth
+    is GDB's bt at forged_inner's entry, before the forgery, below the
+    frames at panic() up to forged_inner. The prologue decoder measures
+    frames from sp: the whole true trace. Every unwinder that believes s0
+    must stop after forged_middle, whose frame size (its code) disagrees with
+    the forged s0, with the new reason: its frames up to there are GDB's at
+    panic(), which are true up to there."""
+    name = "%s tracer=%s hostile_forged_frame_pointer" % (label, tracer)
+    console, gdb_out, problem = boot(
+        elf, "scenario=call:hostile_forged_frame_pointer tracer=%s" % tracer,
+        'stop_at_entry_then_panic("forged_inner")')
+    trace = parse_trace(console)
+    if problem is None and (trace["end"] is None or trace["bad"]):
+        problem = "no complete trace:\n" + console[-1500:]
+    gdb_frames = parse_gdb(gdb_out)[0]
+    at_panic, at_entry = gdb_frames.get("panic", []), gdb_frames.get("entry", [])
+    names = [function for _, function in at_panic]
+    if problem is None and "forged_inner" not in names:
+        problem = "GDB's bt at panic() has no forged_inner:\n" + gdb_out[-1500:]
+    if not results.check(name + ": a complete trace", problem is None, problem):
+        return
+    inner = names.index("forged_inner")
+    truth = at_panic[:inner + 1] + at_entry[1:]
+    results.check(name + ": GDB itself skips forged_outer at panic()",
+                  [f for _, f in truth[inner + 1:inner + 3]] == ["forged_middle", "forged_outer"]
+                  and names[inner + 1:inner + 3] == ["forged_middle",
+                                                     "hostile_forged_frame_pointer"],
+                  "truth %s\nGDB at panic %s" % (truth, at_panic))
+    frames = [(pc, function) for pc, function, _ in trace["before"]]
+    if tracer == "compiler":
+        results.check(name + ": the whole true trace, outermost",
+                      trace["end"] == OUTERMOST and not compare_frames(frames, truth, False),
+                      "\n".join(compare_frames(frames, truth, False)) + "\n" + str(trace["end"]))
+    else:
+        check_stops_early(results, name, trace, at_panic, FRAME_SIZE, inner + 2)
+
+
+def check_alloca_after_call(results, label, elf, tracer):
+    """A true stack, not damaged: hostile_alloca_after_call's loop calls
+    alloca_callee, then allocas a size the compiler cannot know, and the
+    second call panics, with sp below the frame the code before the call
+    builds. symgen must state no frame size for such a function: every
+    unwinder that checks it (not the prologue decoder, which measures frames
+    from sp itself) prints GDB's whole bt and reaches the outermost frame."""
+    name = "%s tracer=%s hostile_alloca_after_call" % (label, tracer)
+    trace, gdb, problem = traced(elf, "call:hostile_alloca_after_call", tracer)
+    if not results.check(name + ": a complete trace", problem is None, problem):
+        return
+    frames = [(pc, function) for pc, function, _ in trace["before"]]
+    results.check(name + ": GDB's frames, outermost",
+                  trace["end"] == OUTERMOST and not compare_frames(frames, gdb, False),
+                  "\n".join(compare_frames(frames, gdb, False)) + "\n" + str(trace["end"]))
+
+
 def check_fault_in_panic_message(results, label, elf, tracer):
     """panic("%s", (char *)8): the message faults. The panic line comes
     first, then the nested fault, then the frame-pointer trace of the
@@ -272,6 +333,10 @@ def run_all(results: Results, kernels):
             if tracer in ("dwarf", "auto", "table") and "nocfi" not in label:
                 check_eh_frame_cfa(results, label, elf, tracer)
         if "fp1" in label:
+            for tracer in tracers:
+                check_forged_frame_pointer(results, label, elf, tracer)
+                if tracer != "compiler":
+                    check_alloca_after_call(results, label, elf, tracer)
             check_frame_pointer_zero(results, label, elf)
             check_fault_in_panic_message(results, label, elf, "auto")
             check_fault_in_fallback(results, label, elf)

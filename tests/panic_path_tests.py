@@ -534,5 +534,5 @@ def run_attacks(results, elves):
                 check_little_panic_stack(results, label, elf, scenario, tracer)
         check_fault_on_reserve(results, label, elf)
         check_little_reserve_stack(results, label, elf, "reserve-stack-1500", "dwarf", None)
-        check_little_reserve_stack(results, label, elf, "reserve-stack-2200", "dwarf",
+        check_little_reserve_stack(results, label, elf, "reserve-stack-2700", "dwarf",
                                    "frame-pointer")

@@ -13,6 +13,7 @@ import random
 import re
 import struct
 
+import e2e_tests
 from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, run
 
 SYMGEN = os.path.join(HOST_BUILD, "symgen")
@@ -777,6 +778,41 @@ def readelf_table_rows(elf):
     return rows + 1
 
 
+def write_many_rows(source, symbol, functions, tail):
+    """check_row_limit's fixture: `functions` functions of two rows each,
+    under one symbol, and with `tail` one of a single row."""
+    with open(source, "w") as out:
+        out.write("\t.text\n\t.globl %s\n\t.type %s, @function\n%s:\n"
+                  "\t.rept %d\n\t.cfi_startproc\n\tc.addi16sp sp, -16\n"
+                  "\t.cfi_def_cfa_offset 16\n\tc.addi16sp sp, 16\n\t.cfi_def_cfa_offset 0\n"
+                  "\tret\n\t.cfi_endproc\n\t.endr\n" % (symbol, symbol, symbol, functions))
+        if tail:
+            out.write("\t.cfi_startproc\n\tc.addi16sp sp, -16\n\t.cfi_def_cfa_offset 16\n"
+                      "\tret\n\t.cfi_endproc\n")
+        out.write("\t.size %s, . - %s\n" % (symbol, symbol))
+
+
+def check_empty_table_walks(results):
+    """The demo kernel with check_row_limit's 32,767 functions added: past
+    65,535 rows its unwind table is empty, and, as symgen's warning says,
+    table and auto walks use DWARF at every frame: GDB's whole bt at
+    panic(), to the outermost frame."""
+    build_dir = os.path.join(TEST_BUILD, "many-rows")
+    os.makedirs(build_dir, exist_ok=True)
+    source = os.path.join(build_dir, "many_rows.S")
+    write_many_rows(source, "many_rows", 32767, False)
+    result = run(["make", "-s", "BUILD=" + build_dir, "EXTRA_SRCS=" + source, "OPT=-O2", "FP=0"],
+                 timeout=600)
+    output = result.stdout + result.stderr
+    if not results.check("the kernel with 32,767 more functions builds, its unwind table left empty",
+                         result.returncode == 0 and "the unwind table is left empty" in output,
+                         output[-1500:]):
+        return
+    for tracer in ["table", "auto"]:
+        e2e_tests.check_scenario(results, "many-rows", os.path.join(build_dir, "kernel.elf"),
+                                 tracer, "panic", "panic")
+
+
 def check_row_limit(results):
     """lookup[]'s 16-bit entries count at most 65,535 rows: past that,
     symgen --cfi warns in one line and writes an empty unwind table (count
@@ -787,15 +823,7 @@ def check_row_limit(results):
     for functions, tail, full in [(32766, True, True), (32767, False, False)]:
         name = "many_rows_%d" % functions
         source = os.path.join(WORK, name + ".S")
-        with open(source, "w") as out:
-            out.write("\t.text\n\t.globl _start\n\t.type _start, @function\n_start:\n"
-                      "\t.rept %d\n\t.cfi_startproc\n\tc.addi16sp sp, -16\n"
-                      "\t.cfi_def_cfa_offset 16\n\tc.addi16sp sp, 16\n\t.cfi_def_cfa_offset 0\n"
-                      "\tret\n\t.cfi_endproc\n\t.endr\n" % functions)
-            if tail:
-                out.write("\t.cfi_startproc\n\tc.addi16sp sp, -16\n\t.cfi_def_cfa_offset 16\n"
-                          "\tret\n\t.cfi_endproc\n")
-            out.write("\t.size _start, . - _start\n")
+        write_many_rows(source, "_start", functions, tail)
         built = assemble_with_empty_tables(results, name, source)
         if not built:
             continue
@@ -985,6 +1013,7 @@ def run_all(results, kernels):
     check_image_end(results)
     check_code_span(results)
     check_row_limit(results)
+    check_empty_table_walks(results)
     check_make_fragment(results)
     for bits, arch, abi, emulation in TARGETS:
         elf = build_fixture(results, "aliases-" + bits, arch, abi, emulation)

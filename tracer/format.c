@@ -185,6 +185,7 @@ const char *tracer_stop_text(enum tracer_stop stop)
 	    [TRACER_STOP_USER_ENTRY] = "reached the kernel entry from user mode",
 	    [TRACER_STOP_TRAP_NOT_SAVED] = "trap frame holds no saved sepc/scause/stval",
 	    [TRACER_STOP_BAD_EH_FRAME] = ".eh_frame rejected",
+	    [TRACER_STOP_FRAME_SIZE] = "frame pointer disagrees with the frame size",
 	};
 
 	return (unsigned)stop < TRACER_STOP_COUNT ? texts[stop] : "unknown stop reason";

@@ -423,56 +423,6 @@ static inline void cursor_skip(struct memory_cursor *cursor, uintptr_t count)
  */
 void frame_pointer_step(struct tracer_walk *walk);
 
-/*
- * The frame-pointer unwinder's common path, where frame_pointer_step and
- * the walk's check of the return address would go on: the caller of the
- * frame at (sp, fp) from its record, if every check of frame_pointer_step
- * accepts the record (fp above sp, aligned, the record inside the stack)
- * and the return address follows `jal ra` or `jalr ra` in text. The
- * windows are the walk's (record_window, call_window), as arguments, so
- * that a loop keeps them in registers.
- */
-static inline bool frame_pointer_common(struct tracer_window record,
-					struct tracer_window call, uintptr_t sp,
-					uintptr_t fp, uintptr_t *caller_fp,
-					uintptr_t *caller_pc)
-{
-	/* fp <= sp also catches fp = 0: the walk's end, or a lost fp. */
-	return fp > sp && memory_read_record(record, fp, caller_fp, caller_pc) &&
-	       code_follows_ra_call(call, *caller_pc);
-}
-
-/* Whether frame_pointer_common may unwind the frame in walk->next: not a
- * register set's, which may be a leaf's (frame_pointer_step), not one that
- * returns into the trap entry (stacks_cross_trap). */
-static inline bool frame_pointer_takes_common(const struct tracer_walk *walk)
-{
-	return !walk->next_is_exact &&
-	       !window_contains(walk->trap_return_window, walk->next.pc);
-}
-
-/* One frame of the common path: makes the caller of walk->next walk->next
- * and returns true, or changes nothing (the general path then decides,
- * with a stop reason). Inline: tracer_next() runs it once a frame. */
-static inline bool frame_pointer_next(struct tracer_walk *walk)
-{
-	uintptr_t caller_fp;
-	uintptr_t caller_pc;
-
-	if (!frame_pointer_takes_common(walk) ||
-	    !frame_pointer_common(walk->record_window, walk->call_window, walk->next.sp,
-				  walk->next.s[0], &caller_fp, &caller_pc))
-		return false;
-	walk->next.pc = caller_pc;
-	walk->next.sp = walk->next.s[0];
-	walk->next.s[0] = caller_fp;
-	walk->next.ra = 0; /* unknown in callers' frames */
-	return true;
-}
-
-/* The common path for up to `max` frames, from walk->next, each caller's pc
- * stored in pcs[]; returns how many. Leaves walk->next at the last one. */
-size_t frame_pointer_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max);
 void dwarf_step(struct tracer_walk *walk);
 void prologue_step(struct tracer_walk *walk);
 /* False, with walk->next as it was, for a row the table marks "interpret":
@@ -524,8 +474,8 @@ static inline bool unwind_table_end(const struct tracer_unwind_table *table, uin
 }
 
 /* The rule in effect at pc in a table tracer_unwind_table_check()
- * accepted: no-CFI before the base, past the last block, or in an empty
- * table. */
+ * accepted: no-CFI before the base or past the last block; "interpret"
+ * everywhere in an empty table. */
 const struct tracer_unwind_rule *
 unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc);
 
@@ -625,8 +575,12 @@ table_common_step(const struct table_lookup *table, struct tracer_window window,
 		s0_slot = cfa + (uintptr_t)(intptr_t)rule->s0_offset;
 		/* Above sp strictly (a caller's frame), so slots no more than
 		 * TABLE_OFFSET_REACH below it do not wrap. */
+		/* frame_size_16: see frame_size_agrees(). */
 		if (cfa % word != 0 || cfa <= *sp || cfa > top || ra_slot < *sp ||
-		    s0_slot < *sp)
+		    s0_slot < *sp ||
+		    (rule->frame_size_16 != 0 &&
+		     cfa - *sp !=
+			 (uintptr_t)rule->frame_size_16 * TRACER_UNWIND_FRAME_UNIT))
 			return false;
 		caller_s0 = target_word(s0_slot);
 	} else if (kind == TABLE_COMMON_SP_S0) {
@@ -653,6 +607,65 @@ table_common_step(const struct table_lookup *table, struct tracer_window window,
 	return true;
 }
 
+/* The rule of the row that holds the call before return address pc, whose
+ * call the table's blocks cover (the walk's call_window, with a valid
+ * table). */
+static inline const struct tracer_unwind_rule *
+table_rule_at_return(const struct table_lookup *table, uintptr_t pc)
+{
+	return unwind_table_rule_of(
+	    table->rules, table->rows[unwind_table_rows_below(table->maps, table->lookup,
+							      pc - table->base) -
+				      1]);
+}
+
+/*
+ * The second witness of a caller's frame, whose CFA an unwinder took from
+ * s0 (a saved s0 that a stack overwrite may have forged): the frame size
+ * its row states (frame_size_16, measured in the code by symgen), if any,
+ * puts the CFA at sp + that size. False if they disagree: the general step
+ * then ends the walk (TRACER_STOP_FRAME_SIZE, in walk.c's advance()).
+ */
+static inline bool frame_size_agrees(const struct tracer_unwind_rule *rule, uintptr_t sp,
+				     uintptr_t cfa)
+{
+	return rule->frame_size_16 == 0 ||
+	       cfa - sp == (uintptr_t)rule->frame_size_16 * TRACER_UNWIND_FRAME_UNIT;
+}
+
+/* The CFA of a frame whose frame pointer is fp and whose row is `rule`:
+ * fp, unless the row puts it at an offset from s0 (GCC: a variadic
+ * function's s0 lies below its register save area). */
+static inline uintptr_t frame_pointer_cfa(const struct tracer_unwind_rule *rule,
+					  uintptr_t fp)
+{
+	uintptr_t kind = rule->kind;
+
+	return (kind & TRACER_UNWIND_CFA_ON_S0) && kind < TRACER_UNWIND_NO_CFI
+		   ? fp + (uintptr_t)(intptr_t)rule->cfa_offset
+		   : fp;
+}
+
+/* Whether the frame-pointer unwinder's common path takes a caller's frame
+ * (sp, fp) whose row is `rule`: its CFA is fp itself, and agrees with the
+ * frame size the row states. The others go to frame_pointer_step(). */
+static inline bool frame_pointer_rule_common(const struct tracer_unwind_rule *rule,
+					     uintptr_t sp, uintptr_t fp)
+{
+	return frame_pointer_cfa(rule, fp) == fp && frame_size_agrees(rule, sp, fp);
+}
+
+/*
+ * The general steps' second witness (frame_size_agrees) for the frame in
+ * walk->next, whose CFA the step took from s0 as `cfa`, before the step
+ * changes walk->next: TRACER_STOP_FRAME_SIZE if the frame's row states a
+ * size that disagrees, else TRACER_RUNNING. Only a caller's frame is
+ * checked: a register set's s0 is the register's, not a saved slot, and
+ * its pc may lie in a prologue or an epilogue, where sp moves under an
+ * s0-based row. Out of line: it runs after the deepest part of no step.
+ */
+enum tracer_stop frame_size_check(struct tracer_walk *walk, uintptr_t cfa);
+
 /* Whether table_common_step() may start from walk->next (of a table or
  * auto walk), unless it returns into the trap entry or an entry point
  * (trap_return_window, which its users check): the walk running, with a
@@ -673,6 +686,71 @@ struct tracer_window unwind_table_call_window(const struct tracer_unwind_table *
  * stored in pcs[], none from a frame that returns into the trap entry or
  * an entry point. Returns how many; leaves walk->next at the last one. */
 size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max);
+
+/*
+ * The frame-pointer unwinder's common path, where frame_pointer_step and
+ * the walk's check of the return address would go on: the caller of the
+ * frame at (sp, fp) from its record, if every check of frame_pointer_step
+ * accepts the record (fp above sp, aligned, the record inside the stack)
+ * and the return address follows `jal ra` or `jalr ra` in text. The
+ * windows are the walk's (record_window, call_window), as arguments, so
+ * that a loop keeps them in registers.
+ */
+static inline bool frame_pointer_common(struct tracer_window record,
+					struct tracer_window call, uintptr_t sp,
+					uintptr_t fp, uintptr_t *caller_fp,
+					uintptr_t *caller_pc)
+{
+	/* fp <= sp also catches fp = 0: the walk's end, or a lost fp. */
+	return fp > sp && memory_read_record(record, fp, caller_fp, caller_pc) &&
+	       code_follows_ra_call(call, *caller_pc);
+}
+
+/* Whether frame_pointer_common may unwind the frame in walk->next: not a
+ * register set's, which may be a leaf's (frame_pointer_step), not one that
+ * returns into the trap entry (stacks_cross_trap). */
+static inline bool frame_pointer_takes_common(const struct tracer_walk *walk)
+{
+	return !walk->next_is_exact &&
+	       !window_contains(walk->trap_return_window, walk->next.pc);
+}
+
+/* One frame of the common path: makes the caller of walk->next walk->next
+ * and returns true, or changes nothing (the general path then decides,
+ * with a stop reason). Inline: tracer_next() runs it once a frame. */
+static inline bool frame_pointer_next(struct tracer_walk *walk)
+{
+	uintptr_t caller_fp;
+	uintptr_t caller_pc;
+
+	if (!frame_pointer_takes_common(walk) ||
+	    !frame_pointer_common(walk->record_window, walk->call_window, walk->next.sp,
+				  walk->next.s[0], &caller_fp, &caller_pc))
+		return false;
+	/* With a valid table, the frame's row (call_window: the table covers
+	 * its call, else the general step decides). */
+	if (walk->unwind_table_status == TRACER_TABLE_OK) {
+		struct table_lookup table;
+
+		table_lookup_of(&table, walk->config->unwind_table);
+		if (!window_contains(walk->call_window, walk->next.pc) ||
+		    !walk_unwind_rule_check(walk, walk->next.pc -
+						      walk->config->unwind_table->base) ||
+		    !frame_pointer_rule_common(
+			table_rule_at_return(&table, walk->next.pc), walk->next.sp,
+			walk->next.s[0]))
+			return false;
+	}
+	walk->next.pc = caller_pc;
+	walk->next.sp = walk->next.s[0];
+	walk->next.s[0] = caller_fp;
+	walk->next.ra = 0; /* unknown in callers' frames */
+	return true;
+}
+
+/* The common path for up to `max` frames, from walk->next, each caller's pc
+ * stored in pcs[]; returns how many. Leaves walk->next at the last one. */
+size_t frame_pointer_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max);
 
 /* floor(log2(count)) for count >= 1 (0 for 0): the probes sorted_search
  * makes after its first. */
@@ -993,8 +1071,7 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->verified_valid = 0;
 	walk->recent_valid = 0;
 	walk->call_window = memory_window(config->text, 4);
-	if ((unwinder == TRACER_TABLE || unwinder == TRACER_AUTO) &&
-	    unwind_table_status == TRACER_TABLE_OK)
+	if (unwind_table_status == TRACER_TABLE_OK)
 		walk->call_window =
 		    unwind_table_call_window(config->unwind_table, walk->call_window);
 	walk->next_table_common = false;

@@ -62,6 +62,12 @@ static inline uint32_t tracer_header_hash(uint32_t kind, const uint32_t *words,
  *   16         no CFI (no FDE covers the code)
  *   17         interpret (the row does not fit: the DWARF unwinder
  *              computes it)
+ * An s0-based rule may also state its frame's size (frame_size_16), the
+ * CFA's distance from sp at the calls its row covers, which symgen
+ * measures in the code (the prologue decoder) of functions that move sp by
+ * constants only: a second witness of the CFA in callers' frames, which a
+ * forged saved s0 cannot move. 0 where it is not known (a frame of 4 KiB or
+ * more, too), and in every other rule.
  * Offsets a rule does not use are 0; a used one never is. Saved slots lie
  * below the CFA, at multiples of the word size; in a frame based on sp
  * they lie in it, between sp and the CFA, and the CFA's offset is a
@@ -73,10 +79,17 @@ struct tracer_unwind_rule {
 	int16_t cfa_offset; /* from sp or s0, in bytes */
 	int16_t ra_offset;  /* from the CFA, in bytes; 0 unless ra is saved */
 	int16_t s0_offset;  /* from the CFA, in bytes; 0 unless s0 is saved */
-	uint16_t kind;
+	uint8_t kind;
+	uint8_t frame_size_16; /* s0-based rules: CFA - sp at the row's calls, in
+				  16-byte units (TRACER_UNWIND_FRAME_UNIT); 0 if
+				  unknown */
 };
 
-#define TRACER_UNWIND_VERSION	  5u
+/* The psABI keeps sp 16-byte aligned at calls: a frame's size there is a
+ * multiple of it. */
+#define TRACER_UNWIND_FRAME_UNIT 16u
+
+#define TRACER_UNWIND_VERSION	  6u
 #define TRACER_UNWIND_BLOCK_SHIFT 7u
 #define TRACER_UNWIND_MAX_RULES	  2048u
 #define TRACER_UNWIND_MAX_ROWS	  65535u /* lookup[]'s entries are 16-bit */
@@ -151,7 +164,9 @@ static inline bool tracer_unwind_rule_valid(const struct tracer_unwind_rule *rul
 
 	if (kind == TRACER_UNWIND_NO_CFI || kind == TRACER_UNWIND_INTERPRET)
 		return rule->cfa_offset == 0 && rule->ra_offset == 0 &&
-		       rule->s0_offset == 0;
+		       rule->s0_offset == 0 && rule->frame_size_16 == 0;
+	if (rule->frame_size_16 != 0 && !(kind & TRACER_UNWIND_CFA_ON_S0))
+		return false;
 	if (kind >= TRACER_UNWIND_NO_CFI ||
 	    (kind & TRACER_UNWIND_RA_IN_REGISTER && kind & TRACER_UNWIND_RA_UNDEFINED) ||
 	    tracer_unwind_ra_saved(rule->kind) != (rule->ra_offset != 0) ||
@@ -187,6 +202,7 @@ static inline bool tracer_unwind_encode(struct tracer_unwind_rule *rule, bool cf
 					int64_t s0_offset, unsigned word_size)
 {
 	rule->kind = tracer_unwind_kind(cfa_on_s0, ra, s0_saved);
+	rule->frame_size_16 = 0;
 	rule->ra_offset = 0;
 	rule->s0_offset = 0;
 	if (!tracer_unwind_put(&rule->cfa_offset, cfa_offset) ||

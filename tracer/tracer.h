@@ -307,13 +307,13 @@ enum tracer_unwinder {
  * own frame holds struct tracer_walk, a tracer_frame and a line on top.
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
-#define TRACER_STACK_FRAME_POINTER 352u /* 160 of it checking a table's blocks */
-#define TRACER_STACK_DWARF	   1024u
-#define TRACER_STACK_PROLOGUE	   864u
-#define TRACER_STACK_TABLE	   352u /* rows the table holds; interpreted ones: DWARF's */
-#define TRACER_STACK_AUTO	   1024u /* the largest of them */
+#define TRACER_STACK_FRAME_POINTER 464u /* the witness checks table blocks */
+#define TRACER_STACK_DWARF	   1040u
+#define TRACER_STACK_PROLOGUE	   880u
+#define TRACER_STACK_TABLE	   464u /* rows the table holds; interpreted ones: DWARF's */
+#define TRACER_STACK_AUTO	   1040u /* the largest of them */
 /* What tracer_capture() needs on top of its unwinder's figure. */
-#define TRACER_STACK_CAPTURE 640u
+#define TRACER_STACK_CAPTURE 624u
 /* What tracer_print_backtrace() needs on top of it (put_line's aside). */
 #define TRACER_STACK_PRINT 912u
 
@@ -346,6 +346,8 @@ enum tracer_stop {
 	TRACER_STOP_TRAP_NOT_SAVED,   /* a trap frame past the innermost lacks sepc,
 					 scause or stval (TRACER_TRAP_NOT_SAVED) */
 	TRACER_STOP_BAD_EH_FRAME,     /* the DWARF unwinder read a damaged .eh_frame */
+	TRACER_STOP_FRAME_SIZE,	      /* a caller's CFA (from s0) is not sp plus the
+					 frame size its function states */
 	TRACER_STOP_COUNT
 };
 
@@ -455,8 +457,8 @@ struct tracer_walk {
 	uint32_t stacks_left;
 	/* The checks of the common paths, as windows: frame pointers whose
 	 * record lies in the stack, return addresses with 4 bytes of text
-	 * before them (for the table and auto: whose call the table's blocks
-	 * cover, too). */
+	 * before them (with a valid unwind table: whose call its blocks
+	 * cover, too, where a row may state a frame size). */
 	struct tracer_window record_window;
 	struct tracer_window call_window;
 	/* Returns into the trap entry or into an entry point (the span of
@@ -523,19 +525,20 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * Instructions per frame (`make bench`: rv64imac, gcc -O2, every check on;
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
- *     frame pointer     22 (FP=1)       257
- *     DWARF            599 / 707       992 / 1,114
- *     prologue         852 / 964     1,009 / 1,122
- *     table             53 / 59         436 / 444
- *     auto              53 / 59         436 / 444
+ *     frame pointer     68 (FP=1)       472
+ *     DWARF            618 / 805     1,020 / 1,374
+ *     prologue         852 / 964     1,011 / 1,124
+ *     table             53 / 64        440 / 454
+ *     auto              53 / 64        440 / 454
  * (symbolized: with the checks of the blocks and entries each frame reads,
  * here found checked already, as in a recursion; a block first read costs
- * about 120 more. The prologue's raw figure is 846 / 958 with fewer than
- * 256 symbols: one probe of the symbol search less.)
+ * about 120 more. The frame pointer and DWARF check the unwind table's row
+ * of each s0-based frame for the frame-size witness too: about 165 more.)
  * (the table's lookup counts bits, no search: the same wherever the code
  * falls, and on a kernel with ten times the functions).
  * The frame-pointer capture runs its frames in one loop: a frame whose
- * return address follows `jal ra` or `jalr ra` costs 22; any other frame
+ * return address follows `jal ra` or `jalr ra` costs 68 (the frame size
+ * its table row states checked against s0 included); any other frame
  * (a 2-byte call, a trap frame, the first frame, a stop) takes the
  * iterator's path. The table capture (auto's too) has such a loop for rows
  * based on sp or s0 with ra saved. tracer_next() takes the same common

@@ -25,15 +25,43 @@
 const struct tracer_unwind_rule *
 unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc)
 {
-	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
+	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI,
+							 0};
+	static const struct tracer_unwind_rule interpret = {0, 0, 0,
+							    TRACER_UNWIND_INTERPRET, 0};
 	uintptr_t end;
 
+	/* An empty table is one symgen could not fill (more rows than the
+	 * format counts): it says nothing, and the DWARF unwinder computes
+	 * every frame. */
+	if (table->count == 0)
+		return &interpret;
 	/* Past the last block: the last row's range, which is no-CFI. */
 	if (!unwind_table_end(table, pc, &end))
 		return &no_cfi;
 	return unwind_table_rule_of(
 	    table->rules,
 	    table->rows[unwind_table_rows_below(table->maps, table->lookup, end) - 1]);
+}
+
+__attribute__((noinline)) enum tracer_stop frame_size_check(struct tracer_walk *walk,
+							    uintptr_t cfa)
+{
+	struct table_lookup table;
+
+	/* call_window: the valid table covers the call. A walk that checks
+	 * what it reads checks the row first: a table rejected there is no
+	 * witness. */
+	if (walk->next_is_exact || walk->unwind_table_status != TRACER_TABLE_OK ||
+	    !window_contains(walk->call_window, walk->next.pc) ||
+	    !walk_unwind_rule_check(walk,
+				    walk->next.pc - walk->config->unwind_table->base))
+		return TRACER_RUNNING;
+	table_lookup_of(&table, walk->config->unwind_table);
+	return frame_size_agrees(table_rule_at_return(&table, walk->next.pc),
+				 walk->next.sp, cfa)
+		   ? TRACER_RUNNING
+		   : TRACER_STOP_FRAME_SIZE;
 }
 
 bool table_step(struct tracer_walk *walk)
@@ -70,6 +98,8 @@ bool table_step(struct tracer_walk *walk)
 		return true;
 	}
 	walk->stop = frame_check_cfa(walk, cfa);
+	if (walk->stop == TRACER_RUNNING && rule->kind & TRACER_UNWIND_CFA_ON_S0)
+		walk->stop = frame_size_check(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return true;
 	if ((tracer_unwind_ra_saved(rule->kind) &&

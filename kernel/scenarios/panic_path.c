@@ -24,7 +24,7 @@
  *   reserve-stack-1500 panic() entered on the reserve stack with 1,500 bytes
  *                      of it left: nowhere else to go, too few for any
  *                      unwinder
- *   reserve-stack-2200 the same with 2,200 bytes: enough for the
+ *   reserve-stack-2700 the same with 2,700 bytes: enough for the
  *                      frame-pointer unwinder only
  */
 #include <stdbool.h>
@@ -225,7 +225,7 @@ void scenario_reserve_stack_1500(void)
 	panic_on_stack(HART_RESERVE, 1500);
 }
 
-void scenario_reserve_stack_2200(void)
+void scenario_reserve_stack_2700(void)
 {
-	panic_on_stack(HART_RESERVE, 2200);
+	panic_on_stack(HART_RESERVE, 2700);
 }

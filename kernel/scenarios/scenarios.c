@@ -38,8 +38,8 @@ const struct scenario scenarios[] = {
      "panic() on the panic stack with 1,500 bytes left, its message faulting"},
     {"reserve-stack-1500", scenario_reserve_stack_1500,
      "panic() on the reserve stack with 1,500 bytes of it left"},
-    {"reserve-stack-2200", scenario_reserve_stack_2200,
-     "panic() on the reserve stack with 2,200 bytes of it left"},
+    {"reserve-stack-2700", scenario_reserve_stack_2700,
+     "panic() on the reserve stack with 2,700 bytes of it left"},
 };
 
 const unsigned scenario_count = sizeof(scenarios) / sizeof(scenarios[0]);

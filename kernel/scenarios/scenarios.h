@@ -46,6 +46,6 @@ void scenario_panic_stack_1500(void);
 void scenario_panic_stack_2000(void);
 void scenario_panic_stack_fault(void);
 void scenario_reserve_stack_1500(void);
-void scenario_reserve_stack_2200(void);
+void scenario_reserve_stack_2700(void);
 
 #endif /* KERNEL_SCENARIOS_H */

@@ -31,6 +31,10 @@
  *            CSRs read at panic time: sepc, scause, stval (encoded
  *            words), entry points u8 (modulo TRACER_MAX_ENTRY_POINTS + 2),
  *            then per entry point start u16 and length u8 (bytes of text)
+ *   damage   flags u8 (DAMAGE_SIZES_*), kind u8 (enum outside_damage,
+ *            modulo its count), position u32, value u32: one change outside
+ *            the checked tables, made after an undamaged walk that reached
+ *            the outermost frame (check_damaged_walk)
  * Counts larger than what the input still holds shrink to it.
  */
 #include <stdarg.h>
@@ -71,6 +75,25 @@ enum {
 	KIT_STATUS_SAVED = 1 << 5,
 };
 #define MAX_ENTRY_POINTS (TRACER_MAX_ENTRY_POINTS + 1)
+
+/*
+ * The damage part: one byte or word outside the tables symgen checks,
+ * changed after a walk of the undamaged regions reached the outermost
+ * frame; the walk is then made again (check_damaged_walk). Inputs without
+ * the part (the older seeds) read zeros: no damage.
+ */
+enum outside_damage {
+	OUTSIDE_NONE,
+	OUTSIDE_EH_FRAME, /* a byte of .eh_frame (hashed with the FDE index) */
+	OUTSIDE_CODE,	  /* a byte of text (no hash) */
+	OUTSIDE_STACK,	  /* a stack word, set to an encoded word */
+	OUTSIDE_KINDS
+};
+/* The unwind table states, for each row that holds an unwound frame's
+ * call, the frame size the undamaged walk found there (as symgen states
+ * what it measures in the code), instead of the sizes the rule words
+ * make. */
+#define DAMAGE_SIZES_MEASURED 1u
 
 /* Stacks in memory: the first at STACK_AT, the others above it in turn,
  * each with guard pages below and above. */
@@ -206,6 +229,7 @@ struct parts {
 	uint8_t unwind_damage;
 	uint16_t unwind_base;
 	struct fuzz_input kit;
+	struct fuzz_input damage;
 };
 
 #define REG_WORDS	  15
@@ -215,6 +239,10 @@ static struct fuzz_region stack_regions[MAX_STACKS];
 static struct fuzz_region tables_region, text_region, eh_frame_region;
 static _Alignas(16) uint8_t tables_bytes[TABLES_CAPACITY];
 static struct tables tables;
+/* DAMAGE_SIZES_MEASURED: the frame size each row states (16-byte units, 0
+ * for none), in place of the one the rule word makes. */
+static bool sizes_measured;
+static uint8_t measured_sizes[MAX_ROWS];
 /* The symbol table as built, before any damage: every name a walk prints
  * must be its answer. */
 static struct tracer_symbol pristine_symbols[MAX_SYMBOLS];
@@ -285,6 +313,20 @@ static void keep_rows(struct parts *parts)
 	parts->last_row_pc = pc;
 }
 
+/* The bytes of the kit part at the input's position (see decode_kit), at
+ * most what the input still holds. */
+static size_t kit_size(struct fuzz_input input)
+{
+	size_t start = input.pos;
+	size_t size;
+
+	/* flags, frame_size, sstatus offset, the three CSRs */
+	input.pos += input_left(&input) < 17 ? input_left(&input) : 17;
+	size = 18 + (size_t)(input_u8(&input) % (MAX_ENTRY_POINTS + 1)) * 3;
+	input.pos = start;
+	return size < input_left(&input) ? size : input_left(&input);
+}
+
 static void split(struct fuzz_input *input, struct parts *parts)
 {
 	struct header *header = &parts->header;
@@ -330,7 +372,8 @@ static void split(struct fuzz_input *input, struct parts *parts)
 		parts->row_count = MAX_ROWS;
 	parts->rows = take(input, parts->row_count * 6);
 	keep_rows(parts);
-	parts->kit = take(input, input_left(input));
+	parts->kit = take(input, kit_size(*input));
+	parts->damage = take(input, input_left(input));
 }
 
 /* range.start + offset, wrapped to stay inside [start, end]: the end is a
@@ -689,14 +732,16 @@ static int64_t input_field(uint32_t word, unsigned shift, unsigned bits)
  * word: bits 0-1 the CFA (0 no CFI, 1 sp, 2 s0, 3 interpret), bits 2-3 ra
  * modulo 3 (0 in its register, 1 saved, 2 undefined), bit 4 s0 saved,
  * bits 5-11 and 12-18 ra's and s0's offsets in words, bits 19-31 the
- * CFA's in units of 4 bytes (signed). What the format cannot express is
- * "interpret", as symgen makes it.
+ * CFA's in units of 4 bytes (signed); an s0-based rule's frame size, in
+ * 16-byte units, bits 5-7 xor 19-21 (0: none). What the format cannot
+ * express is "interpret", as symgen makes it.
  */
 static struct tracer_unwind_rule valid_rule(uint32_t word)
 {
-	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI};
+	static const struct tracer_unwind_rule no_cfi = {0, 0, 0, TRACER_UNWIND_NO_CFI,
+							 0};
 	static const struct tracer_unwind_rule interpret = {0, 0, 0,
-							    TRACER_UNWIND_INTERPRET};
+							    TRACER_UNWIND_INTERPRET, 0};
 	static const enum tracer_unwind_ra ra_kinds[3] = {
 	    TRACER_UNWIND_RA_REGISTER, TRACER_UNWIND_RA_SAVED, TRACER_UNWIND_RA_LOST};
 	const int64_t size = sizeof(uintptr_t);
@@ -710,13 +755,28 @@ static struct tracer_unwind_rule valid_rule(uint32_t word)
 				  size * input_field(word, 5, 7), word & 16,
 				  size * input_field(word, 12, 7), sizeof(uintptr_t)))
 		return interpret;
+	if (rule.kind & TRACER_UNWIND_CFA_ON_S0)
+		rule.frame_size_16 = (uint8_t)((word >> 5 ^ word >> 19) & 7);
+	return rule;
+}
+
+/* Row `row`'s rule from its input word, with the measured frame size when
+ * the damage part asks for them. */
+static struct tracer_unwind_rule row_rule(uint32_t word, size_t row)
+{
+	struct tracer_unwind_rule rule = valid_rule(word);
+
+	if (sizes_measured && rule.kind & TRACER_UNWIND_CFA_ON_S0 &&
+	    rule.kind < TRACER_UNWIND_NO_CFI)
+		rule.frame_size_16 = measured_sizes[row];
 	return rule;
 }
 
 static bool same_rule(struct tracer_unwind_rule a, struct tracer_unwind_rule b)
 {
 	return a.kind == b.kind && a.cfa_offset == b.cfa_offset &&
-	       a.ra_offset == b.ra_offset && a.s0_offset == b.s0_offset;
+	       a.ra_offset == b.ra_offset && a.s0_offset == b.s0_offset &&
+	       a.frame_size_16 == b.frame_size_16;
 }
 
 /* The index of rule among the table's rules, added if new; rule 0 (no
@@ -757,7 +817,8 @@ static void build_rows(const struct parts *parts, struct tracer_unwind_table *ta
 								<< (pc >> 1 & 63);
 		tables.rows[i] =
 		    (uint16_t)(sizeof(struct tracer_unwind_rule) *
-			       (i + 1 < count ? rule_index(table, valid_rule(rule)) : 0));
+			       (i + 1 < count ? rule_index(table, row_rule(rule, i))
+					      : 0));
 	}
 	for (uint32_t block = 0; block < table->block_count; block++) {
 		row += tracer_unwind_popcount(tables.maps[block]);
@@ -1316,10 +1377,20 @@ static void take_note(const struct lines *lines, struct tracer_walk *walk,
 	has_note[at] = tracer_format_note(notes[at], TRACER_LINE_MAX, walk) != NULL;
 }
 
+/* How a walk ended: its frames, its stop, the tables as it judged them at
+ * its end. */
+struct walk_result {
+	struct tracer_frame frames[MAX_FRAMES];
+	size_t count;
+	enum tracer_stop stop;
+	enum tracer_table_status statuses[4];
+};
+
 static void walk_and_check(const struct tracer_config *config,
-			   const struct tracer_regs *regs, const struct lines *lines)
+			   const struct tracer_regs *regs, const struct lines *lines,
+			   struct walk_result *result)
 {
-	static struct tracer_frame frames[MAX_FRAMES];
+	struct tracer_frame *frames = result->frames;
 	static char notes[MAX_FRAMES + 1][TRACER_LINE_MAX];
 	static bool has_note[MAX_FRAMES + 1];
 	unsigned max_depth = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
@@ -1374,6 +1445,286 @@ static void walk_and_check(const struct tracer_config *config,
 		fail("outermost frame's sp %#lx is not the top %#lx of its stack",
 		     count ? (unsigned long)frames[count - 1].sp : 0UL,
 		     (unsigned long)top);
+	result->count = count;
+	result->stop = stop;
+	result->statuses[0] = walk.symtab_status;
+	result->statuses[1] = walk.fde_index_status;
+	result->statuses[2] = walk.unwind_table_status;
+	result->statuses[3] = walk.eh_frame_status;
+}
+
+struct damage_spec {
+	uint8_t flags;
+	enum outside_damage kind;
+	uint32_t position;
+	uint32_t value;
+};
+
+static void decode_damage(struct fuzz_input *input, struct damage_spec *damage)
+{
+	damage->flags = input_u8(input);
+	damage->kind = (enum outside_damage)(input_u8(input) % OUTSIDE_KINDS);
+	damage->position = input_u32(input);
+	damage->value = input_u32(input);
+}
+
+/* The index of the unwind table's row (as built) that holds code address
+ * `code`, -1 if none: before the base, or past the last block. */
+static long row_at(const struct parts *parts, uintptr_t code)
+{
+	const struct tracer_unwind_table *table = tables.unwind_table;
+	struct fuzz_input input = parts->rows;
+	uint32_t pc = 0;
+	uint32_t rule;
+	long found = -1;
+
+	if (code < table->base ||
+	    (code - table->base) >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count)
+		return -1;
+	for (size_t i = 0; i < parts->row_count; i++) {
+		pc = next_row(&input, pc, i, &rule);
+		if (table->base + pc > code)
+			break;
+		found = (long)i;
+	}
+	return found;
+}
+
+static const struct tracer_unwind_rule *rule_of_row(long row)
+{
+	return &tables.rules[tables.rows[row] / sizeof(struct tracer_unwind_rule)];
+}
+
+/* The code a frame's step looks up: a return address's call. */
+static uintptr_t frame_code(const struct tracer_frame *frame)
+{
+	return frame->pc - (frame->is_return_address ? 1 : 0);
+}
+
+/* DAMAGE_SIZES_MEASURED: each row that holds a return address's call
+ * states the size the walk found for that frame (its caller's sp less its
+ * own), the first one if several frames share it. */
+static void measure_sizes(const struct parts *parts, const struct walk_result *walk)
+{
+	memset(measured_sizes, 0, sizeof(measured_sizes));
+	for (size_t j = 0; j + 1 < walk->count; j++) {
+		const struct tracer_frame *frame = &walk->frames[j];
+		uintptr_t size = walk->frames[j + 1].sp - frame->sp;
+		long row = row_at(parts, frame_code(frame));
+
+		if (frame->is_return_address && !walk->frames[j + 1].after_trap &&
+		    size % TRACER_UNWIND_FRAME_UNIT == 0 && size > 0 &&
+		    size / TRACER_UNWIND_FRAME_UNIT <= UINT8_MAX && row >= 0 &&
+		    measured_sizes[row] == 0)
+			measured_sizes[row] = (uint8_t)(size / TRACER_UNWIND_FRAME_UNIT);
+	}
+}
+
+/*
+ * Whether the walk checks frame `frame`'s CFA, taken from s0, against a
+ * frame size (its caller `caller` as the undamaged walk found it): a return
+ * address in the table's call window (its call inside the table's blocks, 4
+ * bytes of text before it) whose row is s0-based and states the size the
+ * walk found.
+ */
+static bool size_witnessed(const struct parts *parts, const struct tracer_config *config,
+			   const struct tracer_frame *frame,
+			   const struct tracer_frame *caller)
+{
+	const struct tracer_unwind_table *table = tables.unwind_table;
+	const struct tracer_unwind_rule *rule;
+	long row;
+
+	if (!frame->is_return_address || caller->after_trap ||
+	    frame->pc - config->text.start < 4 || frame->pc <= table->base ||
+	    (frame->pc - table->base) >> TRACER_UNWIND_BLOCK_SHIFT >= table->block_count)
+		return false;
+	row = row_at(parts, frame->pc - 1);
+	if (row < 0)
+		return false;
+	rule = rule_of_row(row);
+	return rule->kind < TRACER_UNWIND_NO_CFI &&
+	       rule->kind & TRACER_UNWIND_CFA_ON_S0 && rule->frame_size_16 != 0 &&
+	       caller->sp - frame->sp ==
+		   (uintptr_t)rule->frame_size_16 * TRACER_UNWIND_FRAME_UNIT;
+}
+
+/*
+ * Whether the stack word at `address` (`old` before the damage) is the s0
+ * that unwinding the undamaged walk's frame i read for its caller (i+1),
+ * in a walk that checks frame i+1's CFA against its frame size (issue 17's
+ * second witness), so that no other s0 can pass there: the word inside
+ * frame i (from its sp up to its caller's), its value the caller's fp and
+ * not its return address; frame i unwound by the frame pointer, or by a
+ * table row (not DWARF's, whose CFA expressions may read any word); the
+ * caller not after a trap, and its size witnessed (size_witnessed) unless
+ * it is the last frame (nothing above it to skip).
+ */
+static bool saved_s0_witnessed(const struct parts *parts,
+			       const struct tracer_config *config,
+			       const struct walk_result *given, uintptr_t address,
+			       uintptr_t old)
+{
+	for (size_t i = 0; i + 1 < given->count; i++) {
+		const struct tracer_frame *frame = &given->frames[i];
+		const struct tracer_frame *caller = &given->frames[i + 1];
+		long row;
+
+		if (address < frame->sp || address >= caller->sp)
+			continue;
+		if (caller->after_trap || old != caller->fp || old == caller->pc)
+			return false;
+		if (FUZZ_UNWINDER != TRACER_FRAME_POINTER) {
+			row = row_at(parts, frame_code(frame));
+			if (row < 0 || rule_of_row(row)->kind >= TRACER_UNWIND_NO_CFI)
+				return false;
+		}
+		return i + 2 == given->count ||
+		       size_witnessed(parts, config, caller, &given->frames[i + 2]);
+	}
+	return false;
+}
+
+/*
+ * Whether the library claims to find the damage: then a damaged walk that
+ * rejects no table the undamaged one kept (and so says no note of it) must
+ * not claim the outermost frame without every frame the undamaged walk
+ * gave. The library hashes .eh_frame (its blocks, with the FDE index): a
+ * walk either reads a damaged block, and rejects it, or reads what it read
+ * before. It has no hash of the code (the prologue decoder, the call check
+ * and the trap-entry check read it), nor of the stack: a changed return
+ * address or saved register is what the stack says, and is believed where
+ * the code and the CFI are consistent with it. Its one claim there is the
+ * second witness: a saved s0 forged where the frame it becomes states a
+ * frame size (saved_s0_witnessed), with the frame-pointer, table and auto
+ * unwinders. Not DWARF: it checks the size only where the FDE the index
+ * gives takes the CFA from register s0, and the input's FDEs and index
+ * need not agree with the table's rows (a run claiming every damage found
+ * a forged s0 believed through an FDE index the fuzzer had changed); nor
+ * one a CFA expression computes. Not the prologue decoder: it reads no
+ * table sizes.
+ */
+static bool damage_claimed(const struct parts *parts, const struct tracer_config *config,
+			   enum outside_damage kind, const struct walk_result *given,
+			   bool table_intact, uintptr_t address, uintptr_t old)
+{
+	switch (kind) {
+	case OUTSIDE_EH_FRAME:
+		return true;
+	case OUTSIDE_STACK:
+		return (FUZZ_UNWINDER == TRACER_FRAME_POINTER ||
+			FUZZ_UNWINDER == TRACER_TABLE || FUZZ_UNWINDER == TRACER_AUTO) &&
+		       table_intact && given->statuses[2] == TRACER_TABLE_OK &&
+		       saved_s0_witnessed(parts, config, given, address, old);
+	default:
+		return false;
+	}
+}
+
+/* Makes the damage in the loaded regions; false if it changes nothing.
+ * *address and *old: where, and what was there. */
+static bool apply_damage(const struct parts *parts, const struct tracer_config *config,
+			 const struct damage_spec *damage, uintptr_t *address,
+			 uintptr_t *old)
+{
+	static uint8_t bytes[MAX_BYTES];
+	bool eh_frame = damage->kind == OUTSIDE_EH_FRAME;
+	const uint8_t *from = eh_frame ? parts->eh_frame : parts->text;
+	size_t size = eh_frame ? parts->eh_frame_size : parts->text_size;
+	size_t at;
+
+	if (damage->kind == OUTSIDE_STACK) {
+		size_t words = 0;
+
+		for (size_t i = 0; i < parts->stack_count; i++)
+			words += parts->stack_words[i];
+		if (words == 0)
+			return false;
+		at = damage->position % words;
+		for (size_t i = 0; i < parts->stack_count; i++) {
+			uintptr_t value = decode_word(config, damage->value);
+
+			if (at >= parts->stack_words[i]) {
+				at -= parts->stack_words[i];
+				continue;
+			}
+			if (stack_words[i][at] == value)
+				return false;
+			*old = stack_words[i][at];
+			*address = stack_regions[i].base + at * sizeof(uintptr_t);
+			stack_words[i][at] = value;
+			fuzz_region_load(&stack_regions[i], 0, stack_words[i],
+					 parts->stack_words[i] * sizeof(uintptr_t));
+			return true;
+		}
+		return false;
+	}
+	if (damage->kind == OUTSIDE_NONE || size == 0)
+		return false;
+	at = damage->position % size;
+	if (from[at] == (uint8_t)damage->value)
+		return false;
+	memcpy(bytes, from, size);
+	bytes[at] = (uint8_t)damage->value;
+	*old = from[at];
+	if (eh_frame) {
+		*address = config->eh_frame.start + at;
+		fuzz_region_load(&eh_frame_region,
+				 config->eh_frame.start - eh_frame_region.base, bytes,
+				 size);
+	} else {
+		*address = config->text.start + at;
+		fuzz_region_load(&text_region, 0, bytes, size);
+	}
+	return true;
+}
+
+/* Whether the walk shows a frame at sp with pc. */
+static bool shows_frame(const struct walk_result *walk, const struct tracer_frame *frame)
+{
+	for (size_t k = 0; k < walk->count; k++)
+		if (walk->frames[k].sp == frame->sp && walk->frames[k].pc == frame->pc)
+			return true;
+	return false;
+}
+
+/*
+ * The damage part: after an undamaged walk (`given`) that reached the
+ * outermost frame, the damage, then the walk again (every invariant of
+ * walk_and_check holds for it too). A frame the damaged walk skips is one
+ * of the undamaged walk's frames (its sp and pc: the frame the stack and
+ * the tables gave) that it does not show. For damage the library claims to
+ * find (damage_claimed), a damaged walk that claims the outermost frame
+ * with the tables judged as before must skip none.
+ */
+static void check_damaged_walk(const struct parts *parts,
+			       const struct tracer_config *config,
+			       const struct tracer_regs *regs, const struct lines *lines,
+			       const struct damage_spec *damage,
+			       const struct walk_result *given, bool table_intact)
+{
+	static struct walk_result damaged;
+	uintptr_t address;
+	uintptr_t old;
+	bool claimed;
+
+	if (given->stop != TRACER_STOP_OUTERMOST ||
+	    !apply_damage(parts, config, damage, &address, &old))
+		return;
+	claimed = damage_claimed(parts, config, damage->kind, given, table_intact,
+				 address, old);
+	walk_and_check(config, regs, lines, &damaged);
+	if (damaged.stop != TRACER_STOP_OUTERMOST || !claimed ||
+	    memcmp(damaged.statuses, given->statuses, sizeof(given->statuses)) != 0)
+		return;
+	for (size_t i = 0; i < given->count; i++)
+		if (!shows_frame(&damaged, &given->frames[i]))
+			fail("damage %d at %#lx (%#lx before): the walk claims the "
+			     "outermost "
+			     "frame without frame %zu (pc %#lx, sp %#lx)",
+			     damage->kind, (unsigned long)address, (unsigned long)old, i,
+			     (unsigned long)given->frames[i].pc,
+			     (unsigned long)given->frames[i].sp);
 }
 
 static void load_regions(const struct parts *parts, const struct tracer_config *config)
@@ -1427,8 +1778,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tracer_regs regs;
 	struct table_expectation symtab_expected, fde_index_expected, unwind_expected;
 	struct lines lines;
+	struct damage_spec damage;
+	static struct walk_result walk;
 
 	split(&input, &parts);
+	decode_damage(&parts.damage, &damage);
+	sizes_measured = damage.flags & DAMAGE_SIZES_MEASURED;
+	memset(measured_sizes, 0, sizeof(measured_sizes));
 	lay_out_tables(&parts);
 	declare_regions(&parts, &config);
 	decode_regs(&parts.regs, &config, &regs);
@@ -1448,7 +1804,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lines.small = malloc(lines.small_size);
 	if (!lines.full || !lines.small)
 		abort();
-	walk_and_check(&config, &regs, &lines);
+	walk_and_check(&config, &regs, &lines, &walk);
+	/* The sizes measured, the table built again and the walk made
+	 * again: its frames are those the damage is checked against. */
+	if (sizes_measured && config.unwind_table && !unwind_expected.damaged) {
+		measure_sizes(&parts, &walk);
+		build_unwind_table(&parts, &config, &unwind_expected);
+		fuzz_region_load(&tables_region, 0, tables_bytes, tables.size);
+		walk_and_check(&config, &regs, &lines, &walk);
+	}
+	check_damaged_walk(&parts, &config, &regs, &lines, &damage, &walk,
+			   !unwind_expected.damaged);
 	free(lines.full);
 	free(lines.small);
 	unload_regions();

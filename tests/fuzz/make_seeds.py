@@ -319,6 +319,58 @@ def kit_seeds(seed):
             "load-fault-from-user": kit(KIT_STATUS, TF_SCAUSE, [])}
 
 
+# The damage part (fuzz_walk.c): flags (1: each row states the frame size
+# the undamaged walk found), kind (1 a byte of .eh_frame, 2 a byte of text,
+# 3 a stack word), position, value. It follows the kit part, here one of
+# zeros (the config unchanged) with no entry points.
+DAMAGE_SIZES_MEASURED = 1
+OUTSIDE_EH_FRAME, OUTSIDE_CODE, OUTSIDE_STACK = 1, 2, 3
+EMPTY_KIT = bytes(18)
+
+
+def damage_seeds(seed):
+    """{name: seed} from a walk seed of one stack, built with frame
+    pointers, without a kit part (the panic), with the frame sizes measured
+    and one change outside the checked tables: the saved s0 in frame 1's
+    record (frame 2's fp) set to frame 3's, a real outer record (issue 17's
+    attack 3: believed, it skips frame 2 and still reaches the top); 16
+    added to a byte of the CFI of frame 1's FDE (attack 1); the call before
+    frame 1's return address zeroed."""
+    stack_words, text_size, eh_frame_size, fde_count = struct.unpack_from("<4H", seed, 5)
+    regs_at = 21
+    stack_at = regs_at + 15 * 4 + 4 + 17 * 2
+    eh_frame_at = stack_at + 4 * stack_words + text_size
+    words = struct.unpack_from("<%dI" % stack_words, seed, stack_at)
+    entries = struct.unpack_from("<%dI" % (2 * fde_count), seed, eh_frame_at + eh_frame_size)
+
+    def record(fp):
+        """(index of the saved s0, the saved s0, the return address) of the
+        frame record below frame pointer fp (an encoded stack offset)."""
+        index = ((fp & 0x1fffffff) - 16) // 8
+        return index, words[index], words[index + 1]
+
+    fp0 = struct.unpack_from("<I", seed, regs_at + 3 * 4)[0]
+    _, fp1, ra1 = record(fp0)
+    slot, fp2, _ = record(fp1)
+    _, fp3, _ = record(fp2)
+    # The FDE covering frame 1's call (text offsets: prefix 0), its first
+    # call-frame instruction 17 bytes in (length, CIE pointer, pc_begin,
+    # pc_range, augmentation length).
+    fde = max((pc, fde & 0x1fffffff) for pc, fde in zip(entries[::2], entries[1::2])
+              if pc < ra1)[1]
+    cfi_byte = seed[eh_frame_at + fde + 17]
+
+    def damaged(flags, kind, position, value):
+        return seed + EMPTY_KIT + bytes([flags, kind]) + u32(position) + u32(value)
+
+    return {"panic-forged-saved-s0":
+            damaged(DAMAGE_SIZES_MEASURED, OUTSIDE_STACK, slot, fp3),
+            "panic-eh-frame-cfi-byte":
+            damaged(DAMAGE_SIZES_MEASURED, OUTSIDE_EH_FRAME, fde + 17, (cfi_byte + 16) & 0xff),
+            "panic-call-zeroed":
+            damaged(DAMAGE_SIZES_MEASURED, OUTSIDE_CODE, (ra1 & 0x1fffffff) - 4, 0)}
+
+
 def cfi_seed(image, regs, stack_start, stack, encoding, pointer_offset):
     """fuzz_cfi.c's format: registers and stack words as stack offsets."""
     words = struct.unpack("<%dQ" % (len(stack) // 8), stack)[-256:]
@@ -349,6 +401,9 @@ def main():
     recursion = snapshot(elf, "scenario=recursion")
     for target in WALK_TARGETS:
         write(target, "panic", walk_seed(image, panic[0], [trimmed(*panic)], everything, 0))
+        for name, seed in damage_seeds(walk_seed(image, panic[0], [trimmed(*panic)],
+                                                 everything, 0)).items():
+            write(target, name, seed)
         write(target, "load-fault", walk_seed(image, fault[0], [trimmed(*fault)], everything, 0))
         for name, seed in kit_seeds(walk_seed(image, fault[0], [trimmed(*fault)], everything,
                                               0)).items():

@@ -1,6 +1,6 @@
 # The test tools (tests/tools/), included by the top Makefile: host programs
 # that run the tracer's code on a linked image, for make test. They read the
-# image through the tracer's host view (TRACER_HOST_VIEW, image_view.c), so
+# image through the tracer's host view (TRACER_HOST_VIEW, symgen/image_view.c), so
 # they run under AddressSanitizer; they share symgen's ELF reader.
 #
 #   cfi_rows        the tracer's CFI rows, against readelf (tests/cfi_differential.py)
@@ -11,7 +11,7 @@
 
 TEST_TOOLS_CFLAGS := $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 	$(HOST_VIEW_CFLAGS) -Isymgen -Itests/tools
-TEST_TOOLS_COMMON := tests/tools/image_view.c symgen/die.c symgen/dwarf_names.c symgen/elf.c \
+TEST_TOOLS_COMMON := symgen/image_view.c symgen/die.c symgen/dwarf_names.c symgen/elf.c \
 	symgen/fde_index.c $(wildcard tracer/*.c)
 TEST_TOOLS_HEADERS := $(wildcard tests/tools/*.h symgen/*.h tracer/*.h)
 TEST_TOOLS := $(HOST_BUILD)/cfi_rows $(HOST_BUILD)/prologue_check $(HOST_BUILD)/table_check

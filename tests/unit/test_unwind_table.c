@@ -23,35 +23,35 @@
 /* CFA = sp + 32, ra saved at CFA - 1 word, s0 unchanged (kind 2). */
 #define RULE_A                                                                           \
 	{                                                                                \
-		32, -W, 0, 2                                                             \
+		32, -W, 0, 2, 0                                                          \
 	}
 /* CFA = s0 + 0, ra saved at CFA - 1 word, s0 at CFA - 2 words (kind 1). */
 #define RULE_B                                                                           \
 	{                                                                                \
-		0, -W, -2 * W, 1                                                         \
+		0, -W, -2 * W, 1, 0                                                      \
 	}
 /* CFA = sp + 16, ra undefined, s0 unchanged (8 | 2). */
 #define RULE_OUTERMOST                                                                   \
 	{                                                                                \
-		16, 0, 0, 10                                                             \
+		16, 0, 0, 10, 0                                                          \
 	}
 /* CFA = sp + 0, ra in its register, s0 unchanged (4 | 2): a leaf. */
 #define RULE_LEAF                                                                        \
 	{                                                                                \
-		0, 0, 0, 6                                                               \
+		0, 0, 0, 6, 0                                                            \
 	}
 #define RULE_INTERPRET                                                                   \
 	{                                                                                \
-		0, 0, 0, 17                                                              \
+		0, 0, 0, 17, 0                                                           \
 	}
 #define RULE_NONE                                                                        \
 	{                                                                                \
-		0, 0, 0, 16                                                              \
+		0, 0, 0, 16, 0                                                           \
 	}
 /* CFA = sp + 16, ra at CFA - 1 word, s0 at CFA - 2 words (kind 0). */
 #define RULE_D                                                                           \
 	{                                                                                \
-		16, -W, -2 * W, 0                                                        \
+		16, -W, -2 * W, 0, 0                                                     \
 	}
 
 /* Where the table's code starts, and its functions, by offset from there. */
@@ -180,7 +180,8 @@ void unwind_table_checksum_by_hand(void)
 	static const uint16_t rows[2] = {0, 8};
 	static const uint64_t maps[1] = {0x101};
 	static const uint16_t lookup[1] = {2};
-	static const struct tracer_unwind_rule rules[2] = {{16, -8, -16, 0}, RULE_NONE};
+	static const struct tracer_unwind_rule rules[2] = {{16, -8, -16, 0, 0},
+							   RULE_NONE};
 	struct tracer_unwind_table table;
 	struct tracer_config config = {.unwind_table = &table};
 
@@ -259,8 +260,8 @@ void unwind_table_walk_leaf(void)
 void unwind_table_lookup_edges(void)
 {
 	static const struct tracer_unwind_rule rules[7] = {
-	    {16, 0, 0, 6}, {32, 0, 0, 6}, {48, 0, 0, 6}, {64, 0, 0, 6},
-	    {80, 0, 0, 6}, RULE_NONE,	  {96, 0, 0, 6}};
+	    {16, 0, 0, 6, 0}, {32, 0, 0, 6, 0}, {48, 0, 0, 6, 0}, {64, 0, 0, 6, 0},
+	    {80, 0, 0, 6, 0}, RULE_NONE,	{96, 0, 0, 6, 0}};
 	/* Rows at 0x000 (block 0, bit 0), 0x07e (block 0, offset 0x7e: bit
 	 * 63), 0x080 (block 1, bit 0), 0x082 (block 1, bit 1), 0x300 (block
 	 * 6), 0x3fe (block 7, bit 63, no CFI), 0x500 (block 10), 0x520 (block
@@ -469,16 +470,16 @@ void unwind_table_rejected(void)
 	 * word grid, below sp in a sp-based frame; a sp-based CFA off the word
 	 * grid. */
 	static const struct tracer_unwind_rule bad_rules[] = {
-	    {0, 0, 0, 14},   {0, -W, 0, 6},    {0, 0, -W, 6}, {16, 0, 0, 17},
-	    {0, 0, 0, 18},   {16, -W, 0, 0},   {16, W, 0, 2}, {16, -3, 0, 2},
-	    {16, -32, 0, 2}, {W + 2, -W, 0, 2}};
+	    {0, 0, 0, 14, 0},	{0, -W, 0, 6, 0},    {0, 0, -W, 6, 0}, {16, 0, 0, 17, 0},
+	    {0, 0, 0, 18, 0},	{16, -W, 0, 0, 0},   {16, W, 0, 2, 0}, {16, -3, 0, 2, 0},
+	    {16, -32, 0, 2, 0}, {W + 2, -W, 0, 2, 0}};
 	for (size_t i = 0; i < sizeof(bad_rules) / sizeof(bad_rules[0]); i++) {
 		t.rules[3] = bad_rules[i];
 		fill_table(&t);
 		CHECK(check(&t) == TRACER_TABLE_MALFORMED);
 	}
 	/* Below the CFA, a s0-based frame's slots may be anywhere. */
-	t.rules[3] = (struct tracer_unwind_rule){-64, -2 * W, -32 * W, 1};
+	t.rules[3] = (struct tracer_unwind_rule){-64, -2 * W, -32 * W, 1, 0};
 	fill_table(&t);
 	CHECK(check(&t) == TRACER_TABLE_OK);
 	t.rules[3] = (struct tracer_unwind_rule)RULE_LEAF;

@@ -1,14 +1,15 @@
 /*
  * image_view.h - an image's code and .eh_frame as the tracer's code reads
- * them in the host tools that run it on a linked image (cfi_rows,
- * prologue_check): copied from the file into one heap block, each at its
+ * them in the host programs that run it on a linked image (symgen's unwind
+ * table, which measures frame sizes with the prologue decoder; the test
+ * tools cfi_rows, prologue_check, table_check): copied from the file into one heap block, each at its
  * distance from the others, and the tracer's host view (TRACER_HOST_VIEW,
  * tracer/internal.h) pointed at that block. The tracer keeps working in the
  * image's addresses: the pc-relative pointers of .eh_frame mean what they
  * mean in the image, and the bounds checks are the target's.
  */
-#ifndef TOOLS_IMAGE_VIEW_H
-#define TOOLS_IMAGE_VIEW_H
+#ifndef SYMGEN_IMAGE_VIEW_H
+#define SYMGEN_IMAGE_VIEW_H
 
 #include "elf.h"
 #include "tracer.h"
@@ -30,4 +31,4 @@ struct image_view {
  * Dies if the sections span more than 1 GiB. */
 struct image_view image_view(const struct elf_file *elf, unsigned what);
 
-#endif /* TOOLS_IMAGE_VIEW_H */
+#endif /* SYMGEN_IMAGE_VIEW_H */
