@@ -37,7 +37,7 @@
 #define TASK_STACK_SIZE	     0x4000
 #define INTERRUPT_STACK_SIZE 0x2000
 #define PANIC_STACK_SIZE     0x4000
-#define RESERVE_STACK_SIZE   0x1000
+#define RESERVE_STACK_SIZE   0x2000
 #define HART_STACKS_SIZE                                                                 \
 	(4 * GUARD_SIZE + TASK_STACK_SIZE + INTERRUPT_STACK_SIZE + PANIC_STACK_SIZE +    \
 	 RESERVE_STACK_SIZE)

@@ -47,7 +47,7 @@
 #define RAM_MAPPED 0x40000000ul
 
 /* The root, the table under it (Sv39), and 4 KiB-page tables for the
- * megapages the stacks touch: HART_COUNT * HART_STACKS_SIZE (480 KiB) spans
+ * megapages the stacks touch: HART_COUNT * HART_STACKS_SIZE (512 KiB) spans
  * at most two. One to spare. */
 #define TABLES 6
 

@@ -490,7 +490,7 @@ def check_fault_on_reserve(results, label, elf):
 
 
 def check_little_reserve_stack(results, label, elf, scenario, tracer, fallback):
-    """panic() called on the reserve stack itself with 1,500 or 2,200 bytes
+    """panic() called on the reserve stack itself with 1,500 or 2,700 bytes
     of it left, nowhere else to go: the report says what is left and which
     unwinder it uses instead (`fallback`; None: none fits, no trace), never
     runs out of stack, and its trace is GDB's bt at panic()."""
@@ -534,5 +534,7 @@ def run_attacks(results, elves):
                 check_little_panic_stack(results, label, elf, scenario, tracer)
         check_fault_on_reserve(results, label, elf)
         check_little_reserve_stack(results, label, elf, "reserve-stack-1500", "dwarf", None)
+        # At -O0 the kernel counts the tracer's frames at 9/5 of tracer.h's
+        # -O2 figures (panic.c): 2,700 bytes then hold no unwinder.
         check_little_reserve_stack(results, label, elf, "reserve-stack-2700", "dwarf",
-                                   "frame-pointer")
+                                   None if "-O0-" in label else "frame-pointer")

@@ -144,10 +144,36 @@ def stated_figures():
             for name, value in re.findall(r"#define (TRACER_STACK_\w+)\s+(\d+)u?", header)}
 
 
+def check_unoptimized_factor(results, directory, stated):
+    """The demo kernel counts the tracer's figures at FACTOR times tracer.h's
+    when built without optimization (kernel/panic.c, TRACER_FIGURE): each
+    unwinder's report path (tracer_print_backtrace) at -O0 must fit."""
+    source = open(os.path.join(ROOT, "kernel", "panic.c")).read()
+    factor = re.search(r"#define TRACER_FIGURE\(bytes\) \(\(bytes\) \* (\d+) / (\d+)\)", source)
+    if not results.check("kernel/panic.c states the -O0 factor of the tracer's figures",
+                         factor is not None):
+        return
+    for flags in FRAME_POINTER_FLAGS:
+        label = "stack use (rv64 gcc -O0 %s)" % flags[0]
+        frames, calls, problems = call_graph(["-O0"] + flags, directory)
+        if not results.check(label + ": tracer/ compiles", not problems, "\n".join(problems)):
+            continue
+        for name, macro, steps in UNWINDERS:
+            printer = deepest("tracer_print_backtrace", frames, calls,
+                              (STEPS - steps) | {INDIRECT_CALL}, [])
+            limit = ((stated.get(macro, 0) + stated.get("TRACER_STACK_PRINT", 0))
+                     * int(factor.group(1)) // int(factor.group(2)))
+            results.check("%s %s printer: %d bytes, within panic.c's %s/%s of tracer.h's "
+                          "(%d)" % (label, name, printer[0], factor.group(1), factor.group(2),
+                                    limit),
+                          printer[0] <= limit, " -> ".join(printer[1]))
+
+
 def run_all(results: Results):
     stated = stated_figures()
     with tempfile.TemporaryDirectory() as directory:
         check_kernel_report_frames(results, directory)
+        check_unoptimized_factor(results, directory, stated)
         for flags in FRAME_POINTER_FLAGS:
             label = "stack use (rv64 gcc -O2 %s)" % flags[0]
             frames, calls, problems = call_graph(flags, directory)
