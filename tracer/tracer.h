@@ -525,11 +525,11 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
  * Instructions per frame (`make bench`: rv64imac, gcc -O2, every check on;
  * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
  * comparison:
- *     frame pointer     68 (FP=1)       472
- *     DWARF            618 / 805     1,020 / 1,374
- *     prologue         852 / 964     1,011 / 1,124
- *     table             53 / 64        440 / 454
- *     auto              53 / 64        440 / 454
+ *     frame pointer     68 (FP=1)       474
+ *     DWARF            618 / 805     1,022 / 1,376
+ *     prologue         854 / 966     1,013 / 1,126
+ *     table             53 / 64        442 / 456
+ *     auto              53 / 64        442 / 456
  * (symbolized: with the checks of the blocks and entries each frame reads,
  * here found checked already, as in a recursion; a block first read costs
  * about 120 more. The frame pointer and DWARF check the unwind table's row
