@@ -21,11 +21,11 @@
 #include "scenarios/scenarios.h"
 #include "smp.h"
 #include "timer.h"
+#include "tracer_embedded.h"
 #include "vm.h"
 
 #define ARG_MAX 64
 
-extern const struct tracer_symtab tracer_symtab;
 
 static const struct {
 	const char *name;

@@ -27,19 +27,16 @@
 
 #include "console.h"
 #include "hart.h"
+#include "kstring.h"
 #include "layout.h"
 #include "sbi.h"
 #include "smp.h"
 #include "timer.h"
+#include "tracer_embedded.h"
 
 /* Provided by the linker script, the boot code and symgen. */
 extern char __text_start[], __text_end[];
 extern char trap_entry[], trap_entry_end[];
-extern const struct tracer_symtab tracer_symtab;
-extern const struct tracer_fde_index tracer_fde_index;
-extern const struct tracer_unwind_table tracer_unwind_table;
-extern char __eh_frame_start[], __eh_frame_end[];
-extern char __tracer_symtab_start[], __tracer_symtab_end[];
 
 #define NO_HART (~0ul)
 /* How long the first hart waits for each other one to print its backtrace,
@@ -155,23 +152,15 @@ void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layo
 	trap->status_offset = TF_SSTATUS;
 	trap->frame_size = 0; /* the interrupted sp is saved */
 
-	config->text.start = (uintptr_t)__text_start;
-	config->text.end = (uintptr_t)__text_end;
-	config->stacks = this_hart()->stacks;
-	config->stack_count = HART_STACK_TYPES;
-	config->symtab = &tracer_symtab;
-	config->eh_frame.start = (uintptr_t)__eh_frame_start;
-	config->eh_frame.end = (uintptr_t)__eh_frame_end;
-	config->fde_index = &tracer_fde_index;
-	config->unwind_table = &tracer_unwind_table;
-	config->tables.start = (uintptr_t)__tracer_symtab_start;
-	config->tables.end = (uintptr_t)__tracer_symtab_end;
-	config->trap = trap;
-	config->max_depth = 0;
-	/* The trap entry saves the CSRs; no code is entered from user mode. */
-	config->trap_csrs = NULL;
-	config->entry_points = NULL;
-	config->entry_point_count = 0;
+	/* As a port does (tracer_embedded.h); the trap entry saves the CSRs,
+	 * and no code is entered from user mode. */
+	*config = (struct tracer_config){
+	    TRACER_EMBEDDED_TABLES,
+	    .text = {(uintptr_t)__text_start, (uintptr_t)__text_end},
+	    .stacks = this_hart()->stacks,
+	    .stack_count = HART_STACK_TYPES,
+	    .trap = trap,
+	};
 }
 
 /* Each line the tracer prints starts a line of its own: another hart may

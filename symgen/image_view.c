@@ -3,7 +3,7 @@
  */
 #include "image_view.h"
 
-#include "internal.h"
+#include "walk.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -7,7 +7,8 @@
  * too, whose first choice is the table) run their common frames in one tight loop
  * (frame_pointer_run, table_run), the others step as they always do.
  */
-#include "internal.h"
+#include "walk.h"
+#include "verify.h"
 
 void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config *config)
 {
@@ -22,7 +23,7 @@ size_t tracer_capture(const struct tracer_prepared *prepared,
 		      enum tracer_unwinder unwinder, const struct tracer_regs *regs,
 		      uintptr_t *pcs, size_t max, enum tracer_stop *stop)
 {
-	struct tracer_walk walk;
+	struct walk walk;
 	size_t count = 0;
 
 	walk_begin(&walk, unwinder, prepared->config, regs, prepared->symtab_status,

@@ -15,7 +15,8 @@
 #ifndef TRACER_CFI_H
 #define TRACER_CFI_H
 
-#include "internal.h"
+#include "cursor.h"
+#include "walk.h"
 
 enum cfi_status {
 	CFI_OK,
@@ -94,7 +95,7 @@ enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 /* cfi_find_fde for a walk, whose index search is set up (fde_searchable:
  * config->fde_index valid and not empty; sorted_search_from's levels and
  * first probe). */
-enum cfi_status cfi_find_walk_fde(const struct tracer_walk *walk, uintptr_t pc,
+enum cfi_status cfi_find_walk_fde(const struct walk *walk, uintptr_t pc,
 				  struct tracer_cie *cie, struct cfi_fde *fde);
 
 #ifdef TRACER_HOST_VIEW

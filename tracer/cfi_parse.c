@@ -474,7 +474,7 @@ enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 	return find_from_entry(config, pc, entry, cie, fde);
 }
 
-enum cfi_status cfi_find_walk_fde(const struct tracer_walk *walk, uintptr_t pc,
+enum cfi_status cfi_find_walk_fde(const struct walk *walk, uintptr_t pc,
 				  struct tracer_cie *cie, struct cfi_fde *fde)
 {
 	const struct tracer_config *config = walk->config;

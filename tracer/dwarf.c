@@ -41,7 +41,7 @@ bool cfi_register_value(const struct tracer_regs *regs, unsigned column, uintptr
 }
 
 /* The CFA of the row, from the callee's registers. */
-static enum cfi_status compute_cfa(const struct tracer_walk *walk,
+static enum cfi_status compute_cfa(const struct walk *walk,
 				   const struct cfi_row *row,
 				   const struct tracer_regs *callee, uintptr_t *cfa)
 {
@@ -63,7 +63,7 @@ static enum cfi_status compute_cfa(const struct tracer_walk *walk,
 
 /* The caller's value of a register under a rule of `kind` and `value`
  * other than apply_row's own cases (undefined, same value, offset). */
-static enum cfi_status apply_rule(const struct tracer_walk *walk, uint8_t kind,
+static enum cfi_status apply_rule(const struct walk *walk, uint8_t kind,
 				  int32_t rule_value, const struct tracer_regs *callee,
 				  uintptr_t cfa, uintptr_t *value)
 {
@@ -109,9 +109,9 @@ static enum tracer_stop stop_reason(enum cfi_status status)
 /* The addresses of the stack's whole words, [start, end - word], as a
  * window (memory_read_stack_word's bounds, computed once a frame); for a
  * stack smaller than a word, only UINTPTR_MAX, which is never aligned. */
-static inline struct tracer_window stack_words(struct tracer_range stack)
+static inline struct window stack_words(struct tracer_range stack)
 {
-	struct tracer_window words = {UINTPTR_MAX, 0};
+	struct window words = {UINTPTR_MAX, 0};
 
 	if (stack.end >= stack.start && stack.end - stack.start >= TARGET_WORD_SIZE) {
 		words.first = stack.start;
@@ -132,11 +132,11 @@ static inline struct tracer_window stack_words(struct tracer_range stack)
  * registers across.
  */
 static inline __attribute__((always_inline)) enum tracer_stop
-apply_row(const struct tracer_walk *walk, const struct cfi_row *row, unsigned return_slot,
+apply_row(const struct walk *walk, const struct cfi_row *row, unsigned return_slot,
 	  const struct tracer_regs *callee, uintptr_t cfa, struct tracer_regs *regs,
 	  bool general)
 {
-	const struct tracer_window words = stack_words(walk->stack);
+	const struct window words = stack_words(walk->stack);
 	uintptr_t return_address = 0;
 	bool has_return_address =
 	    cfi_register_value(callee, row->return_column, &return_address);
@@ -214,7 +214,7 @@ static bool simple_rules(const uintptr_t *kinds)
 /* apply_row in place for rows of simple_rules, which read only the CFA and
  * the stack: the common case, inline in dwarf_step. */
 static inline __attribute__((always_inline)) enum tracer_stop
-step_simple(struct tracer_walk *walk, const struct cfi_row *row, unsigned return_slot,
+step_simple(struct walk *walk, const struct cfi_row *row, unsigned return_slot,
 	    uintptr_t cfa)
 {
 	return apply_row(walk, row, return_slot, &walk->next, cfa, &walk->next, false);
@@ -237,7 +237,7 @@ static bool rules_read_registers(const uintptr_t *kinds)
 /* apply_row on a copy of the callee's registers. Not inlined: the copy is
  * then not on the stack while the row is computed, the deepest part. */
 static __attribute__((noinline)) enum tracer_stop
-step_to_caller(struct tracer_walk *walk, const struct cfi_row *row, unsigned return_slot,
+step_to_caller(struct walk *walk, const struct cfi_row *row, unsigned return_slot,
 	       uintptr_t cfa)
 {
 	struct tracer_regs callee;
@@ -248,7 +248,7 @@ step_to_caller(struct tracer_walk *walk, const struct cfi_row *row, unsigned ret
 
 /* apply_row in place, for rows whose rules read only the CFA and the
  * stack, some of them neither undefined, same value nor an offset. */
-static __attribute__((noinline)) enum tracer_stop step_in_place(struct tracer_walk *walk,
+static __attribute__((noinline)) enum tracer_stop step_in_place(struct walk *walk,
 								const struct cfi_row *row,
 								unsigned return_slot,
 								uintptr_t cfa)
@@ -256,7 +256,7 @@ static __attribute__((noinline)) enum tracer_stop step_in_place(struct tracer_wa
 	return apply_row(walk, row, return_slot, &walk->next, cfa, &walk->next, true);
 }
 
-void dwarf_step(struct tracer_walk *walk)
+void dwarf_step(struct walk *walk)
 {
 	const struct tracer_config *config = walk->config;
 	/* A return address is just past its call: look up the call itself. */

@@ -4,7 +4,7 @@
  * values where a caller's would be. The trap frame of a trap from user mode
  * is stacks.c's.
  */
-#include "internal.h"
+#include "walk.h"
 
 /* The declared entry points looked at (tracer_config's rules). */
 static unsigned entry_point_count(const struct tracer_config *config)
@@ -24,7 +24,7 @@ bool entry_points_contain(const struct tracer_config *config, uintptr_t address)
 	return false;
 }
 
-struct tracer_window entry_points_return_window(const struct tracer_config *config)
+struct window entry_points_return_window(const struct tracer_config *config)
 {
 	struct tracer_range span =
 	    config->trap ? config->trap->entry : (struct tracer_range){0, 0};

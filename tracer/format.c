@@ -3,7 +3,7 @@
  * that run addr2line on " [<addr>] name+off/size" lines) keep working.
  * No libc: a bounded string builder that truncates instead of overflowing.
  */
-#include "internal.h"
+#include "walk.h"
 
 struct line {
 	char *buf;
@@ -112,7 +112,7 @@ char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop)
 /* "<table> rejected (<why>): <consequence>", if it was and is not yet
  * noted (bit `bit` of walk->noted); returns whether. */
 static bool put_table_note(struct line *line, bool after_another,
-			   struct tracer_walk *walk, unsigned bit, const char *table,
+			   struct walk *walk, unsigned bit, const char *table,
 			   enum tracer_table_status status, const char *consequence)
 {
 	if (status == TRACER_TABLE_OK || status == TRACER_TABLE_ABSENT ||
@@ -128,8 +128,9 @@ static bool put_table_note(struct line *line, bool after_another,
 	return true;
 }
 
-char *tracer_format_note(char *buf, size_t size, struct tracer_walk *walk)
+char *tracer_format_note(char *buf, size_t size, struct tracer_walk *caller_walk)
 {
+	struct walk *walk = walk_of(caller_walk);
 	struct line line = line_begin(buf, size);
 	bool noted = put_table_note(&line, false, walk, 1, "symbol table",
 				    walk->symtab_status, "frames print raw");

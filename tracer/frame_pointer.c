@@ -22,7 +22,9 @@
  * and frame_pointer_run() below unwind those with inline checks against
  * bounds the walk computed once; frame_pointer_step() does the rest.
  */
-#include "internal.h"
+#include "riscv.h"
+#include "table_lookup.h"
+#include "verify.h"
 
 #define WORD sizeof(uintptr_t)
 
@@ -41,12 +43,34 @@ static bool is_frame_address(const struct tracer_config *config, uintptr_t value
 	return false;
 }
 
+/* The CFA of a frame whose frame pointer is fp and whose row is `rule`:
+ * fp, unless the row puts it at an offset from s0 (GCC: a variadic
+ * function's s0 lies below its register save area). */
+static inline uintptr_t frame_pointer_cfa(const struct tracer_unwind_rule *rule,
+					  uintptr_t fp)
+{
+	uintptr_t kind = rule->kind;
+
+	return (kind & TRACER_UNWIND_CFA_ON_S0) && kind < TRACER_UNWIND_NO_CFI
+		   ? fp + (uintptr_t)(intptr_t)rule->cfa_offset
+		   : fp;
+}
+
+/* Whether the frame-pointer unwinder's common path takes a caller's frame
+ * (sp, fp) whose row is `rule`: its CFA is fp itself, and agrees with the
+ * frame size the row states. The others go to frame_pointer_step(). */
+static inline bool frame_pointer_rule_common(const struct tracer_unwind_rule *rule,
+					     uintptr_t sp, uintptr_t fp)
+{
+	return frame_pointer_cfa(rule, fp) == fp && frame_size_agrees(rule, sp, fp);
+}
+
 /*
  * The frame's CFA: fp, or where the valid unwind table's row for its pc
  * puts it from s0 (frame_pointer_cfa), so that the caller's sp is the one
  * the witness (frame_size_agrees) compares.
  */
-static uintptr_t frame_cfa(struct tracer_walk *walk, uintptr_t fp)
+static uintptr_t frame_cfa(struct walk *walk, uintptr_t fp)
 {
 	const struct tracer_unwind_table *table = walk->config->unwind_table;
 	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
@@ -60,7 +84,7 @@ static uintptr_t frame_cfa(struct tracer_walk *walk, uintptr_t fp)
 	return frame_pointer_cfa(unwind_table_rule(table, pc), fp);
 }
 
-void frame_pointer_step(struct tracer_walk *walk)
+void frame_pointer_step(struct walk *walk)
 {
 	const struct tracer_range *stack = &walk->stack;
 	struct tracer_regs *frame = &walk->next;
@@ -118,11 +142,69 @@ void frame_pointer_step(struct tracer_walk *walk)
 	walk->next_is_exact = false;
 }
 
-size_t frame_pointer_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
+/*
+ * The frame-pointer unwinder's common path, where frame_pointer_step and
+ * the walk's check of the return address would go on: the caller of the
+ * frame at (sp, fp) from its record, if every check of frame_pointer_step
+ * accepts the record (fp above sp, aligned, the record inside the stack)
+ * and the return address follows `jal ra` or `jalr ra` in text. The
+ * windows are the walk's (record_window, call_window), as arguments, so
+ * that a loop keeps them in registers.
+ */
+static inline bool frame_pointer_common(struct window record,
+					struct window call, uintptr_t sp,
+					uintptr_t fp, uintptr_t *caller_fp,
+					uintptr_t *caller_pc)
 {
-	const struct tracer_window record = walk->record_window;
-	const struct tracer_window call = walk->call_window;
-	const struct tracer_window trap_return = walk->trap_return_window;
+	/* fp <= sp also catches fp = 0: the walk's end, or a lost fp. */
+	return fp > sp && memory_read_record(record, fp, caller_fp, caller_pc) &&
+	       code_follows_ra_call(call, *caller_pc);
+}
+
+/* Whether frame_pointer_common may unwind the frame in walk->next: not a
+ * register set's, which may be a leaf's (frame_pointer_step), not one that
+ * returns into the trap entry (stacks_cross_trap). */
+static inline bool frame_pointer_takes_common(const struct walk *walk)
+{
+	return !walk->next_is_exact &&
+	       !window_contains(walk->trap_return_window, walk->next.pc);
+}
+
+bool frame_pointer_next(struct walk *walk)
+{
+	uintptr_t caller_fp;
+	uintptr_t caller_pc;
+
+	if (!frame_pointer_takes_common(walk) ||
+	    !frame_pointer_common(walk->record_window, walk->call_window, walk->next.sp,
+				  walk->next.s[0], &caller_fp, &caller_pc))
+		return false;
+	/* With a valid table, the frame's row (call_window: the table covers
+	 * its call, else the general step decides). */
+	if (walk->unwind_table_status == TRACER_TABLE_OK) {
+		struct table_lookup table;
+
+		table_lookup_of(&table, walk->config->unwind_table);
+		if (!window_contains(walk->call_window, walk->next.pc) ||
+		    !walk_unwind_rule_check(walk, walk->next.pc -
+						      walk->config->unwind_table->base) ||
+		    !frame_pointer_rule_common(
+			table_rule_at_return(&table, walk->next.pc), walk->next.sp,
+			walk->next.s[0]))
+			return false;
+	}
+	walk->next.pc = caller_pc;
+	walk->next.sp = walk->next.s[0];
+	walk->next.s[0] = caller_fp;
+	walk->next.ra = 0; /* unknown in callers' frames */
+	return true;
+}
+
+size_t frame_pointer_run(struct walk *walk, uintptr_t *pcs, size_t max)
+{
+	const struct window record = walk->record_window;
+	const struct window call = walk->call_window;
+	const struct window trap_return = walk->trap_return_window;
 	/* Only a valid table is read: then every frame the loop takes has
 	 * its row (call_window: the table covers its call). */
 	const bool table_valid = walk->unwind_table_status == TRACER_TABLE_OK;

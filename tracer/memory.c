@@ -8,7 +8,8 @@
  * current stack for words, .eh_frame for the bytes of call-frame
  * information, text for the instructions the prologue decoder reads.
  */
-#include "internal.h"
+#include "cursor.h"
+#include "riscv.h"
 
 #ifdef TRACER_HOST_VIEW
 /* See internal.h. Until a tool says otherwise, the image is in place, with

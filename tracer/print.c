@@ -3,7 +3,7 @@
  * by line to the kernel's output function, so that a panic handler needs
  * no loop of its own.
  */
-#include "internal.h"
+#include "tracer.h"
 
 enum tracer_stop tracer_print_backtrace(const struct tracer_config *config,
 					const struct tracer_regs *regs,
@@ -27,6 +27,6 @@ enum tracer_stop tracer_print_backtrace(const struct tracer_config *config,
 	}
 	if (tracer_format_note(line, sizeof(line), &walk))
 		put_line(context, line);
-	put_line(context, tracer_format_end(line, sizeof(line), walk.stop));
-	return walk.stop;
+	put_line(context, tracer_format_end(line, sizeof(line), tracer_stop_reason(&walk)));
+	return tracer_stop_reason(&walk);
 }

@@ -15,7 +15,7 @@
  */
 #include "prologue.h"
 
-static enum tracer_stop frame_cfa(const struct tracer_walk *walk,
+static enum tracer_stop frame_cfa(const struct walk *walk,
 				  const struct prologue_frame *frame, uintptr_t *cfa)
 {
 	const struct tracer_regs *regs = &walk->next;
@@ -47,7 +47,7 @@ static bool saved_register(const struct tracer_range *stack, bool saved, uintptr
 	return memory_read_word(stack, cfa + (uintptr_t)offset, value);
 }
 
-void prologue_step(struct tracer_walk *walk)
+void prologue_step(struct walk *walk)
 {
 	const struct tracer_config *config = walk->config;
 	const struct tracer_symbol *function = walk_function(walk);

@@ -7,7 +7,9 @@
 #ifndef TRACER_PROLOGUE_H
 #define TRACER_PROLOGUE_H
 
-#include "internal.h"
+#include "cursor.h"
+#include "riscv.h"
+#include "walk.h"
 
 /* What is known about sp after the decoded code. */
 enum prologue_sp {

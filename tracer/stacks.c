@@ -8,7 +8,7 @@
  * of walk.c, so that tracer_next(), which runs once a frame, does not carry
  * the registers of this rarer path.
  */
-#include "internal.h"
+#include "walk.h"
 
 _Static_assert(TRACER_MAX_STACKS <= 32, "stacks_left has a bit per stack");
 
@@ -42,7 +42,7 @@ static unsigned find_stack(const struct tracer_config *config, uintptr_t sp)
 
 /* Makes stack `index` the current one; STACKS_NONE leaves an empty range,
  * inside which no read succeeds. */
-static void enter_stack(struct tracer_walk *walk, unsigned index)
+static void enter_stack(struct walk *walk, unsigned index)
 {
 	walk->stack_index = index;
 	walk->stack.start = index == STACKS_NONE ? 0 : walk->config->stacks[index].start;
@@ -50,7 +50,7 @@ static void enter_stack(struct tracer_walk *walk, unsigned index)
 	walk->record_window = memory_window(walk->stack, 2 * sizeof(uintptr_t));
 }
 
-void stacks_start(struct tracer_walk *walk)
+void stacks_start(struct walk *walk)
 {
 	walk->stacks_left = 0;
 	enter_stack(walk, find_stack(walk->config, walk->next.sp));
@@ -68,12 +68,12 @@ static inline bool trap_word(const struct tracer_range *stack, uintptr_t trap_fr
 
 /* The CSRs read at panic time, if they are the trap frame's: the walk's
  * first trap frame is the innermost. */
-static inline const struct tracer_trap_csrs *panic_csrs(const struct tracer_walk *walk)
+static inline const struct tracer_trap_csrs *panic_csrs(const struct walk *walk)
 {
 	return walk->trap_csrs_used ? NULL : walk->config->trap_csrs;
 }
 
-void stacks_cross_trap(struct tracer_walk *walk)
+void stacks_cross_trap(struct walk *walk)
 {
 	const struct tracer_config *config = walk->config;
 	const struct tracer_trap_layout *trap = config->trap;

@@ -1,7 +1,7 @@
 /*
  * symtab.c - lookups in the table symgen embeds (sorted by address).
  */
-#include "internal.h"
+#include "verify.h"
 
 const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *symtab,
 						 uintptr_t addr)

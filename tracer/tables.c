@@ -12,7 +12,8 @@
  * (verify.c). tracer_prepare() and the tracer_*_check() functions check
  * everything at once: every block, and every entry as the walk would.
  */
-#include "internal.h"
+#include "table_lookup.h"
+#include "verify.h"
 
 /* Whether [start, start + size) lies inside range, without overflow. */
 static bool range_holds(struct tracer_range range, uintptr_t start, uintptr_t size)

@@ -22,7 +22,7 @@
  *     }
  *     if (tracer_format_note(line, sizeof line, &walk))
  *         print(line);
- *     print(tracer_format_end(line, sizeof line, walk.stop));
+ *     print(tracer_format_end(line, sizeof line, tracer_stop_reason(&walk)));
  *
  * or, the same lines in one call (put_line prints one and a newline):
  *
@@ -383,103 +383,13 @@ enum tracer_table_status {
 	TRACER_TABLE_BAD_CHECKSUM /* contents changed since symgen wrote them */
 };
 
-/* Addresses a with a - first <= span: private to the library (internal.h). */
-struct tracer_window {
-	uintptr_t first;
-	uintptr_t span;
-};
-
-/* What a CIE of .eh_frame says about the FDEs that use it, as the DWARF
- * unwinder read it (cfi_parse.c). Private to the library. */
-struct tracer_cie {
-	uintptr_t address;	/* of its length field */
-	uintptr_t instructions; /* initial instructions: [instructions, end) */
-	uintptr_t end;
-	uintptr_t code_align;	    /* factor of advance_loc deltas */
-	intptr_t data_align;	    /* factor of offsets */
-	uintptr_t ra_column;	    /* the column that holds the return address */
-	uint8_t fde_encoding;	    /* 'R' augmentation; DW_EH_PE_absptr without */
-	bool has_augmentation_data; /* 'z': FDEs carry an augmentation length */
-	bool is_signal_frame;	    /* 'S' */
-	/* The row its initial instructions give, when that is a CFA rule
-	 * alone (GCC's and clang's: sp + 0), once a walk has run them. */
-	bool initial_known;
-	uint8_t initial_cfa_kind;
-	uint16_t initial_cfa_register;
-	int32_t initial_cfa_offset;
-};
-
-/* The blocks a walk remembers having checked: 2^TRACER_VERIFIED_SHIFT. */
-#define TRACER_VERIFIED_SHIFT 5u
-
-/* Walk state. Fields are private to the library except `stop`. */
+/*
+ * A walk's state, private to the library: declare one (on the stack is
+ * fine) and pass it to tracer_start(). Its size: 36 machine words and 78
+ * 32-bit fields (walk.h checks it: 600 bytes on rv64, 456 on rv32).
+ */
 struct tracer_walk {
-	enum tracer_stop stop;
-	/* The tables as the walk found them so far (tracer_start() checks
-	 * their headers, the walk each block it reads); only OK ones are
-	 * read. .eh_frame is checked by the FDE index's hashes. */
-	enum tracer_table_status symtab_status;
-	enum tracer_table_status fde_index_status;
-	enum tracer_table_status unwind_table_status;
-	enum tracer_table_status eh_frame_status;
-	enum tracer_unwinder unwinder;
-	unsigned frames_left; /* of config->max_depth */
-	const struct tracer_config *config;
-	struct tracer_regs next; /* the frame tracer_next() returns next */
-	const struct tracer_symbol *next_function; /* its function, */
-	bool next_function_known;		   /* once looked up */
-	bool symtab_searchable;
-	enum tracer_unwinder next_found_by;
-	bool next_is_exact; /* registers came from a register set, not from memory */
-	bool next_after_trap;
-	bool next_from_user; /* after a trap from user mode: the walk ends */
-	bool trap_csrs_used; /* config->trap_csrs went to the innermost trap frame */
-	/* The table's common step may start from walk->next (its sp, pc and
-	 * the walk checked: table_common_ready). */
-	bool next_table_common;
-	bool fde_searchable; /* the FDE index is valid and not empty */
-	/* The trap that walk->next came from, when next_after_trap, else 0. */
-	uintptr_t trap_cause;
-	uintptr_t trap_tval;
-	uintptr_t trap_status; /* sstatus, or SPP set where the layout has none */
-	/* The symbol table's search (sorted_search_from), set up once a walk,
-	 * if the table is valid and not empty (symtab_searchable). */
-	uint32_t symtab_levels;
-	uint32_t symtab_first_probe;
-	/* The FDE index's, the same way (if fde_searchable). */
-	uint32_t fde_levels;
-	uint32_t fde_first_probe;
-	/* The current stack (a copy: reads check it without searching the
-	 * list), its index in config->stacks (TRACER_MAX_STACKS: none, and
-	 * the range empty), and a bit per stack the walk has left. */
-	struct tracer_range stack;
-	unsigned stack_index;
-	uint32_t stacks_left;
-	/* The checks of the common paths, as windows: frame pointers whose
-	 * record lies in the stack, return addresses with 4 bytes of text
-	 * before them (with a valid unwind table: whose call its blocks
-	 * cover, too, where a row may state a frame size). */
-	struct tracer_window record_window;
-	struct tracer_window call_window;
-	/* Returns into the trap entry or into an entry point (the span of
-	 * them all): left to the general path, which tells them apart. */
-	struct tracer_window trap_return_window;
-	/* The DWARF unwinder's last CIE (address UINTPTR_MAX: none yet):
-	 * most FDEs share one, read once a walk. */
-	struct tracer_cie cie;
-	/* The rejections tracer_format_note() has reported: a bit each. */
-	unsigned noted;
-	/* tracer_prepare() checked every block: none is checked again. */
-	bool tables_verified;
-	/* The blocks checked so far (verify.c): a cache of their ids, in sets
-	 * of two slots; slot i valid if bit i of verified_valid is set. And
-	 * per array kind the last blocks read, first to last (if bit kind of
-	 * recent_valid is set). */
-	uint32_t verified_valid;
-	uint32_t verified[1u << TRACER_VERIFIED_SHIFT];
-	uint32_t recent_valid;
-	uint32_t recent_first[TRACER_HASHED_KINDS];
-	uint32_t recent_last[TRACER_HASHED_KINDS];
+	uintptr_t opaque[36 + 78 * 4 / sizeof(uintptr_t)];
 };
 
 /* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config.
@@ -496,8 +406,11 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs);
 
 /* Fills *frame with the next frame and returns true, or returns false once
- * the walk has stopped; walk->stop then says why. */
+ * the walk has stopped; tracer_stop_reason() then says why. */
 bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
+
+/* Why the walk stopped; TRACER_RUNNING while it has not. */
+enum tracer_stop tracer_stop_reason(const struct tracer_walk *walk);
 
 /*
  * Raw capture, for hot paths (allocation sites, lock checking, profiling):

@@ -18,9 +18,21 @@
  * is the raw capture's loop over it, and tracer_next() takes it for one
  * frame; table_step() does every frame they leave.
  */
-#include "internal.h"
+#include "riscv.h"
+#include "table_lookup.h"
+#include "verify.h"
 
 #define WORD sizeof(uintptr_t)
+
+/* How far a rule's 16-bit offset reaches. */
+#define TABLE_OFFSET_REACH 0x8000u
+
+/* The kinds the table's common step takes (ra saved): CFA sp-based, s0
+ * saved or not; s0-based, s0 saved (as it always is, s0 being the frame
+ * pointer). */
+#define TABLE_COMMON_SP_S0 0u
+#define TABLE_COMMON_S0	   TRACER_UNWIND_CFA_ON_S0
+#define TABLE_COMMON_SP	   TRACER_UNWIND_S0_UNCHANGED
 
 const struct tracer_unwind_rule *
 unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc)
@@ -44,7 +56,7 @@ unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc)
 	    table->rows[unwind_table_rows_below(table->maps, table->lookup, end) - 1]);
 }
 
-__attribute__((noinline)) enum tracer_stop frame_size_check(struct tracer_walk *walk,
+__attribute__((noinline)) enum tracer_stop frame_size_check(struct walk *walk,
 							    uintptr_t cfa)
 {
 	struct table_lookup table;
@@ -64,7 +76,7 @@ __attribute__((noinline)) enum tracer_stop frame_size_check(struct tracer_walk *
 		   : TRACER_STOP_FRAME_SIZE;
 }
 
-bool table_step(struct tracer_walk *walk)
+bool table_step(struct walk *walk)
 {
 	const struct tracer_unwind_table *table = walk->config->unwind_table;
 	struct tracer_regs *regs = &walk->next;
@@ -127,10 +139,10 @@ bool table_step(struct tracer_walk *walk)
  * window `call`). Empty ({UINTPTR_MAX, 0}: only an odd address) if none
  * are.
  */
-struct tracer_window unwind_table_call_window(const struct tracer_unwind_table *table,
-					      struct tracer_window call)
+struct window unwind_table_call_window(const struct tracer_unwind_table *table,
+					      struct window call)
 {
-	struct tracer_window window = {UINTPTR_MAX, 0};
+	struct window window = {UINTPTR_MAX, 0};
 	uintptr_t first = table->base + 1;
 	uintptr_t last = UINTPTR_MAX;
 	uintptr_t call_last = call.first + call.span;
@@ -153,7 +165,7 @@ struct tracer_window unwind_table_call_window(const struct tracer_unwind_table *
 }
 
 /* Out of line: the general step runs it, after each frame it takes. */
-bool table_common_ready(const struct tracer_walk *walk)
+bool table_common_ready(const struct walk *walk)
 {
 	const uintptr_t top = walk->stack.end;
 	const uintptr_t sp = walk->next.sp;
@@ -167,11 +179,112 @@ bool table_common_ready(const struct tracer_walk *walk)
 	       window_contains(walk->call_window, pc) && pc % 2 == 0;
 }
 
-/* The loop over table_common_step(), its bounds in registers. */
-size_t table_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
+/*
+ * One frame of the table's common path, the turn of table_run()'s loop
+ * that tracer_next() also takes, inline in both. The frame (*pc, *sp, *s0)
+ * must be one table_common_ready() accepts, or the caller of one this
+ * step returned: *pc a return address in `window` (the walk's
+ * call_window), *sp aligned, in the stack below `top`, TABLE_OFFSET_REACH
+ * from both ends of the address space. If its row is sp- or s0-based with
+ * ra saved, the slots lie in the stack and the caller's pc in `window`,
+ * even, after `jal ra` or `jalr ra`: the caller into (*pc, *sp, *s0),
+ * which then meets the same conditions (its sp is a CFA at or below
+ * `top`), and true. Else false, changing nothing: the general step
+ * decides.
+ *
+ * Few checks of its own, because validation guarantees what a common rule
+ * holds (table_format.h): in a sp-based frame the slots lie between sp and
+ * the CFA, at word multiples, and the CFA is at least a word above sp. So
+ * with sp word-aligned and in [start, top], a sp-based frame needs only
+ * "CFA at or below the top" for every read to be inside the stack. An
+ * s0-based CFA is checked in full: aligned, above sp, at or below the top,
+ * its slots (below it) at or above sp. sp's distance from the ends of the
+ * address space keeps the 16-bit offsets from wrapping around it.
+ */
+static inline __attribute__((always_inline)) bool
+table_common_step(const struct table_lookup *table, struct window window,
+		  uintptr_t top, uintptr_t *pc, uintptr_t *sp, uintptr_t *s0)
 {
-	const struct tracer_window window = walk->call_window;
-	const struct tracer_window trap_return = walk->trap_return_window;
+	const uintptr_t word = sizeof(uintptr_t);
+	/* pc - base: the end of the call (unwind_table_rows_below). */
+	const struct tracer_unwind_rule *rule = unwind_table_rule_of(
+	    table->rules, table->rows[unwind_table_rows_below(table->maps, table->lookup,
+							      *pc - table->base) -
+				      1]);
+	uintptr_t kind = rule->kind;
+	uintptr_t cfa;
+	uintptr_t ra_slot;
+	uintptr_t caller_pc;
+	uintptr_t caller_s0 = *s0;
+
+	if (kind == TABLE_COMMON_S0) {
+		uintptr_t s0_slot;
+
+		cfa = *s0 + (uintptr_t)(intptr_t)rule->cfa_offset;
+		ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
+		s0_slot = cfa + (uintptr_t)(intptr_t)rule->s0_offset;
+		/* Above sp strictly (a caller's frame), so slots no more than
+		 * TABLE_OFFSET_REACH below it do not wrap. */
+		/* frame_size_16: see frame_size_agrees(). */
+		if (cfa % word != 0 || cfa <= *sp || cfa > top || ra_slot < *sp ||
+		    s0_slot < *sp ||
+		    (rule->frame_size_16 != 0 &&
+		     cfa - *sp !=
+			 (uintptr_t)rule->frame_size_16 * TRACER_UNWIND_FRAME_UNIT))
+			return false;
+		caller_s0 = target_word(s0_slot);
+	} else if (kind == TABLE_COMMON_SP_S0) {
+		cfa = *sp + (uintptr_t)(intptr_t)rule->cfa_offset;
+		ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
+		if (cfa > top)
+			return false;
+		caller_s0 = target_word(cfa + (uintptr_t)(intptr_t)rule->s0_offset);
+	} else if (kind == TABLE_COMMON_SP) {
+		cfa = *sp + (uintptr_t)(intptr_t)rule->cfa_offset;
+		ra_slot = cfa + (uintptr_t)(intptr_t)rule->ra_offset;
+		if (cfa > top)
+			return false;
+	} else {
+		return false;
+	}
+	caller_pc = target_word(ra_slot);
+	if (!window_contains(window, caller_pc) || caller_pc % 2 != 0 ||
+	    !parcel_is_ra_call(((const uint16_t *)caller_pc)[-2]))
+		return false;
+	*pc = caller_pc;
+	*sp = cfa;
+	*s0 = caller_s0;
+	return true;
+}
+
+
+/* table_common_step() for the frame in walk->next, if
+ * walk->next_table_common (the caller checks). */
+bool table_next(struct walk *walk)
+{
+	struct table_lookup table;
+	uintptr_t pc = walk->next.pc;
+	uintptr_t sp = walk->next.sp;
+	uintptr_t s0 = walk->next.s[0];
+
+	if (window_contains(walk->trap_return_window, pc) ||
+	    !walk_unwind_rule_check(walk, pc - walk->config->unwind_table->base))
+		return false;
+	table_lookup_of(&table, walk->config->unwind_table);
+	if (!table_common_step(&table, walk->call_window, walk->stack.end, &pc, &sp, &s0))
+		return false;
+	walk->next.pc = pc;
+	walk->next.ra = pc; /* ra still holds the address returned to */
+	walk->next.sp = sp;
+	walk->next.s[0] = s0;
+	return true;
+}
+
+/* The loop over table_common_step(), its bounds in registers. */
+size_t table_run(struct walk *walk, uintptr_t *pcs, size_t max)
+{
+	const struct window window = walk->call_window;
+	const struct window trap_return = walk->trap_return_window;
 	const uintptr_t top = walk->stack.end;
 	struct table_lookup table;
 	uintptr_t pc = walk->next.pc;

@@ -20,7 +20,8 @@
  * probe read a damaged block (or the table is not sorted): the whole table
  * is checked then, once, to say which.
  */
-#include "internal.h"
+#include "table_lookup.h"
+#include "verify.h"
 
 /* A word of a block: 8-byte aligned on rv64, one load; two on rv32. */
 static inline uint64_t block_word(uintptr_t pos)
@@ -90,7 +91,7 @@ static inline unsigned cache_set(uint32_t id)
 	return (id * 0x9e3779b1u) >> (32 - TRACER_VERIFIED_SHIFT) & ~1u;
 }
 
-static inline bool cache_holds(const struct tracer_walk *walk, unsigned slot, uint32_t id)
+static inline bool cache_holds(const struct walk *walk, unsigned slot, uint32_t id)
 {
 	return (walk->verified_valid >> slot & 1) && walk->verified[slot] == id;
 }
@@ -100,7 +101,7 @@ static inline bool cache_holds(const struct tracer_walk *walk, unsigned slot, ui
  * first slot of its set, the one there to the second, so that two blocks
  * a frame reads never evict each other. */
 static __attribute__((noinline)) bool
-verify_block(struct tracer_walk *walk, enum tracer_hashed kind, uint32_t block)
+verify_block(struct walk *walk, enum tracer_hashed kind, uint32_t block)
 {
 	uint32_t id = block_id(kind, block);
 	unsigned set = cache_set(id);
@@ -122,7 +123,7 @@ verify_block(struct tracer_walk *walk, enum tracer_hashed kind, uint32_t block)
 /* Whether the blocks `first` to `last` of the array of kind `kind` hold;
  * they become the walk's last range of that kind. Out of line: a walk
  * mostly reads the last range of each kind again. */
-static __attribute__((noinline)) bool verify_blocks(struct tracer_walk *walk,
+static __attribute__((noinline)) bool verify_blocks(struct walk *walk,
 						    enum tracer_hashed kind,
 						    uint32_t first, uint32_t last)
 {
@@ -139,7 +140,7 @@ static __attribute__((noinline)) bool verify_blocks(struct tracer_walk *walk,
 /* Whether the bytes [offset, offset + length) of the array of kind `kind`
  * (inside it, length > 0) lie in blocks that hold: each checked unless the
  * walk has (its last range of that kind, or the cache, holds it). */
-static inline __attribute__((always_inline)) bool walk_verify(struct tracer_walk *walk,
+static inline __attribute__((always_inline)) bool walk_verify(struct walk *walk,
 							      enum tracer_hashed kind,
 							      uint32_t offset,
 							      uint32_t length)
@@ -153,27 +154,27 @@ static inline __attribute__((always_inline)) bool walk_verify(struct tracer_walk
 }
 
 /* Ends the use of the symbol table for the rest of the walk. */
-static bool reject_symtab(struct tracer_walk *walk, enum tracer_table_status status)
+static bool reject_symtab(struct walk *walk, enum tracer_table_status status)
 {
 	walk->symtab_status = status;
 	walk->symtab_searchable = false;
 	return false;
 }
 
-static bool reject_fde_index(struct tracer_walk *walk, enum tracer_table_status status)
+static bool reject_fde_index(struct walk *walk, enum tracer_table_status status)
 {
 	walk->fde_index_status = status;
 	walk->fde_searchable = false;
 	return false;
 }
 
-static bool reject_eh_frame(struct tracer_walk *walk, enum tracer_table_status status)
+static bool reject_eh_frame(struct walk *walk, enum tracer_table_status status)
 {
 	walk->eh_frame_status = status;
 	return false;
 }
 
-static bool reject_unwind_table(struct tracer_walk *walk, enum tracer_table_status status)
+static bool reject_unwind_table(struct walk *walk, enum tracer_table_status status)
 {
 	walk->unwind_table_status = status;
 	walk->next_table_common = false;
@@ -188,7 +189,7 @@ static bool reject_unwind_table(struct tracer_walk *walk, enum tracer_table_stat
  * array fails, MALFORMED if none does (keys not sorted).
  */
 static inline __attribute__((always_inline)) enum tracer_table_status
-sorted_answer_status(struct tracer_walk *walk, enum tracer_hashed kind, const char *entry,
+sorted_answer_status(struct walk *walk, enum tracer_hashed kind, const char *entry,
 		     uint32_t i, uint32_t count, uint32_t size, uintptr_t key)
 {
 	bool has_next = i + 1 < count;
@@ -212,7 +213,7 @@ sorted_answer_status(struct tracer_walk *walk, enum tracer_hashed kind, const ch
  * NUL. The header checks made the last byte of names[] NUL: the scan ends
  * inside. */
 static inline __attribute__((always_inline)) bool
-name_intact(struct tracer_walk *walk, const struct tracer_symtab *symtab, uint32_t offset,
+name_intact(struct walk *walk, const struct tracer_symtab *symtab, uint32_t offset,
 	    uint32_t next_offset)
 {
 	const char *names = symtab->names;
@@ -227,7 +228,7 @@ name_intact(struct tracer_walk *walk, const struct tracer_symtab *symtab, uint32
 	return walk_verify(walk, TRACER_HASHED_NAMES, offset, end - offset + 1);
 }
 
-bool walk_symbol_check(struct tracer_walk *walk, const struct tracer_symbol *symbol,
+bool walk_symbol_check(struct walk *walk, const struct tracer_symbol *symbol,
 		       uintptr_t addr)
 {
 	const struct tracer_symtab *symtab = walk->config->symtab;
@@ -255,7 +256,7 @@ bool walk_symbol_check(struct tracer_walk *walk, const struct tracer_symbol *sym
  * read before its block is checked: a damaged one changes the bytes
  * checked, never the first block, which holds it. */
 static inline __attribute__((always_inline)) bool
-eh_frame_entry_intact(struct tracer_walk *walk, const struct tracer_fde_index *index,
+eh_frame_entry_intact(struct walk *walk, const struct tracer_fde_index *index,
 		      uintptr_t addr)
 {
 	uint32_t offset = (uint32_t)(addr - index->eh_frame);
@@ -277,7 +278,7 @@ eh_frame_entry_intact(struct tracer_walk *walk, const struct tracer_fde_index *i
  * which was checked before dwarf_step() read it. Another pointer: the
  * parser says what is wrong. */
 static inline __attribute__((always_inline)) bool
-eh_frame_fde_intact(struct tracer_walk *walk, uintptr_t fde)
+eh_frame_fde_intact(struct walk *walk, uintptr_t fde)
 {
 	const struct tracer_fde_index *index = walk->config->fde_index;
 	uintptr_t cie_pointer;
@@ -301,7 +302,7 @@ eh_frame_fde_intact(struct tracer_walk *walk, uintptr_t fde)
  * inside rows[], a rule's offset in rules[], the rule valid. NULL, the
  * table rejected, if not.
  */
-const struct tracer_unwind_rule *walk_unwind_rule(struct tracer_walk *walk, uintptr_t end)
+const struct tracer_unwind_rule *walk_unwind_rule(struct walk *walk, uintptr_t end)
 {
 	const struct tracer_unwind_table *table = walk->config->unwind_table;
 	uint32_t block = (uint32_t)(end >> TRACER_UNWIND_BLOCK_SHIFT);
@@ -342,7 +343,7 @@ const struct tracer_unwind_rule *walk_unwind_rule(struct tracer_walk *walk, uint
 	return rule;
 }
 
-void walk_table_check(struct tracer_walk *walk)
+void walk_table_check(struct walk *walk)
 {
 	const struct tracer_unwind_table *table = walk->config->unwind_table;
 	/* The pc table_step() looks up: a return address's call. */
@@ -354,7 +355,7 @@ void walk_table_check(struct tracer_walk *walk)
 		(void)walk_unwind_rule(walk, end);
 }
 
-bool walk_dwarf_check(struct tracer_walk *walk)
+bool walk_dwarf_check(struct walk *walk)
 {
 	const struct tracer_fde_index *index = walk->config->fde_index;
 	/* The pc dwarf_step() looks up: a return address's call. */

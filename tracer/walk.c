@@ -10,14 +10,79 @@
  * recovers must lie in text just after a call; the depth is bounded. Which
  * stack the walk reads, and the switch at a trap frame: stacks.c.
  */
-#include "internal.h"
+#include "riscv.h"
+#include "table_lookup.h"
+#include "verify.h"
+
+void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
+			      const struct tracer_config *config,
+			      const struct tracer_regs *regs,
+			      enum tracer_table_status symtab_status,
+			      enum tracer_table_status fde_index_status,
+			      enum tracer_table_status unwind_table_status,
+			      enum tracer_table_status eh_frame_status, bool verified)
+{
+	walk->stop =
+	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
+	walk->unwinder = unwinder;
+	walk->config = config;
+	regs_copy(&walk->next, regs);
+	walk->next_is_exact = true;
+	walk->next_after_trap = false;
+	walk->trap_cause = 0;
+	walk->trap_tval = 0;
+	walk->trap_status = 0;
+	walk->frames_left = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
+	/* Only a valid table is read, even for its count. */
+	walk->symtab_searchable =
+	    symtab_status == TRACER_TABLE_OK && config->symtab->count > 0;
+	walk->symtab_levels =
+	    walk->symtab_searchable ? sorted_levels(config->symtab->count) : 0;
+	walk->symtab_first_probe =
+	    walk->symtab_searchable ? sorted_first_probe(config->symtab->count) : 0;
+	walk->fde_searchable = fde_index_status == TRACER_TABLE_OK && config->fde_index &&
+			       config->fde_index->count > 0;
+	walk->fde_levels =
+	    walk->fde_searchable ? sorted_levels(config->fde_index->count) : 0;
+	walk->fde_first_probe =
+	    walk->fde_searchable ? sorted_first_probe(config->fde_index->count) : 0;
+	walk->next_function = NULL;
+	walk->next_function_known = false;
+	walk->next_found_by = unwinder;
+	walk->symtab_status = symtab_status;
+	walk->fde_index_status = fde_index_status;
+	walk->unwind_table_status = unwind_table_status;
+	walk->eh_frame_status = eh_frame_status;
+	walk->noted = 0;
+	walk->tables_verified = verified;
+	walk->verified_valid = 0;
+	walk->recent_valid = 0;
+	walk->call_window = memory_window(config->text, 4);
+	if (unwind_table_status == TRACER_TABLE_OK)
+		walk->call_window =
+		    unwind_table_call_window(config->unwind_table, walk->call_window);
+	walk->next_table_common = false;
+	walk->trap_return_window = entry_points_return_window(config);
+	walk->next_from_user = false;
+	walk->trap_csrs_used = false;
+	/* No CIE yet. cfi_find_fde's fast path reads the encoding and 'z'
+	 * before it compares the address, so those are defined too (a bool
+	 * of another value is undefined). Field by field: a struct store
+	 * may call memset, which a freestanding kernel need not have. */
+	walk->cie.address = UINTPTR_MAX;
+	walk->cie.fde_encoding = 0;
+	walk->cie.has_augmentation_data = false;
+	walk->cie.is_signal_frame = false;
+	walk->cie.initial_known = false;
+	stacks_start(walk);
+}
 
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs)
 {
 	enum tracer_table_status fde_index_status = fde_index_header_check(config);
 
-	walk_begin(walk, unwinder, config, regs, symtab_header_check(config),
+	walk_begin(walk_of(walk), unwinder, config, regs, symtab_header_check(config),
 		   fde_index_status, unwind_table_header_check(config),
 		   fde_index_status == TRACER_TABLE_OK ? eh_frame_header_check(config)
 						       : TRACER_TABLE_ABSENT,
@@ -35,7 +100,7 @@ static uintptr_t code_address(uintptr_t pc, bool is_return_address)
 	return is_return_address ? pc - 1 : pc;
 }
 
-const struct tracer_symbol *walk_function(struct tracer_walk *walk)
+const struct tracer_symbol *walk_function(struct walk *walk)
 {
 	if (!walk->next_function_known) {
 		walk->next_function = walk_symtab_search(
@@ -53,7 +118,7 @@ const struct tracer_symbol *walk_function(struct tracer_walk *walk)
  * the general step clears the trap's marks on the others).
  */
 static inline __attribute__((always_inline)) const struct tracer_symbol *
-describe_next(struct tracer_walk *walk, struct tracer_frame *frame, bool table_common)
+describe_next(struct walk *walk, struct tracer_frame *frame, bool table_common)
 {
 	const bool is_return_address = table_common || !walk->next_is_exact;
 	const enum tracer_unwinder found_by =
@@ -84,7 +149,7 @@ describe_next(struct tracer_walk *walk, struct tracer_frame *frame, bool table_c
 	return symbol;
 }
 
-enum tracer_stop frame_outermost(const struct tracer_walk *walk, uintptr_t cfa,
+enum tracer_stop frame_outermost(const struct walk *walk, uintptr_t cfa,
 				 enum tracer_stop early)
 {
 	uintptr_t top = walk->stack.end;
@@ -93,24 +158,21 @@ enum tracer_stop frame_outermost(const struct tracer_walk *walk, uintptr_t cfa,
 }
 
 /*
- * The unwinders' steps, for a walk that checks what it reads (`checked`:
- * tracer_next(), not tracer_capture(), which trusts tracer_prepare()'s
- * verdict): what the step will read is checked first (verify.c), and a
- * rejected table stops the step as one rejected at the start would; the
- * steps themselves read as the capture does.
+ * The DWARF and table steps of a walk that checks what it reads (not one
+ * whose tables tracer_prepare() checked whole): what the step will read is
+ * checked first (verify.c), and a rejected table stops the step as one
+ * rejected at the start would.
  */
-static inline __attribute__((always_inline)) void
-checked_dwarf_step(struct tracer_walk *walk, bool checked)
+static void checked_dwarf_step(struct walk *walk)
 {
-	if (checked && !walk_dwarf_check(walk))
+	if (!walk->tables_verified && !walk_dwarf_check(walk))
 		return;
 	dwarf_step(walk);
 }
 
-static inline __attribute__((always_inline)) bool
-checked_table_step(struct tracer_walk *walk, bool checked)
+static bool checked_table_step(struct walk *walk)
 {
-	if (checked)
+	if (!walk->tables_verified)
 		walk_table_check(walk);
 	return table_step(walk);
 }
@@ -122,14 +184,13 @@ checked_table_step(struct tracer_walk *walk, bool checked)
  * table, or code the decoder does not follow. The rows the table cannot
  * express go to DWARF too; a frame either finds stays unmarked.
  */
-static inline __attribute__((always_inline)) void auto_step(struct tracer_walk *walk,
-							    bool checked)
+static void auto_step(struct walk *walk)
 {
 	walk->next_found_by = TRACER_TABLE;
-	if (!checked_table_step(walk, checked) || walk->stop == TRACER_STOP_NO_CFI ||
+	if (!checked_table_step(walk) || walk->stop == TRACER_STOP_NO_CFI ||
 	    walk->stop == TRACER_STOP_BAD_UNWIND_TABLE) {
 		walk->stop = TRACER_RUNNING;
-		checked_dwarf_step(walk, checked);
+		checked_dwarf_step(walk);
 		walk->next_found_by = TRACER_DWARF;
 	}
 	if (walk->stop != TRACER_STOP_NO_CFI && walk->stop != TRACER_STOP_BAD_FDE_INDEX &&
@@ -147,8 +208,7 @@ static inline __attribute__((always_inline)) void auto_step(struct tracer_walk *
 	walk->next_found_by = TRACER_FRAME_POINTER;
 }
 
-static inline __attribute__((always_inline)) void advance(struct tracer_walk *walk,
-							  bool checked)
+static void advance(struct walk *walk)
 {
 	const struct tracer_config *config = walk->config;
 
@@ -188,17 +248,17 @@ static inline __attribute__((always_inline)) void advance(struct tracer_walk *wa
 		frame_pointer_step(walk);
 		break;
 	case TRACER_DWARF:
-		checked_dwarf_step(walk, checked);
+		checked_dwarf_step(walk);
 		break;
 	case TRACER_PROLOGUE:
 		prologue_step(walk);
 		break;
 	case TRACER_AUTO:
-		auto_step(walk, checked);
+		auto_step(walk);
 		break;
 	case TRACER_TABLE:
-		if (!checked_table_step(walk, checked))
-			checked_dwarf_step(walk, checked);
+		if (!checked_table_step(walk))
+			checked_dwarf_step(walk);
 		break;
 	default:
 		walk->stop = TRACER_STOP_BAD_UNWINDER;
@@ -220,67 +280,20 @@ static inline __attribute__((always_inline)) void advance(struct tracer_walk *wa
 }
 
 /*
- * The step, after which the frame's function is forgotten. The common frame
- * takes the raw capture's checked step (frame_pointer_next; for the table
- * and auto table_common_step, table_run()'s turn), which declines any other
- * frame, changing nothing; advance() then decides, in step_general(), out
- * of line: tracer_next() calls it, and so needs no frame of its own on the
- * common paths (a call, not a jump: GCC then gives tracer_next() a frame on
- * that path only, also with -fno-omit-frame-pointer), and adds none below
- * advance() on the deepest one. step_general() also says whether the
- * table's common step may start from the frame it leaves
- * (walk->next_table_common); each frame that step finds meets the same
- * conditions.
+ * The step for the frames the unwinders' common paths (frame_pointer_next,
+ * table_next) decline: advance(), after which the frame's function is
+ * forgotten. It also says whether the table's common path may start from
+ * the frame it leaves (walk->next_table_common); each frame that path
+ * finds meets the same conditions. Out of line, so that tracer_next()
+ * needs no frame of its own on the common paths.
  */
-static inline __attribute__((always_inline)) void
-step_general_of(struct tracer_walk *walk, bool checked)
+__attribute__((noinline)) void walk_advance(struct walk *walk)
 {
-	advance(walk, checked);
+	advance(walk);
 	walk->next_function_known = false;
 	/* The flag stays false in the other walks (walk_begin). */
 	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO)
 		walk->next_table_common = table_common_ready(walk);
-}
-
-/* The capture's, trusting tracer_prepare()'s verdict, and the iterator's,
- * which checks what it reads unless tracer_prepare() checked it all. */
-static __attribute__((noinline)) void step_general(struct tracer_walk *walk)
-{
-	step_general_of(walk, false);
-}
-
-static __attribute__((noinline)) void step_general_checked(struct tracer_walk *walk)
-{
-	step_general_of(walk, true);
-}
-
-/* table_common_step() for the frame in walk->next, if
- * walk->next_table_common (the caller checks). */
-static inline bool table_next(struct tracer_walk *walk)
-{
-	struct table_lookup table;
-	uintptr_t pc = walk->next.pc;
-	uintptr_t sp = walk->next.sp;
-	uintptr_t s0 = walk->next.s[0];
-
-	if (window_contains(walk->trap_return_window, pc) ||
-	    !walk_unwind_rule_check(walk, pc - walk->config->unwind_table->base))
-		return false;
-	table_lookup_of(&table, walk->config->unwind_table);
-	if (!table_common_step(&table, walk->call_window, walk->stack.end, &pc, &sp, &s0))
-		return false;
-	walk->next.pc = pc;
-	walk->next.ra = pc; /* ra still holds the address returned to */
-	walk->next.sp = sp;
-	walk->next.s[0] = s0;
-	return true;
-}
-
-/* The capture's step, after its loops (frame_pointer_run, table_run) have
- * taken the common frames: the general one. */
-void walk_advance(struct tracer_walk *walk)
-{
-	step_general(walk);
 }
 
 /*
@@ -289,8 +302,9 @@ void walk_advance(struct tracer_walk *walk)
  * step leaves it unknown, so a frame a common step takes neither keeps nor
  * clears it.
  */
-bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
+bool tracer_next(struct tracer_walk *caller_walk, struct tracer_frame *frame)
 {
+	struct walk *walk = walk_of(caller_walk);
 	const struct tracer_symbol *function;
 
 	if (walk->stop != TRACER_RUNNING || walk->frames_left == 0) {
@@ -310,6 +324,11 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
 	}
 	walk->next_function = function;
 	walk->next_function_known = true;
-	step_general_checked(walk);
+	walk_advance(walk);
 	return true;
+}
+
+enum tracer_stop tracer_stop_reason(const struct tracer_walk *caller_walk)
+{
+	return walk_of((struct tracer_walk *)caller_walk)->stop;
 }

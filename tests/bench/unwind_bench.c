@@ -131,7 +131,7 @@ BENCH_FN static void measure_symbolized(unsigned which)
 	while (tracer_next(&walk, &frame))
 		result->frames++;
 	result->instret = read_instret() - start;
-	result->complete = walk.stop == TRACER_STOP_OUTERMOST;
+	result->complete = tracer_stop_reason(&walk) == TRACER_STOP_OUTERMOST;
 }
 
 /* The same walk, pcs only, as a hot path records them. */

@@ -46,6 +46,7 @@
 #include "fuzz_input.h"
 #include "fuzz_regions.h"
 #include "tracer.h"
+#include "walk.h"
 
 #ifndef FUZZ_UNWINDER
 #error "build with -DFUZZ_UNWINDER=TRACER_FRAME_POINTER (or another unwinder)"
@@ -1084,7 +1085,7 @@ static char *format_line(enum line_kind kind, char *buf, size_t size,
 	case LINE_HEADER:
 		return tracer_format_header(buf, size, FUZZ_UNWINDER);
 	case LINE_END:
-		return tracer_format_end(buf, size, walk->stop);
+		return tracer_format_end(buf, size, tracer_stop_reason(walk));
 	default: {
 		/* A copy: the note is said once a walk (the walk's own call
 		 * is walk_and_check's). */
@@ -1284,14 +1285,14 @@ static void check_capture(const struct tracer_config *config,
 	/* The capture trusts tracer_prepare()'s verdict on every block; the
 	 * walk checks only those it reads: alike only if both judged the
 	 * tables alike, from the walk's start to its end. */
-	if (prepared.symtab_status != start->symtab_status ||
-	    prepared.fde_index_status != start->fde_index_status ||
-	    prepared.unwind_table_status != start->unwind_table_status ||
-	    prepared.eh_frame_status != start->eh_frame_status ||
-	    end->symtab_status != start->symtab_status ||
-	    end->fde_index_status != start->fde_index_status ||
-	    end->unwind_table_status != start->unwind_table_status ||
-	    end->eh_frame_status != start->eh_frame_status)
+	if (prepared.symtab_status != walk_of((struct tracer_walk *)start)->symtab_status ||
+	    prepared.fde_index_status != walk_of((struct tracer_walk *)start)->fde_index_status ||
+	    prepared.unwind_table_status != walk_of((struct tracer_walk *)start)->unwind_table_status ||
+	    prepared.eh_frame_status != walk_of((struct tracer_walk *)start)->eh_frame_status ||
+	    walk_of((struct tracer_walk *)end)->symtab_status != walk_of((struct tracer_walk *)start)->symtab_status ||
+	    walk_of((struct tracer_walk *)end)->fde_index_status != walk_of((struct tracer_walk *)start)->fde_index_status ||
+	    walk_of((struct tracer_walk *)end)->unwind_table_status != walk_of((struct tracer_walk *)start)->unwind_table_status ||
+	    walk_of((struct tracer_walk *)end)->eh_frame_status != walk_of((struct tracer_walk *)start)->eh_frame_status)
 		return;
 	captured =
 	    tracer_capture(&prepared, FUZZ_UNWINDER, regs, pcs, count, &capture_stop);
@@ -1414,12 +1415,12 @@ static void walk_and_check(const struct tracer_config *config,
 	}
 	if (count > max_depth)
 		fail("more than max_depth %u frames", max_depth);
-	stop = walk.stop;
+	stop = tracer_stop_reason(&walk);
 	if (stop == TRACER_RUNNING || stop >= TRACER_STOP_COUNT ||
 	    stop == TRACER_STOP_BAD_UNWINDER)
 		fail("stop reason %d", stop);
 	take_note(lines, &walk, notes, has_note, count);
-	if (tracer_next(&walk, &after) || tracer_next(&walk, &after) || walk.stop != stop)
+	if (tracer_next(&walk, &after) || tracer_next(&walk, &after) || tracer_stop_reason(&walk) != stop)
 		fail("tracer_next went on after stopping with %d", stop);
 	check_line(lines, LINE_END, &walk, NULL);
 	if (stop == TRACER_STOP_DEPTH_LIMIT && count != max_depth)
@@ -1447,10 +1448,10 @@ static void walk_and_check(const struct tracer_config *config,
 		     (unsigned long)top);
 	result->count = count;
 	result->stop = stop;
-	result->statuses[0] = walk.symtab_status;
-	result->statuses[1] = walk.fde_index_status;
-	result->statuses[2] = walk.unwind_table_status;
-	result->statuses[3] = walk.eh_frame_status;
+	result->statuses[0] = walk_of(&walk)->symtab_status;
+	result->statuses[1] = walk_of(&walk)->fde_index_status;
+	result->statuses[2] = walk_of(&walk)->unwind_table_status;
+	result->statuses[3] = walk_of(&walk)->eh_frame_status;
 }
 
 struct damage_spec {

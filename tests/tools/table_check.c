@@ -20,6 +20,8 @@
  * and exits 1 if any differ.
  */
 #include "cfi.h"
+#include "riscv.h"
+#include "table_lookup.h"
 #include "functions.h"
 #include "image_view.h"
 #include "unwind_table.h"

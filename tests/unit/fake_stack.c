@@ -4,6 +4,7 @@
 #include "fake_stack.h"
 
 #include "harness.h"
+#include "walk.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,14 +131,14 @@ static bool prepared_as_walked(const struct fake_stack *stack,
 	struct tracer_prepared prepared;
 
 	tracer_prepare(&prepared, &stack->config);
-	return prepared.symtab_status == start->symtab_status &&
-	       prepared.fde_index_status == start->fde_index_status &&
-	       prepared.unwind_table_status == start->unwind_table_status &&
-	       prepared.eh_frame_status == start->eh_frame_status &&
-	       end->symtab_status == start->symtab_status &&
-	       end->fde_index_status == start->fde_index_status &&
-	       end->unwind_table_status == start->unwind_table_status &&
-	       end->eh_frame_status == start->eh_frame_status;
+	return prepared.symtab_status == walk_of((struct tracer_walk *)start)->symtab_status &&
+	       prepared.fde_index_status == walk_of((struct tracer_walk *)start)->fde_index_status &&
+	       prepared.unwind_table_status == walk_of((struct tracer_walk *)start)->unwind_table_status &&
+	       prepared.eh_frame_status == walk_of((struct tracer_walk *)start)->eh_frame_status &&
+	       walk_of((struct tracer_walk *)end)->symtab_status == walk_of((struct tracer_walk *)start)->symtab_status &&
+	       walk_of((struct tracer_walk *)end)->fde_index_status == walk_of((struct tracer_walk *)start)->fde_index_status &&
+	       walk_of((struct tracer_walk *)end)->unwind_table_status == walk_of((struct tracer_walk *)start)->unwind_table_status &&
+	       walk_of((struct tracer_walk *)end)->eh_frame_status == walk_of((struct tracer_walk *)start)->eh_frame_status;
 }
 
 /*
@@ -182,7 +183,7 @@ size_t fake_walk_with(struct fake_stack *stack, enum tracer_unwinder unwinder)
 			stack->frames[n] = frame;
 		n++;
 	}
-	stack->stop = walk.stop;
+	stack->stop = tracer_stop_reason(&walk);
 	check_capture(stack, unwinder, n, &start, &walk);
 	return n;
 }

@@ -2025,11 +2025,11 @@ static enum cfi_status walk_find(struct indexed_section *s, uint32_t levels,
 	struct cfi_fde fde;
 	enum cfi_status status;
 
-	walk.config = &s->c.stack.config;
-	walk.fde_searchable = true;
-	walk.fde_levels = levels;
-	walk.fde_first_probe = first_probe;
-	status = cfi_find_walk_fde(&walk, pc, &cie, &fde);
+	walk_of(&walk)->config = &s->c.stack.config;
+	walk_of(&walk)->fde_searchable = true;
+	walk_of(&walk)->fde_levels = levels;
+	walk_of(&walk)->fde_first_probe = first_probe;
+	status = cfi_find_walk_fde(walk_of(&walk), pc, &cie, &fde);
 	*start = status == CFI_OK ? fde.pc_start : 0;
 	return status;
 }

@@ -425,7 +425,7 @@ void fp_bad_unwinder(void)
 	build_chain(&s);
 	tracer_start(&walk, TRACER_UNWINDER_COUNT, &s.config, &s.regs);
 	CHECK(!tracer_next(&walk, &frame));
-	CHECK(walk.stop == TRACER_STOP_BAD_UNWINDER);
+	CHECK(tracer_stop_reason(&walk) == TRACER_STOP_BAD_UNWINDER);
 	fake_stack_free(&s);
 }
 

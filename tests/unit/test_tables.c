@@ -8,6 +8,7 @@
 #include "fake_stack.h"
 #include "fake_tables.h"
 #include "harness.h"
+#include "walk.h"
 
 /* One block holds the descriptor and the arrays, as .tracer_symtab does;
  * config->tables declares exactly that block. */
@@ -250,7 +251,7 @@ void tables_walk_with_rejected_symtab(void)
 	for (size_t i = 0; i < 3; i++)
 		CHECK(s.frames[i].name == NULL);
 	tracer_start(&walk, TRACER_FRAME_POINTER, &s.config, &s.regs);
-	CHECK(walk.symtab_status == TRACER_TABLE_OUTSIDE);
+	CHECK(walk_of(&walk)->symtab_status == TRACER_TABLE_OUTSIDE);
 	CHECK(strcmp(tracer_format_note(line, sizeof(line), &walk),
 		     "Note: symbol table rejected (outside the declared table memory): "
 		     "frames print raw") == 0);
@@ -307,7 +308,7 @@ void tables_empty_index_reads_no_eh_frame(void)
 	config.eh_frame.end = (uintptr_t)(eh_frame + 4);
 	CHECK(tracer_eh_frame_check(&config) == TRACER_TABLE_ABSENT);
 	tracer_start(&walk, TRACER_AUTO, &config, &regs);
-	CHECK(walk.eh_frame_status == TRACER_TABLE_ABSENT);
+	CHECK(walk_of(&walk)->eh_frame_status == TRACER_TABLE_ABSENT);
 	CHECK(tracer_format_note(line, sizeof(line), &walk) == NULL);
 	fake_hashes_at(b->index_hashes);
 	fake_fde_index_fill(&b->index, b->entries, 1, (struct tracer_range){0, 0});
@@ -386,7 +387,7 @@ void tables_damage_found_mid_walk(void)
 			t.symbols[22].name += 1;
 		}
 		tracer_start(&walk, TRACER_FRAME_POINTER, &s.config, &s.regs);
-		CHECK_ROW(walk.symtab_status == TRACER_TABLE_OK, round);
+		CHECK_ROW(walk_of(&walk)->symtab_status == TRACER_TABLE_OK, round);
 		count = 0;
 		while (tracer_next(&walk, &frame) && count < 3) {
 			notes[count] = tracer_format_note(line, sizeof(line), &walk);
@@ -394,7 +395,7 @@ void tables_damage_found_mid_walk(void)
 				strcpy(note, line);
 			names[count++] = frame.name;
 		}
-		CHECK_ROW(count == 3 && walk.stop == TRACER_STOP_OUTERMOST, round);
+		CHECK_ROW(count == 3 && tracer_stop_reason(&walk) == TRACER_STOP_OUTERMOST, round);
 		CHECK_ROW(names[0] && strcmp(names[0], "f00") == 0 && !notes[0], round);
 		if (round == 0) {
 			CHECK_ROW(names[1] && strcmp(names[1], "f20") == 0 && !notes[1],
@@ -409,7 +410,7 @@ void tables_damage_found_mid_walk(void)
 			      : !names[1] && notes[1],
 			  round);
 		CHECK_ROW(!names[2] && (round == 2) == (notes[2] != NULL), round);
-		CHECK_ROW(walk.symtab_status == TRACER_TABLE_BAD_CHECKSUM, round);
+		CHECK_ROW(walk_of(&walk)->symtab_status == TRACER_TABLE_BAD_CHECKSUM, round);
 		CHECK_ROW(strcmp(note, "Note: symbol table rejected (checksum mismatch): "
 				       "frames print raw") == 0,
 			  round);
@@ -460,8 +461,8 @@ void tables_crafted_found_mid_walk(void)
 			CHECK_ROW(round == 1 || count == 0 || !frame.name, round);
 			count++;
 		}
-		CHECK_ROW(count == 3 && walk.stop == TRACER_STOP_OUTERMOST, round);
-		CHECK_ROW(round == 1 || walk.symtab_status == TRACER_TABLE_MALFORMED,
+		CHECK_ROW(count == 3 && tracer_stop_reason(&walk) == TRACER_STOP_OUTERMOST, round);
+		CHECK_ROW(round == 1 || walk_of(&walk)->symtab_status == TRACER_TABLE_MALFORMED,
 			  round);
 		CHECK_ROW(tracer_symtab_check(&s.config) == TRACER_TABLE_MALFORMED,
 			  round);

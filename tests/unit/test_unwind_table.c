@@ -18,6 +18,7 @@
 #include "fake_stack.h"
 #include "fake_tables.h"
 #include "harness.h"
+#include "walk.h"
 
 #define W ((int16_t)sizeof(uintptr_t))
 /* CFA = sp + 32, ra saved at CFA - 1 word, s0 unchanged (kind 2). */
@@ -561,7 +562,7 @@ void unwind_table_rejected(void)
 	t.stack.range.end = word(&t, 130);
 	CHECK(walk(&t) == 1 && t.stack.stop == TRACER_STOP_BAD_UNWIND_TABLE);
 	tracer_start(&walk_state, TRACER_TABLE, &t.stack.config, &t.stack.regs);
-	CHECK(walk_state.unwind_table_status == TRACER_TABLE_BAD_CHECKSUM);
+	CHECK(walk_of(&walk_state)->unwind_table_status == TRACER_TABLE_BAD_CHECKSUM);
 	CHECK(
 	    strcmp(
 		tracer_format_note(line, sizeof(line), &walk_state),

@@ -1,0 +1,282 @@
+/*
+ * walk.h - a walk's private state and what the files of the library share
+ * about it: the unwinders' steps, the stacks, the checks every step makes.
+ */
+#ifndef TRACER_WALK_H
+#define TRACER_WALK_H
+
+#include "cie.h"
+#include "memory.h"
+#include "search.h"
+
+/* The psABI keeps sp 16-byte aligned at calls, so every frame address is too. */
+#define TRACER_STACK_ALIGN 16u
+
+/* Entries of tracer_regs.s[]: s0-s11. */
+#define TRACER_SAVED_REGS (sizeof(((struct tracer_regs *)0)->s) / sizeof(uintptr_t))
+
+/* Field by field: a struct assignment or a copy loop may become a call to
+ * memcpy, which a freestanding kernel need not have. */
+static inline void regs_copy(struct tracer_regs *to, const struct tracer_regs *from)
+{
+	to->pc = from->pc;
+	to->ra = from->ra;
+	to->sp = from->sp;
+	to->s[0] = from->s[0];
+	to->s[1] = from->s[1];
+	to->s[2] = from->s[2];
+	to->s[3] = from->s[3];
+	to->s[4] = from->s[4];
+	to->s[5] = from->s[5];
+	to->s[6] = from->s[6];
+	to->s[7] = from->s[7];
+	to->s[8] = from->s[8];
+	to->s[9] = from->s[9];
+	to->s[10] = from->s[10];
+	to->s[11] = from->s[11];
+}
+
+/* The blocks a walk remembers having checked: 2^TRACER_VERIFIED_SHIFT. */
+#define TRACER_VERIFIED_SHIFT 5u
+
+/* The state of a walk, inside the caller's struct tracer_walk. */
+struct walk {
+	enum tracer_stop stop;
+	/* The tables as the walk found them so far (tracer_start() checks
+	 * their headers, the walk each block it reads); only OK ones are
+	 * read. .eh_frame is checked by the FDE index's hashes. */
+	enum tracer_table_status symtab_status;
+	enum tracer_table_status fde_index_status;
+	enum tracer_table_status unwind_table_status;
+	enum tracer_table_status eh_frame_status;
+	enum tracer_unwinder unwinder;
+	unsigned frames_left; /* of config->max_depth */
+	const struct tracer_config *config;
+	struct tracer_regs next; /* the frame tracer_next() returns next */
+	const struct tracer_symbol *next_function; /* its function, */
+	bool next_function_known;		   /* once looked up */
+	bool symtab_searchable;
+	enum tracer_unwinder next_found_by;
+	bool next_is_exact; /* registers came from a register set, not from memory */
+	bool next_after_trap;
+	bool next_from_user; /* after a trap from user mode: the walk ends */
+	bool trap_csrs_used; /* config->trap_csrs went to the innermost trap frame */
+	/* The table's common step may start from walk->next (its sp, pc and
+	 * the walk checked: table_common_ready). */
+	bool next_table_common;
+	bool fde_searchable; /* the FDE index is valid and not empty */
+	/* The trap that walk->next came from, when next_after_trap, else 0. */
+	uintptr_t trap_cause;
+	uintptr_t trap_tval;
+	uintptr_t trap_status; /* sstatus, or SPP set where the layout has none */
+	/* The symbol table's search (sorted_search_from), set up once a walk,
+	 * if the table is valid and not empty (symtab_searchable). */
+	uint32_t symtab_levels;
+	uint32_t symtab_first_probe;
+	/* The FDE index's, the same way (if fde_searchable). */
+	uint32_t fde_levels;
+	uint32_t fde_first_probe;
+	/* The current stack (a copy: reads check it without searching the
+	 * list), its index in config->stacks (TRACER_MAX_STACKS: none, and
+	 * the range empty), and a bit per stack the walk has left. */
+	struct tracer_range stack;
+	unsigned stack_index;
+	uint32_t stacks_left;
+	/* The checks of the common paths, as windows: frame pointers whose
+	 * record lies in the stack, return addresses with 4 bytes of text
+	 * before them (with a valid unwind table: whose call its blocks
+	 * cover, too, where a row may state a frame size). */
+	struct window record_window;
+	struct window call_window;
+	/* Returns into the trap entry or into an entry point (the span of
+	 * them all): left to the general path, which tells them apart. */
+	struct window trap_return_window;
+	/* The DWARF unwinder's last CIE (address UINTPTR_MAX: none yet):
+	 * most FDEs share one, read once a walk. */
+	struct tracer_cie cie;
+	/* The rejections tracer_format_note() has reported: a bit each. */
+	unsigned noted;
+	/* tracer_prepare() checked every block: none is checked again. */
+	bool tables_verified;
+	/* The blocks checked so far (verify.c): a cache of their ids, in sets
+	 * of two slots; slot i valid if bit i of verified_valid is set. And
+	 * per array kind the last blocks read, first to last (if bit kind of
+	 * recent_valid is set). */
+	uint32_t verified_valid;
+	uint32_t verified[1u << TRACER_VERIFIED_SHIFT];
+	uint32_t recent_valid;
+	uint32_t recent_first[TRACER_HASHED_KINDS];
+	uint32_t recent_last[TRACER_HASHED_KINDS];
+};
+
+
+_Static_assert(sizeof(struct walk) <= sizeof(struct tracer_walk),
+	       "struct tracer_walk (tracer.h) is too small for struct walk");
+_Static_assert(_Alignof(struct walk) <= _Alignof(struct tracer_walk),
+	       "struct tracer_walk is less aligned than struct walk");
+
+/* The walk inside a caller's struct tracer_walk. */
+static inline struct walk *walk_of(struct tracer_walk *walk)
+{
+	return (struct walk *)(void *)walk;
+}
+
+/*
+ * One unwinding step: from the frame in walk->next (already returned to the
+ * caller), computes its caller into walk->next, or sets walk->stop.
+ */
+void frame_pointer_step(struct walk *walk);
+
+void dwarf_step(struct walk *walk);
+void prologue_step(struct walk *walk);
+/* False, with walk->next as it was, for a row the table marks "interpret":
+ * the caller runs dwarf_step() itself, so that the table's frame is not
+ * below the DWARF unwinder's on the stack. */
+bool table_step(struct walk *walk);
+
+/* The frame-pointer unwinder's path for the frames most walks are made of
+ * (a caller's frame whose return address follows `jal ra` or `jalr ra`):
+ * makes the caller of walk->next walk->next and returns true, or changes
+ * nothing (frame_pointer_step() then decides, with a stop reason).
+ * frame_pointer_run(): the same for up to `max` frames, each caller's pc
+ * stored in pcs[]; returns how many. */
+bool frame_pointer_next(struct walk *walk);
+size_t frame_pointer_run(struct walk *walk, uintptr_t *pcs, size_t max);
+
+/* The same for the table: table_next() and table_run() take the frames
+ * whose rows are based on sp or s0 with ra saved, from a frame that
+ * table_common_ready() accepts. */
+bool table_next(struct walk *walk);
+/* The table unwinder's common path (table_common_step) for up to `max`
+ * frames from walk->next, if walk->next_table_common, each caller's pc
+ * stored in pcs[], none from a frame that returns into the trap entry or
+ * an entry point. Returns how many; leaves walk->next at the last one. */
+size_t table_run(struct walk *walk, uintptr_t *pcs, size_t max);
+/* Whether table_common_step() may start from walk->next (of a table or
+ * auto walk), unless it returns into the trap entry or an entry point
+ * (trap_return_window, which its users check): the walk running, with a
+ * valid table; a frame the table found (so the step need not mark the
+ * frames it finds), not a register set's; its pc in the walk's
+ * call_window, its sp as table_common_step() needs.
+ * walk->next_table_common keeps the answer until the general step runs
+ * again: each frame the step finds meets the same conditions. */
+bool table_common_ready(const struct walk *walk);
+
+/* The check of a symbol table search (verify.c), unless the walk's
+ * tables_verified: true if `symbol`, the search's answer for addr, is the
+ * intact table's, and so is its name if it holds addr; else false, the
+ * table rejected for the rest of the walk. */
+bool walk_symbol_check(struct walk *walk, const struct tracer_symbol *symbol,
+		       uintptr_t addr);
+
+/* The function holding addr in the walk's symbol table, if that is valid:
+ * the search walk_begin set up. Inline: tracer_next() runs it once a frame. */
+static inline __attribute__((always_inline)) const struct tracer_symbol *
+walk_symtab_search(const struct walk *walk, uintptr_t addr)
+{
+	if (!walk->symtab_searchable)
+		return NULL;
+	return symbol_holding(
+	    sorted_search_from(walk->config->symtab->symbols, walk->symtab_first_probe,
+			       walk->symtab_levels, sizeof(struct tracer_symbol), addr),
+	    addr);
+}
+
+/* The same search, its answer and the name checked (walk_symbol_check)
+ * unless tracer_prepare() checked it all: tracer_next()'s. */
+static inline __attribute__((always_inline)) const struct tracer_symbol *
+walk_symtab_search_checked(struct walk *walk, uintptr_t addr)
+{
+	const struct tracer_symbol *symbol;
+
+	if (!walk->symtab_searchable)
+		return NULL;
+	symbol =
+	    sorted_search_from(walk->config->symtab->symbols, walk->symtab_first_probe,
+			       walk->symtab_levels, sizeof(struct tracer_symbol), addr);
+	if (!walk->tables_verified && !walk_symbol_check(walk, symbol, addr))
+		return NULL;
+	return symbol_holding(symbol, addr);
+}
+/* Whether address lies in one of config->entry_points. */
+bool entry_points_contain(const struct tracer_config *config, uintptr_t address);
+
+/* The walk's trap_return_window: the return addresses whose call lies in
+ * the trap entry or an entry point, or between them. */
+struct window entry_points_return_window(const struct tracer_config *config);
+
+/* Makes the stack that holds walk->next.sp (tracer_config's rules) the
+ * walk's current one, having left none. */
+void stacks_start(struct walk *walk);
+
+/* tracer_start() with the tables' statuses given: their headers' (then
+ * each block is checked as the walk reads it), or tracer_prepare()'s
+ * verdict on all of them (`verified`). */
+void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
+		const struct tracer_config *config, const struct tracer_regs *regs,
+		enum tracer_table_status symtab_status,
+		enum tracer_table_status fde_index_status,
+		enum tracer_table_status unwind_table_status,
+		enum tracer_table_status eh_frame_status, bool verified);
+
+/* Computes the caller of the frame in walk->next: into walk->next, or sets
+ * walk->stop. The general step, for the frames the capture's loops leave
+ * (tracer_next() takes the common ones inline first). */
+void walk_advance(struct walk *walk);
+
+/* The function of the frame in walk->next, if the walk's symbol table is
+ * valid and has it, else NULL: looked up once a frame, when the frame is
+ * symbolized or an unwinder needs it. */
+const struct tracer_symbol *walk_function(struct walk *walk);
+
+/* walk->stack_index when sp is on no declared stack. */
+#define STACKS_NONE TRACER_MAX_STACKS
+
+/*
+ * The frame at walk->next returns into the trap entry, which called its
+ * handler with sp pointing at the trap frame: continues from the registers
+ * saved there, or sets walk->stop. The interrupted pc is exact (not a
+ * return address). The interrupted sp chooses the stack the walk goes on
+ * with: the trap may have switched to this one (an interrupt stack) from
+ * another, never from one the walk left. A frame on no stack is shown, and
+ * the walk stops after it.
+ */
+void stacks_cross_trap(struct walk *walk);
+
+/*
+ * Whether cfa, the caller's sp an unwinder computed, may follow the frame in
+ * walk->next: inside the stack (its top included) and above the callee's sp,
+ * strictly so past the first frame of a register set, where a function
+ * without a frame has CFA == sp. TRACER_RUNNING if so, else why not.
+ * Inline: every unwinder checks every frame so.
+ */
+static inline enum tracer_stop frame_check_cfa(const struct walk *walk,
+					       uintptr_t cfa)
+{
+	if (cfa <= walk->stack.start || cfa > walk->stack.end)
+		return TRACER_STOP_OUTSIDE_STACK;
+	if (cfa < walk->next.sp || (cfa == walk->next.sp && !walk->next_is_exact))
+		return TRACER_STOP_NOT_ASCENDING;
+	return TRACER_RUNNING;
+}
+
+/* The stop for a frame its unwinder found to be the first of its stack
+ * (ra undefined, s0 = 0, sp set from an address): TRACER_STOP_OUTERMOST
+ * only if its sp, or `cfa`, the sp it was entered with, is the top of the
+ * declared stack, else `early`: the claim is false, callers may remain. */
+enum tracer_stop frame_outermost(const struct walk *walk, uintptr_t cfa,
+				 enum tracer_stop early);
+
+
+/*
+ * The general steps' second witness (frame_size_agrees) for the frame in
+ * walk->next, whose CFA the step took from s0 as `cfa`, before the step
+ * changes walk->next: TRACER_STOP_FRAME_SIZE if the frame's row states a
+ * size that disagrees, else TRACER_RUNNING. Only a caller's frame is
+ * checked: a register set's s0 is the register's, not a saved slot, and
+ * its pc may lie in a prologue or an epilogue, where sp moves under an
+ * s0-based row. Out of line: it runs after the deepest part of no step.
+ */
+enum tracer_stop frame_size_check(struct walk *walk, uintptr_t cfa);
+
+#endif /* TRACER_WALK_H */
