@@ -22,6 +22,7 @@
 #include "smp.h"
 #include "timer.h"
 #include "tracer_embedded.h"
+#include "tracer_tables.h"
 #include "vm.h"
 
 #define ARG_MAX 64

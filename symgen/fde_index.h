@@ -11,7 +11,7 @@
 #define SYMGEN_FDE_INDEX_H
 
 #include "elf.h"
-#include "tracer.h"
+#include "tracer_tables.h"
 
 struct fde_entry {
 	uint64_t pc_start; /* first address the FDE covers */

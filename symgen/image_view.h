@@ -12,7 +12,7 @@
 #define SYMGEN_IMAGE_VIEW_H
 
 #include "elf.h"
-#include "tracer.h"
+#include "tracer_tables.h"
 
 /* What to copy (flags); the text range is known either way. */
 enum {

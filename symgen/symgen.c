@@ -365,7 +365,7 @@ static void write_table(FILE *out, const struct table *table, const char *path)
 		"interpreted, %zu rules). Do not edit. */\n",
 		table->function_count, table->fde_count, table->unwind.count,
 		table->unwind.interpreted, table->unwind.rule_count);
-	fprintf(out, "#include \"table_format.h\"\n#include \"tracer.h\"\n\n");
+	fprintf(out, "#include \"tracer_tables.h\"\n\n");
 	if (has_symbols) {
 		write_symbols(out, table);
 		write_symtab_hashes(out, table, path);

@@ -10,8 +10,11 @@
 #include "walk.h"
 #include "verify.h"
 
-void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config *config)
+void tracer_prepare(struct tracer_prepared *caller_prepared,
+		    const struct tracer_config *config)
 {
+	struct prepared *prepared = prepared_of(caller_prepared);
+
 	prepared->config = config;
 	prepared->symtab_status = tracer_symtab_check(config);
 	prepared->fde_index_status = tracer_fde_index_check(config);
@@ -19,10 +22,11 @@ void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config
 	prepared->eh_frame_status = tracer_eh_frame_check(config);
 }
 
-size_t tracer_capture(const struct tracer_prepared *prepared,
+size_t tracer_capture(const struct tracer_prepared *caller_prepared,
 		      enum tracer_unwinder unwinder, const struct tracer_regs *regs,
 		      uintptr_t *pcs, size_t max, enum tracer_stop *stop)
 {
+	const struct prepared *prepared = prepared_of((struct tracer_prepared *)caller_prepared);
 	struct walk walk;
 	size_t count = 0;
 

@@ -5,7 +5,7 @@
 #ifndef TRACER_SEARCH_H
 #define TRACER_SEARCH_H
 
-#include "tracer.h"
+#include "tracer_tables.h"
 
 /* floor(log2(count)) for count >= 1 (0 for 0): the probes sorted_search
  * makes after its first. */

@@ -42,7 +42,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "table_format.h"
+/* The tables symgen embeds (tracer_tables.h): a config points at them. */
+struct tracer_symtab;
+struct tracer_fde_index;
+struct tracer_unwind_table;
 
 /* A half-open address range [start, end). */
 struct tracer_range {
@@ -50,31 +53,6 @@ struct tracer_range {
 	uintptr_t end;
 };
 
-/* One function of the symbol table that symgen embeds into the image. */
-struct tracer_symbol {
-	uintptr_t addr; /* first instruction */
-	uint32_t size;	/* bytes of code */
-	uint32_t name;	/* offset of the NUL-terminated name in names[] */
-};
-
-/*
- * The embedded table: symbols sorted by addr, one entry per address. The
- * header lets a walk reject a table that memory corruption damaged (magic,
- * version and checksum: see table_format.h).
- */
-struct tracer_symtab {
-	uint32_t magic;	     /* TRACER_SYMTAB_MAGIC */
-	uint16_t version;    /* TRACER_TABLE_VERSION */
-	uint16_t word_size;  /* sizeof(uintptr_t) of the image */
-	uint32_t count;	     /* entries of symbols[] */
-	uint32_t names_size; /* bytes of names[]: a multiple of 4, the last one NUL */
-	uint32_t checksum;   /* tracer_header_hash() of count and names_size */
-	const struct tracer_symbol *symbols;
-	const char *names;
-	/* A hash per block of symbols[], then per block of names[]
-	 * (table_hash.h), checked as a walk reads them. */
-	const uint32_t *hashes;
-};
 
 /*
  * How the kernel's trap entry saves the interrupted state. Contract: the
@@ -121,61 +99,7 @@ struct tracer_trap_csrs {
 	uintptr_t tval;
 };
 
-/*
- * The FDE index symgen embeds (symgen --cfi): for each FDE of .eh_frame, the
- * first address it covers and where it is, sorted by pc_start, so that the
- * DWARF unwinder finds a function's CFI by binary search instead of scanning
- * .eh_frame (the GNU linker makes no .eh_frame_hdr for RISC-V).
- */
-struct tracer_fde_entry {
-	uintptr_t pc_start; /* the FDE's initial location */
-	uintptr_t fde;	    /* address of the FDE's length field, inside .eh_frame */
-};
 
-struct tracer_fde_index {
-	uint32_t magic;	    /* TRACER_FDE_INDEX_MAGIC */
-	uint16_t version;   /* TRACER_TABLE_VERSION */
-	uint16_t word_size; /* sizeof(uintptr_t) of the image */
-	uint32_t count;	    /* entries of entries[] */
-	uint32_t checksum;  /* tracer_header_hash() of count, eh_frame, eh_frame_size */
-	const struct tracer_fde_entry *entries;
-	/* The .eh_frame the index points into, as symgen read it: a walk reads
-	 * only the part of config->eh_frame that this covers. */
-	uintptr_t eh_frame;
-	uint32_t eh_frame_size;
-	/* A hash per block of entries[], then per block of .eh_frame
-	 * (table_hash.h), checked as a walk reads them. */
-	const uint32_t *hashes;
-};
-
-/*
- * The unwind table symgen compiles from .eh_frame (symgen --cfi; the format:
- * tracer/UNWIND_TABLE.md, the rows and rules: table_format.h): for each
- * range of code, how to find the CFA (sp or s0 plus an offset), ra and s0,
- * or that the DWARF unwinder must interpret the range, or that no CFI
- * covers it. Rows are byte offsets into rules[]; per block of
- * 2^TRACER_UNWIND_BLOCK_SHIFT bytes from base, maps[i] marks where rows
- * start and lookup[i] counts the rows up to its end.
- */
-struct tracer_unwind_table {
-	uint32_t magic;	      /* TRACER_UNWIND_TABLE_MAGIC */
-	uint16_t version;     /* TRACER_UNWIND_VERSION */
-	uint16_t word_size;   /* sizeof(uintptr_t) of the image */
-	uint32_t count;	      /* entries of rows[] */
-	uint32_t block_count; /* entries of maps[] and lookup[] */
-	uint32_t rule_count;  /* entries of rules[] */
-	/* tracer_header_hash() of count, block_count, rule_count and base
-	 * (64-bit, low word first, on rv32 too) */
-	uint32_t checksum;
-	uintptr_t base; /* the address of the first row */
-	const uint16_t *rows;
-	const uint64_t *maps;
-	const uint16_t *lookup; /* at most TRACER_UNWIND_MAX_ROWS rows */
-	const struct tracer_unwind_rule *rules;
-	/* A hash per block of rows[], maps[], lookup[], then rules[]
-	 * (table_hash.h), checked as a walk reads them. */
-	const uint32_t *hashes;
-};
 
 /* Stacks a config may declare; entries past it are ignored, as if absent. */
 #define TRACER_MAX_STACKS 16u
@@ -275,7 +199,8 @@ enum tracer_unwinder {
 	 * slot per register it restores, CFI_STATE_DEPTH remembered rows:
 	 * cfi.h). */
 	TRACER_DWARF,
-	/* The CompilerTracer: decodes each function's code from its start (found
+	/* The prologue unwinder (the seed's CompilerTracer): decodes each
+	 * function's code from its start (found
 	 * in config->symtab) to the pc, to find the frame size and where ra and
 	 * s0 were saved. Needs neither frame pointers nor CFI; restores ra, sp
 	 * and s0. Reads code only inside config->text. Stack:
@@ -373,15 +298,6 @@ struct tracer_frame {
 	bool found_by_fallback;
 };
 
-/* Whether an embedded table can be used, as a walk found it. */
-enum tracer_table_status {
-	TRACER_TABLE_OK,
-	TRACER_TABLE_ABSENT,	/* NULL in the config: not an error */
-	TRACER_TABLE_OUTSIDE,	/* descriptor or arrays outside config->tables */
-	TRACER_TABLE_MALFORMED, /* magic, version, word size, sizes, names or order wrong
-				 */
-	TRACER_TABLE_BAD_CHECKSUM /* contents changed since symgen wrote them */
-};
 
 /*
  * A walk's state, private to the library: declare one (on the stack is
@@ -398,10 +314,7 @@ struct tracer_walk {
  * then checks each block of them, and of .eh_frame, the first time it
  * reads it, and each entry it reads (see tracer_symtab_check). A table
  * found damaged is not read again in the walk: tracer_format_note() says
- * so. Up to the first frame (tracer_start() and the first tracer_next(),
- * `make bench`): 2,686 instructions for auto on the benchmark kernel, 2,699
- * on the one with ten times the functions (48,446 and 393,094 when the
- * whole tables were checked here). */
+ * so. Its cost does not grow with the tables' size (docs/speed.md). */
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs);
 
@@ -435,34 +348,12 @@ enum tracer_stop tracer_stop_reason(const struct tracer_walk *walk);
  * checks stay). The config must outlive the prepared form, which points
  * at it.
  *
- * Instructions per frame (`make bench`: rv64imac, gcc -O2, every check on;
- * FP=0 / FP=1 kernels), raw, then symbolized by tracer_next() for
- * comparison:
- *     frame pointer     68 (FP=1)       474
- *     DWARF            618 / 805     1,022 / 1,376
- *     prologue         854 / 966     1,013 / 1,126
- *     table             53 / 64        442 / 456
- *     auto              53 / 64        442 / 456
- * (symbolized: with the checks of the blocks and entries each frame reads,
- * here found checked already, as in a recursion; a block first read costs
- * about 120 more. The frame pointer and DWARF check the unwind table's row
- * of each s0-based frame for the frame-size witness too: about 165 more.)
- * (the table's lookup counts bits, no search: the same wherever the code
- * falls, and on a kernel with ten times the functions).
- * The frame-pointer capture runs its frames in one loop: a frame whose
- * return address follows `jal ra` or `jalr ra` costs 68 (the frame size
- * its table row states checked against s0 included); any other frame
- * (a 2-byte call, a trap frame, the first frame, a stop) takes the
- * iterator's path. The table capture (auto's too) has such a loop for rows
- * based on sp or s0 with ra saved. tracer_next() takes the same common
- * step for such frames, inline, one frame per call.
+ * A frame costs tens of instructions for the frame pointer and the table,
+ * hundreds for DWARF and the prologue decoder (docs/speed.md, measured by
+ * `make bench`).
  */
 struct tracer_prepared {
-	const struct tracer_config *config;
-	enum tracer_table_status symtab_status;
-	enum tracer_table_status fde_index_status;
-	enum tracer_table_status unwind_table_status;
-	enum tracer_table_status eh_frame_status;
+	uintptr_t opaque[1 + 16 / sizeof(uintptr_t)]; /* private: walk.h */
 };
 
 void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config *config);
@@ -520,27 +411,8 @@ char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop);
  * none. A walk finds damage as it reads: call it before each frame line
  * and before the end line. */
 char *tracer_format_note(char *buf, size_t size, struct tracer_walk *walk);
-const char *tracer_table_status_text(enum tracer_table_status status);
 
-/* Whether the table config names is usable: inside config->tables, with
- * the right magic, version, word size, sizes and checksum, every block's
- * hash and every entry as symgen writes them: the whole table, about 9
- * instructions per 8 bytes. Call it before the lookups below on a table
- * that memory corruption may have reached. */
-enum tracer_table_status tracer_symtab_check(const struct tracer_config *config);
-enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config);
-enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config);
-/* .eh_frame, by the FDE index's hashes: TRACER_TABLE_ABSENT without a valid
- * index. */
-enum tracer_table_status tracer_eh_frame_check(const struct tracer_config *config);
 
-/* Function containing addr, or NULL if addr is in a gap or outside the
- * table. The table must be one tracer_symtab_check() accepted. */
-const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *symtab,
-						 uintptr_t addr);
-/* Function named `name`, or NULL. Linear: for commands, not for unwinding. */
-const struct tracer_symbol *tracer_symtab_find(const struct tracer_symtab *symtab,
-					       const char *name);
 /* The code of the function holding addr, [start, start + size), as the
  * table sizes it (symgen: up to the next label, for assembly without
  * .size): a trap->entry or config->entry_points range for code without an
@@ -549,10 +421,5 @@ const struct tracer_symbol *tracer_symtab_find(const struct tracer_symtab *symta
  * lies in no function. */
 struct tracer_range tracer_function_range(const struct tracer_config *config,
 					  uintptr_t addr);
-static inline const char *tracer_symbol_name(const struct tracer_symtab *symtab,
-					     const struct tracer_symbol *symbol)
-{
-	return symtab->names + symbol->name;
-}
 
 #endif /* TRACER_H */

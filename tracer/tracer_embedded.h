@@ -15,7 +15,7 @@
 #ifndef TRACER_EMBEDDED_H
 #define TRACER_EMBEDDED_H
 
-#include "tracer.h"
+#include "tracer_tables.h"
 
 extern const struct tracer_symtab tracer_symtab;
 extern const struct tracer_fde_index tracer_fde_index;

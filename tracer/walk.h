@@ -8,6 +8,7 @@
 #include "cie.h"
 #include "memory.h"
 #include "search.h"
+#include "tracer_tables.h"
 
 /* The psABI keeps sp 16-byte aligned at calls, so every frame address is too. */
 #define TRACER_STACK_ALIGN 16u
@@ -114,6 +115,24 @@ _Static_assert(sizeof(struct walk) <= sizeof(struct tracer_walk),
 	       "struct tracer_walk (tracer.h) is too small for struct walk");
 _Static_assert(_Alignof(struct walk) <= _Alignof(struct tracer_walk),
 	       "struct tracer_walk is less aligned than struct walk");
+
+/* tracer_prepare()'s verdict on a config's tables (tables.c), inside the
+ * caller's struct tracer_prepared. */
+struct prepared {
+	const struct tracer_config *config;
+	enum tracer_table_status symtab_status;
+	enum tracer_table_status fde_index_status;
+	enum tracer_table_status unwind_table_status;
+	enum tracer_table_status eh_frame_status;
+};
+
+_Static_assert(sizeof(struct prepared) <= sizeof(struct tracer_prepared),
+	       "struct tracer_prepared (tracer.h) is too small for struct prepared");
+
+static inline struct prepared *prepared_of(struct tracer_prepared *prepared)
+{
+	return (struct prepared *)(void *)prepared;
+}
 
 /* The walk inside a caller's struct tracer_walk. */
 static inline struct walk *walk_of(struct tracer_walk *walk)

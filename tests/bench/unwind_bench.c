@@ -34,7 +34,7 @@
 
 #include "console.h"
 #include "panic.h"
-#include "tracer.h"
+#include "tracer_tables.h"
 
 #define BENCH_SHALLOW 16u
 #define BENCH_DEEP    64u

@@ -45,7 +45,7 @@
 
 #include "fuzz_input.h"
 #include "fuzz_regions.h"
-#include "tracer.h"
+#include "tracer_tables.h"
 #include "walk.h"
 
 #ifndef FUZZ_UNWINDER
@@ -1285,10 +1285,10 @@ static void check_capture(const struct tracer_config *config,
 	/* The capture trusts tracer_prepare()'s verdict on every block; the
 	 * walk checks only those it reads: alike only if both judged the
 	 * tables alike, from the walk's start to its end. */
-	if (prepared.symtab_status != walk_of((struct tracer_walk *)start)->symtab_status ||
-	    prepared.fde_index_status != walk_of((struct tracer_walk *)start)->fde_index_status ||
-	    prepared.unwind_table_status != walk_of((struct tracer_walk *)start)->unwind_table_status ||
-	    prepared.eh_frame_status != walk_of((struct tracer_walk *)start)->eh_frame_status ||
+	if (prepared_of(&prepared)->symtab_status != walk_of((struct tracer_walk *)start)->symtab_status ||
+	    prepared_of(&prepared)->fde_index_status != walk_of((struct tracer_walk *)start)->fde_index_status ||
+	    prepared_of(&prepared)->unwind_table_status != walk_of((struct tracer_walk *)start)->unwind_table_status ||
+	    prepared_of(&prepared)->eh_frame_status != walk_of((struct tracer_walk *)start)->eh_frame_status ||
 	    walk_of((struct tracer_walk *)end)->symtab_status != walk_of((struct tracer_walk *)start)->symtab_status ||
 	    walk_of((struct tracer_walk *)end)->fde_index_status != walk_of((struct tracer_walk *)start)->fde_index_status ||
 	    walk_of((struct tracer_walk *)end)->unwind_table_status != walk_of((struct tracer_walk *)start)->unwind_table_status ||

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tracer.h"
+#include "tracer_tables.h"
 
 #define FAKE_CFI_CAPACITY 4096
 #define FAKE_CFI_FIXUPS	  16

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tracer.h"
+#include "tracer_tables.h"
 
 /* One instruction as objdump prints its hex: I32(0xfd010113), C16(0x1141). */
 #define I32(insn) (uint16_t)((insn)&0xffff), (uint16_t)((uint32_t)(insn) >> 16)

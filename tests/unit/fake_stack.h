@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tracer.h"
+#include "tracer_tables.h"
 
 #define FAKE_TEXT_SIZE	 ((uintptr_t)0x10000)
 #define FAKE_TEXT_START	 fake_text_start()

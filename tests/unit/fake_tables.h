@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "tracer.h"
+#include "tracer_tables.h"
 
 /* names: names_size bytes (a multiple of 4), 4-byte aligned, NUL-padded. */
 void fake_symtab_fill(struct tracer_symtab *symtab, const struct tracer_symbol *symbols,

@@ -13,6 +13,7 @@
 #include "fake_stack.h"
 #include "fake_tables.h"
 #include "harness.h"
+#include "walk.h"
 
 /* Instructions before a return address (objdump's hex). */
 #define JAL_RA	     0x000000efu /* jal ra, 0: rd = ra */
@@ -357,13 +358,13 @@ void capture_uses_prepared_verdict(void)
 	s.regs.ra = FAKE_TEXT_START + 0x302;
 	s.regs.sp = fake_addr(&s, 100);
 	tracer_prepare(&prepared, &s.config);
-	CHECK(prepared.symtab_status == TRACER_TABLE_OK);
+	CHECK(prepared_of(&prepared)->symtab_status == TRACER_TABLE_OK);
 	symtab.checksum++;
 	CHECK(tracer_capture(&prepared, TRACER_PROLOGUE, &s.regs, pcs, 4, &stop) == 2);
 	CHECK(pcs[0] == FAKE_TEXT_START + 0x104 && pcs[1] == FAKE_TEXT_START + 0x302);
 	CHECK(stop == TRACER_STOP_NO_SYMBOL);
 	tracer_prepare(&prepared, &s.config);
-	CHECK(prepared.symtab_status == TRACER_TABLE_BAD_CHECKSUM);
+	CHECK(prepared_of(&prepared)->symtab_status == TRACER_TABLE_BAD_CHECKSUM);
 	CHECK(tracer_capture(&prepared, TRACER_PROLOGUE, &s.regs, pcs, 4, &stop) == 1);
 	CHECK(stop == TRACER_STOP_BAD_SYMTAB);
 	fake_stack_free(&s);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "tracer.h"
+#include "tracer_tables.h"
 
 static struct tracer_frame frame_at(uintptr_t pc)
 {

@@ -417,7 +417,7 @@ void tables_damage_found_mid_walk(void)
 		/* Said once: nothing more at the end. */
 		CHECK_ROW(tracer_format_note(line, sizeof(line), &walk) == NULL, round);
 		tracer_prepare(&prepared, &s.config);
-		CHECK_ROW(prepared.symtab_status == TRACER_TABLE_BAD_CHECKSUM, round);
+		CHECK_ROW(prepared_of(&prepared)->symtab_status == TRACER_TABLE_BAD_CHECKSUM, round);
 	}
 	fake_stack_free(&s);
 }
