@@ -1,7 +1,7 @@
 # Backtrace demo kernel and tracer library for RISC-V.
 #
 #   make                 build $(BUILD)/kernel.elf
-#   make run             boot it in QEMU (ARGS="scenario=load-fault tracer=compiler")
+#   make run             boot it in QEMU (ARGS="scenario=load-fault tracer=prologue")
 #   make debug           boot halted, waiting for gdb-multiarch
 #   make test            unit, symgen and end-to-end tests (GDB as the oracle), fuzz replay
 #   make fuzz            libFuzzer targets, FUZZ_SECONDS each (tests/fuzz/fuzz.mk)
