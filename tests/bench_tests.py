@@ -35,8 +35,8 @@ from testlib import CROSS, ROOT, TEST_BUILD, Results, run
 # lookup a frame (22 before), DWARF one where the CFA is s0-based (FP=1:
 # 707 and 1,114 before), the table 5 in its s0-based rows (FP=1: 59 and 444).
 MAX_PER_FRAME = {
-    ("fp", "raw"): 75,              # 68 (22 before the frame-size witness)
-    ("fp", "symbolized"): 520,      # 472 (257 before the witness; 131 before the block checks)
+    ("frame-pointer", "raw"): 75,              # 68 (22 before the frame-size witness)
+    ("frame-pointer", "symbolized"): 520,      # 472 (257 before the witness; 131 before the block checks)
     ("dwarf", "raw"): 885,          # 805 (FP=1); 618 (FP=0)
     ("dwarf", "symbolized"): 1510,  # 1,374 (FP=1; 1,114 before the witness, 801 before the checks)
     ("prologue", "raw"): 1070,      # 964 (FP=1); the issue's target is 600
@@ -62,14 +62,14 @@ CHECK_PER_FRAME = 330
 # 2,801 checks the blocks of its first frame's table row (1,682 without).
 # It was 48,446 (demo size) and 393,094 (10x) when tracer_start() checked
 # every table whole.
-WALK_START_MAX = {"fp": 3000, "prologue": 3000, "auto": 3000, "table": 3000, "dwarf": 4400}
+WALK_START_MAX = {"frame-pointer": 3000, "prologue": 3000, "auto": 3000, "table": 3000, "dwarf": 4400}
 MIN_RATIO_TO_LIBGCC = 1
 # What a symbolized walk pays a frame on top of symbolizing, by unwinder:
 # the frame-size witness of the frame pointer and of DWARF checks the unwind
 # table's row of each s0-based frame (walk_unwind_rule: its blocks found
 # checked), which the raw capture, trusting tracer_prepare(), does not: 169
 # for the frame pointer, 162 for DWARF with FP=1 (none in FP=0's frames).
-SYMBOLIZED_STEP_EXTRA = {"fp": 180, "dwarf": 180}
+SYMBOLIZED_STEP_EXTRA = {"frame-pointer": 180, "dwarf": 180}
 BENCH_TIMEOUT = 600
 BENCH_KERNELS = [os.path.join(ROOT, "build", "bench", "kernel.elf"),
                  os.path.join(ROOT, "build", "bench-fp1", "kernel.elf"),
@@ -83,15 +83,15 @@ FLAT_PERCENT = 10
 # line; the kernel may measure more (a new unwinder is one line in
 # unwind_bench.c).
 REQUIRED_UNWINDERS = {"0": {"auto", "dwarf", "libgcc", "prologue", "table"},
-                      "1": {"auto", "dwarf", "fp", "libgcc", "prologue", "table"}}
+                      "1": {"auto", "dwarf", "frame-pointer", "libgcc", "prologue", "table"}}
 ALLOCATOR_SYMBOLS = {"malloc", "free", "calloc", "realloc"}
 
 KERNEL_RE = re.compile(r"^BENCH kernel build=(\S+) frame-pointers=(\d)$")
-START_RE = re.compile(r"^BENCH walk-start (\w+) instret=(\d+) symbols=(\d+) fdes=(\d+) "
+START_RE = re.compile(r"^BENCH walk-start ([\w-]+) instret=(\d+) symbols=(\d+) fdes=(\d+) "
                       r"unwind=(\d+)$")
-WALK_RE = re.compile(r"^BENCH (\w+) (raw|symbolized) depth=(\d+) frames=(\d+) instret=(\d+) "
+WALK_RE = re.compile(r"^BENCH ([\w-]+) (raw|symbolized) depth=(\d+) frames=(\d+) instret=(\d+) "
                      r"complete=([01])$")
-SLOPE_RE = re.compile(r"^bench (\S+) (\w+) (raw|symbolized) slope (\d+) instr/frame$")
+SLOPE_RE = re.compile(r"^bench (\S+) ([\w-]+) (raw|symbolized) slope (\d+) instr/frame$")
 
 
 def parse(output):
