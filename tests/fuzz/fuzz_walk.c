@@ -3,7 +3,7 @@
  * (tracer_start, tracer_next, tracer_format_*) with the unwinder
  * FUZZ_UNWINDER, over one to three stacks, registers, code, .eh_frame, FDE
  * index, symbol table, unwind table and trap layout decoded from the input. After each
- * walk it asserts the walk invariants of the spec (notes/spec.md) and aborts with a
+ * walk it asserts the walk invariants (tests/fuzz/README.md) and aborts with a
  * message when one fails. Every region lives in guarded memory
  * (fuzz_regions.h): a read outside the declared regions crashes.
  *
