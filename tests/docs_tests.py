@@ -10,7 +10,8 @@
     output), every scenario=call:NAME a function of the test kernel;
   * the README's sample trace is what its command prints, hex addresses
     masked; its addr2line example, run on the real address of the frame it
-    names, names that function;
+    names, names that function; the panic and reserve-stack lines of
+    design.md's panic-path cases are what those cases print;
   * the README's "Add your own code" example builds, boots and panics;
   * porting.md's TRACER_STACK_* table equals the headers' figures, and its
     hand build of symgen builds a symgen that runs.
@@ -358,6 +359,53 @@ def check_example(results):
                   "problem: %s\n%s" % (problem, console[-1500:]))
 
 
+def panic_path_rows(text):
+    """[(scenario spans, SMP harts, full lines)] of design.md's table of
+    panic-path cases: the lines written out in full (no "..") that the
+    cases print."""
+    rows, in_table = [], False
+    for line in text.splitlines():
+        if line.startswith("| case | run with | printed, in order |"):
+            in_table = True
+        elif in_table and not line.startswith("|"):
+            in_table = False
+        elif in_table and not line.startswith("| ---"):
+            cells = line.strip().strip("|").split(" | ")
+            if len(cells) != 3:
+                continue
+            runs = [span for span in CODE_SPAN_RE.findall(cells[1])
+                    if span.startswith("scenario=")]
+            harts = re.search(r"SMP=(\d+)", cells[1])
+            lines = [span for span in CODE_SPAN_RE.findall(cells[2])
+                     if re.match(r"^(panic: |reserve stack: )\S", span) and ".." not in span
+                     and "<" not in span]
+            rows.append((runs, int(harts.group(1)) if harts else 1, lines))
+    return rows
+
+
+def check_panic_path_lines(results, elf):
+    """design.md's panic-path cases: each line it writes out in full is
+    printed by one of the runs the case names."""
+    rows = panic_path_rows(read("docs/design.md"))
+    results.check("docs: design.md's panic-path table has cases with lines to check",
+                  sum(len(lines) for _, _, lines in rows) >= 5, rows)
+    for runs, harts, lines in rows:
+        if not lines:
+            continue
+        printed, problems = set(), []
+        for args in runs:
+            args = re.sub(r"\s*SMP=\d+", "", args)
+            console, _, problem = boot(elf, args, None, harts)
+            printed |= {line.rstrip("\r") for line in console.splitlines()}
+            if problem:
+                problems.append("%s: %s" % (args, problem))
+        problems += ["not printed: %s" % line for line in lines if line not in printed]
+        results.check("docs: design.md's lines for %s are what the kernel prints"
+                      % ", ".join(runs), not problems,
+                      "\n".join(problems + ["printed:"] + sorted(
+                          l for l in printed if l.startswith(("panic: ", "reserve stack: ")))))
+
+
 def check_stack_figures(results):
     """porting.md's table of TRACER_STACK_* against their definitions."""
     defined = {}
@@ -406,4 +454,5 @@ def run_all(results: Results, kernels):
         return
     check_names(results, elf)
     check_samples(results, elf)
+    check_panic_path_lines(results, elf)
     check_example(results)
