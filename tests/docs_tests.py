@@ -155,7 +155,7 @@ def check_md_mentions(results, files):
             else:
                 found = (os.path.normpath(mention) in tracked or os.path.normpath(
                     os.path.join(os.path.dirname(path), mention)) in tracked)
-            if not found and mention != "DEVELOPERS.md":
+            if not found:
                 problems.append("%s mentions %s, which does not exist" % (path, mention))
     results.check("docs: every .md file a tracked file mentions exists", not problems,
                   "\n".join(sorted(problems)))
