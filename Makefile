@@ -1,10 +1,11 @@
 # Backtrace demo kernel and tracer library for RISC-V.
 #
 #   make                 build $(BUILD)/kernel.elf
-#   make run             boot it in QEMU (ARGS="scenario=load-fault tracer=compiler")
+#   make run             boot it in QEMU (ARGS="scenario=load-fault tracer=prologue")
 #   make debug           boot halted, waiting for gdb-multiarch
 #   make test            unit, symgen and end-to-end tests (GDB as the oracle), fuzz replay
 #   make fuzz            libFuzzer targets, FUZZ_SECONDS each (tests/fuzz/fuzz.mk)
+#   make bench           instructions per frame of each unwinder (docs/speed.md)
 #   make clean
 #
 # Build variables: CROSS_COMPILE or CC, OPT (-O0, -O2, -Os), FP (1: frame

@@ -6,7 +6,9 @@
  *
  *     scenario=NAME    one of scenarios[] (default: panic)
  *     scenario=call:F  call function F, found by name in the symbol table
- *     tracer=NAME      auto (default), fp, dwarf, compiler or table
+ *     tracer=NAME      auto (default), frame-pointer, dwarf, prologue or table;
+ *                      fp and compiler are the seed's names for frame-pointer
+ *                      and prologue, kept as aliases
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,12 +30,18 @@
 #define ARG_MAX 64
 
 
+/* tracer=NAME takes the name the trace's header prints (tracer_unwinder_name). */
+static const enum tracer_unwinder tracers[] = {
+    TRACER_AUTO, TRACER_FRAME_POINTER, TRACER_DWARF, TRACER_PROLOGUE, TRACER_TABLE,
+};
+
+/* The seed's names, which older notes and scripts use. */
 static const struct {
-	const char *name;
+	const char *alias;
 	enum tracer_unwinder unwinder;
-} tracers[] = {
-    {"auto", TRACER_AUTO},	   {"fp", TRACER_FRAME_POINTER}, {"dwarf", TRACER_DWARF},
-    {"compiler", TRACER_PROLOGUE}, {"table", TRACER_TABLE},
+} tracer_aliases[] = {
+    {"fp", TRACER_FRAME_POINTER},
+    {"compiler", TRACER_PROLOGUE},
 };
 
 /*
@@ -73,8 +81,10 @@ static _Noreturn void usage(const char *problem, const char *value)
 		"EXTRA_SRCS=...)\n"
 		"tracers:\n");
 	for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++)
-		kprintf("  tracer=%s (%s unwinder)\n", tracers[i].name,
-			tracer_unwinder_name(tracers[i].unwinder));
+		kprintf("  tracer=%s\n", tracer_unwinder_name(tracers[i]));
+	for (size_t i = 0; i < sizeof(tracer_aliases) / sizeof(tracer_aliases[0]); i++)
+		kprintf("  tracer=%s: alias of tracer=%s\n", tracer_aliases[i].alias,
+			tracer_unwinder_name(tracer_aliases[i].unwinder));
 	sbi_shutdown(false);
 }
 
@@ -84,8 +94,14 @@ static void choose_tracer(const char *args)
 	const char *name = arg_value(args, "tracer", value) ? value : "auto";
 
 	for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++) {
-		if (str_equal(name, tracers[i].name)) {
-			panic_use_unwinder(tracers[i].unwinder);
+		if (str_equal(name, tracer_unwinder_name(tracers[i]))) {
+			panic_use_unwinder(tracers[i]);
+			return;
+		}
+	}
+	for (size_t i = 0; i < sizeof(tracer_aliases) / sizeof(tracer_aliases[0]); i++) {
+		if (str_equal(name, tracer_aliases[i].alias)) {
+			panic_use_unwinder(tracer_aliases[i].unwinder);
 			return;
 		}
 	}

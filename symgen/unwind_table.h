@@ -1,6 +1,6 @@
 /*
  * unwind_table.h - the unwind table of a linked image (struct
- * tracer_unwind_table in tracer/tracer.h, format in tracer/UNWIND_TABLE.md):
+ * tracer_unwind_table in tracer/tracer.h, format in docs/unwind-table-format.md):
  * the rule table of its .eh_frame, row by row, as the tracer's own CFI
  * interpreter (tracer/cfi_row.c, built for the host) computes it.
  */

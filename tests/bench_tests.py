@@ -11,14 +11,17 @@ tracer unwinder is measured raw (tracer_capture(), pcs only) and symbolized
 the slopes in the form tools read:
     bench <build> <unwinder> raw slope <N> instr/frame
     bench <build> <unwinder> symbolized slope <N> instr/frame
-The checks are regression guards at about 1.1 times the figures reached
-(README, "Speed"), the issue's targets where they are met: the
+The checks are regression guards at about 1.1 times the figures reached,
+the issue's targets where they are met: the
 frame-pointer capture at most 25 a frame, symbolizing at most
 15 * log2(symbols) more than the raw walk (plus the checks of the blocks a
 frame reads), a walk's start (tracer_start() and the first tracer_next())
 at most 3,000 whatever the tables' size. libgcc's figure depends on the
 memcpy and memset it gets (it clears and copies about 1.8 KB a frame):
 tests/bench/libgcc_support.c gives it word-at-a-time ones, as a libc would.
+The figures docs/speed.md states must be the measured ones, within
+DOC_TOLERANCE (check_speed_doc): a change that moves one makes the test
+print the table with the measured figures, to paste into the doc.
 """
 import glob
 import math
@@ -35,8 +38,9 @@ from testlib import CROSS, ROOT, TEST_BUILD, Results, run
 # lookup a frame (22 before), DWARF one where the CFA is s0-based (FP=1:
 # 707 and 1,114 before), the table 5 in its s0-based rows (FP=1: 59 and 444).
 MAX_PER_FRAME = {
-    ("fp", "raw"): 75,              # 68 (22 before the frame-size witness)
-    ("fp", "symbolized"): 520,      # 472 (257 before the witness; 131 before the block checks)
+    ("frame-pointer", "raw"): 75,   # 68 (22 before the frame-size witness)
+    # 474 (257 before the witness; 131 before the block checks)
+    ("frame-pointer", "symbolized"): 520,
     ("dwarf", "raw"): 885,          # 805 (FP=1); 618 (FP=0)
     ("dwarf", "symbolized"): 1510,  # 1,374 (FP=1; 1,114 before the witness, 801 before the checks)
     ("prologue", "raw"): 1070,      # 964 (FP=1); the issue's target is 600
@@ -62,14 +66,15 @@ CHECK_PER_FRAME = 330
 # 2,801 checks the blocks of its first frame's table row (1,682 without).
 # It was 48,446 (demo size) and 393,094 (10x) when tracer_start() checked
 # every table whole.
-WALK_START_MAX = {"fp": 3000, "prologue": 3000, "auto": 3000, "table": 3000, "dwarf": 4400}
+WALK_START_MAX = {"frame-pointer": 3000, "prologue": 3000, "auto": 3000, "table": 3000,
+                  "dwarf": 4400}
 MIN_RATIO_TO_LIBGCC = 1
 # What a symbolized walk pays a frame on top of symbolizing, by unwinder:
 # the frame-size witness of the frame pointer and of DWARF checks the unwind
 # table's row of each s0-based frame (walk_unwind_rule: its blocks found
 # checked), which the raw capture, trusting tracer_prepare(), does not: 169
 # for the frame pointer, 162 for DWARF with FP=1 (none in FP=0's frames).
-SYMBOLIZED_STEP_EXTRA = {"fp": 180, "dwarf": 180}
+SYMBOLIZED_STEP_EXTRA = {"frame-pointer": 180, "dwarf": 180}
 BENCH_TIMEOUT = 600
 BENCH_KERNELS = [os.path.join(ROOT, "build", "bench", "kernel.elf"),
                  os.path.join(ROOT, "build", "bench-fp1", "kernel.elf"),
@@ -83,15 +88,23 @@ FLAT_PERCENT = 10
 # line; the kernel may measure more (a new unwinder is one line in
 # unwind_bench.c).
 REQUIRED_UNWINDERS = {"0": {"auto", "dwarf", "libgcc", "prologue", "table"},
-                      "1": {"auto", "dwarf", "fp", "libgcc", "prologue", "table"}}
+                      "1": {"auto", "dwarf", "frame-pointer", "libgcc", "prologue", "table"}}
 ALLOCATOR_SYMBOLS = {"malloc", "free", "calloc", "realloc"}
+# docs/speed.md: its tables' columns name the kernels so.
+SPEED_DOC = os.path.join(ROOT, "docs", "speed.md")
+DOC_KERNELS = {"`FP=0`": BENCH_BUILDS[0], "`FP=1`": BENCH_BUILDS[1], "10x": BENCH_BUILDS[2]}
+# A figure in the doc may differ from the measured one by this much: the
+# counts are exact (-icount), but a change of a few instructions need not
+# rewrite the doc. The larger of the two applies.
+DOC_TOLERANCE_PERCENT = 5
+DOC_TOLERANCE_MIN = 3
 
 KERNEL_RE = re.compile(r"^BENCH kernel build=(\S+) frame-pointers=(\d)$")
-START_RE = re.compile(r"^BENCH walk-start (\w+) instret=(\d+) symbols=(\d+) fdes=(\d+) "
+START_RE = re.compile(r"^BENCH walk-start ([\w-]+) instret=(\d+) symbols=(\d+) fdes=(\d+) "
                       r"unwind=(\d+)$")
-WALK_RE = re.compile(r"^BENCH (\w+) (raw|symbolized) depth=(\d+) frames=(\d+) instret=(\d+) "
+WALK_RE = re.compile(r"^BENCH ([\w-]+) (raw|symbolized) depth=(\d+) frames=(\d+) instret=(\d+) "
                      r"complete=([01])$")
-SLOPE_RE = re.compile(r"^bench (\S+) (\w+) (raw|symbolized) slope (\d+) instr/frame$")
+SLOPE_RE = re.compile(r"^bench (\S+) ([\w-]+) (raw|symbolized) slope (\d+) instr/frame$")
 
 
 def parse(output):
@@ -232,6 +245,95 @@ def check_many_functions(results, slopes, starts):
                       base and grown and grown <= base * (100 + FLAT_PERCENT) / 100)
 
 
+def markdown_tables(text):
+    """[(header cells, [row cells])] of the tables in a markdown text."""
+    tables, header, rows = [], None, []
+    for line in text.splitlines() + [""]:
+        if line.startswith("|"):
+            cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+            if header is None:
+                header, rows = cells, []
+            elif not set("".join(cells)) <= set("-: "):
+                rows.append(cells)
+        elif header is not None:
+            tables.append((header, rows))
+            header = None
+    return tables
+
+
+def doc_figure(cell):
+    """A table cell's figure: None for "-" (not measured)."""
+    return None if cell == "-" else int(cell.replace(",", ""))
+
+
+def close_enough(stated, measured):
+    if stated is None or measured is None:
+        return stated == measured
+    return abs(stated - measured) <= max(DOC_TOLERANCE_MIN, measured * DOC_TOLERANCE_PERCENT / 100)
+
+
+def check_doc_table(results, title, table, measure):
+    """Every cell of `table` (header, rows) against measure(row name, column
+    header): the problems name each cell; then the table as measured."""
+    header, rows = table
+    problems, measured_rows = [], []
+    for row in rows:
+        name = row[0].strip("`")
+        measured = [measure(name, column) for column in header[1:]]
+        measured_rows.append([row[0]] + ["-" if value is None else "{:,}".format(value)
+                                         for value in measured])
+        for column, cell, value in zip(header[1:], row[1:], measured):
+            try:
+                stated = doc_figure(cell)
+            except ValueError:
+                stated = cell
+            if not isinstance(stated, (int, type(None))) or not close_enough(stated, value):
+                problems.append("%s, %s: the doc says %s, measured %s" % (row[0], column, cell,
+                                                                         value))
+    as_measured = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    as_measured += ["| " + " | ".join(row) + " |" for row in measured_rows]
+    results.check("docs/speed.md %s: the measured figures (within %d%%, at least %d)"
+                  % (title, DOC_TOLERANCE_PERCENT, DOC_TOLERANCE_MIN), rows and not problems,
+                  "\n".join(problems + ["measured:"] + as_measured))
+
+
+def check_speed_doc(results, slopes, starts):
+    """docs/speed.md's three tables: instructions per frame, a walk's start,
+    the kernels' tables; each row an unwinder (or kernel) the benchmark
+    measured, and every unwinder measured in a row."""
+    tables = markdown_tables(open(SPEED_DOC).read())
+    per_frame = [t for t in tables if t[0][0] == "unwinder" and "raw, `FP=0`" in t[0]]
+    start = [t for t in tables if t[0] == ["unwinder", "`FP=0`", "`FP=1`", "10x"]]
+    kernels = [t for t in tables if t[0][0] == "kernel"]
+    if not results.check("docs/speed.md has its three tables",
+                         len(per_frame) == len(start) == len(kernels) == 1,
+                         "per frame %d, walk start %d, kernels %d"
+                         % (len(per_frame), len(start), len(kernels))):
+        return
+
+    def slope(name, column):
+        mode, kernel = column.split(", ")
+        return slopes.get(DOC_KERNELS[kernel], {}).get((name, mode))
+
+    def walk_start(name, column):
+        found = (starts.get(DOC_KERNELS[column]) or {}).get(name)
+        return found and found[0]
+
+    def kernel_tables(name, column):
+        found = next(iter((starts.get(DOC_KERNELS["`%s`" % name] if "FP" in name
+                                      else DOC_KERNELS[name]) or {None: None}).values()))
+        fields = {"symbols": 1, "FDEs": 2, "unwind table entries": 3}
+        return found and found[fields[column]]
+
+    check_doc_table(results, "instructions per frame", per_frame[0], slope)
+    check_doc_table(results, "starting a walk", start[0], walk_start)
+    check_doc_table(results, "the benchmark kernels' tables", kernels[0], kernel_tables)
+    measured = {name for build in slopes.values() for name, _ in build}
+    listed = {row[0].strip("`") for row in per_frame[0][1]}
+    results.check("docs/speed.md lists every unwinder make bench measured",
+                  measured == listed, "measured %s, listed %s" % (sorted(measured), sorted(listed)))
+
+
 def check_benchmark(results):
     status, output = run_benchmark()
     kernels, slopes = parse(output)
@@ -252,6 +354,7 @@ def check_benchmark(results):
             check_costs(results, build, walks_by_name, slopes.get(build, {}), symbols)
         check_walk_start(results, "bench " + build, starts[build], fps[build])
     check_many_functions(results, slopes, starts)
+    check_speed_doc(results, slopes, starts)
 
 
 def allocator_symbols(elf):

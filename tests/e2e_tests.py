@@ -26,13 +26,16 @@ import time
 
 from testlib import ROOT, TEST_BUILD, Results, run
 
-# (label, make variables, tracers to check). The frame-pointer unwinder
+# (label, make variables, tracers to check: the tracer= names, which the
+# trace's header prints too). The frame-pointer unwinder
 # needs frame pointers and the DWARF and table ones need CFI; the prologue unwinder and
 # auto (the default) must work everywhere, including images built without
 # unwind tables whose linker script discards .eh_frame (-nocfi).
-ALL_TRACERS = ["fp", "dwarf", "compiler", "auto", "table"]
-NO_FP_TRACERS = ["dwarf", "compiler", "auto", "table"]
-NO_CFI_TRACERS = ["compiler", "auto"]
+ALL_TRACERS = ["frame-pointer", "dwarf", "prologue", "auto", "table"]
+NO_FP_TRACERS = ["dwarf", "prologue", "auto", "table"]
+NO_CFI_TRACERS = ["prologue", "auto"]
+# The seed's names, which the kernel accepts too.
+TRACER_ALIASES = {"fp": "frame-pointer", "compiler": "prologue"}
 NO_CFI = ["FP=0", "CFI=0", "LDSCRIPT=tests/fixtures/no_eh_frame.ld"]
 CONFIGS = [
     ("gcc-O0-fp1", ["OPT=-O0", "FP=1"], ALL_TRACERS),
@@ -48,8 +51,6 @@ CONFIGS = [
     ("gcc-Os-nocfi", ["OPT=-Os"] + NO_CFI, NO_CFI_TRACERS),
     ("clang-O2-nocfi", ["CC=clang", "OPT=-O2"] + NO_CFI, NO_CFI_TRACERS),
 ]
-UNWINDER_NAMES = {"fp": "frame-pointer", "dwarf": "dwarf", "compiler": "prologue",
-                  "auto": "auto", "table": "table"}
 # EXTRA_SRCS of every build; user_stack.c last (its last function ends the text).
 USER_CODE = ("tests/fixtures/asm_frames.S tests/fixtures/hostile.S tests/fixtures/hostile.c "
              "tests/fixtures/aliases_c.c tests/fixtures/user_stack.c")
@@ -241,7 +242,7 @@ def check_scenario(results, label, elf, tracer, scenario, kind):
                                      "stop_at_trap" if kind == "trap" else "stop_at_panic")
     trace = parse_trace(console)
     gdb_frames, gdb_trap = parse_gdb(gdb_out)
-    header = "Call Trace (%s unwinder):" % UNWINDER_NAMES[tracer]
+    header = "Call Trace (%s unwinder):" % tracer
     complete = (problem is None and trace["header"] == header
                 and trace["end"] is not None and not trace["bad"] and "panic" in gdb_frames)
     if not results.check(name + ": QEMU and GDB ran, a complete trace was printed", complete,
@@ -289,8 +290,34 @@ def check_bad_arguments(results, label, elf):
         console, _, problem = boot(elf, args)
         results.check("%s %s: explained, lists choices, shuts down" % (label, args),
                       problem is None and message in console and "scenario=load-fault" in console
-                      and "tracer=compiler" in console and "Call Trace" not in console,
+                      and "tracer=prologue" in console and "Call Trace" not in console
+                      and all("tracer=%s: alias of tracer=%s" % alias in console
+                              for alias in TRACER_ALIASES.items()),
                       "problem: %s\n%s" % (problem, console[-800:]))
+
+
+def trace_lines(console):
+    """The lines of the trace, from its header to its end line."""
+    lines = [line.rstrip("\r") for line in console.splitlines()]
+    start = next((i for i, line in enumerate(lines) if line.startswith("Call Trace (")), None)
+    end = next((i for i, line in enumerate(lines) if line.startswith("End of trace: ")), None)
+    return lines[start:end + 1] if start is not None and end is not None else []
+
+
+def check_tracer_aliases(results, label, elf):
+    """tracer=fp and tracer=compiler, the seed's names, print the trace of
+    the unwinder they name, line for line."""
+    for alias, canonical in TRACER_ALIASES.items():
+        traces = {}
+        for name in (alias, canonical):
+            console, _, problem = boot(elf, "scenario=load-fault tracer=%s" % name)
+            traces[name] = trace_lines(console) if problem is None else []
+        results.check("%s tracer=%s: an alias of tracer=%s, the same trace"
+                      % (label, alias, canonical),
+                      bool(traces[alias]) and traces[alias] == traces[canonical]
+                      and traces[alias][0] == "Call Trace (%s unwinder):" % canonical,
+                      "\n".join(["tracer=" + alias] + traces[alias]
+                                + ["tracer=" + canonical] + traces[canonical]))
 
 
 def check_default_tracer(results, label, elf):
@@ -351,6 +378,8 @@ def run_all(results: Results):
                     check_scenario(results, label, elf, tracer, scenario, kind)
         check_bad_arguments(results, label, elf)
         check_default_tracer(results, label, elf)
+        if label == "gcc-O2-fp1":
+            check_tracer_aliases(results, label, elf)
     check_moved_code_fails_build(results)
     check_missing_cfi_fails_build(results)
     return kernels

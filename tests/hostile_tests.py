@@ -10,10 +10,10 @@ from testlib import Results
 
 # Builds (from e2e_tests.CONFIGS) and the tracers that apply to each.
 BUILDS = {
-    "gcc-O2-fp1": ["fp", "dwarf", "compiler", "auto", "table"],
-    "clang-O2-fp1": ["fp", "dwarf", "compiler", "auto", "table"],
-    "gcc-O2-fp0": ["dwarf", "compiler", "auto", "table"],
-    "gcc-O2-nocfi": ["compiler", "auto"],
+    "gcc-O2-fp1": ["frame-pointer", "dwarf", "prologue", "auto", "table"],
+    "clang-O2-fp1": ["frame-pointer", "dwarf", "prologue", "auto", "table"],
+    "gcc-O2-fp0": ["dwarf", "prologue", "auto", "table"],
+    "gcc-O2-nocfi": ["prologue", "auto"],
 }
 NOT_A_CALL = "return address does not follow a call"
 OUTERMOST = "reached the outermost frame"
@@ -57,8 +57,8 @@ def check_bad_return_address(results, label, elf, tracer):
 
 def check_frame_pointer_zero(results, label, elf):
     """s0 = 0 saved by a frame below the stack's top: not the outermost."""
-    name = "%s tracer=fp hostile_fp_zero_caller" % label
-    trace, gdb, problem = traced(elf, "call:hostile_fp_zero_caller", "fp")
+    name = "%s tracer=frame-pointer hostile_fp_zero_caller" % label
+    trace, gdb, problem = traced(elf, "call:hostile_fp_zero_caller", "frame-pointer")
     if results.check(name + ": a complete trace", problem is None, problem):
         check_stops_early(results, name, trace, gdb,
                           "frame pointer is zero before the top of the stack", 3)
@@ -100,7 +100,7 @@ def check_forged_frame_pointer(results, label, elf, tracer):
                                                      "hostile_forged_frame_pointer"],
                   "truth %s\nGDB at panic %s" % (truth, at_panic))
     frames = [(pc, function) for pc, function, _ in trace["before"]]
-    if tracer == "compiler":
+    if tracer == "prologue":
         results.check(name + ": the whole true trace, outermost",
                       trace["end"] == OUTERMOST and not compare_frames(frames, truth, False),
                       "\n".join(compare_frames(frames, truth, False)) + "\n" + str(trace["end"]))
@@ -184,10 +184,10 @@ def check_panic_stack_exhausted(results, label, elf, stack):
 
 
 def check_fp_walk_without_frame_pointers(results, label, elf):
-    """tracer=fp on a kernel built without frame pointers must not claim a
-    complete trace."""
-    name = "%s tracer=fp scenario=panic (no frame pointers)" % label
-    trace, _, problem = traced(elf, "panic", "fp")
+    """tracer=frame-pointer on a kernel built without frame pointers must not
+    claim a complete trace."""
+    name = "%s tracer=frame-pointer scenario=panic (no frame pointers)" % label
+    trace, _, problem = traced(elf, "panic", "frame-pointer")
     results.check(name + ": does not claim the outermost frame",
                   problem is None and trace["end"] != OUTERMOST, problem or trace["end"])
 
@@ -211,11 +211,12 @@ def check_clobbered_symtab_pointer(results, label, elf, tracer):
         return
     results.check(name + ": the note says why frames are raw", trace["note"] == SYMTAB_OUTSIDE,
                   trace["note"])
-    if tracer == "compiler":
+    if tracer == "prologue":
         results.check(name + ": the prologue unwinder stops: symbol table rejected",
                       trace["end"] == "symbol table rejected" and len(trace["before"]) == 1,
                       trace)
-    elif tracer in ("fp", "dwarf", "table") or (tracer == "auto" and "nocfi" not in label):
+    elif (tracer in ("frame-pointer", "dwarf", "table")
+          or (tracer == "auto" and "nocfi" not in label)):
         raw_and_equal_to_gdb(results, name, trace, gdb)
 
 
@@ -237,7 +238,7 @@ def check_page_allocator(results, label, elf, tracer):
         results.check(name + ": the table unwinder stops: unwind table rejected",
                       trace["end"] == "unwind table rejected" and len(trace["before"]) == 1,
                       trace)
-    elif tracer == "compiler":
+    elif tracer == "prologue":
         results.check(name + ": the prologue unwinder stops: symbol table rejected",
                       trace["end"] == "symbol table rejected" and len(trace["before"]) == 1,
                       trace)
@@ -298,7 +299,7 @@ def check_symtab_compensated(results, label, elf, tracer):
                   "\n".join(compare_frames(named, gdb[:at], False)))
     results.check(name + ": the frames from the note on are raw",
                   all(function == "??" for _, function, _ in frames[at:]), frames)
-    if tracer == "compiler":
+    if tracer == "prologue":
         results.check(name + ": the prologue unwinder stops: symbol table rejected",
                       trace["end"] == "symbol table rejected" and len(frames) == at + 1, trace)
         return
@@ -335,7 +336,7 @@ def run_all(results: Results, kernels):
         if "fp1" in label:
             for tracer in tracers:
                 check_forged_frame_pointer(results, label, elf, tracer)
-                if tracer != "compiler":
+                if tracer != "prologue":
                     check_alloca_after_call(results, label, elf, tracer)
             check_frame_pointer_zero(results, label, elf)
             check_fault_in_panic_message(results, label, elf, "auto")

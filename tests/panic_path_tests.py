@@ -19,11 +19,11 @@ from testlib import CROSS, Results, run
 
 # Builds (from e2e_tests.CONFIGS) and the tracers each runs the scenarios with.
 BUILDS = {
-    "gcc-O2-fp1": ["fp", "dwarf", "compiler", "auto", "table"],
+    "gcc-O2-fp1": ["frame-pointer", "dwarf", "prologue", "auto", "table"],
     "gcc-O0-fp1": ["auto"],
-    "clang-O2-fp1": ["fp", "auto"],
+    "clang-O2-fp1": ["frame-pointer", "auto"],
     "gcc-O2-fp0": ["dwarf", "auto"],
-    "gcc-O2-nocfi": ["compiler", "auto"],
+    "gcc-O2-nocfi": ["prologue", "auto"],
 }
 OUTERMOST = "reached the outermost frame"
 EXCEPTION = "$scause >= 0"
@@ -239,7 +239,7 @@ def run_all(results: Results, kernels):
         check_all_harts(results, label, elf, "auto", 4)
     elf = elves.get("kernel-gcc-O2-fp1")
     if elf:
-        check_secondary_panic(results, "gcc-O2-fp1", elf, "fp", 8)
+        check_secondary_panic(results, "gcc-O2-fp1", elf, "frame-pointer", 8)
         check_all_harts(results, "gcc-O2-fp1", elf, "auto", 8)
     run_attacks(results, elves)
 
@@ -407,10 +407,7 @@ def check_panic_slow_char(results, label, elf, runs):
                       "%s\n%s" % ("\n".join(garbled[:10]), "\n".join(lines[start:start + 30])))
 
 
-# Attack 6: panic() on the panic stack with little of it left. The tracer=
-# argument, and the unwinder its trace header names.
-UNWINDER_NAMES = {"dwarf": "dwarf", "auto": "auto", "table": "table", "compiler": "prologue",
-                  "fp": "frame-pointer"}
+# Attack 6: panic() on the panic stack with little of it left.
 RESERVE_STACK_LINE = re.compile(r"^reserve stack: (\d+) bytes left, the (\S+) unwinder needs "
                                 r"(\d+): (?:the (\S+) unwinder instead \((\d+)\)|"
                                 r"too few for any: no backtrace)$")
@@ -464,7 +461,7 @@ def check_little_panic_stack(results, label, elf, scenario, tracer):
     results.check(name + ": the panic line, then the trace",
                   said is not None and left <= int(said.group(1)) < left + 16 and len(lines) > 1
                   and lines[1].startswith("Call Trace ("), "\n".join(lines[:3]))
-    check_trace_is_gdbs(results, name, report, gdb, UNWINDER_NAMES[tracer])
+    check_trace_is_gdbs(results, name, report, gdb, tracer)
 
 
 NESTED_FAULT_LINE = re.compile(r"^nested fault while panicking: load page fault "

@@ -1,4 +1,4 @@
-"""The prologue decoder (tracer/prologue_decode.c, the CompilerTracer)
+"""The prologue decoder (tracer/prologue_decode.c, of the prologue unwinder)
 against two oracles, through build/host/prologue_check (tests/tools/prologue_check.c):
 
   * the compiler's CFI, in every kernel the end-to-end tests built that has

@@ -2,7 +2,8 @@
 """make test: the tracer's host unit tests, the fuzz targets' corpora and
 a short fuzzing run, symgen against binutils, the prologue decoder against
 CFI, and the demo kernel in QEMU against GDB, its panic path included;
-the port kernel (tests/port_kernel/) under GDB. Ends with the line
+the port kernel (tests/port_kernel/) under GDB; the README and docs/
+against the code and a real run. Ends with the line
 'N passed, M failed'."""
 import glob
 import os
@@ -12,6 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bench_tests  # noqa: E402
 import cfi_differential  # noqa: E402
+import docs_tests  # noqa: E402
 import e2e_tests  # noqa: E402
 import fuzz_tests  # noqa: E402
 import hostile_tests  # noqa: E402
@@ -71,6 +73,7 @@ def main():
     check_library_builds(results)
     stack_usage.run_all(results)
     kernels = e2e_tests.run_all(results)
+    docs_tests.run_all(results, kernels)
     hostile_tests.run_all(results, kernels)
     panic_path_tests.run_all(results, kernels)
     port_kernel_tests.run_all(results)

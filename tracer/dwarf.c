@@ -1,5 +1,5 @@
 /*
- * dwarf.c - DwarfTracer: unwind one frame with .eh_frame call-frame
+ * dwarf.c - the DWARF unwinder: unwind one frame with .eh_frame call-frame
  * information.
  *
  * For the frame's pc, find its FDE (cfi_parse.c), compute the row of the

@@ -1,6 +1,6 @@
 /*
- * prologue.c - CompilerTracer: unwind one frame from what the function's own
- * code says about it (prologue_decode.c), for kernels built with neither
+ * prologue.c - the prologue unwinder: unwind one frame from what the
+ * function's own code says about it (prologue_decode.c), for kernels built with neither
  * frame pointers nor unwind tables.
  *
  * The function comes from the symbol table: its start is where decoding

@@ -1,6 +1,6 @@
 /*
  * prologue.h - the prologue decoder behind TRACER_PROLOGUE (the
- * CompilerTracer): what a function's code did to its frame between its first
+ * prologue unwinder): what a function's code did to its frame between its first
  * instruction and a pc. Shared by the unwinder (prologue.c), the host
  * cross-check against CFI (tests/tools/prologue_check.c) and the unit tests.
  */

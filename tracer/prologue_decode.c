@@ -1,6 +1,6 @@
 /*
  * prologue_decode.c - what a function's code did to its frame, found by
- * decoding it from its first instruction (the CompilerTracer's analysis).
+ * decoding it from its first instruction (the prologue unwinder's analysis).
  *
  * RISC-V instructions are 16 bits (RVC, low two bits not 11) or 32 bits
  * (low bits 11), so decoding linearly from a function's start never reads

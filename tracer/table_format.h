@@ -41,7 +41,7 @@ static inline uint32_t tracer_header_hash(uint32_t kind, const uint32_t *words,
 }
 
 /*
- * The unwind table (tracer/UNWIND_TABLE.md): a dictionary of the distinct
+ * The unwind table (docs/unwind-table-format.md): a dictionary of the distinct
  * rules (struct tracer_unwind_rule: offsets in bytes, ready to add),
  * 16-bit rows (each its rule's byte offset in the dictionary: its index
  * times 8), and per block of

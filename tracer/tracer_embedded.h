@@ -10,7 +10,7 @@
  * --cfi): the symbol table, .eh_frame, the FDE index, the unwind table.
  * TRACER_EMBEDDED_SYMTAB: one that INCLUDEs tracer_symtab.ld alone (no
  * .eh_frame): the symbol table only, the rest left NULL; the prologue and
- * frame-pointer unwinders apply (README, "Use it in your kernel", step 3).
+ * frame-pointer unwinders apply (docs/porting.md, step 3).
  */
 #ifndef TRACER_EMBEDDED_H
 #define TRACER_EMBEDDED_H

@@ -66,7 +66,7 @@ struct tracer_fde_index {
 
 /*
  * The unwind table symgen compiles from .eh_frame (symgen --cfi; the format:
- * tracer/UNWIND_TABLE.md, the rows and rules: table_format.h): for each
+ * docs/unwind-table-format.md, the rows and rules: table_format.h): for each
  * range of code, how to find the CFA (sp or s0 plus an offset), ra and s0,
  * or that the DWARF unwinder must interpret the range, or that no CFI
  * covers it. Rows are byte offsets into rules[]; per block of

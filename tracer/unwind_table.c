@@ -1,6 +1,6 @@
 /*
  * unwind_table.c - the table unwinder: one frame from the unwind table symgen
- * compiled out of .eh_frame (format: tracer/UNWIND_TABLE.md).
+ * compiled out of .eh_frame (format: docs/unwind-table-format.md).
  *
  * Find the rule in effect at the pc (a block's map of row starts and the
  * count of rows before it: no search), then apply it as the DWARF unwinder applies

@@ -18,7 +18,7 @@ SCENARIO_FN unsigned long read_unmapped(void)
 	 * Keep the epilogue after the load. Without this barrier GCC -O2 may
 	 * restore s0 before the load, so the fault would hit a frame that has
 	 * already handed s0 back to its caller: no frame-pointer unwinder can
-	 * see that (README, "Limits"); the DWARF unwinder can.
+	 * see that (docs/design.md, "Limits"); the DWARF unwinder can.
 	 */
 	__asm__ volatile("" ::: "memory");
 	return value;

@@ -74,8 +74,10 @@ static const struct {
 	enum tracer_unwinder unwinder;
 	bool needs_frame_pointers;
 } benched[] = {
-    {"fp", TRACER_FRAME_POINTER, true},	  {"dwarf", TRACER_DWARF, false},
-    {"prologue", TRACER_PROLOGUE, false}, {"auto", TRACER_AUTO, false},
+    {"frame-pointer", TRACER_FRAME_POINTER, true},
+    {"dwarf", TRACER_DWARF, false},
+    {"prologue", TRACER_PROLOGUE, false},
+    {"auto", TRACER_AUTO, false},
     {"table", TRACER_TABLE, false},
 };
 

@@ -3,7 +3,7 @@
  * (tracer_start, tracer_next, tracer_format_*) with the unwinder
  * FUZZ_UNWINDER, over one to three stacks, registers, code, .eh_frame, FDE
  * index, symbol table, unwind table and trap layout decoded from the input. After each
- * walk it asserts the walk invariants of the spec (notes/spec.md) and aborts with a
+ * walk it asserts the walk invariants (tests/fuzz/README.md) and aborts with a
  * message when one fails. Every region lives in guarded memory
  * (fuzz_regions.h): a read outside the declared regions crashes.
  *
@@ -729,7 +729,7 @@ static int64_t input_field(uint32_t word, unsigned shift, unsigned bits)
 }
 
 /*
- * A rule symgen could write (tracer/UNWIND_TABLE.md) from the input's
+ * A rule symgen could write (docs/unwind-table-format.md) from the input's
  * word: bits 0-1 the CFA (0 no CFI, 1 sp, 2 s0, 3 interpret), bits 2-3 ra
  * modulo 3 (0 in its register, 1 saved, 2 undefined), bit 4 s0 saved,
  * bits 5-11 and 12-18 ra's and s0's offsets in words, bits 19-31 the

@@ -101,7 +101,7 @@ def symbols(elf):
     return found
 
 
-# The unwind table's layout (tracer/UNWIND_TABLE.md, table_format.h): 128-byte
+# The unwind table's layout (docs/unwind-table-format.md, table_format.h): 128-byte
 # blocks, each with a 64-bit map of where rows start (bit i: offset 2i); a row
 # is its rule's byte offset in rules[]; a rule is {cfa_offset, ra_offset,
 # s0_offset, kind} (int16, int16, int16, uint16).

@@ -1,6 +1,6 @@
 /*
  * prologue_check - the prologue decoder (tracer/prologue_decode.c) against
- * an image's own CFI: a build-time cross-check of the CompilerTracer.
+ * an image's own CFI: a build-time cross-check of the prologue unwinder.
  *
  *     prologue_check KERNEL.elf
  *     prologue_check --no-cfi --functions FILE IMAGE.elf

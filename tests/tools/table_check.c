@@ -12,7 +12,7 @@
  * decodes to the same CFA (register and offset), ra rule and s0 rule; an
  * "interpret" row counts as equal only if the interpreter's row is not
  * expressible in the format, which this file decides on its own from
- * tracer/UNWIND_TABLE.md. In a function no FDE covers, the row must be
+ * docs/unwind-table-format.md. In a function no FDE covers, the row must be
  * no-CFI. Prints one line per difference, then
  *
  *     table_check: N boundaries (F in FDEs, G outside), E equal (I interpreted), D differ
@@ -62,7 +62,7 @@ static bool slot_fits(int64_t offset, int64_t word)
 	return offset >= INT16_MIN && offset < 0 && offset % word == 0;
 }
 
-/* Whether the format can express the row (UNWIND_TABLE.md, "interpret"). */
+/* Whether the format can express the row (docs/unwind-table-format.md, "interpret"). */
 static bool expressible(const struct cfi_fde *fde, enum cfi_status status,
 			const struct cfi_row *row, int64_t word)
 {

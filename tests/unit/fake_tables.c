@@ -94,7 +94,7 @@ void fake_unwind_table_fill(struct tracer_unwind_table *table, uintptr_t base,
 {
 	uint32_t words[5] = {count, block_count, rule_count, (uint32_t)base,
 			     (uint32_t)((uint64_t)base >> 32)};
-	/* An empty table has no arrays (UNWIND_TABLE.md). */
+	/* An empty table has no arrays (docs/unwind-table-format.md). */
 	uint64_t rows_size = count > 0 ? (uint64_t)count * 2 : 0;
 	uint64_t maps_size = count > 0 ? (uint64_t)block_count * 8 : 0;
 	uint64_t lookup_size = count > 0 ? (uint64_t)block_count * 2 : 0;

@@ -1,5 +1,5 @@
 /*
- * test_dwarf.c - DwarfTracer walks over fake stacks, with .eh_frame bytes
+ * test_dwarf.c - the DWARF unwinder's walks over fake stacks, with .eh_frame bytes
  * assembled by hand (fake_cfi.h) and an FDE index over them.
  *
  * One program describes every function the tests call into; each test lays

@@ -1,6 +1,6 @@
 /*
  * test_format.c - the output lines. Expected strings are written out by hand
- * from the format in DEVELOPERS.md/README.md (Linux's " [<addr>] sym+off/size").
+ * from the format in docs/output-format.md (Linux's " [<addr>] sym+off/size").
  */
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * test_frame_pointer.c - FramePointTracer on synthetic stacks. Each test
+ * test_frame_pointer.c - the frame-pointer unwinder on synthetic stacks. Each test
  * lays out frame records by hand the way the prologues do (tracer/
  * frame_pointer.c) and checks every frame and the stop reason.
  */

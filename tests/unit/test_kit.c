@@ -7,7 +7,7 @@
  * The stack is test_frame_pointer.c's trap crossing: panic (fp 100) <-
  * handler (fp 140) <- trap entry, whose trap frame sits at word 140 <- the
  * interrupted leaf (sp 296, s0 300) <- its caller (fp 400) <- the top.
- * Expected lines are written out by hand from README "Output format", the
+ * Expected lines are written out by hand from docs/output-format.md, the
  * addresses printed with printf's %016lx.
  */
 #include <stdio.h>

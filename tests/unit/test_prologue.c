@@ -1,6 +1,6 @@
 /*
  * test_prologue.c - the prologue decoder (prologue_decode.c) and the
- * CompilerTracer's step (prologue.c), on machine code placed in an exactly
+ * prologue unwinder's step (prologue.c), on machine code placed in an exactly
  * sized heap block (fake_code.h) and fake stacks.
  *
  * The oracle is the assembler, not the decoder. Every sequence was written in

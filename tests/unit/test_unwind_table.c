@@ -2,7 +2,7 @@
  * test_unwind_table.c - the table unwinder over hand-built unwind tables.
  *
  * The rules, rows, maps and lookup entries are derived by hand from the
- * layout in tracer/UNWIND_TABLE.md, never with the encoder: a rule is
+ * layout in docs/unwind-table-format.md, never with the encoder: a rule is
  * {cfa_offset, ra_offset, s0_offset, kind}, offsets in bytes, kind bit 0
  * the CFA on s0, bit 1 s0 unchanged, bits 2-3 ra (0 saved, 4 in its
  * register, 8 undefined), 16 no CFI, 17 interpret; a row is its rule's
