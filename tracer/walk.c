@@ -280,8 +280,7 @@ static void advance(struct walk *walk)
 }
 
 /*
- * The step for the frames the unwinders' common paths (frame_pointer_next,
- * table_next) decline: advance(), after which the frame's function is
+ * The step for the frames the table's common path (table_next) declines: advance(), after which the frame's function is
  * forgotten. It also says whether the table's common path may start from
  * the frame it leaves (walk->next_table_common); each frame that path
  * finds meets the same conditions. Out of line, so that tracer_next()
@@ -319,8 +318,6 @@ bool tracer_next(struct tracer_walk *caller_walk, struct tracer_frame *frame)
 			return true;
 	} else {
 		function = describe_next(walk, frame, false);
-		if (walk->unwinder == TRACER_FRAME_POINTER && frame_pointer_next(walk))
-			return true;
 	}
 	walk->next_function = function;
 	walk->next_function_known = true;

@@ -153,13 +153,9 @@ void prologue_step(struct walk *walk);
  * below the DWARF unwinder's on the stack. */
 bool table_step(struct walk *walk);
 
-/* The frame-pointer unwinder's path for the frames most walks are made of
- * (a caller's frame whose return address follows `jal ra` or `jalr ra`):
- * makes the caller of walk->next walk->next and returns true, or changes
- * nothing (frame_pointer_step() then decides, with a stop reason).
- * frame_pointer_run(): the same for up to `max` frames, each caller's pc
- * stored in pcs[]; returns how many. */
-bool frame_pointer_next(struct walk *walk);
+/* The frame-pointer unwinder's step in a loop, for the raw capture: up to
+ * `max` frames from walk->next, each caller's pc stored in pcs[]; returns
+ * how many, and leaves walk->next at the last one. */
 size_t frame_pointer_run(struct walk *walk, uintptr_t *pcs, size_t max);
 
 /* The same for the table: table_next() and table_run() take the frames
