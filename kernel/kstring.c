@@ -30,3 +30,46 @@ bool str_starts_with(const char *s, const char *prefix)
  * (tests/bench/) clears and copies hundreds of bytes a frame with them, and
  * byte loops would charge it for our slowness instead of its own.
  */
+static int word_aligned(const void *pointer)
+{
+	return (uintptr_t)pointer % sizeof(uintptr_t) == 0;
+}
+
+/* The stores go through volatile pointers so that the compiler cannot turn
+ * these loops back into calls to memcpy and memset themselves. */
+void *memcpy(void *restrict to, const void *restrict from, size_t size)
+{
+	volatile unsigned char *to_byte = to;
+	const unsigned char *from_byte = from;
+
+	if (word_aligned(to) && word_aligned(from)) {
+		volatile uintptr_t *to_word = to;
+		const uintptr_t *from_word = from;
+
+		for (; size >= sizeof(uintptr_t); size -= sizeof(uintptr_t))
+			*to_word++ = *from_word++;
+		to_byte = (volatile unsigned char *)to_word;
+		from_byte = (const unsigned char *)from_word;
+	}
+	while (size--)
+		*to_byte++ = *from_byte++;
+	return to;
+}
+
+void *memset(void *to, int byte, size_t size)
+{
+	volatile unsigned char *to_byte = to;
+
+	if (word_aligned(to)) {
+		volatile uintptr_t *to_word = to;
+		/* The byte repeated in every byte of a word. */
+		uintptr_t pattern = (uintptr_t)-1 / 0xff * (unsigned char)byte;
+
+		for (; size >= sizeof(uintptr_t); size -= sizeof(uintptr_t))
+			*to_word++ = pattern;
+		to_byte = (volatile unsigned char *)to_word;
+	}
+	while (size--)
+		*to_byte++ = (unsigned char)byte;
+	return to;
+}
