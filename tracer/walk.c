@@ -61,7 +61,6 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	if (unwind_table_status == TRACER_TABLE_OK)
 		walk->call_window =
 		    unwind_table_call_window(config->unwind_table, walk->call_window);
-	walk->next_table_common = false;
 	walk->trap_return_window = entry_points_return_window(config);
 	walk->next_from_user = false;
 	walk->trap_csrs_used = false;
@@ -110,19 +109,11 @@ const struct tracer_symbol *walk_function(struct walk *walk)
 	return walk->next_function;
 }
 
-/*
- * The frame in walk->next, symbolized; returns its function. table_common:
- * walk->next_table_common holds, so the frame's marks are known without
- * reading them: a caller's frame (a return address) that the table found,
- * after no trap (table_common_ready() accepts no register set's frame, and
- * the general step clears the trap's marks on the others).
- */
-static inline __attribute__((always_inline)) const struct tracer_symbol *
-describe_next(struct walk *walk, struct tracer_frame *frame, bool table_common)
+/* The frame in walk->next, symbolized; returns its function. */
+static const struct tracer_symbol *describe_next(struct walk *walk, struct tracer_frame *frame)
 {
-	const bool is_return_address = table_common || !walk->next_is_exact;
-	const enum tracer_unwinder found_by =
-	    table_common ? TRACER_TABLE : walk->next_found_by;
+	const bool is_return_address = !walk->next_is_exact;
+	const enum tracer_unwinder found_by = walk->next_found_by;
 	const struct tracer_symbol *symbol = walk_symtab_search_checked(
 	    walk, code_address(walk->next.pc, is_return_address));
 
@@ -130,9 +121,9 @@ describe_next(struct walk *walk, struct tracer_frame *frame, bool table_common)
 	frame->sp = walk->next.sp;
 	frame->fp = walk->next.s[0];
 	frame->is_return_address = is_return_address;
-	frame->after_trap = !table_common && walk->next_after_trap;
-	frame->trap_cause = table_common ? 0 : walk->trap_cause;
-	frame->trap_tval = table_common ? 0 : walk->trap_tval;
+	frame->after_trap = walk->next_after_trap;
+	frame->trap_cause = walk->trap_cause;
+	frame->trap_tval = walk->trap_tval;
 	frame->found_by = found_by;
 	frame->found_by_fallback = walk->unwinder == TRACER_AUTO &&
 				   found_by != TRACER_AUTO && found_by != TRACER_TABLE &&
@@ -158,23 +149,16 @@ enum tracer_stop frame_outermost(const struct walk *walk, uintptr_t cfa,
 }
 
 /*
- * The DWARF and table steps of a walk that checks what it reads (not one
- * whose tables tracer_prepare() checked whole): what the step will read is
- * checked first (verify.c), and a rejected table stops the step as one
- * rejected at the start would.
+ * The DWARF step of a walk that checks what it reads (not one whose tables
+ * tracer_prepare() checked whole): what the step will read is checked first
+ * (verify.c), and a rejected table stops the step as one rejected at the
+ * start would. The table's step checks the row it reads itself.
  */
 static void checked_dwarf_step(struct walk *walk)
 {
 	if (!walk->tables_verified && !walk_dwarf_check(walk))
 		return;
 	dwarf_step(walk);
-}
-
-static bool checked_table_step(struct walk *walk)
-{
-	if (!walk->tables_verified)
-		walk_table_check(walk);
-	return table_step(walk);
 }
 
 /*
@@ -187,7 +171,7 @@ static bool checked_table_step(struct walk *walk)
 static void auto_step(struct walk *walk)
 {
 	walk->next_found_by = TRACER_TABLE;
-	if (!checked_table_step(walk) || walk->stop == TRACER_STOP_NO_CFI ||
+	if (!table_step(walk) || walk->stop == TRACER_STOP_NO_CFI ||
 	    walk->stop == TRACER_STOP_BAD_UNWIND_TABLE) {
 		walk->stop = TRACER_RUNNING;
 		checked_dwarf_step(walk);
@@ -257,7 +241,7 @@ static void advance(struct walk *walk)
 		auto_step(walk);
 		break;
 	case TRACER_TABLE:
-		if (!checked_table_step(walk))
+		if (!table_step(walk))
 			checked_dwarf_step(walk);
 		break;
 	default:
@@ -280,31 +264,19 @@ static void advance(struct walk *walk)
 }
 
 /*
- * The step for the frames the table's common path (table_next) declines: advance(), after which the frame's function is
- * forgotten. It also says whether the table's common path may start from
- * the frame it leaves (walk->next_table_common); each frame that path
- * finds meets the same conditions. Out of line, so that tracer_next()
- * needs no frame of its own on the common paths.
+ * The step: advance(), after which the frame's function is forgotten. The
+ * raw capture calls it for the frames its loops (frame_pointer_run,
+ * table_run) leave.
  */
-__attribute__((noinline)) void walk_advance(struct walk *walk)
+void walk_advance(struct walk *walk)
 {
 	advance(walk);
 	walk->next_function_known = false;
-	/* The flag stays false in the other walks (walk_begin). */
-	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO)
-		walk->next_table_common = table_common_ready(walk);
 }
 
-/*
- * The function a frame's step may need (walk_function) is kept for the
- * general step only: a common step forgets it at once, and the general
- * step leaves it unknown, so a frame a common step takes neither keeps nor
- * clears it.
- */
 bool tracer_next(struct tracer_walk *caller_walk, struct tracer_frame *frame)
 {
 	struct walk *walk = walk_of(caller_walk);
-	const struct tracer_symbol *function;
 
 	if (walk->stop != TRACER_RUNNING || walk->frames_left == 0) {
 		if (walk->stop == TRACER_RUNNING)
@@ -312,14 +284,8 @@ bool tracer_next(struct tracer_walk *caller_walk, struct tracer_frame *frame)
 		return false;
 	}
 	walk->frames_left--;
-	if (walk->next_table_common) {
-		function = describe_next(walk, frame, true);
-		if (table_next(walk))
-			return true;
-	} else {
-		function = describe_next(walk, frame, false);
-	}
-	walk->next_function = function;
+	/* The step may need the frame's function (walk_function). */
+	walk->next_function = describe_next(walk, frame);
 	walk->next_function_known = true;
 	walk_advance(walk);
 	return true;
