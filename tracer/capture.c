@@ -26,7 +26,8 @@ size_t tracer_capture(const struct tracer_prepared *caller_prepared,
 		      enum tracer_unwinder unwinder, const struct tracer_regs *regs,
 		      uintptr_t *pcs, size_t max, enum tracer_stop *stop)
 {
-	const struct prepared *prepared = prepared_of((struct tracer_prepared *)caller_prepared);
+	const struct prepared *prepared =
+	    prepared_of((struct tracer_prepared *)caller_prepared);
 	struct walk walk;
 	size_t count = 0;
 

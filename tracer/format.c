@@ -111,8 +111,8 @@ char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop)
 
 /* "<table> rejected (<why>): <consequence>", if it was and is not yet
  * noted (bit `bit` of walk->noted); returns whether. */
-static bool put_table_note(struct line *line, bool after_another,
-			   struct walk *walk, unsigned bit, const char *table,
+static bool put_table_note(struct line *line, bool after_another, struct walk *walk,
+			   unsigned bit, const char *table,
 			   enum tracer_table_status status, const char *consequence)
 {
 	if (status == TRACER_TABLE_OK || status == TRACER_TABLE_ABSENT ||

@@ -1,6 +1,6 @@
 /*
- * frame_pointer.c - the frame-pointer unwinder (the seed's FramePointTracer): follow the records that functions
- * built with -fno-omit-frame-pointer keep below s0.
+ * frame_pointer.c - the frame-pointer unwinder (the seed's FramePointTracer): follow the
+ * records that functions built with -fno-omit-frame-pointer keep below s0.
  *
  * With frame pointers, s0 holds the frame's CFA (the sp its caller had), and
  * the prologue stores, just below it:
@@ -26,7 +26,6 @@
 #include "table_lookup.h"
 #include "verify.h"
 
-
 /* A caller's frame address lies inside a declared stack or at its very top
  * (the outermost function's CFA is the initial sp); a return address never
  * does. Any declared stack, not only the current one: a leaf an interrupt
@@ -44,13 +43,11 @@ static bool is_frame_address(const struct tracer_config *config, uintptr_t value
 
 /* What a step reads besides the frame, computed once per run of frames. */
 struct fp_bounds {
-	struct tracer_range stack;   /* the walk's current stack */
-	struct window record;	     /* fp whose record (2 words below) lies in it */
-	struct window call;	     /* return addresses that may follow `jal ra` */
-	struct window trap_return;   /* return addresses into the trap entry */
-	struct table_lookup table;   /* a valid unwind table's arrays, */
-	bool has_table;		     /* if there is one */
-	uintptr_t table_blocks;	     /* its blocks, from table.base */
+	struct tracer_range stack; /* the walk's current stack */
+	struct window record;	   /* fp whose record (2 words below) lies in it */
+	struct table_lookup table; /* a valid unwind table's arrays, */
+	bool has_table;		   /* if there is one */
+	uintptr_t table_blocks;	   /* its blocks, from table.base */
 };
 
 static void fp_bounds_of(struct fp_bounds *bounds, const struct walk *walk)
@@ -59,9 +56,8 @@ static void fp_bounds_of(struct fp_bounds *bounds, const struct walk *walk)
 
 	bounds->stack = walk->stack;
 	bounds->record = walk->record_window;
-	bounds->call = walk->call_window;
-	bounds->trap_return = walk->trap_return_window;
-	bounds->has_table = walk->unwind_table_status == TRACER_TABLE_OK && table->count > 0;
+	bounds->has_table =
+	    walk->unwind_table_status == TRACER_TABLE_OK && table->count > 0;
 	bounds->table_blocks = bounds->has_table ? table->block_count : 0;
 	if (bounds->has_table) {
 		table_lookup_of(&bounds->table, table);
@@ -78,11 +74,13 @@ static void fp_bounds_of(struct fp_bounds *bounds, const struct walk *walk)
  * The row that covers code_pc in the valid unwind table, or NULL: the table
  * states where the CFA lies from s0 (GCC keeps a variadic function's s0
  * below its register save area) and the frame size that witnesses s0. A
- * walk that checks what it reads checks the row first: a table rejected
- * there says nothing.
+ * walk that checks what it reads (`checked`: not the capture, whose tables
+ * tracer_prepare() checked) checks the row first: a table rejected there
+ * says nothing.
  */
-static inline const struct tracer_unwind_rule *
-frame_rule(const struct fp_bounds *bounds, struct walk *walk, uintptr_t code_pc)
+static inline const struct tracer_unwind_rule *frame_rule(const struct fp_bounds *bounds,
+							  struct walk *walk, bool checked,
+							  uintptr_t code_pc)
 {
 	uintptr_t offset = code_pc - bounds->table.base;
 	uintptr_t end = (offset | 1) + 1; /* past the 2-byte unit of code_pc */
@@ -90,7 +88,7 @@ frame_rule(const struct fp_bounds *bounds, struct walk *walk, uintptr_t code_pc)
 	if (!bounds->has_table || code_pc < bounds->table.base ||
 	    offset >> TRACER_UNWIND_BLOCK_SHIFT >= bounds->table_blocks ||
 	    end >> TRACER_UNWIND_BLOCK_SHIFT >= bounds->table_blocks ||
-	    (!walk->tables_verified && !walk_unwind_rule(walk, end)))
+	    (checked && !walk_unwind_rule(walk, end)))
 		return NULL;
 	return unwind_table_rule_of(
 	    bounds->table.rules,
@@ -116,8 +114,9 @@ static inline uintptr_t frame_cfa(const struct tracer_unwind_rule *rule, uintptr
  * TRACER_RUNNING, or the reason there is none, changing nothing.
  */
 static inline __attribute__((always_inline)) enum tracer_stop
-frame_pointer_caller(const struct fp_bounds *bounds, struct walk *walk, bool exact,
-		     uintptr_t ra, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp)
+frame_pointer_caller(const struct fp_bounds *bounds, struct walk *walk, bool checked,
+		     bool exact, uintptr_t ra, uintptr_t *pc, uintptr_t *sp,
+		     uintptr_t *fp)
 {
 	const struct tracer_unwind_rule *rule;
 	uintptr_t cfa;
@@ -129,7 +128,8 @@ frame_pointer_caller(const struct fp_bounds *bounds, struct walk *walk, bool exa
 	 * the top of the stack. Elsewhere s0 = 0 is a frame pointer lost
 	 * (code built without frame pointers, or a corrupted record). */
 	if (*fp == 0)
-		return *sp == bounds->stack.end ? TRACER_STOP_OUTERMOST : TRACER_STOP_FP_ZERO;
+		return *sp == bounds->stack.end ? TRACER_STOP_OUTERMOST
+						: TRACER_STOP_FP_ZERO;
 	if (*fp % TRACER_STACK_ALIGN != 0)
 		return TRACER_STOP_MISALIGNED;
 	/* The stack grows down: this frame's CFA is above its sp, and above
@@ -139,7 +139,7 @@ frame_pointer_caller(const struct fp_bounds *bounds, struct walk *walk, bool exa
 	/* The record, two words below fp, lies in the stack. */
 	if (!memory_read_record(bounds->record, *fp, &saved_fp, &word_below_fp))
 		return TRACER_STOP_OUTSIDE_STACK;
-	rule = frame_rule(bounds, walk, exact ? *pc : *pc - 1);
+	rule = frame_rule(bounds, walk, checked, exact ? *pc : *pc - 1);
 	cfa = frame_cfa(rule, *fp);
 	if (cfa != *fp) {
 		if (cfa <= bounds->stack.start || cfa > bounds->stack.end)
@@ -172,7 +172,8 @@ void frame_pointer_step(struct walk *walk)
 	enum tracer_stop stop;
 
 	fp_bounds_of(&bounds, walk);
-	stop = frame_pointer_caller(&bounds, walk, walk->next_is_exact, frame->ra, &frame->pc,
+	stop = frame_pointer_caller(&bounds, walk, !walk->tables_verified,
+				    walk->next_is_exact, frame->ra, &frame->pc,
 				    &frame->sp, &frame->s[0]);
 	if (stop != TRACER_RUNNING) {
 		walk->stop = stop;
@@ -190,13 +191,15 @@ void frame_pointer_step(struct walk *walk)
  */
 size_t frame_pointer_run(struct walk *walk, uintptr_t *pcs, size_t max)
 {
+	const struct window call = walk->call_window;
+	const struct window trap_return = walk->trap_return_window;
 	struct fp_bounds bounds;
 	uintptr_t pc = walk->next.pc;
 	uintptr_t sp = walk->next.sp;
 	uintptr_t fp = walk->next.s[0];
 	size_t count = 0;
 
-	if (walk->next_is_exact || window_contains(walk->trap_return_window, pc))
+	if (walk->next_is_exact || window_contains(trap_return, pc))
 		return 0;
 	fp_bounds_of(&bounds, walk);
 	while (count < max) {
@@ -204,15 +207,15 @@ size_t frame_pointer_run(struct walk *walk, uintptr_t *pcs, size_t max)
 		uintptr_t caller_sp = sp;
 		uintptr_t caller_fp = fp;
 
-		if (frame_pointer_caller(&bounds, walk, false, 0, &caller_pc, &caller_sp,
-					 &caller_fp) != TRACER_RUNNING ||
-		    !code_follows_ra_call(bounds.call, caller_pc))
+		if (frame_pointer_caller(&bounds, walk, false, false, 0, &caller_pc,
+					 &caller_sp, &caller_fp) != TRACER_RUNNING ||
+		    !code_follows_ra_call(call, caller_pc))
 			break;
 		pcs[count++] = caller_pc;
 		pc = caller_pc;
 		sp = caller_sp;
 		fp = caller_fp;
-		if (window_contains(bounds.trap_return, pc))
+		if (window_contains(trap_return, pc))
 			break;
 	}
 	if (count > 0) {

@@ -27,6 +27,7 @@ enum tracer_stop tracer_print_backtrace(const struct tracer_config *config,
 	}
 	if (tracer_format_note(line, sizeof(line), &walk))
 		put_line(context, line);
-	put_line(context, tracer_format_end(line, sizeof(line), tracer_stop_reason(&walk)));
+	put_line(context,
+		 tracer_format_end(line, sizeof(line), tracer_stop_reason(&walk)));
 	return tracer_stop_reason(&walk);
 }

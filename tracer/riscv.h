@@ -106,5 +106,4 @@ static inline bool code_follows_ra_call(struct window text, uintptr_t address)
 	return parcel_is_ra_call(parcel);
 }
 
-
 #endif /* TRACER_RISCV_H */

@@ -136,5 +136,4 @@ symbol_holding(const struct tracer_symbol *symbol, uintptr_t addr)
 	return addr - symbol->addr < symbol->size ? symbol : NULL;
 }
 
-
 #endif /* TRACER_SEARCH_H */

@@ -104,11 +104,9 @@ static inline bool frame_size_agrees(const struct tracer_unwind_rule *rule, uint
 	       cfa - sp == (uintptr_t)rule->frame_size_16 * TRACER_UNWIND_FRAME_UNIT;
 }
 
-
-
 /* The walk's call_window for the table and auto: `call` less the return
  * addresses whose call (pc - 1) the table's blocks do not cover. */
 struct window unwind_table_call_window(const struct tracer_unwind_table *table,
-					      struct window call);
+				       struct window call);
 
 #endif /* TRACER_TABLE_LOOKUP_H */

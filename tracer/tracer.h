@@ -53,7 +53,6 @@ struct tracer_range {
 	uintptr_t end;
 };
 
-
 /*
  * How the kernel's trap entry saves the interrupted state. Contract: the
  * entry code stores the registers in a trap frame and calls its C handler
@@ -98,8 +97,6 @@ struct tracer_trap_csrs {
 	uintptr_t cause;
 	uintptr_t tval;
 };
-
-
 
 /* Stacks a config may declare; entries past it are ignored, as if absent. */
 #define TRACER_MAX_STACKS 16u
@@ -232,7 +229,7 @@ enum tracer_unwinder {
  * own frame holds struct tracer_walk, a tracer_frame and a line on top.
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
-#define TRACER_STACK_FRAME_POINTER 464u /* the witness checks table blocks */
+#define TRACER_STACK_FRAME_POINTER 512u /* the witness checks table blocks */
 #define TRACER_STACK_DWARF	   1040u
 #define TRACER_STACK_PROLOGUE	   880u
 #define TRACER_STACK_TABLE	   464u /* rows the table holds; interpreted ones: DWARF's */
@@ -297,7 +294,6 @@ struct tracer_frame {
 	 * tracer_format_frame then names found_by after the frame. */
 	bool found_by_fallback;
 };
-
 
 /*
  * A walk's state, private to the library: declare one (on the stack is
@@ -411,7 +407,6 @@ char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop);
  * none. A walk finds damage as it reads: call it before each frame line
  * and before the end line. */
 char *tracer_format_note(char *buf, size_t size, struct tracer_walk *walk);
-
 
 /* The code of the function holding addr, [start, start + size), as the
  * table sizes it (symgen: up to the next label, for assembly without

@@ -68,8 +68,7 @@ struct table_bounds {
 	const struct tracer_unwind_table *table;
 	struct table_lookup lookup; /* its arrays */
 	struct tracer_range stack;  /* the walk's current stack */
-	struct window call;	    /* return addresses that may follow `jal ra` */
-	struct window trap_return;  /* return addresses into the trap entry */
+	struct window words;	    /* its words (memory_word_window) */
 };
 
 static void table_bounds_of(struct table_bounds *bounds, const struct walk *walk)
@@ -77,26 +76,30 @@ static void table_bounds_of(struct table_bounds *bounds, const struct walk *walk
 	bounds->table = walk->config->unwind_table;
 	table_lookup_of(&bounds->lookup, bounds->table);
 	bounds->stack = walk->stack;
-	bounds->call = walk->call_window;
-	bounds->trap_return = walk->trap_return_window;
+	bounds->words = memory_word_window(walk->stack);
 }
 
-/* The rule in effect at code_pc, what the lookup reads checked unless
- * tracer_prepare() checked it all; NULL, the table rejected, if that does
- * not hold. */
+/*
+ * The rule in effect at code_pc, what the lookup reads checked if `checked`
+ * (not in the capture, whose tables tracer_prepare() checked); NULL, the
+ * table rejected, if that does not hold. `covered`: code_pc is the call
+ * before a return address in the walk's call_window, which the table's
+ * blocks cover (the capture's loop keeps to those).
+ */
 static inline const struct tracer_unwind_rule *
-table_rule(const struct table_bounds *bounds, struct walk *walk, uintptr_t code_pc)
+table_rule(const struct table_bounds *bounds, struct walk *walk, bool checked,
+	   bool covered, uintptr_t code_pc)
 {
-	uintptr_t end;
+	uintptr_t end = code_pc - bounds->lookup.base + 1;
 
 	/* An empty table is one symgen could not fill (more rows than the
 	 * format counts): it says nothing, and the DWARF unwinder computes
 	 * every frame. Past the last block: the last row's range, no CFI. */
-	if (bounds->table->count == 0)
+	if (!covered && bounds->table->count == 0)
 		return &interpret;
-	if (!unwind_table_end(bounds->table, code_pc, &end))
+	if (!covered && !unwind_table_end(bounds->table, code_pc, &end))
 		return &no_cfi;
-	if (!walk->tables_verified)
+	if (checked)
 		return walk_unwind_rule(walk, end);
 	return unwind_table_rule_of(
 	    bounds->lookup.rules,
@@ -111,11 +114,13 @@ table_rule(const struct table_bounds *bounds, struct walk *walk, uintptr_t code_
  * reason there is none, or TABLE_INTERPRET, changing nothing.
  */
 static inline __attribute__((always_inline)) enum tracer_stop
-table_caller(const struct table_bounds *bounds, struct walk *walk, bool exact,
-	     uintptr_t *pc, uintptr_t *ra, uintptr_t *sp, uintptr_t *s0)
+table_caller(const struct table_bounds *bounds, struct walk *walk, bool checked,
+	     bool covered, bool exact, uintptr_t *pc, uintptr_t *ra, uintptr_t *sp,
+	     uintptr_t *s0)
 {
 	/* A return address is just past its call: look up the call itself. */
-	const struct tracer_unwind_rule *rule = table_rule(bounds, walk, exact ? *pc : *pc - 1);
+	const struct tracer_unwind_rule *rule =
+	    table_rule(bounds, walk, checked, covered, exact ? *pc : *pc - 1);
 	uintptr_t kind;
 	uintptr_t cfa;
 	uintptr_t caller_ra = *ra;
@@ -145,14 +150,16 @@ table_caller(const struct table_bounds *bounds, struct walk *walk, bool exact,
 		return TRACER_STOP_NOT_ASCENDING;
 	/* An s0-based caller's frame: its row's frame size witnesses s0,
 	 * which a stack overwrite may have forged. */
-	if (!exact && (kind & TRACER_UNWIND_CFA_ON_S0) && !frame_size_agrees(rule, *sp, cfa))
+	if (!exact && (kind & TRACER_UNWIND_CFA_ON_S0) &&
+	    !frame_size_agrees(rule, *sp, cfa))
 		return TRACER_STOP_FRAME_SIZE;
 	if ((tracer_unwind_ra_saved(kind) &&
-	     !memory_read_stack_word(bounds->stack, cfa + (uintptr_t)(intptr_t)rule->ra_offset,
-				     &caller_ra)) ||
+	     !memory_read_window_word(bounds->words,
+				      cfa + (uintptr_t)(intptr_t)rule->ra_offset,
+				      &caller_ra)) ||
 	    (!(kind & TRACER_UNWIND_S0_UNCHANGED) &&
-	     !memory_read_stack_word(bounds->stack, cfa + (uintptr_t)(intptr_t)rule->s0_offset,
-				     &caller_s0)))
+	     !memory_read_window_word(
+		 bounds->words, cfa + (uintptr_t)(intptr_t)rule->s0_offset, &caller_s0)))
 		return TRACER_STOP_OUTSIDE_STACK;
 	/* After the return, ra still holds the address returned to. */
 	*pc = caller_ra;
@@ -176,8 +183,9 @@ bool table_step(struct walk *walk)
 		return true;
 	}
 	table_bounds_of(&bounds, walk);
-	stop = table_caller(&bounds, walk, walk->next_is_exact, &regs->pc, &regs->ra,
-			    &regs->sp, &regs->s[0]);
+	stop = table_caller(&bounds, walk, !walk->tables_verified, false,
+			    walk->next_is_exact, &regs->pc, &regs->ra, &regs->sp,
+			    &regs->s[0]);
 	if (stop == TABLE_INTERPRET)
 		return false;
 	if (stop != TRACER_RUNNING) {
@@ -196,7 +204,7 @@ bool table_step(struct walk *walk)
  * are.
  */
 struct window unwind_table_call_window(const struct tracer_unwind_table *table,
-					      struct window call)
+				       struct window call)
 {
 	struct window window = {UINTPTR_MAX, 0};
 	uintptr_t first = table->base + 1;
@@ -220,7 +228,6 @@ struct window unwind_table_call_window(const struct tracer_unwind_table *table,
 	return window;
 }
 
-
 /*
  * The same step in a loop, for tracer_capture(): the frames whose return
  * address follows `jal ra` or `jalr ra` (most of them), up to the first
@@ -229,6 +236,8 @@ struct window unwind_table_call_window(const struct tracer_unwind_table *table,
  */
 size_t table_run(struct walk *walk, uintptr_t *pcs, size_t max)
 {
+	const struct window call = walk->call_window;
+	const struct window trap_return = walk->trap_return_window;
 	struct table_bounds bounds;
 	uintptr_t pc = walk->next.pc;
 	uintptr_t ra = walk->next.ra;
@@ -236,8 +245,11 @@ size_t table_run(struct walk *walk, uintptr_t *pcs, size_t max)
 	uintptr_t s0 = walk->next.s[0];
 	size_t count = 0;
 
+	/* The loop keeps to return addresses in the call window, whose calls
+	 * a table with rows covers. */
 	if (walk->next_is_exact || walk->unwind_table_status != TRACER_TABLE_OK ||
-	    window_contains(walk->trap_return_window, pc))
+	    walk->config->unwind_table->count == 0 || !window_contains(call, pc) ||
+	    window_contains(trap_return, pc))
 		return 0;
 	table_bounds_of(&bounds, walk);
 	while (count < max) {
@@ -246,16 +258,16 @@ size_t table_run(struct walk *walk, uintptr_t *pcs, size_t max)
 		uintptr_t caller_sp = sp;
 		uintptr_t caller_s0 = s0;
 
-		if (table_caller(&bounds, walk, false, &caller_pc, &caller_ra, &caller_sp,
-				 &caller_s0) != TRACER_RUNNING ||
-		    !code_follows_ra_call(bounds.call, caller_pc))
+		if (table_caller(&bounds, walk, false, true, false, &caller_pc,
+				 &caller_ra, &caller_sp, &caller_s0) != TRACER_RUNNING ||
+		    !code_follows_ra_call(call, caller_pc))
 			break;
 		pcs[count++] = caller_pc;
 		pc = caller_pc;
 		ra = caller_ra;
 		sp = caller_sp;
 		s0 = caller_s0;
-		if (window_contains(bounds.trap_return, pc))
+		if (window_contains(trap_return, pc))
 			break;
 	}
 	if (count > 0) {

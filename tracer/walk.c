@@ -15,12 +15,11 @@
 #include "verify.h"
 
 void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
-			      const struct tracer_config *config,
-			      const struct tracer_regs *regs,
-			      enum tracer_table_status symtab_status,
-			      enum tracer_table_status fde_index_status,
-			      enum tracer_table_status unwind_table_status,
-			      enum tracer_table_status eh_frame_status, bool verified)
+		const struct tracer_config *config, const struct tracer_regs *regs,
+		enum tracer_table_status symtab_status,
+		enum tracer_table_status fde_index_status,
+		enum tracer_table_status unwind_table_status,
+		enum tracer_table_status eh_frame_status, bool verified)
 {
 	walk->stop =
 	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
@@ -110,7 +109,8 @@ const struct tracer_symbol *walk_function(struct walk *walk)
 }
 
 /* The frame in walk->next, symbolized; returns its function. */
-static const struct tracer_symbol *describe_next(struct walk *walk, struct tracer_frame *frame)
+static const struct tracer_symbol *describe_next(struct walk *walk,
+						 struct tracer_frame *frame)
 {
 	const bool is_return_address = !walk->next_is_exact;
 	const enum tracer_unwinder found_by = walk->next_found_by;
@@ -192,7 +192,7 @@ static void auto_step(struct walk *walk)
 	walk->next_found_by = TRACER_FRAME_POINTER;
 }
 
-static void advance(struct walk *walk)
+static inline __attribute__((always_inline)) void advance(struct walk *walk)
 {
 	const struct tracer_config *config = walk->config;
 
