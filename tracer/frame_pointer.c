@@ -54,7 +54,7 @@ static uintptr_t frame_cfa(struct tracer_walk *walk, uintptr_t fp)
 
 	/* A walk that checks what it reads checks the row first: a table
 	 * rejected there says nothing. */
-	if (walk->unwind_table_status != TRACER_TABLE_OK ||
+	if (!TRACER_LINKS_TABLE || walk->unwind_table_status != TRACER_TABLE_OK ||
 	    (unwind_table_end(table, pc, &end) && !walk_unwind_rule_check(walk, end)))
 		return fp;
 	return frame_pointer_cfa(unwind_table_rule(table, pc), fp);
@@ -96,7 +96,7 @@ void frame_pointer_step(struct tracer_walk *walk)
 	cfa = frame_cfa(walk, fp);
 	if (cfa != fp)
 		walk->stop = frame_check_cfa(walk, cfa);
-	if (walk->stop == TRACER_RUNNING)
+	if (TRACER_LINKS_TABLE && walk->stop == TRACER_RUNNING)
 		walk->stop = frame_size_check(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return;
@@ -125,7 +125,8 @@ size_t frame_pointer_run(struct tracer_walk *walk, uintptr_t *pcs, size_t max)
 	const struct tracer_window trap_return = walk->trap_return_window;
 	/* Only a valid table is read: then every frame the loop takes has
 	 * its row (call_window: the table covers its call). */
-	const bool table_valid = walk->unwind_table_status == TRACER_TABLE_OK;
+	const bool table_valid =
+	    TRACER_LINKS_TABLE && walk->unwind_table_status == TRACER_TABLE_OK;
 	struct table_lookup table = {0, NULL, NULL, NULL, NULL};
 	uintptr_t pc = walk->next.pc;
 	uintptr_t sp = walk->next.sp;

@@ -729,7 +729,7 @@ static inline bool frame_pointer_next(struct tracer_walk *walk)
 		return false;
 	/* With a valid table, the frame's row (call_window: the table covers
 	 * its call, else the general step decides). */
-	if (walk->unwind_table_status == TRACER_TABLE_OK) {
+	if (TRACER_LINKS_TABLE && walk->unwind_table_status == TRACER_TABLE_OK) {
 		struct table_lookup table;
 
 		table_lookup_of(&table, walk->config->unwind_table);
@@ -1071,7 +1071,7 @@ static inline void walk_begin(struct tracer_walk *walk, enum tracer_unwinder unw
 	walk->verified_valid = 0;
 	walk->recent_valid = 0;
 	walk->call_window = memory_window(config->text, 4);
-	if (unwind_table_status == TRACER_TABLE_OK)
+	if (TRACER_LINKS_TABLE && unwind_table_status == TRACER_TABLE_OK)
 		walk->call_window =
 		    unwind_table_call_window(config->unwind_table, walk->call_window);
 	walk->next_table_common = false;

@@ -36,6 +36,8 @@ struct memory_cursor memory_code_cursor(const struct tracer_config *config,
 	return cursor;
 }
 
+/* The reads of .eh_frame's bytes: the DWARF unwinder's. */
+#if TRACER_LINKS_DWARF
 uint32_t memory_u32_unaligned(uintptr_t address)
 {
 	const uint8_t *bytes = target_bytes(address);
@@ -120,3 +122,4 @@ intptr_t cursor_sleb128_long(struct memory_cursor *cursor)
 		value |= ~(uintptr_t)0 << shift;
 	return (intptr_t)value;
 }
+#endif

@@ -15,12 +15,16 @@
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs)
 {
-	enum tracer_table_status fde_index_status = fde_index_header_check(config);
+	/* The tables of an unwinder not linked are not read. */
+	enum tracer_table_status fde_index_status =
+	    TRACER_LINKS_DWARF ? fde_index_header_check(config) : TRACER_TABLE_ABSENT;
 
 	walk_begin(walk, unwinder, config, regs, symtab_header_check(config),
-		   fde_index_status, unwind_table_header_check(config),
-		   fde_index_status == TRACER_TABLE_OK ? eh_frame_header_check(config)
-						       : TRACER_TABLE_ABSENT,
+		   fde_index_status,
+		   TRACER_LINKS_TABLE ? unwind_table_header_check(config) : TRACER_TABLE_ABSENT,
+		   TRACER_LINKS_DWARF && fde_index_status == TRACER_TABLE_OK
+		       ? eh_frame_header_check(config)
+		       : TRACER_TABLE_ABSENT,
 		   false);
 }
 
@@ -97,8 +101,10 @@ enum tracer_stop frame_outermost(const struct tracer_walk *walk, uintptr_t cfa,
  * tracer_next(), not tracer_capture(), which trusts tracer_prepare()'s
  * verdict): what the step will read is checked first (verify.c), and a
  * rejected table stops the step as one rejected at the start would; the
- * steps themselves read as the capture does.
+ * steps themselves read as the capture does. Each unwinder is referenced
+ * only where its TRACER_LINKS_* says it is linked.
  */
+#if TRACER_LINKS_DWARF
 static inline __attribute__((always_inline)) void
 checked_dwarf_step(struct tracer_walk *walk, bool checked)
 {
@@ -106,7 +112,9 @@ checked_dwarf_step(struct tracer_walk *walk, bool checked)
 		return;
 	dwarf_step(walk);
 }
+#endif
 
+#if TRACER_LINKS_TABLE
 static inline __attribute__((always_inline)) bool
 checked_table_step(struct tracer_walk *walk, bool checked)
 {
@@ -115,26 +123,50 @@ checked_table_step(struct tracer_walk *walk, bool checked)
 	return table_step(walk);
 }
 
+/* TRACER_TABLE: the rows the table cannot express go to DWARF. */
+static inline __attribute__((always_inline)) void
+table_or_dwarf_step(struct tracer_walk *walk, bool checked)
+{
+	if (checked_table_step(walk, checked))
+		return;
+#if TRACER_LINKS_DWARF
+	checked_dwarf_step(walk, checked);
+#else
+	walk->stop = TRACER_STOP_UNSUPPORTED_CFI;
+#endif
+}
+#endif
+
 /*
- * TRACER_AUTO: the first unwinder that applies to the frame. Each one leaves
- * walk->next as it was when it does not apply: no row (or no valid table);
- * no FDE (or no valid index or .eh_frame); no function in a valid symbol
- * table, or code the decoder does not follow. The rows the table cannot
- * express go to DWARF too; a frame either finds stays unmarked.
+ * TRACER_AUTO: the first unwinder that applies to the frame, of those
+ * linked. Each one leaves walk->next as it was when it does not apply: no
+ * row (or no valid table); no FDE (or no valid index or .eh_frame); no
+ * function in a valid symbol table, or code the decoder does not follow.
+ * The rows the table cannot express go to DWARF too; a frame either finds
+ * stays unmarked. With neither linked, no CFI covers any pc.
  */
 static inline __attribute__((always_inline)) void auto_step(struct tracer_walk *walk,
 							    bool checked)
 {
+	(void)checked; /* unread with neither the table nor DWARF */
+	walk->stop = TRACER_STOP_NO_CFI;
+#if TRACER_LINKS_TABLE
+	walk->stop = TRACER_RUNNING;
 	walk->next_found_by = TRACER_TABLE;
-	if (!checked_table_step(walk, checked) || walk->stop == TRACER_STOP_NO_CFI ||
-	    walk->stop == TRACER_STOP_BAD_UNWIND_TABLE) {
+	if (!checked_table_step(walk, checked) || walk->stop == TRACER_STOP_BAD_UNWIND_TABLE)
+		walk->stop = TRACER_STOP_NO_CFI;
+#endif
+#if TRACER_LINKS_DWARF
+	if (walk->stop == TRACER_STOP_NO_CFI) {
 		walk->stop = TRACER_RUNNING;
 		checked_dwarf_step(walk, checked);
 		walk->next_found_by = TRACER_DWARF;
 	}
+#endif
 	if (walk->stop != TRACER_STOP_NO_CFI && walk->stop != TRACER_STOP_BAD_FDE_INDEX &&
 	    walk->stop != TRACER_STOP_BAD_EH_FRAME)
 		return;
+#if TRACER_LINKS_PROLOGUE
 	walk->stop = TRACER_RUNNING;
 	prologue_step(walk);
 	walk->next_found_by = TRACER_PROLOGUE;
@@ -142,9 +174,12 @@ static inline __attribute__((always_inline)) void auto_step(struct tracer_walk *
 	    walk->stop != TRACER_STOP_UNKNOWN_CODE &&
 	    walk->stop != TRACER_STOP_BAD_SYMTAB)
 		return;
+#endif
+#if TRACER_LINKS_FRAME_POINTER
 	walk->stop = TRACER_RUNNING;
 	frame_pointer_step(walk);
 	walk->next_found_by = TRACER_FRAME_POINTER;
+#endif
 }
 
 static inline __attribute__((always_inline)) void advance(struct tracer_walk *walk,
@@ -184,24 +219,33 @@ static inline __attribute__((always_inline)) void advance(struct tracer_walk *wa
 		return;
 	}
 	switch (walk->unwinder) {
+#if TRACER_LINKS_FRAME_POINTER
 	case TRACER_FRAME_POINTER:
 		frame_pointer_step(walk);
 		break;
+#endif
+#if TRACER_LINKS_DWARF
 	case TRACER_DWARF:
 		checked_dwarf_step(walk, checked);
 		break;
+#endif
+#if TRACER_LINKS_PROLOGUE
 	case TRACER_PROLOGUE:
 		prologue_step(walk);
 		break;
+#endif
 	case TRACER_AUTO:
 		auto_step(walk, checked);
 		break;
+#if TRACER_LINKS_TABLE
 	case TRACER_TABLE:
-		if (!checked_table_step(walk, checked))
-			checked_dwarf_step(walk, checked);
+		table_or_dwarf_step(walk, checked);
 		break;
+#endif
 	default:
-		walk->stop = TRACER_STOP_BAD_UNWINDER;
+		walk->stop = (unsigned)walk->unwinder < TRACER_UNWINDER_COUNT
+				 ? TRACER_STOP_NOT_LINKED
+				 : TRACER_STOP_BAD_UNWINDER;
 		return;
 	}
 	walk->next_after_trap = false;
@@ -238,8 +282,10 @@ step_general_of(struct tracer_walk *walk, bool checked)
 	advance(walk, checked);
 	walk->next_function_known = false;
 	/* The flag stays false in the other walks (walk_begin). */
+#if TRACER_LINKS_TABLE
 	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO)
 		walk->next_table_common = table_common_ready(walk);
+#endif
 }
 
 /* The capture's, trusting tracer_prepare()'s verdict, and the iterator's,
@@ -299,13 +345,14 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
 		return false;
 	}
 	walk->frames_left--;
-	if (walk->next_table_common) {
+	if (TRACER_LINKS_TABLE && walk->next_table_common) {
 		function = describe_next(walk, frame, true);
 		if (table_next(walk))
 			return true;
 	} else {
 		function = describe_next(walk, frame, false);
-		if (walk->unwinder == TRACER_FRAME_POINTER && frame_pointer_next(walk))
+		if (TRACER_LINKS_FRAME_POINTER && walk->unwinder == TRACER_FRAME_POINTER &&
+		    frame_pointer_next(walk))
 			return true;
 	}
 	walk->next_function = function;
