@@ -6,7 +6,8 @@
  *
  *     scenario=NAME    one of scenarios[] (default: panic)
  *     scenario=call:F  call function F, found by name in the symbol table
- *     tracer=NAME      auto (default), fp, dwarf, compiler or table
+ *     tracer=NAME      auto (default), fp, dwarf, compiler or table: one
+ *                      this kernel links (make UNWINDERS=...)
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -72,8 +73,9 @@ static _Noreturn void usage(const char *problem, const char *value)
 		"EXTRA_SRCS=...)\n"
 		"tracers:\n");
 	for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++)
-		kprintf("  tracer=%s (%s unwinder)\n", tracers[i].name,
-			tracer_unwinder_name(tracers[i].unwinder));
+		kprintf("  tracer=%s (%s unwinder%s)\n", tracers[i].name,
+			tracer_unwinder_name(tracers[i].unwinder),
+			panic_links_unwinder(tracers[i].unwinder) ? "" : ", not linked");
 	sbi_shutdown(false);
 }
 
@@ -84,6 +86,8 @@ static void choose_tracer(const char *args)
 
 	for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++) {
 		if (str_equal(name, tracers[i].name)) {
+			if (!panic_links_unwinder(tracers[i].unwinder))
+				usage("unwinder not linked into this kernel: tracer", name);
 			panic_use_unwinder(tracers[i].unwinder);
 			return;
 		}

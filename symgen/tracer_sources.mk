@@ -39,8 +39,8 @@ TRACER_MACRO_table := TRACER_LINKS_TABLE
 TRACER_MACRO_dwarf := TRACER_LINKS_DWARF
 TRACER_MACRO_prologue := TRACER_LINKS_PROLOGUE
 
-TRACER_SOURCES := $(addprefix $(TRACER_DIR)/,$(TRACER_CORE_FILES) \
-	$(foreach u,$(TRACER_ALL_UNWINDERS),$(if $(filter $(u),$(TRACER_UNWINDERS)),$(TRACER_FILES_$(u)))))
+TRACER_SOURCES := $(addprefix $(TRACER_DIR)/,$(sort $(TRACER_CORE_FILES) \
+	$(foreach u,$(TRACER_ALL_UNWINDERS),$(if $(filter $(u),$(TRACER_UNWINDERS)),$(TRACER_FILES_$(u))))))
 TRACER_UNWINDER_FLAGS := $(foreach u,$(filter-out $(TRACER_UNWINDERS),$(TRACER_ALL_UNWINDERS)),\
 	-D$(TRACER_MACRO_$(u))=0)
 TRACER_NEEDS_CFI := $(if $(filter dwarf table,$(TRACER_UNWINDERS)),yes,no)
