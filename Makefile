@@ -175,7 +175,7 @@ clean:
 
 # make bench: instructions per frame of the tracer's unwinders against libgcc's
 # _Unwind_Backtrace (tests/bench/), counted with rdinstret under -icount
-# shift=0. Only these kernels link libgcc's unwinder and an allocator. They
+# shift=0; then the tracer's .text per unwinder set (tests/bench/tracer_text.py). Only these kernels link libgcc's unwinder and an allocator. They
 # name the rv64imac/lp64 libgcc: with _zicsr_zifencei in -march, -lgcc finds
 # the default hard-float one, which does not link with lp64 objects.
 BENCH_SRCS := tests/bench/unwind_bench.c tests/bench/libgcc_support.c
@@ -201,3 +201,5 @@ bench: deps
 	$(BENCH_QEMU) build/bench/kernel.elf -append "scenario=call:bench_unwinders"
 	$(BENCH_QEMU) build/bench-fp1/kernel.elf -append "scenario=call:bench_unwinders_fp"
 	$(BENCH_QEMU) build/bench-10x/kernel.elf -append "scenario=call:bench_unwinders"
+	@$(PYTHON) tests/bench/tracer_text.py $(CURDIR)/build/bench-text $(CC) \
+		$(filter-out $(OPT) $(TRACER_UNWINDER_FLAGS) -I%,$(TARGET_CFLAGS)) -I$(CURDIR)/tracer
