@@ -23,6 +23,8 @@ bool memory_read_word(const struct tracer_range *current_stack, uintptr_t addr,
 	return memory_read_stack_word(*current_stack, addr, value);
 }
 
+/* The prologue decoder's reads of code. */
+#if TRACER_LINKS_PROLOGUE
 struct memory_cursor memory_code_cursor(const struct tracer_config *config,
 					uintptr_t start, uintptr_t end)
 {
@@ -35,6 +37,7 @@ struct memory_cursor memory_code_cursor(const struct tracer_config *config,
 	}
 	return cursor;
 }
+#endif
 
 /* The reads of .eh_frame's bytes: the DWARF unwinder's. */
 #if TRACER_LINKS_DWARF
