@@ -87,7 +87,8 @@ static void choose_tracer(const char *args)
 	for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++) {
 		if (str_equal(name, tracers[i].name)) {
 			if (!panic_links_unwinder(tracers[i].unwinder))
-				usage("unwinder not linked into this kernel: tracer", name);
+				usage("unwinder not linked into this kernel: tracer",
+				      name);
 			panic_use_unwinder(tracers[i].unwinder);
 			return;
 		}

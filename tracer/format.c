@@ -29,7 +29,7 @@ static __attribute__((noinline)) void put_str(struct line *line, const char *s)
 
 /* 0x-prefixed hex, zero-padded to at least min_digits. */
 static __attribute__((noinline)) void put_hex(struct line *line, uintptr_t value,
-					     unsigned min_digits)
+					      unsigned min_digits)
 {
 	char digits[2 * sizeof(uintptr_t)];
 	unsigned n = 0;

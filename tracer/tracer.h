@@ -290,8 +290,8 @@ enum tracer_unwinder {
 	/* The unwind table (needs config->unwind_table): a lookup (a count of
 	 * bits in the block's map, no search) and the row applied; rows the table cannot
 	 * express go to the DWARF unwinder (which needs config->eh_frame and
-	 * config->fde_index; not linked, TRACER_STOP_UNSUPPORTED_CFI). Restores ra, sp and s0; s1-s11 keep the
-	 * callee's values, as in the prologue unwinder. Stack:
+	 * config->fde_index; not linked, TRACER_STOP_UNSUPPORTED_CFI). Restores ra, sp
+	 * and s0; s1-s11 keep the callee's values, as in the prologue unwinder. Stack:
 	 * TRACER_STACK_TABLE; TRACER_STACK_DWARF if the table has interpreted
 	 * rows. */
 	TRACER_TABLE,

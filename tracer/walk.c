@@ -19,13 +19,13 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 	enum tracer_table_status fde_index_status =
 	    TRACER_LINKS_DWARF ? fde_index_header_check(config) : TRACER_TABLE_ABSENT;
 
-	walk_begin(walk, unwinder, config, regs, symtab_header_check(config),
-		   fde_index_status,
-		   TRACER_LINKS_TABLE ? unwind_table_header_check(config) : TRACER_TABLE_ABSENT,
-		   TRACER_LINKS_DWARF && fde_index_status == TRACER_TABLE_OK
-		       ? eh_frame_header_check(config)
-		       : TRACER_TABLE_ABSENT,
-		   false);
+	walk_begin(
+	    walk, unwinder, config, regs, symtab_header_check(config), fde_index_status,
+	    TRACER_LINKS_TABLE ? unwind_table_header_check(config) : TRACER_TABLE_ABSENT,
+	    TRACER_LINKS_DWARF && fde_index_status == TRACER_TABLE_OK
+		? eh_frame_header_check(config)
+		: TRACER_TABLE_ABSENT,
+	    false);
 }
 
 /*
@@ -153,7 +153,8 @@ static inline __attribute__((always_inline)) void auto_step(struct tracer_walk *
 #if TRACER_LINKS_TABLE
 	walk->stop = TRACER_RUNNING;
 	walk->next_found_by = TRACER_TABLE;
-	if (!checked_table_step(walk, checked) || walk->stop == TRACER_STOP_BAD_UNWIND_TABLE)
+	if (!checked_table_step(walk, checked) ||
+	    walk->stop == TRACER_STOP_BAD_UNWIND_TABLE)
 		walk->stop = TRACER_STOP_NO_CFI;
 #endif
 #if TRACER_LINKS_DWARF
@@ -351,8 +352,8 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame)
 			return true;
 	} else {
 		function = describe_next(walk, frame, false);
-		if (TRACER_LINKS_FRAME_POINTER && walk->unwinder == TRACER_FRAME_POINTER &&
-		    frame_pointer_next(walk))
+		if (TRACER_LINKS_FRAME_POINTER &&
+		    walk->unwinder == TRACER_FRAME_POINTER && frame_pointer_next(walk))
 			return true;
 	}
 	walk->next_function = function;
