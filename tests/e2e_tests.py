@@ -71,8 +71,10 @@ USER_CODE = ("tests/fixtures/asm_frames.S tests/fixtures/hostile.S tests/fixture
 # nor DWARF can pass them, so only the prologue unwinder and auto run them.
 # The unwinder sets' kernels add a walk with each unwinder (before
 # user_stack.c, which stays last).
-UNWINDER_SET_CODE = USER_CODE.replace("tests/fixtures/user_stack.c",
-                                      "tests/fixtures/unwinder_walks.c tests/fixtures/user_stack.c")
+UNWINDER_SET_CODE = USER_CODE.replace(
+    "tests/fixtures/user_stack.c",
+    "tests/fixtures/interpreted_cfi.S tests/fixtures/unwinder_walks.c "
+    "tests/fixtures/user_stack.c")
 ASM_FUNCTIONS = {"asm_frames_entry", "asm_large_frame", "asm_trap_in_prologue",
                  "asm_untyped_entry"}
 # (scenario, kind, tracers it applies to: None for all).
@@ -354,6 +356,26 @@ def check_unlinked_unwinders(results, label, elf, unlinked):
                           % (problem, got, linked, console[-800:]))
 
 
+def check_table_without_dwarf(results, label, elf):
+    """The table's rows for DWARF (interpreted_cfi.S: a CFA based on s1),
+    in a kernel without DWARF: the table walk and capture end at that frame,
+    the second (walk_each_unwinder's caller), with the reason; auto, with
+    no other unwinder linked, ends there too."""
+    console, _, problem = boot(elf, "scenario=call:interpreted_cfi_entry")
+    lines = dict(re.findall(r"^((?:walk|capture) \S+): (.*)$", console, re.M))
+    for api, unit in (("walk", "frames"), ("capture", "pcs")):
+        expected = "2 %s, unsupported call-frame information" % unit
+        results.check("%s: %s with table from a frame only DWARF can unwind: %s"
+                      % (label, api, expected),
+                      problem is None and lines.get(api + " table") == expected,
+                      "problem: %s, got %r\n%s" % (problem, lines.get(api + " table"),
+                                                    console[-800:]))
+        got = lines.get(api + " auto", "")
+        results.check("%s: %s with auto ends at that frame too" % (label, api),
+                      problem is None and got.startswith("2 %s, " % unit)
+                      and "outermost" not in got, "got %r" % got)
+
+
 def build(results, label, variables, user_code=USER_CODE):
     build_dir = os.path.join(TEST_BUILD, label)
     result = run(["make", "-s", "BUILD=" + build_dir, "EXTRA_SRCS=" + user_code] + variables,
@@ -400,6 +422,8 @@ def run_unwinder_sets(results):
             for scenario, kind in UNWINDER_SET_SCENARIOS:
                 check_scenario(results, label, elf, tracer, scenario, kind)
         check_unlinked_unwinders(results, label, elf, unlinked)
+        if "dwarf" in unlinked and "table" not in unlinked:
+            check_table_without_dwarf(results, label, elf)
 
 
 def run_all(results: Results):
