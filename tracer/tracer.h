@@ -302,7 +302,11 @@ enum tracer_unwinder {
  * The unwinders this build links: each is 1 (the default: all) unless the
  * build defines it 0 and leaves that unwinder's files out (symgen/tracer.mk,
  * TRACER_UNWINDERS). A walk with an unwinder not linked ends with
- * TRACER_STOP_NOT_LINKED; auto uses those linked.
+ * TRACER_STOP_NOT_LINKED; auto uses those linked. The tables only a left-out
+ * unwinder reads are not read, and their check functions not built:
+ * tracer_fde_index_check() and tracer_eh_frame_check() go with DWARF,
+ * tracer_unwind_table_check() with the table (which is also the frame-size
+ * witness of frame-pointer and DWARF walks: without it they have none).
  */
 #ifndef TRACER_LINKS_FRAME_POINTER
 #define TRACER_LINKS_FRAME_POINTER 1
