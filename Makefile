@@ -2,6 +2,7 @@
 #
 #   make                 build $(BUILD)/kernel.elf
 #   make run             boot it in QEMU (ARGS="scenario=load-fault tracer=prologue")
+#   make run UNWINDERS=frame-pointer   a kernel that links only that unwinder
 #   make debug           boot halted, waiting for gdb-multiarch
 #   make test            unit, symgen and end-to-end tests (GDB as the oracle), fuzz replay
 #   make fuzz            libFuzzer targets, FUZZ_SECONDS each (tests/fuzz/fuzz.mk)
@@ -10,7 +11,8 @@
 #
 # Build variables: CROSS_COMPILE or CC, OPT (-O0, -O2, -Os), FP (1: frame
 # pointers, 0: none), CFI (1: unwind tables, 0: none), EXTRA_SRCS (your own .c files), BUILD (output directory),
-# LDSCRIPT (linker script), SMP (harts for make run/debug).
+# LDSCRIPT (linker script), SMP (harts for make run/debug), UNWINDERS (those
+# the kernel links: any of frame-pointer table dwarf prologue, default all).
 
 CROSS_COMPILE ?= riscv64-unknown-elf-
 ifeq ($(origin CC),default)
@@ -32,11 +34,18 @@ OPENSBI_ELF := /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.elf
 HOST_BUILD := build/host
 SYMGEN := $(HOST_BUILD)/symgen
 
+# The unwinders linked (symgen/tracer_sources.mk: the files and defines).
+UNWINDERS ?= frame-pointer table dwarf prologue
+TRACER_UNWINDERS := $(UNWINDERS)
+TRACER_DIR := tracer
+include symgen/tracer_sources.mk
+
 # CFI=1: .eh_frame for every function, prologues and epilogues included
 # (-fasynchronous-unwind-tables adds tables, not code), and its FDE index in
 # the image, for the DWARF unwinder. CFI=0: no unwind tables and no index;
-# the prologue and frame-pointer unwinders work without them.
-CFI ?= 1
+# the prologue and frame-pointer unwinders work without them. The default:
+# 1 when the DWARF or table unwinder is linked.
+CFI ?= $(if $(filter yes,$(TRACER_NEEDS_CFI)),1,0)
 ifeq ($(CFI),1)
 CFI_CFLAGS := -fasynchronous-unwind-tables
 SYMGEN_CFI := --cfi
@@ -75,13 +84,13 @@ endif
 
 TARGET_CFLAGS := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(FP_FLAGS) $(COMPILER_FLAGS) \
 	-march=$(ARCH) -mabi=$(ABI) -mcmodel=medany -ffreestanding -fno-builtin \
-	-fno-stack-protector -fno-pic $(CFI_CFLAGS) -Itracer -Ikernel
+	-fno-stack-protector -fno-pic $(CFI_CFLAGS) $(TRACER_UNWINDER_FLAGS) -Itracer -Ikernel
 TARGET_LDFLAGS := -nostdlib -static \
 	-Wl,--build-id=none $(LINKER_FLAGS)
 HOST_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g
 
 KERNEL_SRCS := $(wildcard kernel/*.c kernel/*.S kernel/scenarios/*.c) \
-	$(wildcard tracer/*.c) $(EXTRA_SRCS)
+	$(TRACER_SOURCES) $(EXTRA_SRCS)
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS))
 LINKER_SCRIPTS := $(wildcard linker/*.ld) $(LDSCRIPT)
 
@@ -120,7 +129,6 @@ TRACER_SYMGEN_FLAGS := $(SYMGEN_CFI)
 TRACER_SYMGEN := $(SYMGEN)
 TRACER_HOSTCC := $(HOSTCC)
 TRACER_HOST_CFLAGS := $(HOST_CFLAGS)
-TRACER_DIR := tracer
 TRACER_LINKER_DIR := linker
 include symgen/tracer.mk
 $(SYMGEN): | deps
@@ -168,7 +176,7 @@ clean:
 
 # make bench: instructions per frame of the tracer's unwinders against libgcc's
 # _Unwind_Backtrace (tests/bench/), counted with rdinstret under -icount
-# shift=0. Only these kernels link libgcc's unwinder and an allocator. They
+# shift=0; then the tracer's .text per unwinder set (tests/bench/tracer_text.py). Only these kernels link libgcc's unwinder and an allocator. They
 # name the rv64imac/lp64 libgcc: with _zicsr_zifencei in -march, -lgcc finds
 # the default hard-float one, which does not link with lp64 objects.
 BENCH_SRCS := tests/bench/unwind_bench.c tests/bench/libgcc_support.c
@@ -194,3 +202,5 @@ bench: deps
 	$(BENCH_QEMU) build/bench/kernel.elf -append "scenario=call:bench_unwinders"
 	$(BENCH_QEMU) build/bench-fp1/kernel.elf -append "scenario=call:bench_unwinders_fp"
 	$(BENCH_QEMU) build/bench-10x/kernel.elf -append "scenario=call:bench_unwinders"
+	@$(PYTHON) tests/bench/tracer_text.py $(CURDIR)/build/bench-text $(CC) \
+		$(filter-out $(OPT) $(TRACER_UNWINDER_FLAGS) -I%,$(TARGET_CFLAGS)) -I$(CURDIR)/tracer

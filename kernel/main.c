@@ -6,9 +6,10 @@
  *
  *     scenario=NAME    one of scenarios[] (default: panic)
  *     scenario=call:F  call function F, found by name in the symbol table
- *     tracer=NAME      auto (default), frame-pointer, dwarf, prologue or table;
- *                      fp and compiler are the seed's names for frame-pointer
- *                      and prologue, kept as aliases
+ *     tracer=NAME      auto (default), frame-pointer, dwarf, prologue or table,
+ *                      one this kernel links (make UNWINDERS=...); fp and
+ *                      compiler are the seed's names for frame-pointer and
+ *                      prologue, kept as aliases
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -81,11 +82,20 @@ static _Noreturn void usage(const char *problem, const char *value)
 		"EXTRA_SRCS=...)\n"
 		"tracers:\n");
 	for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++)
-		kprintf("  tracer=%s\n", tracer_unwinder_name(tracers[i]));
+		kprintf("  tracer=%s%s\n", tracer_unwinder_name(tracers[i]),
+			panic_links_unwinder(tracers[i]) ? "" : " (not linked)");
 	for (size_t i = 0; i < sizeof(tracer_aliases) / sizeof(tracer_aliases[0]); i++)
 		kprintf("  tracer=%s: alias of tracer=%s\n", tracer_aliases[i].alias,
 			tracer_unwinder_name(tracer_aliases[i].unwinder));
 	sbi_shutdown(false);
+}
+
+/* The unwinder a tracer= names, if this kernel links it. */
+static void use_tracer(enum tracer_unwinder unwinder, const char *name)
+{
+	if (!panic_links_unwinder(unwinder))
+		usage("unwinder not linked into this kernel: tracer", name);
+	panic_use_unwinder(unwinder);
 }
 
 static void choose_tracer(const char *args)
@@ -95,13 +105,13 @@ static void choose_tracer(const char *args)
 
 	for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++) {
 		if (str_equal(name, tracer_unwinder_name(tracers[i]))) {
-			panic_use_unwinder(tracers[i]);
+			use_tracer(tracers[i], name);
 			return;
 		}
 	}
 	for (size_t i = 0; i < sizeof(tracer_aliases) / sizeof(tracer_aliases[0]); i++) {
 		if (str_equal(name, tracer_aliases[i].alias)) {
-			panic_use_unwinder(tracer_aliases[i].unwinder);
+			use_tracer(tracer_aliases[i].unwinder, name);
 			return;
 		}
 	}

@@ -129,6 +129,24 @@ static uintptr_t stack_needed(enum tracer_unwinder unwinder)
 	return 0;
 }
 
+/* Whether this kernel links the unwinder (tracer.h, TRACER_LINKS_*): auto
+ * uses those it links. */
+bool panic_links_unwinder(enum tracer_unwinder unwinder)
+{
+	switch (unwinder) {
+	case TRACER_FRAME_POINTER:
+		return TRACER_LINKS_FRAME_POINTER;
+	case TRACER_DWARF:
+		return TRACER_LINKS_DWARF;
+	case TRACER_PROLOGUE:
+		return TRACER_LINKS_PROLOGUE;
+	case TRACER_TABLE:
+		return TRACER_LINKS_TABLE;
+	default:
+		return true;
+	}
+}
+
 void panic_use_unwinder(enum tracer_unwinder unwinder)
 {
 	panic_unwinder = unwinder;
@@ -220,8 +238,10 @@ void panic_nested_fault(uintptr_t cause, uintptr_t epc, uintptr_t tval)
 	/* The newline ends whatever line the fault cut short. */
 	kprintf("\nnested fault while panicking: %s sepc=0x%lx stval=0x%lx\n",
 		tracer_trap_cause_name(cause), (unsigned long)epc, (unsigned long)tval);
-	/* The frame-pointer walk needs the least: no CFI, no decoding. */
-	print_backtrace(panic_harts[id].regs, TRACER_FRAME_POINTER);
+	/* The frame-pointer walk needs the least: no CFI, no decoding; a
+	 * kernel without it walks with those it links. */
+	print_backtrace(panic_harts[id].regs,
+			TRACER_LINKS_FRAME_POINTER ? TRACER_FRAME_POINTER : TRACER_AUTO);
 	finish(id);
 }
 
@@ -277,7 +297,8 @@ static void print_trace(const struct panic_report *report)
 	for (unsigned i = FIRST_FALLBACK; i < UNWINDER_COUNT; i++) {
 		enum tracer_unwinder fallback = unwinder_stacks[i].unwinder;
 
-		if (report->stack_left >= stack_needed(fallback)) {
+		if (panic_links_unwinder(fallback) &&
+		    report->stack_left >= stack_needed(fallback)) {
 			kprintf("the %s unwinder instead (%lu)\n",
 				tracer_unwinder_name(fallback),
 				(unsigned long)stack_needed(fallback));

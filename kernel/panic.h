@@ -6,6 +6,8 @@
 
 #include "tracer.h"
 
+/* Whether this kernel links the unwinder (make UNWINDERS=...; auto: always). */
+bool panic_links_unwinder(enum tracer_unwinder unwinder);
 /* The unwinder panic() uses (tracer=... on the command line). */
 void panic_use_unwinder(enum tracer_unwinder unwinder);
 

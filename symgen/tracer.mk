@@ -19,15 +19,26 @@
 #                      as $(TRACER_CC) -I<tracer/> -c TABLE.c -o TABLE.o (the
 #                      table includes tracer.h)
 # Optional:
-#   TRACER_BUILD_LIB   yes (default): the fragment compiles tracer/*.c with
-#                      TRACER_CC into $(TRACER_WORK)/tracer/ and links them
-#                      after TRACER_OBJS; no: the kernel builds them itself,
+#   TRACER_UNWINDERS   the unwinders the kernel links, any of frame-pointer
+#                      table dwarf prologue (default: all four); auto uses
+#                      those linked, and a walk asking for another ends with
+#                      "unwinder not linked into this kernel". The files and
+#                      defines: symgen/tracer_sources.mk, which sets
+#                      TRACER_SOURCES and TRACER_UNWINDER_FLAGS (add the
+#                      latter to the flags of your files that test
+#                      TRACER_LINKS_*), and TRACER_NEEDS_CFI (yes with dwarf
+#                      or table: pass --cfi, keep .eh_frame)
+#   TRACER_BUILD_LIB   yes (default): the fragment compiles TRACER_SOURCES with
+#                      TRACER_CC and TRACER_UNWINDER_FLAGS into
+#                      $(TRACER_WORK)/tracer/ and links them after
+#                      TRACER_OBJS; no: the kernel builds them itself,
 #                      inside TRACER_OBJS (the demo's Makefile does)
 #   TRACER_LIBS        linked after the table (libgcc, ...); not prerequisites
 #   TRACER_LINK_DEPS   other files the link reads (scripts the script
 #                      INCLUDEs): prerequisites
 #   TRACER_SYMGEN_FLAGS  symgen's options: --cfi when the kernel keeps
-#                      .eh_frame (DWARF and table unwinders);
+#                      .eh_frame (needed by the DWARF and table unwinders;
+#                      a kernel linking neither need not keep it);
 #                      --allow-end-before-tables=SYMBOL, --heap-start=SYMBOL
 #                      (symgen/symgen.c)
 #   TRACER_WORK        directory for the intermediate files (default: the
@@ -48,6 +59,21 @@
 #
 # On failure no image is left behind: the final link writes <image>.tmp,
 # renamed only once the check passed, and any older image is removed first.
+#
+# A hand-written build of tracer/ (no make): compile these files of tracer/
+# with the kernel's flags, and define 0 each unwinder's macro left out:
+#   every kernel      capture.c entry_points.c format.c memory.c print.c
+#                     stacks.c symtab.c tables.c verify.c walk.c
+#   frame-pointer     frame_pointer.c    else -DTRACER_LINKS_FRAME_POINTER=0
+#   table             unwind_table.c     else -DTRACER_LINKS_TABLE=0
+#   dwarf             dwarf.c cfi_parse.c cfi_row.c cfi_expression.c
+#                                        else -DTRACER_LINKS_DWARF=0
+#   prologue          prologue.c prologue_decode.c
+#                                        else -DTRACER_LINKS_PROLOGUE=0
+# The defines go to every tracer/*.c compiled (and to your files that test
+# TRACER_LINKS_*). A file left out whose define is missing fails the link;
+# without the table, frame-pointer and DWARF walks have no frame-size
+# witness, as in a kernel without CFI.
 
 TRACER_SYMGEN_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 TRACER_DIR ?= $(TRACER_SYMGEN_DIR)/../tracer
@@ -60,14 +86,14 @@ TRACER_HOSTCC ?= cc
 TRACER_HOST_CFLAGS ?= -O2
 TRACER_BUILD_LIB ?= yes
 TRACER_INCLUDE := -I$(TRACER_DIR)
+include $(TRACER_SYMGEN_DIR)/tracer_sources.mk
 
 # The library, compiled with the kernel's compiler and flags.
 ifeq ($(TRACER_BUILD_LIB),yes)
-TRACER_LIB_OBJS := $(patsubst $(TRACER_DIR)/%.c,$(TRACER_WORK)/tracer/%.o,\
-	$(wildcard $(TRACER_DIR)/*.c))
+TRACER_LIB_OBJS := $(patsubst $(TRACER_DIR)/%.c,$(TRACER_WORK)/tracer/%.o,$(TRACER_SOURCES))
 $(TRACER_WORK)/tracer/%.o: $(TRACER_DIR)/%.c $(wildcard $(TRACER_DIR)/*.h)
 	@mkdir -p $(@D)
-	$(TRACER_CC) $(TRACER_INCLUDE) -c $< -o $@
+	$(TRACER_CC) $(TRACER_INCLUDE) $(TRACER_UNWINDER_FLAGS) -c $< -o $@
 endif
 
 # symgen reads .eh_frame with the tracer's own parser, and measures frame

@@ -16,7 +16,11 @@ the issue's targets where they are met: the
 frame-pointer capture at most 25 a frame, symbolizing at most
 15 * log2(symbols) more than the raw walk (plus the checks of the blocks a
 frame reads), a walk's start (tracer_start() and the first tracer_next())
-at most 3,000 whatever the tables' size. libgcc's figure depends on the
+at most 3,000 whatever the tables' size. The tracer's code per unwinder
+set (make UNWINDERS=...; tests/bench/tracer_text.py) is checked against
+the issue's targets at -O2 (frame pointer alone at most 4 KB, frame pointer
+and table at most 10 KB) and guarded at about 1.1 times the figures
+reached. libgcc's figure depends on the
 memcpy and memset it gets (it clears and copies about 1.8 KB a frame):
 tests/bench/libgcc_support.c gives it word-at-a-time ones, as a libc would.
 The figures docs/speed.md states must be the measured ones, within
@@ -75,6 +79,17 @@ MIN_RATIO_TO_LIBGCC = 1
 # checked), which the raw capture, trusting tracer_prepare(), does not: 169
 # for the frame pointer, 162 for DWARF with FP=1 (none in FP=0's frames).
 SYMBOLIZED_STEP_EXTRA = {"frame-pointer": 180, "dwarf": 180}
+# .text of the tracer's objects per unwinder set and -O level (bytes): the
+# issue's targets, and guards at about 1.1 times the figures reached
+# (frame pointer 8,658 / 7,974; table 13,536 / 12,302; both 14,956 /
+# 13,682; all 37,630 / 32,508 at -O2 / -Os; all was 38,460 at -O2 before
+# the line builders of format.c went out of line).
+TEXT_TARGETS = {("frame-pointer", "-O2"): 4096, ("frame-pointer,table", "-O2"): 10240}
+TEXT_GUARDS = {("frame-pointer", "-O2"): 9500, ("frame-pointer", "-Os"): 8800,
+               ("table", "-O2"): 14900, ("table", "-Os"): 13500,
+               ("frame-pointer,table", "-O2"): 16500, ("frame-pointer,table", "-Os"): 15000,
+               ("frame-pointer,table,dwarf,prologue", "-O2"): 41400,
+               ("frame-pointer,table,dwarf,prologue", "-Os"): 35800}
 BENCH_TIMEOUT = 600
 BENCH_KERNELS = [os.path.join(ROOT, "build", "bench", "kernel.elf"),
                  os.path.join(ROOT, "build", "bench-fp1", "kernel.elf"),
@@ -105,6 +120,7 @@ START_RE = re.compile(r"^BENCH walk-start ([\w-]+) instret=(\d+) symbols=(\d+) f
 WALK_RE = re.compile(r"^BENCH ([\w-]+) (raw|symbolized) depth=(\d+) frames=(\d+) instret=(\d+) "
                      r"complete=([01])$")
 SLOPE_RE = re.compile(r"^bench (\S+) ([\w-]+) (raw|symbolized) slope (\d+) instr/frame$")
+TEXT_RE = re.compile(r"^bench tracer-text (\S+) (-O\w) (\d+) bytes$", re.M)
 
 
 def parse(output):
@@ -334,8 +350,31 @@ def check_speed_doc(results, slopes, starts):
                   measured == listed, "measured %s, listed %s" % (sorted(measured), sorted(listed)))
 
 
+def check_text_sizes(results, output):
+    """make bench printed the tracer's .text for every unwinder set at -O2
+    and -Os; each within its guard, and the issue's targets."""
+    sizes = {(unwinders, level): int(size) for unwinders, level, size in TEXT_RE.findall(output)}
+    results.check("make bench prints the tracer's .text for each unwinder set",
+                  set(sizes) == set(TEXT_GUARDS), sorted(sizes))
+    for key, size in sorted(sizes.items()):
+        print("  bench tracer-text %s %s: %d bytes" % (key + (size,)), flush=True)
+    for (unwinders, level), limit in sorted(TEXT_GUARDS.items()):
+        size = sizes.get((unwinders, level))
+        results.check("bench tracer-text %s %s: at most %d bytes (guard; measured %s)"
+                      % (unwinders, level, limit, size), size is not None and size <= limit)
+    # The issue's targets are not met yet (docs/speed.md says by how much):
+    # reported, so that the figure is seen, not asserted.
+    for (unwinders, level), limit in sorted(TEXT_TARGETS.items()):
+        size = sizes.get((unwinders, level))
+        print("  bench tracer-text %s %s: the issue's target is %d bytes: %s"
+              % (unwinders, level, limit,
+                 "met" if size is not None and size <= limit else "not met (%s)" % size),
+              flush=True)
+
+
 def check_benchmark(results):
     status, output = run_benchmark()
+    check_text_sizes(results, output)
     kernels, slopes = parse(output)
     fps = {build: walks.pop("frame-pointers") for build, walks in kernels.items()}
     starts = {build: walks.pop("walk-start", None) for build, walks in kernels.items()}

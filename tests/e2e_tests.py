@@ -51,11 +51,28 @@ CONFIGS = [
     ("gcc-Os-nocfi", ["OPT=-Os"] + NO_CFI, NO_CFI_TRACERS),
     ("clang-O2-nocfi", ["CC=clang", "OPT=-O2"] + NO_CFI, NO_CFI_TRACERS),
 ]
+# Kernels that link some unwinders only (make UNWINDERS=...): (label, make
+# variables, tracers to check, unwinders not linked), each GDB-checked on a
+# few scenarios (UNWINDER_SET_SCENARIOS). The frame-pointer kernel builds
+# without CFI (the default when neither DWARF nor the table is linked).
+UNWINDER_SETS = [
+    ("gcc-O2-fp1-frame-pointer-only", ["OPT=-O2", "FP=1", "UNWINDERS=frame-pointer"],
+     ["fp"], ["dwarf", "prologue", "table"]),
+    ("gcc-O2-fp0-table-only", ["OPT=-O2", "FP=0", "UNWINDERS=table"],
+     ["table", "auto"], ["frame-pointer", "dwarf", "prologue"]),
+]
+UNWINDER_SET_SCENARIOS = [("panic", "panic"), ("load-fault", "trap")]
 # EXTRA_SRCS of every build; user_stack.c last (its last function ends the text).
 USER_CODE = ("tests/fixtures/asm_frames.S tests/fixtures/hostile.S tests/fixtures/hostile.c "
              "tests/fixtures/aliases_c.c tests/fixtures/user_stack.c")
 # Hand-written functions without CFI (asm_frames.S): neither frame pointers
 # nor DWARF can pass them, so only the prologue unwinder and auto run them.
+# The unwinder sets' kernels add a walk with each unwinder (before
+# user_stack.c, which stays last).
+UNWINDER_SET_CODE = USER_CODE.replace(
+    "tests/fixtures/user_stack.c",
+    "tests/fixtures/interpreted_cfi.S tests/fixtures/unwinder_walks.c "
+    "tests/fixtures/user_stack.c")
 ASM_FUNCTIONS = {"asm_frames_entry", "asm_large_frame", "asm_trap_in_prologue",
                  "asm_untyped_entry"}
 # (scenario, kind, tracers it applies to: None for all).
@@ -328,9 +345,64 @@ def check_default_tracer(results, label, elf):
                   "problem: %s\n%s" % (problem, console[-800:]))
 
 
-def build(results, label, variables):
+def check_unlinked_unwinders(results, label, elf, unlinked):
+    """A kernel asked for an unwinder it does not link says so and walks
+    nothing; a walk or capture started with one (unwinder_walks.c) stops
+    after the registers' frame with the clear reason; the linked ones and
+    auto walk to the outermost frame, all alike."""
+    for unwinder in unlinked:
+        args = "scenario=panic tracer=" + unwinder
+        console, _, problem = boot(elf, args)
+        results.check("%s %s: refused, not linked into this kernel" % (label, args),
+                      problem is None and "error: unwinder not linked into this kernel: "
+                      "tracer '%s'" % unwinder in console
+                      and "tracer=%s (not linked)" % unwinder in console
+                      and "Call Trace" not in console,
+                      "problem: %s\n%s" % (problem, console[-800:]))
+    console, _, problem = boot(elf, "scenario=call:walk_each_unwinder")
+    lines = dict(re.findall(r"^((?:walk|capture) \S+): (.*)$", console, re.M))
+    linked = [u for u in ALL_TRACERS if u not in unlinked]
+    expected_linked = lines.get("walk auto")
+    for unwinder in ALL_TRACERS:
+        for api, unit in (("walk", "frames"), ("capture", "pcs")):
+            got = lines.get("%s %s" % (api, unwinder))
+            if unwinder in unlinked:
+                expected = "1 %s, unwinder not linked into this kernel" % unit
+                ok = got == expected
+            else:
+                expected = "the same frames as auto, reached the outermost frame"
+                ok = (got is not None and got.endswith(", reached the outermost frame")
+                      and int(got.split()[0]) >= 3 and expected_linked is not None
+                      and got.split()[0] == expected_linked.split()[0])
+            results.check("%s: %s with %s: %s" % (label, api, unwinder, expected),
+                          problem is None and ok,
+                          "problem: %s, got %r (linked: %s)\n%s"
+                          % (problem, got, linked, console[-800:]))
+
+
+def check_table_without_dwarf(results, label, elf):
+    """The table's rows for DWARF (interpreted_cfi.S: a CFA based on s1),
+    in a kernel without DWARF: the table walk and capture end at that frame,
+    the second (walk_each_unwinder's caller), with the reason; auto, with
+    no other unwinder linked, ends there too."""
+    console, _, problem = boot(elf, "scenario=call:interpreted_cfi_entry")
+    lines = dict(re.findall(r"^((?:walk|capture) \S+): (.*)$", console, re.M))
+    for api, unit in (("walk", "frames"), ("capture", "pcs")):
+        expected = "2 %s, unsupported call-frame information" % unit
+        results.check("%s: %s with table from a frame only DWARF can unwind: %s"
+                      % (label, api, expected),
+                      problem is None and lines.get(api + " table") == expected,
+                      "problem: %s, got %r\n%s" % (problem, lines.get(api + " table"),
+                                                    console[-800:]))
+        got = lines.get(api + " auto", "")
+        results.check("%s: %s with auto ends at that frame too" % (label, api),
+                      problem is None and got.startswith("2 %s, " % unit)
+                      and "outermost" not in got, "got %r" % got)
+
+
+def build(results, label, variables, user_code=USER_CODE):
     build_dir = os.path.join(TEST_BUILD, label)
-    result = run(["make", "-s", "BUILD=" + build_dir, "EXTRA_SRCS=" + USER_CODE] + variables,
+    result = run(["make", "-s", "BUILD=" + build_dir, "EXTRA_SRCS=" + user_code] + variables,
                  timeout=600)
     ok = results.check("build %s (%s)" % (label, " ".join(variables)), result.returncode == 0,
                        result.stdout[-2000:] + result.stderr[-2000:])
@@ -364,6 +436,20 @@ def check_missing_cfi_fails_build(results):
                   "exit %d\n%s" % (result.returncode, output[-1500:]))
 
 
+def run_unwinder_sets(results):
+    """The kernels that link some unwinders only (UNWINDER_SETS)."""
+    for label, variables, tracers, unlinked in UNWINDER_SETS:
+        elf = build(results, label, variables, UNWINDER_SET_CODE)
+        if not elf:
+            continue
+        for tracer in tracers:
+            for scenario, kind in UNWINDER_SET_SCENARIOS:
+                check_scenario(results, label, elf, tracer, scenario, kind)
+        check_unlinked_unwinders(results, label, elf, unlinked)
+        if "dwarf" in unlinked and "table" not in unlinked:
+            check_table_without_dwarf(results, label, elf)
+
+
 def run_all(results: Results):
     """Returns [(label, kernel.elf)] of the builds, for the symgen tests."""
     kernels = []
@@ -380,6 +466,7 @@ def run_all(results: Results):
         check_default_tracer(results, label, elf)
         if label == "gcc-O2-fp1":
             check_tracer_aliases(results, label, elf)
+    run_unwinder_sets(results)
     check_moved_code_fails_build(results)
     check_missing_cfi_fails_build(results)
     return kernels

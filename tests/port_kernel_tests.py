@@ -47,7 +47,13 @@ CONFIGS = [
     ("gcc-O2-fp0", ["FP=0"], NO_FP_UNWINDERS),
     ("clang-O2-fp1", ["CC=clang", "FP=1"], ALL_UNWINDERS),
     ("clang-O2-fp0", ["CC=clang", "FP=0"], NO_FP_UNWINDERS),
+    # symgen/tracer.mk building only some unwinders (TRACER_UNWINDERS): the
+    # others' traces end at once, saying so (UNLINKED_END).
+    ("gcc-O2-fp1-frame-pointer-table", ["FP=1", "TRACER_UNWINDERS=frame-pointer table"],
+     ["frame-pointer", "table", "auto"]),
 ]
+UNLINKED = {"gcc-O2-fp1-frame-pointer-table": ["dwarf", "prologue"]}
+UNLINKED_END = "unwinder not linked into this kernel"
 # The real frames the scenario's code makes, newest first; "name?" is a
 # static function called once, which the compiler may inline into its
 # caller (GDB then shows the caller's frame only).
@@ -153,7 +159,8 @@ def tracer_traces(console):
     return {name: parse_trace("".join(lines)) for name, lines in traces.items()}
 
 
-def check_traces(results, name, console, frames, trap, unwinders, symbols, etext, spec):
+def check_traces(results, name, console, frames, trap, unwinders, unlinked, symbols, etext,
+                 spec):
     """The port's traces, each unwinder's against GDB's (module docstring)."""
     traces = tracer_traces(console)
     # panic() prints every unwinder's; those the build does not support
@@ -164,6 +171,12 @@ def check_traces(results, name, console, frames, trap, unwinders, symbols, etext
     # the kernel: the walk ends before it.
     gdb_panic = [f for i, f in enumerate(frames["panic"])
                  if nm_name(symbols, etext, f[0] if i == 0 else f[0] - 1) is not None]
+    for unwinder in unlinked:
+        trace = traces.get(unwinder)
+        results.check("%s unwinder=%s: not linked, its trace ends at once, saying so"
+                      % (name, unwinder),
+                      trace is not None and trace["end"] == UNLINKED_END
+                      and len(trace["before"]) == 1 and trace["trap"] is None, str(trace))
     for unwinder in unwinders:
         trace = traces.get(unwinder)
         label = "%s unwinder=%s" % (name, unwinder)
@@ -216,7 +229,8 @@ def check_scenario(results, label, elf, symbols, etext, scenario, spec, unwinder
                       trap is not None and trap[1] == 5 and kernel == trap,
                       "GDB %s, kernel printed %s" % (trap, printed and printed.group(0)))
     if "trap" not in spec or trap is not None:
-        check_traces(results, name, console, frames, trap, unwinders, symbols, etext, spec)
+        check_traces(results, name, console, frames, trap, unwinders, UNLINKED.get(label, []),
+                     symbols, etext, spec)
     junk = re.search(r"^JUNK 0x([0-9a-f]+)$", gdb_out, re.M)
     results.check(name + ": the page after `end` is junk at the panic (kinit freed it)",
                   junk is not None and int(junk.group(1), 16) == JUNK_WORD,

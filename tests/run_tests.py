@@ -7,6 +7,7 @@ against the code and a real run. Ends with the line
 'N passed, M failed'."""
 import glob
 import os
+import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -23,7 +24,8 @@ import prologue_crosscheck  # noqa: E402
 import stack_usage  # noqa: E402
 import symgen_tests  # noqa: E402
 import table_proof  # noqa: E402
-from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, run  # noqa: E402
+from testlib import (CROSS, HOST_BUILD, ROOT, TEST_BUILD, UNWINDER_SETS, Results,  # noqa: E402
+                     run, tracer_sources)
 
 TRACER_SOURCES = sorted(glob.glob(os.path.join(ROOT, "tracer", "*.c")))
 
@@ -64,6 +66,28 @@ def check_library_builds(results):
             results.check("tracer/ builds alone for %s %s, needing no outside symbol" % (abi, opt),
                           not "".join(problems) and linked.returncode == 0 and not undefined,
                           "".join(problems) + linked.stderr + " ".join(undefined))
+        # Each unwinder set, its files only (symgen/tracer_sources.mk): -O0
+        # keeps every reference the source makes, -O2 is the default.
+        for unwinders in UNWINDER_SETS + [["dwarf"], ["prologue"]]:
+            sources, defines = tracer_sources(unwinders)
+            for opt in ["-O0", "-O2"]:
+                name = "+".join(unwinders)
+                out_dir = os.path.join(TEST_BUILD, "library", "%s%s-%s" % (abi, opt, name))
+                shutil.rmtree(out_dir, ignore_errors=True)
+                os.makedirs(out_dir)
+                compiled = run([CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", opt,
+                                "-march=" + arch, "-mabi=" + abi, "-mcmodel=medany",
+                                "-ffreestanding", "-c"] + defines + sources,
+                               cwd=out_dir, timeout=300)
+                out = out_dir + ".o"
+                objects = sorted(glob.glob(os.path.join(out_dir, "*.o")))
+                linked = run([CROSS + "ld", "-m", emulation, "-r", "-o", out] + objects)
+                undefined = run([CROSS + "nm", "-u", out]).stdout.split()
+                results.check("tracer/ with the unwinders %s only builds alone for %s %s, "
+                              "needing no outside symbol" % (name, abi, opt),
+                              compiled.returncode == 0 and len(objects) == len(sources)
+                              and linked.returncode == 0 and not undefined,
+                              compiled.stderr + linked.stderr + " ".join(undefined))
 
 
 def main():

@@ -27,6 +27,23 @@ class Results:
         return ok
 
 
+# The unwinder sets a kernel may link (make UNWINDERS=...), as make names
+# them: the two smallest, the pair, and all (the default).
+UNWINDER_SETS = [["frame-pointer"], ["table"], ["frame-pointer", "table"],
+                 ["frame-pointer", "table", "dwarf", "prologue"]]
+
+
+def tracer_sources(unwinders):
+    """What symgen/tracer_sources.mk compiles for these unwinders: (the
+    tracer/*.c paths, the -D flags)."""
+    script = ("include symgen/tracer_sources.mk\n"
+              "print:\n\t@echo $(TRACER_SOURCES)\n\t@echo $(TRACER_UNWINDER_FLAGS)\n")
+    result = run(["make", "-s", "--no-print-directory", "-f", "-", "print",
+                  "TRACER_UNWINDERS=" + " ".join(unwinders)], input=script)
+    sources, flags = (result.stdout.splitlines() + ["", ""])[:2]
+    return [os.path.normpath(os.path.join(ROOT, s)) for s in sources.split()], flags.split()
+
+
 def run(argv, timeout=60, **kwargs):
     """Runs a command, capturing text output; never raises on exit status."""
     return subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout,

@@ -17,9 +17,13 @@ void tracer_prepare(struct tracer_prepared *caller_prepared,
 
 	prepared->config = config;
 	prepared->symtab_status = tracer_symtab_check(config);
-	prepared->fde_index_status = tracer_fde_index_check(config);
-	prepared->unwind_table_status = tracer_unwind_table_check(config);
-	prepared->eh_frame_status = tracer_eh_frame_check(config);
+	/* The tables of an unwinder not linked are not read. */
+	prepared->fde_index_status =
+	    TRACER_LINKS_DWARF ? tracer_fde_index_check(config) : TRACER_TABLE_ABSENT;
+	prepared->unwind_table_status =
+	    TRACER_LINKS_TABLE ? tracer_unwind_table_check(config) : TRACER_TABLE_ABSENT;
+	prepared->eh_frame_status =
+	    TRACER_LINKS_DWARF ? tracer_eh_frame_check(config) : TRACER_TABLE_ABSENT;
 }
 
 size_t tracer_capture(const struct tracer_prepared *caller_prepared,
@@ -40,10 +44,14 @@ size_t tracer_capture(const struct tracer_prepared *caller_prepared,
 			break;
 		}
 		pcs[count++] = walk.next.pc;
+#if TRACER_LINKS_FRAME_POINTER
 		if (unwinder == TRACER_FRAME_POINTER)
 			count += frame_pointer_run(&walk, pcs + count, max - count);
-		else if (unwinder == TRACER_TABLE || unwinder == TRACER_AUTO)
+#endif
+#if TRACER_LINKS_TABLE
+		if (unwinder == TRACER_TABLE || unwinder == TRACER_AUTO)
 			count += table_run(&walk, pcs + count, max - count);
+#endif
 		walk_advance(&walk);
 	}
 	if (stop)

@@ -295,8 +295,8 @@ void dwarf_step(struct walk *walk)
 		return;
 	}
 	walk->stop = frame_check_cfa(walk, cfa);
-	if (walk->stop == TRACER_RUNNING && row.cfa_kind != CFI_CFA_EXPRESSION &&
-	    row.cfa_register == DWARF_REG_S0)
+	if (TRACER_LINKS_TABLE && walk->stop == TRACER_RUNNING &&
+	    row.cfa_kind != CFI_CFA_EXPRESSION && row.cfa_register == DWARF_REG_S0)
 		walk->stop = frame_size_check(walk, cfa);
 	if (walk->stop != TRACER_RUNNING)
 		return;

@@ -11,21 +11,25 @@ struct line {
 	size_t len;
 };
 
-static void put_char(struct line *line, char c)
+/* The builders are out of line: printing is no hot path, and GCC -O2,
+ * inlining them in every caller, made this file's code 2,626 bytes instead
+ * of 1,796. */
+static __attribute__((noinline)) void put_char(struct line *line, char c)
 {
 	if (line->len + 1 < line->size)
 		line->buf[line->len++] = c;
 	line->buf[line->len] = '\0';
 }
 
-static void put_str(struct line *line, const char *s)
+static __attribute__((noinline)) void put_str(struct line *line, const char *s)
 {
 	while (*s)
 		put_char(line, *s++);
 }
 
 /* 0x-prefixed hex, zero-padded to at least min_digits. */
-static void put_hex(struct line *line, uintptr_t value, unsigned min_digits)
+static __attribute__((noinline)) void put_hex(struct line *line, uintptr_t value,
+					      unsigned min_digits)
 {
 	char digits[2 * sizeof(uintptr_t)];
 	unsigned n = 0;
@@ -135,12 +139,16 @@ char *tracer_format_note(char *buf, size_t size, struct tracer_walk *caller_walk
 	bool noted = put_table_note(&line, false, walk, 1, "symbol table",
 				    walk->symtab_status, "frames print raw");
 
-	noted |= put_table_note(&line, noted, walk, 2, "FDE index",
-				walk->fde_index_status, "no DWARF unwinding");
-	noted |= put_table_note(&line, noted, walk, 4, "unwind table",
-				walk->unwind_table_status, "no table unwinding");
-	noted |= put_table_note(&line, noted, walk, 8, ".eh_frame", walk->eh_frame_status,
-				"no DWARF unwinding");
+	/* The tables of an unwinder not linked are never read. */
+	if (TRACER_LINKS_DWARF)
+		noted |= put_table_note(&line, noted, walk, 2, "FDE index",
+					walk->fde_index_status, "no DWARF unwinding");
+	if (TRACER_LINKS_TABLE)
+		noted |= put_table_note(&line, noted, walk, 4, "unwind table",
+					walk->unwind_table_status, "no table unwinding");
+	if (TRACER_LINKS_DWARF)
+		noted |= put_table_note(&line, noted, walk, 8, ".eh_frame",
+					walk->eh_frame_status, "no DWARF unwinding");
 	return noted ? buf : NULL;
 }
 
@@ -187,6 +195,7 @@ const char *tracer_stop_text(enum tracer_stop stop)
 	    [TRACER_STOP_TRAP_NOT_SAVED] = "trap frame holds no saved sepc/scause/stval",
 	    [TRACER_STOP_BAD_EH_FRAME] = ".eh_frame rejected",
 	    [TRACER_STOP_FRAME_SIZE] = "frame pointer disagrees with the frame size",
+	    [TRACER_STOP_NOT_LINKED] = "unwinder not linked into this kernel",
 	};
 
 	return (unsigned)stop < TRACER_STOP_COUNT ? texts[stop] : "unknown stop reason";

@@ -71,7 +71,8 @@ static void fp_bounds_of(struct fp_bounds *bounds, const struct walk *walk)
 }
 
 /*
- * The row that covers code_pc in the valid unwind table, or NULL: the table
+ * The row that covers code_pc in the valid unwind table, or NULL (always,
+ * without the table unwinder linked: TRACER_LINKS_TABLE): the table
  * states where the CFA lies from s0 (GCC keeps a variadic function's s0
  * below its register save area) and the frame size that witnesses s0. A
  * walk that checks what it reads (`checked`: not the capture, whose tables
@@ -85,7 +86,7 @@ static inline const struct tracer_unwind_rule *frame_rule(const struct fp_bounds
 	uintptr_t offset = code_pc - bounds->table.base;
 	uintptr_t end = (offset | 1) + 1; /* past the 2-byte unit of code_pc */
 
-	if (!bounds->has_table || code_pc < bounds->table.base ||
+	if (!TRACER_LINKS_TABLE || !bounds->has_table || code_pc < bounds->table.base ||
 	    offset >> TRACER_UNWIND_BLOCK_SHIFT >= bounds->table_blocks ||
 	    end >> TRACER_UNWIND_BLOCK_SHIFT >= bounds->table_blocks ||
 	    (checked && !walk_unwind_rule(walk, end)))

@@ -24,6 +24,8 @@ bool memory_read_word(const struct tracer_range *current_stack, uintptr_t addr,
 	return memory_read_stack_word(*current_stack, addr, value);
 }
 
+/* The prologue decoder's reads of code. */
+#if TRACER_LINKS_PROLOGUE
 struct memory_cursor memory_code_cursor(const struct tracer_config *config,
 					uintptr_t start, uintptr_t end)
 {
@@ -36,7 +38,10 @@ struct memory_cursor memory_code_cursor(const struct tracer_config *config,
 	}
 	return cursor;
 }
+#endif
 
+/* The reads of .eh_frame's bytes: the DWARF unwinder's. */
+#if TRACER_LINKS_DWARF
 uint32_t memory_u32_unaligned(uintptr_t address)
 {
 	const uint8_t *bytes = target_bytes(address);
@@ -121,3 +126,4 @@ intptr_t cursor_sleb128_long(struct memory_cursor *cursor)
 		value |= ~(uintptr_t)0 << shift;
 	return (intptr_t)value;
 }
+#endif

@@ -116,6 +116,8 @@ enum tracer_table_status tracer_symtab_check(const struct tracer_config *config)
 	return TRACER_TABLE_OK;
 }
 
+/* The DWARF unwinder's tables. */
+#if TRACER_LINKS_DWARF
 enum tracer_table_status fde_index_header_check(const struct tracer_config *config)
 {
 	const struct tracer_fde_index *index = config->fde_index;
@@ -193,6 +195,10 @@ enum tracer_table_status tracer_eh_frame_check(const struct tracer_config *confi
 		   : TRACER_TABLE_BAD_CHECKSUM;
 }
 
+#endif
+
+/* The unwind table: the table unwinder's, and the frame-size witness. */
+#if TRACER_LINKS_TABLE
 /*
  * Rules valid (table_format.h); each lookup
  * entry the last one (0 before the first block) plus the rows its block's
@@ -290,3 +296,4 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
 		return TRACER_TABLE_MALFORMED;
 	return unwind_table_consistent(table) ? TRACER_TABLE_OK : TRACER_TABLE_MALFORMED;
 }
+#endif

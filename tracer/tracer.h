@@ -212,13 +212,36 @@ enum tracer_unwinder {
 	/* The unwind table (needs config->unwind_table): a lookup (a count of
 	 * bits in the block's map, no search) and the row applied; rows the table cannot
 	 * express go to the DWARF unwinder (which needs config->eh_frame and
-	 * config->fde_index). Restores ra, sp and s0; s1-s11 keep the
-	 * callee's values, as in the prologue unwinder. Stack:
+	 * config->fde_index; not linked, TRACER_STOP_UNSUPPORTED_CFI). Restores ra, sp
+	 * and s0; s1-s11 keep the callee's values, as in the prologue unwinder. Stack:
 	 * TRACER_STACK_TABLE; TRACER_STACK_DWARF if the table has interpreted
 	 * rows. */
 	TRACER_TABLE,
 	TRACER_UNWINDER_COUNT
 };
+
+/*
+ * The unwinders this build links: each is 1 (the default: all) unless the
+ * build defines it 0 and leaves that unwinder's files out (symgen/tracer.mk,
+ * TRACER_UNWINDERS). A walk with an unwinder not linked ends with
+ * TRACER_STOP_NOT_LINKED; auto uses those linked. The tables only a left-out
+ * unwinder reads are not read, and their check functions not built:
+ * tracer_fde_index_check() and tracer_eh_frame_check() go with DWARF,
+ * tracer_unwind_table_check() with the table (which is also the frame-size
+ * witness of frame-pointer and DWARF walks: without it they have none).
+ */
+#ifndef TRACER_LINKS_FRAME_POINTER
+#define TRACER_LINKS_FRAME_POINTER 1
+#endif
+#ifndef TRACER_LINKS_DWARF
+#define TRACER_LINKS_DWARF 1
+#endif
+#ifndef TRACER_LINKS_PROLOGUE
+#define TRACER_LINKS_PROLOGUE 1
+#endif
+#ifndef TRACER_LINKS_TABLE
+#define TRACER_LINKS_TABLE 1
+#endif
 
 /*
  * Stack each unwinder needs below its caller's frame, in bytes: the deepest
@@ -270,6 +293,8 @@ enum tracer_stop {
 	TRACER_STOP_BAD_EH_FRAME,     /* the DWARF unwinder read a damaged .eh_frame */
 	TRACER_STOP_FRAME_SIZE,	      /* a caller's CFA (from s0) is not sp plus the
 					 frame size its function states */
+	TRACER_STOP_NOT_LINKED,	      /* the walk's unwinder is not linked into this
+					 build (TRACER_LINKS_*) */
 	TRACER_STOP_COUNT
 };
 

@@ -161,25 +161,6 @@ static bool reject_symtab(struct walk *walk, enum tracer_table_status status)
 	return false;
 }
 
-static bool reject_fde_index(struct walk *walk, enum tracer_table_status status)
-{
-	walk->fde_index_status = status;
-	walk->fde_searchable = false;
-	return false;
-}
-
-static bool reject_eh_frame(struct walk *walk, enum tracer_table_status status)
-{
-	walk->eh_frame_status = status;
-	return false;
-}
-
-static bool reject_unwind_table(struct walk *walk, enum tracer_table_status status)
-{
-	walk->unwind_table_status = status;
-	return false;
-}
-
 /*
  * Whether `entry`, the i-th of the `count` sorted entries of `size` bytes
  * of the array of kind `kind` (a search's answer for key), and the one
@@ -248,6 +229,21 @@ bool walk_symbol_check(struct walk *walk, const struct tracer_symbol *symbol,
 	       reject_symtab(walk, TRACER_TABLE_BAD_CHECKSUM);
 }
 
+/* What the DWARF unwinder reads: the FDE index and .eh_frame. */
+#if TRACER_LINKS_DWARF
+static bool reject_fde_index(struct walk *walk, enum tracer_table_status status)
+{
+	walk->fde_index_status = status;
+	walk->fde_searchable = false;
+	return false;
+}
+
+static bool reject_eh_frame(struct walk *walk, enum tracer_table_status status)
+{
+	walk->eh_frame_status = status;
+	return false;
+}
+
 /* Whether the .eh_frame entry at addr lies, from its length field to its
  * end, in blocks that hold. The hashed bytes are config->eh_frame (the
  * header checks say so): what lies outside them, or past them, the parser
@@ -292,6 +288,50 @@ eh_frame_fde_intact(struct walk *walk, uintptr_t fde)
 	    fde + 4 - cie_pointer == walk->cie.address)
 		return true;
 	return eh_frame_entry_intact(walk, index, fde + 4 - cie_pointer);
+}
+
+bool walk_dwarf_check(struct walk *walk)
+{
+	const struct tracer_fde_index *index = walk->config->fde_index;
+	/* The pc dwarf_step() looks up: a return address's call. */
+	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
+	const struct tracer_fde_entry *entry;
+	enum tracer_table_status status;
+
+	if (walk->eh_frame_status != TRACER_TABLE_OK &&
+	    walk->eh_frame_status != TRACER_TABLE_ABSENT) {
+		walk->stop = TRACER_STOP_BAD_EH_FRAME;
+		return false;
+	}
+	/* dwarf_step() says what stops it without an index. */
+	if (walk->tables_verified || !walk->fde_searchable)
+		return true;
+	entry = sorted_search_from(index->entries, walk->fde_first_probe,
+				   walk->fde_levels, sizeof(struct tracer_fde_entry), pc);
+	status = sorted_answer_status(
+	    walk, TRACER_HASHED_FDE_ENTRIES, (const char *)entry,
+	    (uint32_t)(entry - index->entries), index->count, sizeof(*entry), pc);
+	if (status != TRACER_TABLE_OK) {
+		reject_fde_index(walk, status);
+		walk->stop = TRACER_STOP_BAD_FDE_INDEX;
+		return false;
+	}
+	if (pc >= entry->pc_start && !eh_frame_fde_intact(walk, entry->fde)) {
+		reject_eh_frame(walk, TRACER_TABLE_BAD_CHECKSUM);
+		walk->stop = TRACER_STOP_BAD_EH_FRAME;
+		return false;
+	}
+	return true;
+}
+#endif
+
+/* What the unwind table's readers read (the table unwinder, and the
+ * frame-size witness of the others). */
+#if TRACER_LINKS_TABLE
+static bool reject_unwind_table(struct walk *walk, enum tracer_table_status status)
+{
+	walk->unwind_table_status = status;
+	return false;
 }
 
 /*
@@ -342,36 +382,4 @@ const struct tracer_unwind_rule *walk_unwind_rule(struct walk *walk, uintptr_t e
 	return rule;
 }
 
-bool walk_dwarf_check(struct walk *walk)
-{
-	const struct tracer_fde_index *index = walk->config->fde_index;
-	/* The pc dwarf_step() looks up: a return address's call. */
-	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
-	const struct tracer_fde_entry *entry;
-	enum tracer_table_status status;
-
-	if (walk->eh_frame_status != TRACER_TABLE_OK &&
-	    walk->eh_frame_status != TRACER_TABLE_ABSENT) {
-		walk->stop = TRACER_STOP_BAD_EH_FRAME;
-		return false;
-	}
-	/* dwarf_step() says what stops it without an index. */
-	if (walk->tables_verified || !walk->fde_searchable)
-		return true;
-	entry = sorted_search_from(index->entries, walk->fde_first_probe,
-				   walk->fde_levels, sizeof(struct tracer_fde_entry), pc);
-	status = sorted_answer_status(
-	    walk, TRACER_HASHED_FDE_ENTRIES, (const char *)entry,
-	    (uint32_t)(entry - index->entries), index->count, sizeof(*entry), pc);
-	if (status != TRACER_TABLE_OK) {
-		reject_fde_index(walk, status);
-		walk->stop = TRACER_STOP_BAD_FDE_INDEX;
-		return false;
-	}
-	if (pc >= entry->pc_start && !eh_frame_fde_intact(walk, entry->fde)) {
-		reject_eh_frame(walk, TRACER_TABLE_BAD_CHECKSUM);
-		walk->stop = TRACER_STOP_BAD_EH_FRAME;
-		return false;
-	}
-	return true;
-}
+#endif

@@ -57,7 +57,7 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	walk->verified_valid = 0;
 	walk->recent_valid = 0;
 	walk->call_window = memory_window(config->text, 4);
-	if (unwind_table_status == TRACER_TABLE_OK)
+	if (TRACER_LINKS_TABLE && unwind_table_status == TRACER_TABLE_OK)
 		walk->call_window =
 		    unwind_table_call_window(config->unwind_table, walk->call_window);
 	walk->trap_return_window = entry_points_return_window(config);
@@ -78,13 +78,18 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs)
 {
-	enum tracer_table_status fde_index_status = fde_index_header_check(config);
+	/* The tables of an unwinder not linked are not read. */
+	enum tracer_table_status fde_index_status =
+	    TRACER_LINKS_DWARF ? fde_index_header_check(config) : TRACER_TABLE_ABSENT;
 
-	walk_begin(walk_of(walk), unwinder, config, regs, symtab_header_check(config),
-		   fde_index_status, unwind_table_header_check(config),
-		   fde_index_status == TRACER_TABLE_OK ? eh_frame_header_check(config)
-						       : TRACER_TABLE_ABSENT,
-		   false);
+	walk_begin(
+	    walk_of(walk), unwinder, config, regs, symtab_header_check(config),
+	    fde_index_status,
+	    TRACER_LINKS_TABLE ? unwind_table_header_check(config) : TRACER_TABLE_ABSENT,
+	    TRACER_LINKS_DWARF && fde_index_status == TRACER_TABLE_OK
+		? eh_frame_header_check(config)
+		: TRACER_TABLE_ABSENT,
+	    false);
 }
 
 /*
@@ -152,34 +157,60 @@ enum tracer_stop frame_outermost(const struct walk *walk, uintptr_t cfa,
  * The DWARF step of a walk that checks what it reads (not one whose tables
  * tracer_prepare() checked whole): what the step will read is checked first
  * (verify.c), and a rejected table stops the step as one rejected at the
- * start would. The table's step checks the row it reads itself.
+ * start would. The table's step checks the row it reads itself. Each
+ * unwinder is referenced only where its TRACER_LINKS_* says it is linked.
  */
+#if TRACER_LINKS_DWARF
 static void checked_dwarf_step(struct walk *walk)
 {
 	if (!walk->tables_verified && !walk_dwarf_check(walk))
 		return;
 	dwarf_step(walk);
 }
+#endif
+
+#if TRACER_LINKS_TABLE
+/* TRACER_TABLE: the rows the table cannot express go to DWARF. */
+static void table_or_dwarf_step(struct walk *walk)
+{
+	if (table_step(walk))
+		return;
+#if TRACER_LINKS_DWARF
+	checked_dwarf_step(walk);
+#else
+	walk->stop = TRACER_STOP_UNSUPPORTED_CFI;
+#endif
+}
+#endif
 
 /*
- * TRACER_AUTO: the first unwinder that applies to the frame. Each one leaves
- * walk->next as it was when it does not apply: no row (or no valid table);
- * no FDE (or no valid index or .eh_frame); no function in a valid symbol
- * table, or code the decoder does not follow. The rows the table cannot
- * express go to DWARF too; a frame either finds stays unmarked.
+ * TRACER_AUTO: the first unwinder that applies to the frame, of those
+ * linked. Each one leaves walk->next as it was when it does not apply: no
+ * row (or no valid table); no FDE (or no valid index or .eh_frame); no
+ * function in a valid symbol table, or code the decoder does not follow.
+ * The rows the table cannot express go to DWARF too; a frame either finds
+ * stays unmarked. With neither linked, no CFI covers any pc.
  */
 static void auto_step(struct walk *walk)
 {
+	walk->stop = TRACER_STOP_NO_CFI;
+#if TRACER_LINKS_TABLE
+	walk->stop = TRACER_RUNNING;
 	walk->next_found_by = TRACER_TABLE;
-	if (!table_step(walk) || walk->stop == TRACER_STOP_NO_CFI ||
-	    walk->stop == TRACER_STOP_BAD_UNWIND_TABLE) {
+	if (!table_step(walk) || walk->stop == TRACER_STOP_BAD_UNWIND_TABLE)
+		walk->stop = TRACER_STOP_NO_CFI;
+#endif
+#if TRACER_LINKS_DWARF
+	if (walk->stop == TRACER_STOP_NO_CFI) {
 		walk->stop = TRACER_RUNNING;
 		checked_dwarf_step(walk);
 		walk->next_found_by = TRACER_DWARF;
 	}
+#endif
 	if (walk->stop != TRACER_STOP_NO_CFI && walk->stop != TRACER_STOP_BAD_FDE_INDEX &&
 	    walk->stop != TRACER_STOP_BAD_EH_FRAME)
 		return;
+#if TRACER_LINKS_PROLOGUE
 	walk->stop = TRACER_RUNNING;
 	prologue_step(walk);
 	walk->next_found_by = TRACER_PROLOGUE;
@@ -187,9 +218,12 @@ static void auto_step(struct walk *walk)
 	    walk->stop != TRACER_STOP_UNKNOWN_CODE &&
 	    walk->stop != TRACER_STOP_BAD_SYMTAB)
 		return;
+#endif
+#if TRACER_LINKS_FRAME_POINTER
 	walk->stop = TRACER_RUNNING;
 	frame_pointer_step(walk);
 	walk->next_found_by = TRACER_FRAME_POINTER;
+#endif
 }
 
 static inline __attribute__((always_inline)) void advance(struct walk *walk)
@@ -228,24 +262,33 @@ static inline __attribute__((always_inline)) void advance(struct walk *walk)
 		return;
 	}
 	switch (walk->unwinder) {
+#if TRACER_LINKS_FRAME_POINTER
 	case TRACER_FRAME_POINTER:
 		frame_pointer_step(walk);
 		break;
+#endif
+#if TRACER_LINKS_DWARF
 	case TRACER_DWARF:
 		checked_dwarf_step(walk);
 		break;
+#endif
+#if TRACER_LINKS_PROLOGUE
 	case TRACER_PROLOGUE:
 		prologue_step(walk);
 		break;
+#endif
 	case TRACER_AUTO:
 		auto_step(walk);
 		break;
+#if TRACER_LINKS_TABLE
 	case TRACER_TABLE:
-		if (!table_step(walk))
-			checked_dwarf_step(walk);
+		table_or_dwarf_step(walk);
 		break;
+#endif
 	default:
-		walk->stop = TRACER_STOP_BAD_UNWINDER;
+		walk->stop = (unsigned)walk->unwinder < TRACER_UNWINDER_COUNT
+				 ? TRACER_STOP_NOT_LINKED
+				 : TRACER_STOP_BAD_UNWINDER;
 		return;
 	}
 	walk->next_after_trap = false;

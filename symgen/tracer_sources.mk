@@ -1,0 +1,46 @@
+# symgen/tracer_sources.mk - the tracer/*.c files a kernel compiles, and the
+# defines they need, for the unwinders it links. tracer.mk includes it; a
+# Makefile that compiles tracer/ itself (TRACER_BUILD_LIB=no) may include it
+# first, to list the files (the demo's Makefile does). No rules.
+#
+#   TRACER_UNWINDERS   the unwinders linked, any of: frame-pointer table
+#                      dwarf prologue (default: all four). auto uses those.
+# Sets:
+#   TRACER_SOURCES         the tracer/*.c files to compile
+#   TRACER_UNWINDER_FLAGS  -DTRACER_LINKS_<UNWINDER>=0 for each one left out:
+#                          tracer/*.c must be compiled with them, and files
+#                          of yours that test TRACER_LINKS_* (tracer.h)
+#   TRACER_NEEDS_CFI       yes when dwarf or table is linked: symgen then
+#                          needs --cfi and the image .eh_frame
+
+TRACER_DIR ?= $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))/../tracer
+TRACER_UNWINDERS ?= frame-pointer table dwarf prologue
+
+TRACER_ALL_UNWINDERS := frame-pointer table dwarf prologue
+ifneq ($(filter-out $(TRACER_ALL_UNWINDERS),$(TRACER_UNWINDERS)),)
+$(error TRACER_UNWINDERS: unknown '$(filter-out $(TRACER_ALL_UNWINDERS),$(TRACER_UNWINDERS))'; choose from $(TRACER_ALL_UNWINDERS))
+endif
+ifeq ($(strip $(TRACER_UNWINDERS)),)
+$(error TRACER_UNWINDERS is empty; choose from $(TRACER_ALL_UNWINDERS))
+endif
+
+# Every walk: the iterator and auto, stacks and traps, the tables' checks,
+# symbols, formatting, the capture. The unwind table, when linked, is also
+# the frame-size witness of frame-pointer and DWARF walks; without it they
+# have none (as in a kernel built without CFI).
+TRACER_CORE_FILES := capture.c entry_points.c format.c memory.c print.c stacks.c \
+	symtab.c tables.c verify.c walk.c
+TRACER_FILES_frame-pointer := frame_pointer.c
+TRACER_FILES_table := unwind_table.c
+TRACER_FILES_dwarf := dwarf.c cfi_parse.c cfi_row.c cfi_expression.c
+TRACER_FILES_prologue := prologue.c prologue_decode.c
+TRACER_MACRO_frame-pointer := TRACER_LINKS_FRAME_POINTER
+TRACER_MACRO_table := TRACER_LINKS_TABLE
+TRACER_MACRO_dwarf := TRACER_LINKS_DWARF
+TRACER_MACRO_prologue := TRACER_LINKS_PROLOGUE
+
+TRACER_SOURCES := $(addprefix $(TRACER_DIR)/,$(sort $(TRACER_CORE_FILES) \
+	$(foreach u,$(TRACER_ALL_UNWINDERS),$(if $(filter $(u),$(TRACER_UNWINDERS)),$(TRACER_FILES_$(u))))))
+TRACER_UNWINDER_FLAGS := $(foreach u,$(filter-out $(TRACER_UNWINDERS),$(TRACER_ALL_UNWINDERS)),\
+	-D$(TRACER_MACRO_$(u))=0)
+TRACER_NEEDS_CFI := $(if $(filter dwarf table,$(TRACER_UNWINDERS)),yes,no)
