@@ -145,7 +145,8 @@ static inline bool memory_read_stack_word(struct tracer_range stack, uintptr_t a
  * {UINTPTR_MAX, 0}: only UINTPTR_MAX is inside, an odd address, which every
  * user rejects first (frame pointers, return addresses: never odd).
  */
-static inline struct window memory_window(struct tracer_range range, uintptr_t before)
+static inline struct window memory_window(struct tracer_range range,
+						 uintptr_t before)
 {
 	struct window window = {UINTPTR_MAX, 0};
 
@@ -159,30 +160,6 @@ static inline struct window memory_window(struct tracer_range range, uintptr_t b
 static inline bool window_contains(struct window window, uintptr_t addr)
 {
 	return addr - window.first <= window.span;
-}
-
-/* The words of a stack as a window: the addresses memory_read_stack_word
- * reads, less the alignment check (memory_read_window_word). */
-static inline struct window memory_word_window(struct tracer_range stack)
-{
-	struct window window = {UINTPTR_MAX, 0};
-
-	if (stack.end >= stack.start && stack.end - stack.start >= TARGET_WORD_SIZE) {
-		window.first = stack.start;
-		window.span = stack.end - TARGET_WORD_SIZE - stack.start;
-	}
-	return window;
-}
-
-/* memory_read_stack_word with the stack's memory_word_window, computed once
- * for a loop over frames. */
-static inline bool memory_read_window_word(struct window words, uintptr_t addr,
-					   uintptr_t *value)
-{
-	if (addr % TARGET_WORD_SIZE != 0 || !window_contains(words, addr))
-		return false;
-	*value = target_word(addr);
-	return true;
 }
 
 /*

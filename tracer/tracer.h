@@ -252,7 +252,7 @@ enum tracer_unwinder {
  * own frame holds struct tracer_walk, a tracer_frame and a line on top.
  * Other compilers and levels differ (-O0 needs more): measure yours so.
  */
-#define TRACER_STACK_FRAME_POINTER 512u /* the witness checks table blocks */
+#define TRACER_STACK_FRAME_POINTER 464u /* the witness checks table blocks */
 #define TRACER_STACK_DWARF	   1040u
 #define TRACER_STACK_PROLOGUE	   880u
 #define TRACER_STACK_TABLE	   464u /* rows the table holds; interpreted ones: DWARF's */

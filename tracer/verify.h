@@ -11,18 +11,21 @@
 /* The rule in effect just below `end` bytes past the table's base (even,
  * in one of its blocks), what the lookup reads checked (verify.c); NULL,
  * the table rejected, if it does not hold. */
-const struct tracer_unwind_rule *walk_unwind_rule(struct walk *walk, uintptr_t end);
+const struct tracer_unwind_rule *walk_unwind_rule(struct walk *walk,
+						  uintptr_t end);
 
 /* walk_unwind_rule's check, unless tracer_prepare() checked it all:
- * whether a step may read the table at `end`. */
+ * whether table_common_step() may read the table at `end`. */
 static inline bool walk_unwind_rule_check(struct walk *walk, uintptr_t end)
 {
 	return walk->tables_verified || walk_unwind_rule(walk, end);
 }
 
-/* Before a DWARF step of a walk that checks what it reads: what
- * dwarf_step() will read, false with walk->stop set if that does not hold
- * (the index's search and answer, the FDE and its CIE). */
+/* Before a step of a walk that checks what it reads: what table_step()
+ * will read for walk->next (a rejected table: table_step() stops so);
+ * what dwarf_step() will read, false with walk->stop set if that does not
+ * hold (the index's search and answer, the FDE and its CIE). */
+void walk_table_check(struct walk *walk);
 bool walk_dwarf_check(struct walk *walk);
 
 /*
@@ -114,5 +117,6 @@ enum tracer_table_status symtab_header_check(const struct tracer_config *config)
 enum tracer_table_status fde_index_header_check(const struct tracer_config *config);
 enum tracer_table_status eh_frame_header_check(const struct tracer_config *config);
 enum tracer_table_status unwind_table_header_check(const struct tracer_config *config);
+
 
 #endif /* TRACER_VERIFY_H */

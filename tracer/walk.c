@@ -15,11 +15,12 @@
 #include "verify.h"
 
 void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
-		const struct tracer_config *config, const struct tracer_regs *regs,
-		enum tracer_table_status symtab_status,
-		enum tracer_table_status fde_index_status,
-		enum tracer_table_status unwind_table_status,
-		enum tracer_table_status eh_frame_status, bool verified)
+			      const struct tracer_config *config,
+			      const struct tracer_regs *regs,
+			      enum tracer_table_status symtab_status,
+			      enum tracer_table_status fde_index_status,
+			      enum tracer_table_status unwind_table_status,
+			      enum tracer_table_status eh_frame_status, bool verified)
 {
 	walk->stop =
 	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
@@ -60,6 +61,7 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	if (TRACER_LINKS_TABLE && unwind_table_status == TRACER_TABLE_OK)
 		walk->call_window =
 		    unwind_table_call_window(config->unwind_table, walk->call_window);
+	walk->next_table_common = false;
 	walk->trap_return_window = entry_points_return_window(config);
 	walk->next_from_user = false;
 	walk->trap_csrs_used = false;
@@ -113,12 +115,19 @@ const struct tracer_symbol *walk_function(struct walk *walk)
 	return walk->next_function;
 }
 
-/* The frame in walk->next, symbolized; returns its function. */
-static const struct tracer_symbol *describe_next(struct walk *walk,
-						 struct tracer_frame *frame)
+/*
+ * The frame in walk->next, symbolized; returns its function. table_common:
+ * walk->next_table_common holds, so the frame's marks are known without
+ * reading them: a caller's frame (a return address) that the table found,
+ * after no trap (table_common_ready() accepts no register set's frame, and
+ * the general step clears the trap's marks on the others).
+ */
+static inline __attribute__((always_inline)) const struct tracer_symbol *
+describe_next(struct walk *walk, struct tracer_frame *frame, bool table_common)
 {
-	const bool is_return_address = !walk->next_is_exact;
-	const enum tracer_unwinder found_by = walk->next_found_by;
+	const bool is_return_address = table_common || !walk->next_is_exact;
+	const enum tracer_unwinder found_by =
+	    table_common ? TRACER_TABLE : walk->next_found_by;
 	const struct tracer_symbol *symbol = walk_symtab_search_checked(
 	    walk, code_address(walk->next.pc, is_return_address));
 
@@ -126,9 +135,9 @@ static const struct tracer_symbol *describe_next(struct walk *walk,
 	frame->sp = walk->next.sp;
 	frame->fp = walk->next.s[0];
 	frame->is_return_address = is_return_address;
-	frame->after_trap = walk->next_after_trap;
-	frame->trap_cause = walk->trap_cause;
-	frame->trap_tval = walk->trap_tval;
+	frame->after_trap = !table_common && walk->next_after_trap;
+	frame->trap_cause = table_common ? 0 : walk->trap_cause;
+	frame->trap_tval = table_common ? 0 : walk->trap_tval;
 	frame->found_by = found_by;
 	frame->found_by_fallback = walk->unwinder == TRACER_AUTO &&
 				   found_by != TRACER_AUTO && found_by != TRACER_TABLE &&
@@ -154,11 +163,11 @@ enum tracer_stop frame_outermost(const struct walk *walk, uintptr_t cfa,
 }
 
 /*
- * The DWARF step of a walk that checks what it reads (not one whose tables
- * tracer_prepare() checked whole): what the step will read is checked first
- * (verify.c), and a rejected table stops the step as one rejected at the
- * start would. The table's step checks the row it reads itself. Each
- * unwinder is referenced only where its TRACER_LINKS_* says it is linked.
+ * The DWARF and table steps of a walk that checks what it reads (not one
+ * whose tables tracer_prepare() checked whole): what the step will read is
+ * checked first (verify.c), and a rejected table stops the step as one
+ * rejected at the start would. Each unwinder is referenced only where its
+ * TRACER_LINKS_* says it is linked.
  */
 #if TRACER_LINKS_DWARF
 static void checked_dwarf_step(struct walk *walk)
@@ -170,10 +179,17 @@ static void checked_dwarf_step(struct walk *walk)
 #endif
 
 #if TRACER_LINKS_TABLE
+static bool checked_table_step(struct walk *walk)
+{
+	if (!walk->tables_verified)
+		walk_table_check(walk);
+	return table_step(walk);
+}
+
 /* TRACER_TABLE: the rows the table cannot express go to DWARF. */
 static void table_or_dwarf_step(struct walk *walk)
 {
-	if (table_step(walk))
+	if (checked_table_step(walk))
 		return;
 #if TRACER_LINKS_DWARF
 	checked_dwarf_step(walk);
@@ -197,7 +213,7 @@ static void auto_step(struct walk *walk)
 #if TRACER_LINKS_TABLE
 	walk->stop = TRACER_RUNNING;
 	walk->next_found_by = TRACER_TABLE;
-	if (!table_step(walk) || walk->stop == TRACER_STOP_BAD_UNWIND_TABLE)
+	if (!checked_table_step(walk) || walk->stop == TRACER_STOP_BAD_UNWIND_TABLE)
 		walk->stop = TRACER_STOP_NO_CFI;
 #endif
 #if TRACER_LINKS_DWARF
@@ -226,7 +242,7 @@ static void auto_step(struct walk *walk)
 #endif
 }
 
-static inline __attribute__((always_inline)) void advance(struct walk *walk)
+static void advance(struct walk *walk)
 {
 	const struct tracer_config *config = walk->config;
 
@@ -307,19 +323,34 @@ static inline __attribute__((always_inline)) void advance(struct walk *walk)
 }
 
 /*
- * The step: advance(), after which the frame's function is forgotten. The
- * raw capture calls it for the frames its loops (frame_pointer_run,
- * table_run) leave.
+ * The step for the frames the unwinders' common paths (frame_pointer_next,
+ * table_next) decline: advance(), after which the frame's function is
+ * forgotten. It also says whether the table's common path may start from
+ * the frame it leaves (walk->next_table_common); each frame that path
+ * finds meets the same conditions. Out of line, so that tracer_next()
+ * needs no frame of its own on the common paths.
  */
-void walk_advance(struct walk *walk)
+__attribute__((noinline)) void walk_advance(struct walk *walk)
 {
 	advance(walk);
 	walk->next_function_known = false;
+	/* The flag stays false in the other walks (walk_begin). */
+#if TRACER_LINKS_TABLE
+	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO)
+		walk->next_table_common = table_common_ready(walk);
+#endif
 }
 
+/*
+ * The function a frame's step may need (walk_function) is kept for the
+ * general step only: a common step forgets it at once, and the general
+ * step leaves it unknown, so a frame a common step takes neither keeps nor
+ * clears it.
+ */
 bool tracer_next(struct tracer_walk *caller_walk, struct tracer_frame *frame)
 {
 	struct walk *walk = walk_of(caller_walk);
+	const struct tracer_symbol *function;
 
 	if (walk->stop != TRACER_RUNNING || walk->frames_left == 0) {
 		if (walk->stop == TRACER_RUNNING)
@@ -327,8 +358,17 @@ bool tracer_next(struct tracer_walk *caller_walk, struct tracer_frame *frame)
 		return false;
 	}
 	walk->frames_left--;
-	/* The step may need the frame's function (walk_function). */
-	walk->next_function = describe_next(walk, frame);
+	if (TRACER_LINKS_TABLE && walk->next_table_common) {
+		function = describe_next(walk, frame, true);
+		if (table_next(walk))
+			return true;
+	} else {
+		function = describe_next(walk, frame, false);
+		if (TRACER_LINKS_FRAME_POINTER && walk->unwinder == TRACER_FRAME_POINTER &&
+		    frame_pointer_next(walk))
+			return true;
+	}
+	walk->next_function = function;
 	walk->next_function_known = true;
 	walk_advance(walk);
 	return true;

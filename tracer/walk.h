@@ -62,6 +62,9 @@ struct walk {
 	bool next_after_trap;
 	bool next_from_user; /* after a trap from user mode: the walk ends */
 	bool trap_csrs_used; /* config->trap_csrs went to the innermost trap frame */
+	/* The table's common step may start from walk->next (its sp, pc and
+	 * the walk checked: table_common_ready). */
+	bool next_table_common;
 	bool fde_searchable; /* the FDE index is valid and not empty */
 	/* The trap that walk->next came from, when next_after_trap, else 0. */
 	uintptr_t trap_cause;
@@ -107,6 +110,7 @@ struct walk {
 	uint32_t recent_last[TRACER_HASHED_KINDS];
 };
 
+
 _Static_assert(sizeof(struct walk) <= sizeof(struct tracer_walk),
 	       "struct tracer_walk (tracer.h) is too small for struct walk");
 _Static_assert(_Alignof(struct walk) <= _Alignof(struct tracer_walk),
@@ -149,13 +153,33 @@ void prologue_step(struct walk *walk);
  * below the DWARF unwinder's on the stack. */
 bool table_step(struct walk *walk);
 
-/* The frame-pointer unwinder's step in a loop, for the raw capture: up to
- * `max` frames from walk->next, each caller's pc stored in pcs[]; returns
- * how many, and leaves walk->next at the last one. */
+/* The frame-pointer unwinder's path for the frames most walks are made of
+ * (a caller's frame whose return address follows `jal ra` or `jalr ra`):
+ * makes the caller of walk->next walk->next and returns true, or changes
+ * nothing (frame_pointer_step() then decides, with a stop reason).
+ * frame_pointer_run(): the same for up to `max` frames, each caller's pc
+ * stored in pcs[]; returns how many. */
+bool frame_pointer_next(struct walk *walk);
 size_t frame_pointer_run(struct walk *walk, uintptr_t *pcs, size_t max);
 
-/* The same for the table unwinder. */
+/* The same for the table: table_next() and table_run() take the frames
+ * whose rows are based on sp or s0 with ra saved, from a frame that
+ * table_common_ready() accepts. */
+bool table_next(struct walk *walk);
+/* The table unwinder's common path (table_common_step) for up to `max`
+ * frames from walk->next, if walk->next_table_common, each caller's pc
+ * stored in pcs[], none from a frame that returns into the trap entry or
+ * an entry point. Returns how many; leaves walk->next at the last one. */
 size_t table_run(struct walk *walk, uintptr_t *pcs, size_t max);
+/* Whether table_common_step() may start from walk->next (of a table or
+ * auto walk), unless it returns into the trap entry or an entry point
+ * (trap_return_window, which its users check): the walk running, with a
+ * valid table; a frame the table found (so the step need not mark the
+ * frames it finds), not a register set's; its pc in the walk's
+ * call_window, its sp as table_common_step() needs.
+ * walk->next_table_common keeps the answer until the general step runs
+ * again: each frame the step finds meets the same conditions. */
+bool table_common_ready(const struct walk *walk);
 
 /* The check of a symbol table search (verify.c), unless the walk's
  * tables_verified: true if `symbol`, the search's answer for addr, is the
@@ -245,7 +269,8 @@ void stacks_cross_trap(struct walk *walk);
  * without a frame has CFA == sp. TRACER_RUNNING if so, else why not.
  * Inline: every unwinder checks every frame so.
  */
-static inline enum tracer_stop frame_check_cfa(const struct walk *walk, uintptr_t cfa)
+static inline enum tracer_stop frame_check_cfa(const struct walk *walk,
+					       uintptr_t cfa)
 {
 	if (cfa <= walk->stack.start || cfa > walk->stack.end)
 		return TRACER_STOP_OUTSIDE_STACK;
@@ -260,6 +285,7 @@ static inline enum tracer_stop frame_check_cfa(const struct walk *walk, uintptr_
  * declared stack, else `early`: the claim is false, callers may remain. */
 enum tracer_stop frame_outermost(const struct walk *walk, uintptr_t cfa,
 				 enum tracer_stop early);
+
 
 /*
  * The general steps' second witness (frame_size_agrees) for the frame in

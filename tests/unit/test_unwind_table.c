@@ -781,12 +781,12 @@ void unwind_table_entry_point(void)
 }
 
 /*
- * The marks tracer_next() gives the frames of a table walk are right where
- * the walk goes through other steps in between, and the capture's loop
- * (table_run) finds the same pcs:
+ * The marks tracer_next() gives a frame the table's common step may take
+ * (next_table_common: described without reading them) are those the
+ * general step gives, where the walk goes through other steps in between:
  * a trap frame whose entry lies in the table's rows, and (auto) a frame
  * DWARF found. Each walk runs twice: every call before a return address a
- * c.jalr (the fake text's: the capture's loop declines them all), then `jal
+ * c.jalr (the fake text's: the common step declines them all), then `jal
  * ra` (0x000000ef: it takes what it may); both must give the frames
  * derived here. Trap: A + 0x10 (exact; CFA = sp + 32, word 104) returns to
  * D + 0x10, in the trap entry [D, D + 0x40): the trap frame at word 104
