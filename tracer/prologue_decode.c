@@ -119,69 +119,75 @@ static inline struct insn insn_store(unsigned base, unsigned source, int32_t off
  * 11:7; U-type (lui, auipc) bits 31:12, the upper 20 bits of a value. All
  * are sign-extended from bit 31.
  */
-static inline int32_t imm_i(uint32_t insn)
+static inline int32_t imm_i(uintptr_t insn)
 {
 	return (int32_t)insn >> 20;
 }
 
-static inline int32_t imm_s(uint32_t insn)
+static inline int32_t imm_s(uintptr_t insn)
 {
 	return ((int32_t)insn >> 25) * 32 + (int32_t)(insn >> 7 & 31);
 }
 
-static inline int32_t imm_u(uint32_t insn)
+static inline int32_t imm_u(uintptr_t insn)
 {
 	return (int32_t)(insn & 0xfffff000u);
 }
 
-static inline struct insn decode32(uint32_t insn, unsigned xlen)
-{
-	unsigned rd = insn >> 7 & 31;
-	unsigned rs1 = insn >> 15 & 31;
-	unsigned rs2 = insn >> 20 & 31;
-	unsigned funct3 = insn >> 12 & 7;
-	unsigned funct7 = insn >> 25;
+/* The register fields of a 32-bit instruction. */
+#define RD(insn)     ((insn) >> 7 & 31)
+#define RS1(insn)    ((insn) >> 15 & 31)
+#define RS2(insn)    ((insn) >> 20 & 31)
+#define FUNCT3(insn) ((insn) >> 12 & 7)
 
+static inline struct insn decode32(uintptr_t insn, unsigned xlen)
+{
 	switch (insn & 0x7f) {
 	case 0x13: /* OP-IMM: addi (li, mv); shifts and logic write rd */
-		return funct3 == 0 ? insn_addi(rd, rs1, imm_i(insn)) : insn_write(rd);
+		if (FUNCT3(insn) == 0)
+			return insn_addi(RD(insn), RS1(insn), imm_i(insn));
+		return insn_write(RD(insn));
 	case 0x1b: /* OP-IMM-32: addiw builds 32-bit constants on rv64 */
-		return funct3 == 0 && xlen == 8 ? insn_make(OP_ADDIW, rd, rs1, 0, imm_i(insn))
-						: insn_write(rd);
-	case 0x37: /* LUI rd, imm: rd = imm << 12, that is x0 + imm_u */
-		return insn_addi(rd, RISCV_ZERO, imm_u(insn));
-	case 0x17: /* AUIPC: an address. Into sp (la sp, stack) it sets up a
+		if (FUNCT3(insn) == 0 && xlen == 8)
+			return insn_make(OP_ADDIW, RD(insn), RS1(insn), 0, imm_i(insn));
+		return insn_write(RD(insn));
+	case 0x37: /* LUI rd,imm: rd = imm << 12, that is x0 + imm_u */
+		return insn_addi(RD(insn), RISCV_ZERO, imm_u(insn));
+	case 0x17: /* AUIPC: an address. Into sp (la sp,stack) it sets up a
 		      stack of the function's own: a constant, for the decoder */
-		return rd == RISCV_SP ? insn_addi(rd, RISCV_ZERO, 0) : insn_write(rd);
+		if (RD(insn) == RISCV_SP)
+			return insn_addi(RISCV_SP, RISCV_ZERO, 0);
+		return insn_write(RD(insn));
 	case 0x33: /* OP: add, sub (funct7 0x20); the rest write rd */
-		if (funct3 == 0 && funct7 == 0)
-			return insn_make(OP_ADD, rd, rs1, rs2, 0);
-		if (funct3 == 0 && funct7 == 0x20)
-			return insn_make(OP_SUB, rd, rs1, rs2, 0);
-		return insn_write(rd);
+		if (FUNCT3(insn) == 0 && insn >> 25 == 0)
+			return insn_make(OP_ADD, RD(insn), RS1(insn), RS2(insn), 0);
+		if (FUNCT3(insn) == 0 && insn >> 25 == 0x20)
+			return insn_make(OP_SUB, RD(insn), RS1(insn), RS2(insn), 0);
+		return insn_write(RD(insn));
 	case 0x3b: /* OP-32, AMO, SYSTEM (csr reads; ecall, wfi: rd = 0) */
 	case 0x2f:
 	case 0x73:
-		return insn_write(rd);
+		return insn_write(RD(insn));
 	case 0x03: /* LOAD: lb lh lw ld (funct3 0-3), lbu lhu lwu (4-6) */
-		return insn_load(rd, rs1, imm_i(insn), 1u << (funct3 & 3), xlen);
+		return insn_load(RD(insn), RS1(insn), imm_i(insn), 1u << (FUNCT3(insn) & 3),
+				 xlen);
 	case 0x23: /* STORE: sb sh sw sd (funct3 0-3) */
-		return insn_store(rs1, rs2, imm_s(insn), 1u << funct3, xlen);
+		return insn_store(RS1(insn), RS2(insn), imm_s(insn), 1u << FUNCT3(insn), xlen);
 	case 0x6f: /* JAL: a call links ra (or t0, for millicode); rd = 0: j */
-		return insn_op(rd != RISCV_ZERO ? OP_CALL : OP_JUMP);
+		return insn_op(RD(insn) != RISCV_ZERO ? OP_CALL : OP_JUMP);
 	case 0x67: /* JALR: call, return (jr ra), tail call, jump table */
-		if (funct3 != 0)
+		if (FUNCT3(insn) != 0)
 			return insn_op(OP_UNKNOWN);
-		return insn_op(rd != RISCV_ZERO ? OP_CALL : OP_JUMP);
+		return insn_op(RD(insn) != RISCV_ZERO ? OP_CALL : OP_JUMP);
 	case 0x53: /* OP-FP: feq flt fle, fclass, fmv.x, fcvt to an integer
 		      (funct5 0x14, 0x1c, 0x18) write integer rd */
-		if ((insn >> 27) == 0x14 || (insn >> 27) == 0x18 || (insn >> 27) == 0x1c)
-			return insn_write(rd);
+		if (insn >> 27 == 0x14 || insn >> 27 == 0x18 || insn >> 27 == 0x1c)
+			return insn_write(RD(insn));
 		return insn_op(OP_NONE);
 	case 0x57: /* OP-V: vset{i}vl{i} (funct3 7), vmv.x.s and kin (funct3 2,
 		      funct6 0x10) write integer rd */
-		if (funct3 == 7 || (funct3 == 2 && (insn >> 26) == 0x10))
-			return insn_write(rd);
+		if (FUNCT3(insn) == 7 || (FUNCT3(insn) == 2 && insn >> 26 == 0x10))
+			return insn_write(RD(insn));
 		return insn_op(OP_NONE);
 	case 0x63: /* BRANCH: decoding follows the fall-through path */
 	case 0x0f: /* MISC-MEM: fences */
@@ -211,7 +217,7 @@ static inline struct insn decode32(uint32_t insn, unsigned xlen)
 #define FIELD(insn, from, count, to) (((insn) >> (from) & ((1u << (count)) - 1)) << (to))
 
 /* c.addi, c.li, c.addiw, c.lui: imm[5] bit 12, imm[4:0] bits 6:2, signed. */
-static inline int32_t c_imm6(uint32_t insn)
+static inline int32_t c_imm6(uintptr_t insn)
 {
 	int32_t value = (int32_t)(FIELD(insn, 2, 5, 0) | FIELD(insn, 12, 1, 5));
 
@@ -219,7 +225,7 @@ static inline int32_t c_imm6(uint32_t insn)
 }
 
 /* c.addi16sp: nzimm[9] bit 12, nzimm[4|6|8:7|5] bits 6:2, signed. */
-static inline int32_t c_addi16sp_imm(uint32_t insn)
+static inline int32_t c_addi16sp_imm(uintptr_t insn)
 {
 	return (int32_t)(FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) | FIELD(insn, 3, 2, 7) |
 			 FIELD(insn, 2, 1, 5)) -
@@ -227,115 +233,120 @@ static inline int32_t c_addi16sp_imm(uint32_t insn)
 }
 
 /* c.addi4spn: nzuimm[5:4|9:6|2|3] bits 12:5. */
-static inline int32_t c_addi4spn_imm(uint32_t insn)
+static inline int32_t c_addi4spn_imm(uintptr_t insn)
 {
 	return (int32_t)(FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) |
 			 FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 3));
 }
 
 /* c.lw, c.sw: uimm[5:3] bits 12:10, uimm[2|6] bits 6:5. */
-static inline int32_t c_word_offset(uint32_t insn)
+static inline int32_t c_word_offset(uintptr_t insn)
 {
 	return (int32_t)(FIELD(insn, 10, 3, 3) | FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 6));
 }
 
 /* c.ld, c.sd: uimm[5:3] bits 12:10, uimm[7:6] bits 6:5. */
-static inline int32_t c_double_offset(uint32_t insn)
+static inline int32_t c_double_offset(uintptr_t insn)
 {
 	return (int32_t)(FIELD(insn, 10, 3, 3) | FIELD(insn, 5, 2, 6));
 }
 
-static inline struct insn decode16(uint32_t insn, unsigned xlen)
-{
-	unsigned rd = insn >> 7 & 31; /* also rs1 */
-	unsigned rs2 = insn >> 2 & 31;
-	unsigned rd_short = 8 + (insn >> 2 & 7); /* rd', or rs2' */
-	unsigned rs1_short = 8 + (insn >> 7 & 7);
-	bool rv64 = xlen == 8;
+/* The register fields of a 16-bit instruction: rd (also rs1) and rs2, and
+ * the 3-bit ones. */
+#define C_RD(insn)	  ((insn) >> 7 & 31)
+#define C_RS2(insn)	  ((insn) >> 2 & 31)
+#define C_RD_SHORT(insn)  (8 + ((insn) >> 2 & 7)) /* rd', or rs2' */
+#define C_RS1_SHORT(insn) (8 + ((insn) >> 7 & 7))
 
+static inline struct insn decode16(uintptr_t insn, unsigned xlen)
+{
 	switch (C(insn & 3, insn >> 13)) {
 	case C(0, 0): /* c.addi4spn rd',sp,nzuimm: addi; nzuimm 0 is reserved
 			 (0x0000, an illegal instruction, among them) */
 		if ((insn & 0x1fe0) == 0)
 			return insn_op(OP_UNKNOWN);
-		return insn_addi(rd_short, RISCV_SP, c_addi4spn_imm(insn));
+		return insn_addi(C_RD_SHORT(insn), RISCV_SP, c_addi4spn_imm(insn));
 	case C(0, 2): /* c.lw rd',offset(rs1') */
-		return insn_load(rd_short, rs1_short, c_word_offset(insn), 4, xlen);
+		return insn_load(C_RD_SHORT(insn), C_RS1_SHORT(insn), c_word_offset(insn), 4,
+				 xlen);
 	case C(0, 3): /* c.ld (rv64); c.flw (rv32) */
-		if (!rv64)
+		if (xlen != 8)
 			return insn_op(OP_NONE);
-		return insn_load(rd_short, rs1_short, c_double_offset(insn), 8, xlen);
+		return insn_load(C_RD_SHORT(insn), C_RS1_SHORT(insn), c_double_offset(insn),
+				 8, xlen);
 	case C(0, 4): /* reserved */
 		return insn_op(OP_UNKNOWN);
 	case C(0, 6): /* c.sw rs2',offset(rs1') */
-		return insn_store(rs1_short, rd_short, c_word_offset(insn), 4, xlen);
+		return insn_store(C_RS1_SHORT(insn), C_RD_SHORT(insn), c_word_offset(insn), 4,
+				  xlen);
 	case C(0, 7): /* c.sd (rv64); c.fsw (rv32) */
-		if (!rv64)
+		if (xlen != 8)
 			return insn_op(OP_NONE);
-		return insn_store(rs1_short, rd_short, c_double_offset(insn), 8, xlen);
+		return insn_store(C_RS1_SHORT(insn), C_RD_SHORT(insn), c_double_offset(insn),
+				  8, xlen);
 	case C(1, 0): /* c.addi rd,imm: addi rd,rd,imm (c.nop: rd = 0) */
-		return insn_addi(rd, rd, c_imm6(insn));
+		return insn_addi(C_RD(insn), C_RD(insn), c_imm6(insn));
 	case C(1, 1): /* c.jal (rv32): jal ra; c.addiw rd,imm (rv64; rd = 0
 			 is reserved) */
-		if (!rv64)
+		if (xlen != 8)
 			return insn_op(OP_CALL);
-		if (rd == RISCV_ZERO)
+		if (C_RD(insn) == RISCV_ZERO)
 			return insn_op(OP_UNKNOWN);
-		return insn_make(OP_ADDIW, rd, rd, 0, c_imm6(insn));
+		return insn_make(OP_ADDIW, C_RD(insn), C_RD(insn), 0, c_imm6(insn));
 	case C(1, 2): /* c.li rd,imm: addi rd,x0,imm */
-		return insn_addi(rd, RISCV_ZERO, c_imm6(insn));
+		return insn_addi(C_RD(insn), RISCV_ZERO, c_imm6(insn));
 	case C(1, 3): /* c.addi16sp (rd = sp), c.lui; an immediate 0 is reserved */
-		if (rd == RISCV_SP) {
+		if (C_RD(insn) == RISCV_SP) {
 			if (c_addi16sp_imm(insn) == 0)
 				return insn_op(OP_UNKNOWN);
 			return insn_addi(RISCV_SP, RISCV_SP, c_addi16sp_imm(insn));
 		}
 		if (c_imm6(insn) == 0)
 			return insn_op(OP_UNKNOWN);
-		return insn_addi(rd, RISCV_ZERO, c_imm6(insn) * 4096);
+		return insn_addi(C_RD(insn), RISCV_ZERO, c_imm6(insn) * 4096);
 	case C(1, 4): /* c.srli, c.srai, c.andi, c.sub, c.xor, c.or, c.and,
 			 c.subw, c.addw: rd' = rd' op something */
-		return insn_write(rs1_short);
+		return insn_write(C_RS1_SHORT(insn));
 	case C(1, 5): /* c.j */
 		return insn_op(OP_JUMP);
 	case C(2, 0): /* c.slli */
-		return insn_write(rd);
+		return insn_write(C_RD(insn));
 	case C(2, 2): /* c.lwsp rd,offset(sp): uimm[5] bit 12, uimm[4:2|7:6]
 			 bits 6:2; rd = 0 is reserved */
-		if (rd == RISCV_ZERO)
+		if (C_RD(insn) == RISCV_ZERO)
 			return insn_op(OP_UNKNOWN);
-		return insn_load(rd, RISCV_SP,
+		return insn_load(C_RD(insn), RISCV_SP,
 				 (int32_t)(FIELD(insn, 12, 1, 5) | FIELD(insn, 4, 3, 2) |
 					   FIELD(insn, 2, 2, 6)),
 				 4, xlen);
 	case C(2, 3): /* c.ldsp (rv64): uimm[5] bit 12, uimm[4:3|8:6] bits 6:2;
 			 rd = 0 is reserved. c.flwsp (rv32) */
-		if (!rv64)
+		if (xlen != 8)
 			return insn_op(OP_NONE);
-		if (rd == RISCV_ZERO)
+		if (C_RD(insn) == RISCV_ZERO)
 			return insn_op(OP_UNKNOWN);
-		return insn_load(rd, RISCV_SP,
+		return insn_load(C_RD(insn), RISCV_SP,
 				 (int32_t)(FIELD(insn, 12, 1, 5) | FIELD(insn, 5, 2, 3) |
 					   FIELD(insn, 2, 3, 6)),
 				 8, xlen);
 	case C(2, 4): /* bit 12 clear: c.mv rd,rs2, c.jr rs1; set: c.add rd,rs2,
 			 c.jalr rs1, c.ebreak. c.jr x0 is reserved */
-		if (rs2 != RISCV_ZERO) {
+		if (C_RS2(insn) != RISCV_ZERO) {
 			if (insn & 0x1000)
-				return insn_make(OP_ADD, rd, rd, rs2, 0);
-			return insn_addi(rd, rs2, 0);
+				return insn_make(OP_ADD, C_RD(insn), C_RD(insn), C_RS2(insn), 0);
+			return insn_addi(C_RD(insn), C_RS2(insn), 0);
 		}
-		if (rd == RISCV_ZERO)
+		if (C_RD(insn) == RISCV_ZERO)
 			return insn_op(insn & 0x1000 ? OP_NONE : OP_UNKNOWN);
 		return insn_op(insn & 0x1000 ? OP_CALL : OP_JUMP);
 	case C(2, 6): /* c.swsp rs2,offset(sp): uimm[5:2|7:6] bits 12:7 */
-		return insn_store(RISCV_SP, rs2,
+		return insn_store(RISCV_SP, C_RS2(insn),
 				  (int32_t)(FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6)), 4,
 				  xlen);
 	case C(2, 7): /* c.sdsp (rv64): uimm[5:3|8:6] bits 12:7. c.fswsp (rv32) */
-		if (!rv64)
+		if (xlen != 8)
 			return insn_op(OP_NONE);
-		return insn_store(RISCV_SP, rs2,
+		return insn_store(RISCV_SP, C_RS2(insn),
 				  (int32_t)(FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6)), 8,
 				  xlen);
 	default: /* c.fld, c.fsd, c.fldsp, c.fsdsp; branches: c.beqz, c.bnez */
@@ -361,10 +372,12 @@ struct scan {
 	bool skipping;
 	uint32_t resume_written;
 	uint32_t resume_known;
-	uint32_t written;   /* registers changed since the entry */
-	uint32_t known;	    /* registers holding a known constant; x0 always */
-	unsigned xlen;	    /* register width in bytes: 4 or 8 */
-	intptr_t value[32]; /* their values, when known */
+	uint32_t written; /* registers changed since the entry */
+	uint32_t known;	  /* registers holding a known constant; x0 always */
+	unsigned xlen;	  /* register width in bytes: 4 or 8 */
+	/* The constants, by register: an array apart, so that the compiler
+	 * can keep the fields above in registers. */
+	intptr_t *value;
 };
 
 /* Constants and offsets come from arbitrary code: their arithmetic wraps as
@@ -392,6 +405,19 @@ static inline bool watched(const struct scan *s, unsigned reg)
 	return ((s->known & ~BIT(RISCV_ZERO)) | BIT(RISCV_RA) | BIT(RISCV_SP) |
 		BIT(RISCV_S0)) &
 	       BIT(reg);
+}
+
+/* The frame at a function's entry: sp at the CFA, nothing saved. */
+static inline void frame_clear(struct prologue_frame *f)
+{
+	f->sp_state = PROLOGUE_SP_RELATIVE;
+	f->sp_offset = 0;
+	f->fp_valid = false;
+	f->fp_offset = 0;
+	f->ra_saved = false;
+	f->ra_offset = 0;
+	f->s0_saved = false;
+	f->s0_offset = 0;
 }
 
 /* Field by field (see regs_copy in internal.h). */
@@ -430,7 +456,7 @@ static inline void write_unknown(struct scan *s, unsigned rd)
 }
 
 /* rd gets a constant: a large frame size, or an address. */
-static void write_constant(struct scan *s, unsigned rd, intptr_t value)
+static inline void write_constant(struct scan *s, unsigned rd, intptr_t value)
 {
 	if (rd == RISCV_ZERO)
 		return;
@@ -660,11 +686,7 @@ static void resume_point(struct scan *s)
 /* Back to the state at the last such jump (the frame was empty then). */
 static void resume(struct scan *s)
 {
-	s->now.sp_state = PROLOGUE_SP_RELATIVE;
-	s->now.sp_offset = 0;
-	s->now.fp_valid = false;
-	s->now.ra_saved = false;
-	s->now.s0_saved = false;
+	frame_clear(&s->now);
 	s->in_epilogue = false;
 	s->written = s->resume_written;
 	s->known = s->resume_known;
@@ -696,28 +718,27 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 				      struct prologue_analysis *analysis)
 {
 	struct scan s;
+	intptr_t value[32];
+	uintptr_t first_call = 0;
 	uintptr_t limit;
 	uintptr_t end;
 	uintptr_t at;
 
 	if (!code_range(config, function, function_end, pc, &limit, &end))
 		return PROLOGUE_UNREADABLE;
-	s.now.sp_state = PROLOGUE_SP_RELATIVE;
-	s.now.sp_offset = 0;
-	s.now.fp_valid = false;
-	s.now.ra_saved = false;
-	s.now.s0_saved = false;
+	frame_clear(&s.now);
+	frame_clear(&s.body);
 	s.in_epilogue = false;
 	s.may_resume = false;
 	s.skipping = false;
-	s.written = 0;
-	s.known = BIT(RISCV_ZERO);
-	s.value[RISCV_ZERO] = 0;
+	s.resume_written = s.written = 0;
+	s.resume_known = s.known = BIT(RISCV_ZERO);
 	s.xlen = xlen;
-	analysis->first_call = 0;
+	s.value = value;
+	s.value[RISCV_ZERO] = 0;
 	for (at = function; at < limit;) {
 		uintptr_t here = at;
-		uint32_t parcel = target_u16(at);
+		uintptr_t parcel = target_u16(at);
 		struct insn insn;
 
 		if ((parcel & 3) != 3) {
@@ -728,7 +749,7 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 				return PROLOGUE_UNKNOWN; /* longer than 32 bits */
 			if (end - at < 4)
 				return PROLOGUE_UNREADABLE;
-			insn = decode32(parcel | (uint32_t)target_u16(at + 2) << 16, xlen);
+			insn = decode32(parcel | (uintptr_t)target_u16(at + 2) << 16, xlen);
 			at += 4;
 		}
 		switch (insn.op) {
@@ -736,8 +757,8 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 			return PROLOGUE_UNKNOWN;
 		case OP_CALL:
 			call_returns(&s);
-			if (analysis->first_call == 0)
-				analysis->first_call = here;
+			if (first_call == 0)
+				first_call = here;
 			continue;
 		case OP_JUMP:
 			if (s.skipping) {
@@ -748,8 +769,12 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 				continue;
 			}
 			if (s.in_epilogue || !frame_is_empty(&s.now)) {
-				frame_copy(&analysis->frame, s.in_epilogue ? &s.body : &s.now);
+				if (s.in_epilogue)
+					frame_copy(&analysis->frame, &s.body);
+				else
+					frame_copy(&analysis->frame, &s.now);
 				analysis->stop = here;
+				analysis->first_call = first_call;
 				return PROLOGUE_OK;
 			}
 			resume_point(&s); /* shrink-wrapping: no frame yet */
@@ -771,5 +796,6 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 		resume(&s);
 	frame_copy(&analysis->frame, &s.now);
 	analysis->stop = at;
+	analysis->first_call = first_call;
 	return PROLOGUE_OK;
 }
