@@ -47,7 +47,7 @@
  */
 
 /* Integer registers by their x number (RISCV_ZERO, RISCV_RA, ...: internal.h). */
-#define BIT(reg) ((uint32_t)1 << (reg))
+#define BIT(reg) ((uintptr_t)1 << (reg))
 
 /* What an instruction does, as far as a frame is concerned. */
 enum op {
@@ -105,11 +105,14 @@ static inline struct insn insn_load(unsigned rd, unsigned base, int32_t offset,
 	return insn_make(width == xlen ? OP_LOAD : OP_WRITE, rd, base, 0, offset);
 }
 
-/* A store of `width` bytes: only a store of a whole register can save one. */
+/* A store of `width` bytes: only a store of all of ra or s0 can save the
+ * caller's value. */
 static inline struct insn insn_store(unsigned base, unsigned source, int32_t offset,
 				     unsigned width, unsigned xlen)
 {
-	return insn_make(width == xlen ? OP_STORE : OP_NONE, 0, base, source, offset);
+	if (width != xlen || (source != RISCV_RA && source != RISCV_S0))
+		return insn_op(OP_NONE);
+	return insn_make(OP_STORE, 0, base, source, offset);
 }
 
 /*
@@ -370,10 +373,10 @@ struct scan {
 	 * body reaches (an out-of-line epilogue): skip it to its jump. */
 	bool may_resume;
 	bool skipping;
-	uint32_t resume_written;
-	uint32_t resume_known;
-	uint32_t written; /* registers changed since the entry */
-	uint32_t known;	  /* registers holding a known constant; x0 always */
+	uintptr_t resume_written;
+	uintptr_t resume_known;
+	uintptr_t written; /* registers changed since the entry, a bit each */
+	uintptr_t known;   /* registers holding a known constant; x0 always */
 	unsigned xlen;	  /* register width in bytes: 4 or 8 */
 	/* The constants, by register: an array apart, so that the compiler
 	 * can keep the fields above in registers. */
@@ -576,15 +579,14 @@ static inline bool frame_slot(const struct scan *s, unsigned base, intptr_t offs
 	return false;
 }
 
-/* A register-wide store: the first of ra or s0, unchanged since the entry,
- * into the frame, saves the caller's value there. */
+/* A register-wide store of ra or s0: the first one, of the value the
+ * function was entered with, into the frame, saves the caller's value. */
 static inline void do_store(struct scan *s, unsigned base, unsigned source, intptr_t offset)
 {
 	struct prologue_frame *f = &s->now;
 	intptr_t slot;
 
-	if ((source != RISCV_RA && source != RISCV_S0) || (s->written & BIT(source)) ||
-	    !frame_slot(s, base, offset, &slot))
+	if ((s->written & BIT(source)) || !frame_slot(s, base, offset, &slot))
 		return;
 	if (source == RISCV_RA && !f->ra_saved) {
 		f->ra_saved = true;
