@@ -65,19 +65,19 @@ enum op {
 	OP_UNKNOWN, /* reserved or illegal: no compiler's code */
 };
 
-/* A decoded instruction: 8 bytes, held in a register. */
+/* A decoded instruction. */
 struct insn {
-	uint8_t op; /* enum op */
-	uint8_t rd;
-	uint8_t rs1;
-	uint8_t rs2;
+	enum op op;
+	unsigned rd;
+	unsigned rs1;
+	unsigned rs2;
 	int32_t imm;
 };
 
 static inline struct insn insn_make(enum op op, unsigned rd, unsigned rs1, unsigned rs2,
 				    int32_t imm)
 {
-	struct insn insn = {(uint8_t)op, (uint8_t)rd, (uint8_t)rs1, (uint8_t)rs2, imm};
+	struct insn insn = {op, rd, rs1, rs2, imm};
 
 	return insn;
 }
@@ -172,10 +172,11 @@ static inline struct insn decode32(uintptr_t insn, unsigned xlen)
 	case 0x73:
 		return insn_write(RD(insn));
 	case 0x03: /* LOAD: lb lh lw ld (funct3 0-3), lbu lhu lwu (4-6) */
-		return insn_load(RD(insn), RS1(insn), imm_i(insn), 1u << (FUNCT3(insn) & 3),
-				 xlen);
+		return insn_load(RD(insn), RS1(insn), imm_i(insn),
+				 1u << (FUNCT3(insn) & 3), xlen);
 	case 0x23: /* STORE: sb sh sw sd (funct3 0-3) */
-		return insn_store(RS1(insn), RS2(insn), imm_s(insn), 1u << FUNCT3(insn), xlen);
+		return insn_store(RS1(insn), RS2(insn), imm_s(insn), 1u << FUNCT3(insn),
+				  xlen);
 	case 0x6f: /* JAL: a call links ra (or t0, for millicode); rd = 0: j */
 		return insn_op(RD(insn) != RISCV_ZERO ? OP_CALL : OP_JUMP);
 	case 0x67: /* JALR: call, return (jr ra), tail call, jump table */
@@ -216,7 +217,7 @@ static inline struct insn decode32(uintptr_t insn, unsigned xlen)
  * them to bit `to`; the comments give the spec's bit order, as in "bits
  * 12:10 hold uimm[5:3]".
  */
-#define C(quadrant, funct3)	 ((quadrant) << 3 | (funct3))
+#define C(quadrant, funct3)	     ((quadrant) << 3 | (funct3))
 #define FIELD(insn, from, count, to) (((insn) >> (from) & ((1u << (count)) - 1)) << (to))
 
 /* c.addi, c.li, c.addiw, c.lui: imm[5] bit 12, imm[4:0] bits 6:2, signed. */
@@ -230,8 +231,8 @@ static inline int32_t c_imm6(uintptr_t insn)
 /* c.addi16sp: nzimm[9] bit 12, nzimm[4|6|8:7|5] bits 6:2, signed. */
 static inline int32_t c_addi16sp_imm(uintptr_t insn)
 {
-	return (int32_t)(FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) | FIELD(insn, 3, 2, 7) |
-			 FIELD(insn, 2, 1, 5)) -
+	return (int32_t)(FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) |
+			 FIELD(insn, 3, 2, 7) | FIELD(insn, 2, 1, 5)) -
 	       (int32_t)FIELD(insn, 12, 1, 9);
 }
 
@@ -245,7 +246,8 @@ static inline int32_t c_addi4spn_imm(uintptr_t insn)
 /* c.lw, c.sw: uimm[5:3] bits 12:10, uimm[2|6] bits 6:5. */
 static inline int32_t c_word_offset(uintptr_t insn)
 {
-	return (int32_t)(FIELD(insn, 10, 3, 3) | FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 6));
+	return (int32_t)(FIELD(insn, 10, 3, 3) | FIELD(insn, 6, 1, 2) |
+			 FIELD(insn, 5, 1, 6));
 }
 
 /* c.ld, c.sd: uimm[5:3] bits 12:10, uimm[7:6] bits 6:5. */
@@ -270,23 +272,23 @@ static inline struct insn decode16(uintptr_t insn, unsigned xlen)
 			return insn_op(OP_UNKNOWN);
 		return insn_addi(C_RD_SHORT(insn), RISCV_SP, c_addi4spn_imm(insn));
 	case C(0, 2): /* c.lw rd',offset(rs1') */
-		return insn_load(C_RD_SHORT(insn), C_RS1_SHORT(insn), c_word_offset(insn), 4,
-				 xlen);
+		return insn_load(C_RD_SHORT(insn), C_RS1_SHORT(insn), c_word_offset(insn),
+				 4, xlen);
 	case C(0, 3): /* c.ld (rv64); c.flw (rv32) */
 		if (xlen != 8)
 			return insn_op(OP_NONE);
-		return insn_load(C_RD_SHORT(insn), C_RS1_SHORT(insn), c_double_offset(insn),
-				 8, xlen);
+		return insn_load(C_RD_SHORT(insn), C_RS1_SHORT(insn),
+				 c_double_offset(insn), 8, xlen);
 	case C(0, 4): /* reserved */
 		return insn_op(OP_UNKNOWN);
 	case C(0, 6): /* c.sw rs2',offset(rs1') */
-		return insn_store(C_RS1_SHORT(insn), C_RD_SHORT(insn), c_word_offset(insn), 4,
-				  xlen);
+		return insn_store(C_RS1_SHORT(insn), C_RD_SHORT(insn),
+				  c_word_offset(insn), 4, xlen);
 	case C(0, 7): /* c.sd (rv64); c.fsw (rv32) */
 		if (xlen != 8)
 			return insn_op(OP_NONE);
-		return insn_store(C_RS1_SHORT(insn), C_RD_SHORT(insn), c_double_offset(insn),
-				  8, xlen);
+		return insn_store(C_RS1_SHORT(insn), C_RD_SHORT(insn),
+				  c_double_offset(insn), 8, xlen);
 	case C(1, 0): /* c.addi rd,imm: addi rd,rd,imm (c.nop: rd = 0) */
 		return insn_addi(C_RD(insn), C_RD(insn), c_imm6(insn));
 	case C(1, 1): /* c.jal (rv32): jal ra; c.addiw rd,imm (rv64; rd = 0
@@ -336,7 +338,8 @@ static inline struct insn decode16(uintptr_t insn, unsigned xlen)
 			 c.jalr rs1, c.ebreak. c.jr x0 is reserved */
 		if (C_RS2(insn) != RISCV_ZERO) {
 			if (insn & 0x1000)
-				return insn_make(OP_ADD, C_RD(insn), C_RD(insn), C_RS2(insn), 0);
+				return insn_make(OP_ADD, C_RD(insn), C_RD(insn),
+						 C_RS2(insn), 0);
 			return insn_addi(C_RD(insn), C_RS2(insn), 0);
 		}
 		if (C_RD(insn) == RISCV_ZERO)
@@ -344,14 +347,14 @@ static inline struct insn decode16(uintptr_t insn, unsigned xlen)
 		return insn_op(insn & 0x1000 ? OP_CALL : OP_JUMP);
 	case C(2, 6): /* c.swsp rs2,offset(sp): uimm[5:2|7:6] bits 12:7 */
 		return insn_store(RISCV_SP, C_RS2(insn),
-				  (int32_t)(FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6)), 4,
-				  xlen);
+				  (int32_t)(FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6)),
+				  4, xlen);
 	case C(2, 7): /* c.sdsp (rv64): uimm[5:3|8:6] bits 12:7. c.fswsp (rv32) */
 		if (xlen != 8)
 			return insn_op(OP_NONE);
 		return insn_store(RISCV_SP, C_RS2(insn),
-				  (int32_t)(FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6)), 8,
-				  xlen);
+				  (int32_t)(FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6)),
+				  8, xlen);
 	default: /* c.fld, c.fsd, c.fldsp, c.fsdsp; branches: c.beqz, c.bnez */
 		return insn_op(OP_NONE);
 	}
@@ -377,7 +380,7 @@ struct scan {
 	uintptr_t resume_known;
 	uintptr_t written; /* registers changed since the entry, a bit each */
 	uintptr_t known;   /* registers holding a known constant; x0 always */
-	unsigned xlen;	  /* register width in bytes: 4 or 8 */
+	unsigned xlen;	   /* register width in bytes: 4 or 8 */
 	/* The constants, by register: an array apart, so that the compiler
 	 * can keep the fields above in registers. */
 	intptr_t *value;
@@ -514,7 +517,8 @@ static inline void do_addi(struct scan *s, unsigned rd, unsigned rs1, intptr_t i
 		sp_adjust(s, imm);
 	else if (rd == RISCV_SP && rs1 == RISCV_S0 && s->now.fp_valid)
 		sp_from_frame_pointer(s, imm);
-	else if (rd == RISCV_S0 && rs1 == RISCV_SP && s->now.sp_state == PROLOGUE_SP_RELATIVE)
+	else if (rd == RISCV_S0 && rs1 == RISCV_SP &&
+		 s->now.sp_state == PROLOGUE_SP_RELATIVE)
 		frame_pointer_set(s, imm);
 	else if (is_known(s, rs1))
 		write_constant(s, rd, wrapping_add(s->value[rs1], imm));
@@ -581,7 +585,8 @@ static inline bool frame_slot(const struct scan *s, unsigned base, intptr_t offs
 
 /* A register-wide store of ra or s0: the first one, of the value the
  * function was entered with, into the frame, saves the caller's value. */
-static inline void do_store(struct scan *s, unsigned base, unsigned source, intptr_t offset)
+static inline void do_store(struct scan *s, unsigned base, unsigned source,
+			    intptr_t offset)
 {
 	struct prologue_frame *f = &s->now;
 	intptr_t slot;
@@ -751,7 +756,8 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 				return PROLOGUE_UNKNOWN; /* longer than 32 bits */
 			if (end - at < 4)
 				return PROLOGUE_UNREADABLE;
-			insn = decode32(parcel | (uintptr_t)target_u16(at + 2) << 16, xlen);
+			insn =
+			    decode32(parcel | (uintptr_t)target_u16(at + 2) << 16, xlen);
 			at += 4;
 		}
 		switch (insn.op) {
