@@ -699,6 +699,32 @@ static void resume(struct scan *s)
 	s->known = s->resume_known;
 }
 
+/* The state at a function's entry. */
+static inline void scan_start(struct scan *s, unsigned xlen, intptr_t *value)
+{
+	frame_clear(&s->now);
+	frame_clear(&s->body);
+	s->in_epilogue = false;
+	s->may_resume = false;
+	s->skipping = false;
+	s->resume_written = s->written = 0;
+	s->resume_known = s->known = BIT(RISCV_ZERO);
+	s->xlen = xlen;
+	s->value = value;
+	s->value[RISCV_ZERO] = 0;
+}
+
+/* The analysis: the frame, where decoding stopped, the first call. */
+static inline enum prologue_status found(struct prologue_analysis *analysis,
+					 const struct prologue_frame *frame,
+					 uintptr_t stop, uintptr_t first_call)
+{
+	frame_copy(&analysis->frame, frame);
+	analysis->stop = stop;
+	analysis->first_call = first_call;
+	return PROLOGUE_OK;
+}
+
 /* The code to decode: [function, limit) towards pc, of code that ends at
  * end. The range is checked once: a parcel at `at` < limit lies in it
  * (limit is even, as `at` is); a 32-bit instruction is checked for its
@@ -733,16 +759,7 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 
 	if (!code_range(config, function, function_end, pc, &limit, &end))
 		return PROLOGUE_UNREADABLE;
-	frame_clear(&s.now);
-	frame_clear(&s.body);
-	s.in_epilogue = false;
-	s.may_resume = false;
-	s.skipping = false;
-	s.resume_written = s.written = 0;
-	s.resume_known = s.known = BIT(RISCV_ZERO);
-	s.xlen = xlen;
-	s.value = value;
-	s.value[RISCV_ZERO] = 0;
+	scan_start(&s, xlen, value);
 	for (at = function; at < limit;) {
 		uintptr_t here = at;
 		uintptr_t parcel = target_u16(at);
@@ -777,13 +794,10 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 				continue;
 			}
 			if (s.in_epilogue || !frame_is_empty(&s.now)) {
+				/* After an epilogue, the body's frame. */
 				if (s.in_epilogue)
-					frame_copy(&analysis->frame, &s.body);
-				else
-					frame_copy(&analysis->frame, &s.now);
-				analysis->stop = here;
-				analysis->first_call = first_call;
-				return PROLOGUE_OK;
+					return found(analysis, &s.body, here, first_call);
+				return found(analysis, &s.now, here, first_call);
 			}
 			resume_point(&s); /* shrink-wrapping: no frame yet */
 			continue;
@@ -802,8 +816,5 @@ enum prologue_status prologue_analyze(const struct tracer_config *config,
 		return PROLOGUE_UNREADABLE;
 	if (s.skipping)
 		resume(&s);
-	frame_copy(&analysis->frame, &s.now);
-	analysis->stop = at;
-	analysis->first_call = first_call;
-	return PROLOGUE_OK;
+	return found(analysis, &s.now, at, first_call);
 }
