@@ -426,7 +426,8 @@ static inline void frame_clear(struct prologue_frame *f)
 	f->s0_offset = 0;
 }
 
-/* Field by field (see regs_copy in internal.h). */
+/* Field by field: a struct assignment may become a call to memcpy, which a
+ * freestanding kernel need not have. */
 static void frame_copy(struct prologue_frame *to, const struct prologue_frame *from)
 {
 	to->sp_state = from->sp_state;
