@@ -1,7 +1,9 @@
 /*
- * prologue.c - the prologue unwinder: unwind one frame from what the
- * function's own code says about it (prologue_decode.c), for kernels built with neither
- * frame pointers nor unwind tables.
+ * prologue.c - the prologue unwinder (TRACER_PROLOGUE): one frame from what
+ * the function's own code says about it, for kernels built with neither
+ * frame pointers nor unwind tables. The decoder that reads the code is
+ * prologue_decode.c, apart because host tools build it too (symgen, for
+ * frame sizes); this file is the step, which needs the walk.
  *
  * The function comes from the symbol table: its start is where decoding
  * begins. The decoded frame gives the CFA (from sp, or from s0 when the

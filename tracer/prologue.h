@@ -1,8 +1,9 @@
 /*
- * prologue.h - the prologue decoder behind TRACER_PROLOGUE (the
- * prologue unwinder): what a function's code did to its frame between its first
- * instruction and a pc. Shared by the unwinder (prologue.c), the host
- * cross-check against CFI (tests/tools/prologue_check.c) and the unit tests.
+ * prologue.h - the prologue decoder (prologue_decode.c) behind the prologue
+ * unwinder (TRACER_PROLOGUE, prologue.c): what a function's code did to its
+ * frame between its first instruction and a pc. Shared with symgen (frame
+ * sizes for the unwind table), the host cross-check against CFI
+ * (tests/tools/prologue_check.c) and the unit tests.
  */
 #ifndef TRACER_PROLOGUE_H
 #define TRACER_PROLOGUE_H
@@ -42,8 +43,6 @@ enum prologue_status {
 				reserved or illegal encoding, or one longer
 				than 32 bits. (An sp it cannot follow is
 				PROLOGUE_SP_LOST, in an OK analysis.) */
-	PROLOGUE_DECLINED,   /* prologue_analyze_common() only: code outside
-				the common case, for prologue_analyze_general() */
 };
 
 struct prologue_analysis {
@@ -55,24 +54,6 @@ struct prologue_analysis {
 };
 
 /*
- * prologue_analyze() in two parts, called one after the other from the
- * caller's frame, so that a walk's stack holds one decoder at a time:
- * the common case (a frame built and worked in, up to the pc, with no
- * epilogue, jump, constant or other change to sp before it), decoded with
- * its state in registers, or PROLOGUE_DECLINED; and the general decoder,
- * which follows everything prologue_analyze() describes, from the
- * function's start. On the code the first takes, both find the same.
- */
-enum prologue_status prologue_analyze_common(const struct tracer_config *config,
-					     uintptr_t function, uintptr_t function_end,
-					     uintptr_t pc, unsigned xlen,
-					     struct prologue_analysis *analysis);
-enum prologue_status prologue_analyze_general(const struct tracer_config *config,
-					      uintptr_t function, uintptr_t function_end,
-					      uintptr_t pc, unsigned xlen,
-					      struct prologue_analysis *analysis);
-
-/*
  * Decodes the code of the function at [function, function_end) from its
  * start towards pc (exclusive), with xlen-byte registers (4: rv32, 8: rv64),
  * and describes the frame at pc. Decoding goes straight through conditional
@@ -82,19 +63,9 @@ enum prologue_status prologue_analyze_general(const struct tracer_config *config
  * decoding goes on), else from the body, whose frame is the one from before
  * any epilogue began (see prologue_decode.c).
  */
-static inline enum prologue_status prologue_analyze(const struct tracer_config *config,
-						    uintptr_t function,
-						    uintptr_t function_end, uintptr_t pc,
-						    unsigned xlen,
-						    struct prologue_analysis *analysis)
-{
-	enum prologue_status status =
-	    prologue_analyze_common(config, function, function_end, pc, xlen, analysis);
-
-	if (status != PROLOGUE_DECLINED)
-		return status;
-	return prologue_analyze_general(config, function, function_end, pc, xlen,
-					analysis);
-}
+enum prologue_status prologue_analyze(const struct tracer_config *config,
+				      uintptr_t function, uintptr_t function_end,
+				      uintptr_t pc, unsigned xlen,
+				      struct prologue_analysis *analysis);
 
 #endif /* TRACER_PROLOGUE_H */

@@ -1,37 +1,372 @@
 /*
- * prologue_decode.c - what a function's code did to its frame, found by
- * decoding it from its first instruction (the prologue unwinder's analysis).
+ * prologue_decode.c - what a function's code did to its frame by a pc, found
+ * by decoding it from the function's first instruction: the decoder behind
+ * the prologue unwinder (prologue.c). Host tools build it too: symgen
+ * measures frame sizes with it, tests/tools/prologue_check.c checks it
+ * against CFI.
  *
- * RISC-V instructions are 16 bits (RVC, low two bits not 11) or 32 bits
- * (low bits 11), so decoding linearly from a function's start never reads
- * half an instruction as a whole one. On the way the decoder follows:
+ * A compiler sets up a frame with a handful of instructions, and the decoder
+ * follows those:
  *
- *   sp   addi/c.addi/c.addi16sp sp,sp,N; add/sub sp,sp,t with t a constant
- *        built by lui/addi/addiw/li/c.li/c.lui (large frames); mv/addi sp,s0,N
- *   s0   addi s0,sp,N, c.addi4spn s0,sp,N, mv s0,sp: s0 becomes a frame
- *        pointer, which still finds the frame once sp is lost (alloca)
- *   saves  sd/c.sdsp (rv64), sw/c.swsp (rv32) of ra and s0 relative to sp or
- *        the frame pointer, before the register was changed (a store after
- *        that is no save of the caller's value)
- *   restores  loads of ra or s0 from their save slot, sp moving up: an
- *        epilogue
+ *   sp     addi sp,sp,-N (the frame's allocation), or add/sub sp,sp,t with
+ *          t a constant built by lui/addi/li (a large frame); addi sp,s0,N
+ *          (the frame found again from the frame pointer)
+ *   s0     addi s0,sp,N: s0 becomes a frame pointer, which still finds the
+ *          frame once sp moved by an amount the code does not tell (alloca)
+ *   saves  stores of ra and s0 relative to sp or the frame pointer, before
+ *          the register changed (a store after that saves no caller's value)
+ *   restores  loads of ra or s0 from their save slot, or sp moving up: an
+ *          epilogue
  *
- * All offsets are relative to the CFA, the sp at the function's entry.
- * Encodings: RISC-V Unprivileged ISA, chapters RV32I/RV64I and "C".
+ * Offsets are in bytes from the CFA, the sp the function was entered with:
+ * `addi sp,sp,-48; sd ra,40(sp)` leaves sp at CFA - 48 and ra saved at
+ * CFA - 8.
+ *
+ * The file reads top to bottom: (1) instructions, decoded into one small
+ * struct, the same for 16- and 32-bit forms; (2) what one decoded
+ * instruction does to the frame; (3) the scan from the function's start to
+ * the pc, through calls and jumps.
  */
 #include "prologue.h"
 
-/* What one instruction means for the walk through the code. */
-enum effect {
-	EFFECT_NOTHING, /* changes nothing the decoder follows; go on */
-	EFFECT_NONE,	/* decoded; go on */
-	EFFECT_CALL,	/* jumps and links: the callee returns with the frame as
-			   it was, and ra and the temporaries changed */
-	EFFECT_JUMP,	/* jumps without linking: the code after it is reached
-			   only by a branch */
-	EFFECT_UNKNOWN, /* cannot be followed */
+/* ---- 1. Decoding ------------------------------------------------------------
+ *
+ * RISC-V instructions are 32 bits, or 16 bits for the compressed ("C")
+ * extension's short forms of frequent ones. The low two bits of the first
+ * 16-bit parcel tell which: 11 is a 32-bit instruction (unless bits 4:2 are
+ * 111 too, which marks longer ones), anything else a 16-bit one. So
+ * decoding forward from a function's first byte always finds where the next
+ * instruction begins: it never reads half of one as a whole one.
+ *
+ * Every compressed instruction is defined as a short form of one 32-bit
+ * instruction (c.addi sp,-16 is addi sp,sp,-16), and the decoder expands it
+ * to that: the rest of the file sees only struct insn, the instruction
+ * reduced to what matters for a frame.
+ *
+ * Encodings: RISC-V Unprivileged ISA, chapters "RV32I", "RV64I" and "C".
+ */
+
+/* Integer registers by their x number (RISCV_ZERO, RISCV_RA, ...: riscv.h). */
+#define BIT(reg) ((uintptr_t)1 << (reg))
+
+/* What an instruction does, as far as a frame is concerned. */
+enum op {
+	OP_NONE,    /* changes no integer register: stores of other registers or
+		       narrower words, branches, fences, floating point */
+	OP_WRITE,   /* rd gets a value the decoder does not know */
+	OP_ADDI,    /* rd = rs1 + imm (also li, mv, lui: from x0, or with 0) */
+	OP_ADDIW,   /* rd = rs1 + imm, the low 32 bits sign-extended (rv64) */
+	OP_ADD,	    /* rd = rs1 + rs2 */
+	OP_SUB,	    /* rd = rs1 - rs2 */
+	OP_LOAD,    /* rd = the register-wide word at rs1 + imm */
+	OP_STORE,   /* the register-wide word at rs1 + imm = rs2 */
+	OP_CALL,    /* jumps and links: the callee returns here */
+	OP_JUMP,    /* jumps without linking: a return, a tail call, a goto */
+	OP_UNKNOWN, /* reserved or illegal: no compiler's code */
 };
 
+/* A decoded instruction. */
+struct insn {
+	enum op op;
+	unsigned rd;
+	unsigned rs1;
+	unsigned rs2;
+	int32_t imm;
+};
+
+static inline struct insn insn_make(enum op op, unsigned rd, unsigned rs1, unsigned rs2,
+				    int32_t imm)
+{
+	struct insn insn = {op, rd, rs1, rs2, imm};
+
+	return insn;
+}
+
+static inline struct insn insn_op(enum op op)
+{
+	return insn_make(op, 0, 0, 0, 0);
+}
+
+static inline struct insn insn_write(unsigned rd)
+{
+	return insn_make(OP_WRITE, rd, 0, 0, 0);
+}
+
+static inline struct insn insn_addi(unsigned rd, unsigned rs1, int32_t imm)
+{
+	return insn_make(OP_ADDI, rd, rs1, 0, imm);
+}
+
+/* A load of `width` bytes. Only a load of a whole register can restore a
+ * saved ra or s0; a narrower one just writes rd. */
+static inline struct insn insn_load(unsigned rd, unsigned base, int32_t offset,
+				    unsigned width, unsigned xlen)
+{
+	return insn_make(width == xlen ? OP_LOAD : OP_WRITE, rd, base, 0, offset);
+}
+
+/* A store of `width` bytes: only a store of all of ra or s0 can save the
+ * caller's value. */
+static inline struct insn insn_store(unsigned base, unsigned source, int32_t offset,
+				     unsigned width, unsigned xlen)
+{
+	if (width != xlen || (source != RISCV_RA && source != RISCV_S0))
+		return insn_op(OP_NONE);
+	return insn_make(OP_STORE, 0, base, source, offset);
+}
+
+/*
+ * 32-bit instructions. Fields: opcode bits 6:0, rd 11:7, funct3 14:12, rs1
+ * 19:15, rs2 24:20, funct7 31:25. The immediate depends on the format:
+ * I-type (addi, loads, jalr) bits 31:20; S-type (stores) bits 31:25 and
+ * 11:7; U-type (lui, auipc) bits 31:12, the upper 20 bits of a value. All
+ * are sign-extended from bit 31.
+ */
+static inline int32_t imm_i(uintptr_t insn)
+{
+	return (int32_t)insn >> 20;
+}
+
+static inline int32_t imm_s(uintptr_t insn)
+{
+	return ((int32_t)insn >> 25) * 32 + (int32_t)(insn >> 7 & 31);
+}
+
+static inline int32_t imm_u(uintptr_t insn)
+{
+	return (int32_t)(insn & 0xfffff000u);
+}
+
+/* The register fields of a 32-bit instruction. */
+#define RD(insn)     ((insn) >> 7 & 31)
+#define RS1(insn)    ((insn) >> 15 & 31)
+#define RS2(insn)    ((insn) >> 20 & 31)
+#define FUNCT3(insn) ((insn) >> 12 & 7)
+
+static inline struct insn decode32(uintptr_t insn, unsigned xlen)
+{
+	switch (insn & 0x7f) {
+	case 0x13: /* OP-IMM: addi (li, mv); shifts and logic write rd */
+		if (FUNCT3(insn) == 0)
+			return insn_addi(RD(insn), RS1(insn), imm_i(insn));
+		return insn_write(RD(insn));
+	case 0x1b: /* OP-IMM-32: addiw builds 32-bit constants on rv64 */
+		if (FUNCT3(insn) == 0 && xlen == 8)
+			return insn_make(OP_ADDIW, RD(insn), RS1(insn), 0, imm_i(insn));
+		return insn_write(RD(insn));
+	case 0x37: /* LUI rd,imm: rd = imm << 12, that is x0 + imm_u */
+		return insn_addi(RD(insn), RISCV_ZERO, imm_u(insn));
+	case 0x17: /* AUIPC: an address. Into sp (la sp,stack) it sets up a
+		      stack of the function's own: a constant, for the decoder */
+		if (RD(insn) == RISCV_SP)
+			return insn_addi(RISCV_SP, RISCV_ZERO, 0);
+		return insn_write(RD(insn));
+	case 0x33: /* OP: add, sub (funct7 0x20); the rest write rd */
+		if (FUNCT3(insn) == 0 && insn >> 25 == 0)
+			return insn_make(OP_ADD, RD(insn), RS1(insn), RS2(insn), 0);
+		if (FUNCT3(insn) == 0 && insn >> 25 == 0x20)
+			return insn_make(OP_SUB, RD(insn), RS1(insn), RS2(insn), 0);
+		return insn_write(RD(insn));
+	case 0x3b: /* OP-32, AMO, SYSTEM (csr reads; ecall, wfi: rd = 0) */
+	case 0x2f:
+	case 0x73:
+		return insn_write(RD(insn));
+	case 0x03: /* LOAD: lb lh lw ld (funct3 0-3), lbu lhu lwu (4-6) */
+		return insn_load(RD(insn), RS1(insn), imm_i(insn),
+				 1u << (FUNCT3(insn) & 3), xlen);
+	case 0x23: /* STORE: sb sh sw sd (funct3 0-3) */
+		return insn_store(RS1(insn), RS2(insn), imm_s(insn), 1u << FUNCT3(insn),
+				  xlen);
+	case 0x6f: /* JAL: a call links ra (or t0, for millicode); rd = 0: j */
+		return insn_op(RD(insn) != RISCV_ZERO ? OP_CALL : OP_JUMP);
+	case 0x67: /* JALR: call, return (jr ra), tail call, jump table */
+		if (FUNCT3(insn) != 0)
+			return insn_op(OP_UNKNOWN);
+		return insn_op(RD(insn) != RISCV_ZERO ? OP_CALL : OP_JUMP);
+	case 0x53: /* OP-FP: feq flt fle, fclass, fmv.x, fcvt to an integer
+		      (funct5 0x14, 0x1c, 0x18) write integer rd */
+		if (insn >> 27 == 0x14 || insn >> 27 == 0x18 || insn >> 27 == 0x1c)
+			return insn_write(RD(insn));
+		return insn_op(OP_NONE);
+	case 0x57: /* OP-V: vset{i}vl{i} (funct3 7), vmv.x.s and kin (funct3 2,
+		      funct6 0x10) write integer rd */
+		if (FUNCT3(insn) == 7 || (FUNCT3(insn) == 2 && insn >> 26 == 0x10))
+			return insn_write(RD(insn));
+		return insn_op(OP_NONE);
+	case 0x63: /* BRANCH: decoding follows the fall-through path */
+	case 0x0f: /* MISC-MEM: fences */
+	case 0x07: /* LOAD-FP, STORE-FP, fused multiply-add: floating point */
+	case 0x27:
+	case 0x43:
+	case 0x47:
+	case 0x4b:
+	case 0x4f:
+		return insn_op(OP_NONE);
+	default: /* custom and reserved opcodes */
+		return insn_op(OP_UNKNOWN);
+	}
+}
+
+/*
+ * 16-bit instructions. The quadrant (bits 1:0: 00, 01, 10) and funct3 (bits
+ * 15:13) name the instruction; C(quadrant, funct3) below. Registers are
+ * full 5-bit fields (rd or rs1 at 11:7, rs2 at 6:2), or 3-bit ones naming
+ * x8-x15 (rd' or rs2' at 4:2, rs1' at 9:7). Immediates are short and their
+ * bits scrambled, differently for each instruction, so that the register
+ * fields stay in place: FIELD picks bits [from + count - 1 : from] and moves
+ * them to bit `to`; the comments give the spec's bit order, as in "bits
+ * 12:10 hold uimm[5:3]".
+ */
+#define C(quadrant, funct3)	     ((quadrant) << 3 | (funct3))
+#define FIELD(insn, from, count, to) (((insn) >> (from) & ((1u << (count)) - 1)) << (to))
+
+/* c.addi, c.li, c.addiw, c.lui: imm[5] bit 12, imm[4:0] bits 6:2, signed. */
+static inline int32_t c_imm6(uintptr_t insn)
+{
+	int32_t value = (int32_t)(FIELD(insn, 2, 5, 0) | FIELD(insn, 12, 1, 5));
+
+	return value >= 32 ? value - 64 : value;
+}
+
+/* c.addi16sp: nzimm[9] bit 12, nzimm[4|6|8:7|5] bits 6:2, signed. */
+static inline int32_t c_addi16sp_imm(uintptr_t insn)
+{
+	return (int32_t)(FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) |
+			 FIELD(insn, 3, 2, 7) | FIELD(insn, 2, 1, 5)) -
+	       (int32_t)FIELD(insn, 12, 1, 9);
+}
+
+/* c.addi4spn: nzuimm[5:4|9:6|2|3] bits 12:5. */
+static inline int32_t c_addi4spn_imm(uintptr_t insn)
+{
+	return (int32_t)(FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) |
+			 FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 3));
+}
+
+/* c.lw, c.sw: uimm[5:3] bits 12:10, uimm[2|6] bits 6:5. */
+static inline int32_t c_word_offset(uintptr_t insn)
+{
+	return (int32_t)(FIELD(insn, 10, 3, 3) | FIELD(insn, 6, 1, 2) |
+			 FIELD(insn, 5, 1, 6));
+}
+
+/* c.ld, c.sd: uimm[5:3] bits 12:10, uimm[7:6] bits 6:5. */
+static inline int32_t c_double_offset(uintptr_t insn)
+{
+	return (int32_t)(FIELD(insn, 10, 3, 3) | FIELD(insn, 5, 2, 6));
+}
+
+/* The register fields of a 16-bit instruction: rd (also rs1) and rs2, and
+ * the 3-bit ones. */
+#define C_RD(insn)	  ((insn) >> 7 & 31)
+#define C_RS2(insn)	  ((insn) >> 2 & 31)
+#define C_RD_SHORT(insn)  (8 + ((insn) >> 2 & 7)) /* rd', or rs2' */
+#define C_RS1_SHORT(insn) (8 + ((insn) >> 7 & 7))
+
+static inline struct insn decode16(uintptr_t insn, unsigned xlen)
+{
+	switch (C(insn & 3, insn >> 13)) {
+	case C(0, 0): /* c.addi4spn rd',sp,nzuimm: addi; nzuimm 0 is reserved
+			 (0x0000, an illegal instruction, among them) */
+		if ((insn & 0x1fe0) == 0)
+			return insn_op(OP_UNKNOWN);
+		return insn_addi(C_RD_SHORT(insn), RISCV_SP, c_addi4spn_imm(insn));
+	case C(0, 2): /* c.lw rd',offset(rs1') */
+		return insn_load(C_RD_SHORT(insn), C_RS1_SHORT(insn), c_word_offset(insn),
+				 4, xlen);
+	case C(0, 3): /* c.ld (rv64); c.flw (rv32) */
+		if (xlen != 8)
+			return insn_op(OP_NONE);
+		return insn_load(C_RD_SHORT(insn), C_RS1_SHORT(insn),
+				 c_double_offset(insn), 8, xlen);
+	case C(0, 4): /* reserved */
+		return insn_op(OP_UNKNOWN);
+	case C(0, 6): /* c.sw rs2',offset(rs1') */
+		return insn_store(C_RS1_SHORT(insn), C_RD_SHORT(insn),
+				  c_word_offset(insn), 4, xlen);
+	case C(0, 7): /* c.sd (rv64); c.fsw (rv32) */
+		if (xlen != 8)
+			return insn_op(OP_NONE);
+		return insn_store(C_RS1_SHORT(insn), C_RD_SHORT(insn),
+				  c_double_offset(insn), 8, xlen);
+	case C(1, 0): /* c.addi rd,imm: addi rd,rd,imm (c.nop: rd = 0) */
+		return insn_addi(C_RD(insn), C_RD(insn), c_imm6(insn));
+	case C(1, 1): /* c.jal (rv32): jal ra; c.addiw rd,imm (rv64; rd = 0
+			 is reserved) */
+		if (xlen != 8)
+			return insn_op(OP_CALL);
+		if (C_RD(insn) == RISCV_ZERO)
+			return insn_op(OP_UNKNOWN);
+		return insn_make(OP_ADDIW, C_RD(insn), C_RD(insn), 0, c_imm6(insn));
+	case C(1, 2): /* c.li rd,imm: addi rd,x0,imm */
+		return insn_addi(C_RD(insn), RISCV_ZERO, c_imm6(insn));
+	case C(1, 3): /* c.addi16sp (rd = sp), c.lui; an immediate 0 is reserved */
+		if (C_RD(insn) == RISCV_SP) {
+			if (c_addi16sp_imm(insn) == 0)
+				return insn_op(OP_UNKNOWN);
+			return insn_addi(RISCV_SP, RISCV_SP, c_addi16sp_imm(insn));
+		}
+		if (c_imm6(insn) == 0)
+			return insn_op(OP_UNKNOWN);
+		return insn_addi(C_RD(insn), RISCV_ZERO, c_imm6(insn) * 4096);
+	case C(1, 4): /* c.srli, c.srai, c.andi, c.sub, c.xor, c.or, c.and,
+			 c.subw, c.addw: rd' = rd' op something */
+		return insn_write(C_RS1_SHORT(insn));
+	case C(1, 5): /* c.j */
+		return insn_op(OP_JUMP);
+	case C(2, 0): /* c.slli */
+		return insn_write(C_RD(insn));
+	case C(2, 2): /* c.lwsp rd,offset(sp): uimm[5] bit 12, uimm[4:2|7:6]
+			 bits 6:2; rd = 0 is reserved */
+		if (C_RD(insn) == RISCV_ZERO)
+			return insn_op(OP_UNKNOWN);
+		return insn_load(C_RD(insn), RISCV_SP,
+				 (int32_t)(FIELD(insn, 12, 1, 5) | FIELD(insn, 4, 3, 2) |
+					   FIELD(insn, 2, 2, 6)),
+				 4, xlen);
+	case C(2, 3): /* c.ldsp (rv64): uimm[5] bit 12, uimm[4:3|8:6] bits 6:2;
+			 rd = 0 is reserved. c.flwsp (rv32) */
+		if (xlen != 8)
+			return insn_op(OP_NONE);
+		if (C_RD(insn) == RISCV_ZERO)
+			return insn_op(OP_UNKNOWN);
+		return insn_load(C_RD(insn), RISCV_SP,
+				 (int32_t)(FIELD(insn, 12, 1, 5) | FIELD(insn, 5, 2, 3) |
+					   FIELD(insn, 2, 3, 6)),
+				 8, xlen);
+	case C(2, 4): /* bit 12 clear: c.mv rd,rs2, c.jr rs1; set: c.add rd,rs2,
+			 c.jalr rs1, c.ebreak. c.jr x0 is reserved */
+		if (C_RS2(insn) != RISCV_ZERO) {
+			if (insn & 0x1000)
+				return insn_make(OP_ADD, C_RD(insn), C_RD(insn),
+						 C_RS2(insn), 0);
+			return insn_addi(C_RD(insn), C_RS2(insn), 0);
+		}
+		if (C_RD(insn) == RISCV_ZERO)
+			return insn_op(insn & 0x1000 ? OP_NONE : OP_UNKNOWN);
+		return insn_op(insn & 0x1000 ? OP_CALL : OP_JUMP);
+	case C(2, 6): /* c.swsp rs2,offset(sp): uimm[5:2|7:6] bits 12:7 */
+		return insn_store(RISCV_SP, C_RS2(insn),
+				  (int32_t)(FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6)),
+				  4, xlen);
+	case C(2, 7): /* c.sdsp (rv64): uimm[5:3|8:6] bits 12:7. c.fswsp (rv32) */
+		if (xlen != 8)
+			return insn_op(OP_NONE);
+		return insn_store(RISCV_SP, C_RS2(insn),
+				  (int32_t)(FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6)),
+				  8, xlen);
+	default: /* c.fld, c.fsd, c.fldsp, c.fsdsp; branches: c.beqz, c.bnez */
+		return insn_op(OP_NONE);
+	}
+}
+
+/* ---- 2. What an instruction does to the frame -------------------------------
+ *
+ * The decoder tracks the frame (struct prologue_frame), which registers
+ * changed since the entry (a store of ra after a call saves no caller's ra),
+ * and which hold a constant, with its value: a frame larger than addi's
+ * 2 KiB is allocated as `li t0,N; sub sp,sp,t0`.
+ */
 struct scan {
 	struct prologue_frame now;  /* after the instructions decoded so far */
 	struct prologue_frame body; /* before the first epilogue instruction */
@@ -41,29 +376,58 @@ struct scan {
 	 * body reaches (an out-of-line epilogue): skip it to its jump. */
 	bool may_resume;
 	bool skipping;
-	uint32_t resume_written;
-	uint32_t resume_known;
-	uint32_t written;   /* registers changed since the entry */
-	uint32_t known;	    /* registers holding a known constant */
-	unsigned xlen;	    /* register width in bytes: 4 or 8 */
-	intptr_t value[32]; /* their values, when known */
+	uintptr_t resume_written;
+	uintptr_t resume_known;
+	uintptr_t written; /* registers changed since the entry, a bit each */
+	uintptr_t known;   /* registers holding a known constant; x0 always */
+	unsigned xlen;	   /* register width in bytes: 4 or 8 */
+	/* The constants, by register: an array apart, so that the compiler
+	 * can keep the fields above in registers. */
+	intptr_t *value;
 };
-
-#define BIT(reg) ((uint32_t)1 << (reg))
 
 /* Constants and offsets come from arbitrary code: their arithmetic wraps as
  * the machine's does, instead of overflowing a signed type. */
-static intptr_t wrapping_add(intptr_t a, intptr_t b)
+static inline intptr_t wrapping_add(intptr_t a, intptr_t b)
 {
 	return (intptr_t)((uintptr_t)a + (uintptr_t)b);
 }
 
-static intptr_t wrapping_sub(intptr_t a, intptr_t b)
+static inline intptr_t wrapping_sub(intptr_t a, intptr_t b)
 {
 	return (intptr_t)((uintptr_t)a - (uintptr_t)b);
 }
 
-/* Field by field (see regs_copy in internal.h). */
+static inline bool is_known(const struct scan *s, unsigned reg)
+{
+	return (s->known & BIT(reg)) != 0;
+}
+
+/* Whether a change to reg matters: sp, s0 and ra, and registers holding a
+ * constant (x0 keeps 0 whatever is written to it). Most instructions of a
+ * function change none of them, and end here. */
+static inline bool watched(const struct scan *s, unsigned reg)
+{
+	return ((s->known & ~BIT(RISCV_ZERO)) | BIT(RISCV_RA) | BIT(RISCV_SP) |
+		BIT(RISCV_S0)) &
+	       BIT(reg);
+}
+
+/* The frame at a function's entry: sp at the CFA, nothing saved. */
+static inline void frame_clear(struct prologue_frame *f)
+{
+	f->sp_state = PROLOGUE_SP_RELATIVE;
+	f->sp_offset = 0;
+	f->fp_valid = false;
+	f->fp_offset = 0;
+	f->ra_saved = false;
+	f->ra_offset = 0;
+	f->s0_saved = false;
+	f->s0_offset = 0;
+}
+
+/* Field by field: a struct assignment may become a call to memcpy, which a
+ * freestanding kernel need not have. */
 static void frame_copy(struct prologue_frame *to, const struct prologue_frame *from)
 {
 	to->sp_state = from->sp_state;
@@ -76,24 +440,13 @@ static void frame_copy(struct prologue_frame *to, const struct prologue_frame *f
 	to->s0_offset = from->s0_offset;
 }
 
+/* The frame as the body left it, kept for code past the epilogue. */
 static void epilogue_begins(struct scan *s)
 {
 	if (!s->in_epilogue) {
 		frame_copy(&s->body, &s->now);
 		s->in_epilogue = true;
 	}
-}
-
-/*
- * Whether a change to reg matters: sp, s0 and ra, and registers holding a
- * constant. Most instructions of a function's first block change none of
- * them; returning early for those keeps decoding a frame cheap.
- */
-static inline bool watched(const struct scan *s, unsigned reg)
-{
-	return ((s->known & ~BIT(RISCV_ZERO)) | BIT(RISCV_RA) | BIT(RISCV_SP) |
-		BIT(RISCV_S0)) &
-	       BIT(reg);
 }
 
 /* rd gets a value the decoder does not know. */
@@ -110,7 +463,7 @@ static inline void write_unknown(struct scan *s, unsigned rd)
 }
 
 /* rd gets a constant: a large frame size, or an address. */
-static void write_constant(struct scan *s, unsigned rd, intptr_t value)
+static inline void write_constant(struct scan *s, unsigned rd, intptr_t value)
 {
 	if (rd == RISCV_ZERO)
 		return;
@@ -125,8 +478,8 @@ static void write_constant(struct scan *s, unsigned rd, intptr_t value)
 	s->value[rd] = s->xlen == 4 ? (intptr_t)(int32_t)value : value;
 }
 
-static inline __attribute__((always_inline)) void sp_adjust(struct scan *s,
-							    intptr_t delta)
+/* sp moves by delta: down allocates the frame, up frees it (an epilogue). */
+static inline void sp_adjust(struct scan *s, intptr_t delta)
 {
 	s->written |= BIT(RISCV_SP);
 	if (s->now.sp_state != PROLOGUE_SP_RELATIVE)
@@ -148,6 +501,7 @@ static void sp_from_frame_pointer(struct scan *s, intptr_t imm)
 	s->now.sp_offset = offset;
 }
 
+/* s0 = sp + sp_plus: s0 becomes a frame pointer. */
 static void frame_pointer_set(struct scan *s, intptr_t sp_plus)
 {
 	write_unknown(s, RISCV_S0);
@@ -155,10 +509,10 @@ static void frame_pointer_set(struct scan *s, intptr_t sp_plus)
 	s->now.fp_offset = wrapping_add(s->now.sp_offset, sp_plus);
 }
 
-/* addi rd, rs1, imm; also li (rs1 = zero), mv (imm = 0), c.addi4spn. */
-static void op_addi(struct scan *s, unsigned rd, unsigned rs1, intptr_t imm)
+/* rd = rs1 + imm. */
+static inline void do_addi(struct scan *s, unsigned rd, unsigned rs1, intptr_t imm)
 {
-	if (!watched(s, rd) && !(s->known & BIT(rs1)))
+	if (!watched(s, rd) && !is_known(s, rs1))
 		return; /* no constant made, none lost, no frame register */
 	if (rd == RISCV_SP && rs1 == RISCV_SP)
 		sp_adjust(s, imm);
@@ -167,23 +521,33 @@ static void op_addi(struct scan *s, unsigned rd, unsigned rs1, intptr_t imm)
 	else if (rd == RISCV_S0 && rs1 == RISCV_SP &&
 		 s->now.sp_state == PROLOGUE_SP_RELATIVE)
 		frame_pointer_set(s, imm);
-	else if (s->known & BIT(rs1))
+	else if (is_known(s, rs1))
 		write_constant(s, rd, wrapping_add(s->value[rs1], imm));
 	else
 		write_unknown(s, rd);
 }
 
-/* add or sub (negate) rd, rs1, rs2; also c.add. */
-static void op_add(struct scan *s, unsigned rd, unsigned rs1, unsigned rs2, bool negate)
+/* rd = rs1 + imm in 32 bits, sign-extended (rv64's addiw). */
+static void do_addiw(struct scan *s, unsigned rd, unsigned rs1, intptr_t imm)
+{
+	if (is_known(s, rs1))
+		write_constant(s, rd, (int32_t)wrapping_add(s->value[rs1], imm));
+	else
+		write_unknown(s, rd);
+}
+
+/* rd = rs1 + rs2, or rs1 - rs2 (negate): with sp, a large frame's
+ * allocation (sub sp,sp,t0), or an alloca by a variable. */
+static void do_add(struct scan *s, unsigned rd, unsigned rs1, unsigned rs2, bool negate)
 {
 	unsigned other = rs1 == RISCV_SP ? rs2 : rs1;
 	bool uses_sp = rs1 == RISCV_SP || (rs2 == RISCV_SP && !negate);
-	bool other_known = (s->known & BIT(other)) != 0;
+	bool other_known = is_known(s, other);
 	intptr_t amount = !other_known ? 0
 			  : negate     ? wrapping_sub(0, s->value[other])
 				       : s->value[other];
 
-	if (!watched(s, rd) && !((s->known & BIT(rs1)) && (s->known & BIT(rs2))))
+	if (!watched(s, rd) && !(is_known(s, rs1) && is_known(s, rs2)))
 		return;
 	if (rd == RISCV_SP && uses_sp) {
 		if (other_known)
@@ -195,7 +559,7 @@ static void op_add(struct scan *s, unsigned rd, unsigned rs1, unsigned rs2, bool
 	} else if (rd == RISCV_S0 && uses_sp && other_known &&
 		   s->now.sp_state == PROLOGUE_SP_RELATIVE) {
 		frame_pointer_set(s, amount);
-	} else if ((s->known & BIT(rs1)) && (s->known & BIT(rs2))) {
+	} else if (is_known(s, rs1) && is_known(s, rs2)) {
 		write_constant(s, rd,
 			       negate ? wrapping_sub(s->value[rs1], s->value[rs2])
 				      : wrapping_add(s->value[rs1], s->value[rs2]));
@@ -206,8 +570,8 @@ static void op_add(struct scan *s, unsigned rd, unsigned rs1, unsigned rs2, bool
 
 /* The slot base + offset as an offset from the CFA, if base is sp or the
  * frame pointer and known. */
-static bool frame_slot(const struct scan *s, unsigned base, intptr_t offset,
-		       intptr_t *slot)
+static inline bool frame_slot(const struct scan *s, unsigned base, intptr_t offset,
+			      intptr_t *slot)
 {
 	if (base == RISCV_SP && s->now.sp_state == PROLOGUE_SP_RELATIVE) {
 		*slot = wrapping_add(s->now.sp_offset, offset);
@@ -220,16 +584,15 @@ static bool frame_slot(const struct scan *s, unsigned base, intptr_t offset,
 	return false;
 }
 
-/* Out of line, as the general decoder's other cases: its code stays small (the
- * unwind table of a kernel grows with its code). */
-static __attribute__((noinline)) void
-op_store(struct scan *s, unsigned base, unsigned source, intptr_t offset, unsigned width)
+/* A register-wide store of ra or s0: the first one, of the value the
+ * function was entered with, into the frame, saves the caller's value. */
+static inline void do_store(struct scan *s, unsigned base, unsigned source,
+			    intptr_t offset)
 {
 	struct prologue_frame *f = &s->now;
 	intptr_t slot;
 
-	if ((source != RISCV_RA && source != RISCV_S0) || width != s->xlen ||
-	    (s->written & BIT(source)) || !frame_slot(s, base, offset, &slot))
+	if ((s->written & BIT(source)) || !frame_slot(s, base, offset, &slot))
 		return;
 	if (source == RISCV_RA && !f->ra_saved) {
 		f->ra_saved = true;
@@ -240,20 +603,18 @@ op_store(struct scan *s, unsigned base, unsigned source, intptr_t offset, unsign
 	}
 }
 
-static __attribute__((noinline)) void op_load(struct scan *s, unsigned rd, unsigned base,
-					      intptr_t offset, unsigned width)
+/* A register-wide load: from ra's or s0's save slot, a restore (an
+ * epilogue); any load changes rd. */
+static inline void do_load(struct scan *s, unsigned rd, unsigned base, intptr_t offset)
 {
 	struct prologue_frame *f = &s->now;
 	intptr_t slot;
-	bool restores;
 
 	if (!watched(s, rd))
 		return;
-	restores = width == s->xlen && frame_slot(s, base, offset, &slot) &&
-		   ((rd == RISCV_RA && f->ra_saved && slot == f->ra_offset) ||
-		    (rd == RISCV_S0 && f->s0_saved && slot == f->s0_offset));
-
-	if (restores) {
+	if (frame_slot(s, base, offset, &slot) &&
+	    ((rd == RISCV_RA && f->ra_saved && slot == f->ra_offset) ||
+	     (rd == RISCV_S0 && f->s0_saved && slot == f->s0_offset))) {
 		epilogue_begins(s);
 		if (rd == RISCV_RA)
 			f->ra_saved = false;
@@ -263,421 +624,45 @@ static __attribute__((noinline)) void op_load(struct scan *s, unsigned rd, unsig
 	write_unknown(s, rd);
 }
 
-/* Immediates of the 32-bit formats, sign-extended. */
-static intptr_t imm_i(uint32_t insn)
+/* An instruction that neither calls nor jumps. */
+static inline void follow(struct scan *s, struct insn insn)
 {
-	return (intptr_t)((int32_t)insn >> 20);
-}
-
-static intptr_t imm_s(uint32_t insn)
-{
-	return (intptr_t)(((int32_t)insn >> 25) * 32 + (int32_t)(insn >> 7 & 0x1f));
-}
-
-static intptr_t imm_u(uint32_t insn)
-{
-	return (intptr_t)(int32_t)(insn & 0xfffff000u);
-}
-
-/* Bits [from + count - 1 : from] of an instruction, shifted to `to`. */
-#define FIELD(insn, from, count, to)                                                     \
-	((((insn) >> (from)) & ((1u << (count)) - 1)) << (to))
-
-/* The sign-extended 6-bit immediate of c.addi, c.li, c.addiw, c.lui. */
-static intptr_t imm_ci(uint32_t insn)
-{
-	int32_t value = (int32_t)(FIELD(insn, 2, 5, 0) | FIELD(insn, 12, 1, 5));
-
-	return value >= 32 ? value - 64 : value;
-}
-
-/*
- * Most instructions change no register the decoder watches: they are told
- * apart by the register they write (or store, or read a constant from)
- * before anything else, against these masks. Registers that may matter:
- * written, the frame registers and those holding a constant, x0 included,
- * which sends rd = x0 on to the checks of reserved encodings.
- */
-static inline uint32_t write_mask(const struct scan *s)
-{
-	return s->known | BIT(RISCV_ZERO) | BIT(RISCV_RA) | BIT(RISCV_SP) | BIT(RISCV_S0);
-}
-
-/* Stored: only the caller's ra and s0 are saves. */
-#define SAVED_REGISTERS (BIT(RISCV_RA) | BIT(RISCV_S0))
-
-/* Fields of a 32-bit instruction, extracted where a case needs them. */
-#define RD(insn)     ((insn) >> 7 & 0x1f)
-#define RS1(insn)    ((insn) >> 15 & 0x1f)
-#define RS2(insn)    ((insn) >> 20 & 0x1f)
-#define FUNCT3(insn) ((insn) >> 12 & 0x7)
-
-static inline enum effect decode32(struct scan *s, uint32_t watch, uint32_t insn)
-{
-	unsigned rd = RD(insn);
-
-	switch (insn & 0x7f) {
-	case 0x13: /* OP-IMM: addi, and shifts and logic on a register */
-		if (FUNCT3(insn) == 0)
-			op_addi(s, rd, RS1(insn), imm_i(insn));
-		else
-			write_unknown(s, rd);
-		return EFFECT_NONE;
-	case 0x1b: /* OP-IMM-32: addiw builds 32-bit constants on rv64 */
-		if (!(watch & BIT(rd)) && !(s->known & BIT(RS1(insn))))
-			return EFFECT_NOTHING;
-		if (FUNCT3(insn) == 0 && s->xlen == 8 && (s->known & BIT(RS1(insn))))
-			write_constant(
-			    s, rd,
-			    (int32_t)wrapping_add(s->value[RS1(insn)], imm_i(insn)));
-		else
-			write_unknown(s, rd);
-		return EFFECT_NONE;
-	case 0x37: /* LUI */
-		write_constant(s, rd, imm_u(insn));
-		return EFFECT_NONE;
-	case 0x17: /* AUIPC: an address; into sp, a stack of this function's */
-		if (!(watch & BIT(rd)))
-			return EFFECT_NOTHING;
-		if (rd == RISCV_SP)
-			write_constant(s, rd, 0);
-		else
-			write_unknown(s, rd);
-		return EFFECT_NONE;
-	case 0x33: /* OP: add, sub, and the rest */
-		if (!(watch & BIT(rd)) && !(s->known & BIT(RS1(insn))))
-			return EFFECT_NOTHING;
-		if (FUNCT3(insn) == 0 && ((insn >> 25) == 0 || (insn >> 25) == 0x20))
-			op_add(s, rd, RS1(insn), RS2(insn), (insn >> 25) == 0x20);
-		else
-			write_unknown(s, rd);
-		return EFFECT_NONE;
-	case 0x23: /* STORE: sb, sh, sw, sd */
-		if (!(SAVED_REGISTERS & BIT(RS2(insn))))
-			return EFFECT_NOTHING;
-		op_store(s, RS1(insn), RS2(insn), imm_s(insn), 1u << FUNCT3(insn));
-		return EFFECT_NONE;
-	case 0x03: /* LOAD */
-		if (!(watch & BIT(rd)))
-			return EFFECT_NOTHING;
-		op_load(s, rd, RS1(insn), imm_i(insn), 1u << (FUNCT3(insn) & 3));
-		return EFFECT_NONE;
-	case 0x6f: /* JAL: a call links ra (or t0, for millicode) */
-		return rd != RISCV_ZERO ? EFFECT_CALL : EFFECT_JUMP;
-	case 0x67: /* JALR: call, return, tail call, jump table */
-		if (FUNCT3(insn) != 0)
-			return EFFECT_UNKNOWN;
-		return rd != RISCV_ZERO ? EFFECT_CALL : EFFECT_JUMP;
-	case 0x3b: /* OP-32 */
-	case 0x2f: /* AMO */
-	case 0x73: /* SYSTEM: csr reads write rd; ecall, ebreak, wfi have rd 0 */
-		if (!(watch & BIT(rd)))
-			return EFFECT_NOTHING;
-		write_unknown(s, rd);
-		return EFFECT_NONE;
-	case 0x53: /* OP-FP: feq/flt/fle, fclass, fmv.x, fcvt to integer write x rd */
-		if (!(watch & BIT(rd)))
-			return EFFECT_NOTHING;
-		if ((insn >> 27) == 0x14 || (insn >> 27) == 0x18 || (insn >> 27) == 0x1c)
-			write_unknown(s, rd);
-		return EFFECT_NONE;
-	case 0x57: /* OP-V: vset{i}vl{i}, and vmv.x.s and kin (funct6 0x10) */
-		if (!(watch & BIT(rd)))
-			return EFFECT_NOTHING;
-		if (FUNCT3(insn) == 7 || (FUNCT3(insn) == 2 && (insn >> 26) == 0x10))
-			write_unknown(s, rd);
-		return EFFECT_NONE;
-	case 0x63: /* BRANCH: decoding follows the fall-through path */
-	case 0x0f: /* MISC-MEM: fences */
-	case 0x07: /* LOAD-FP and STORE-FP, FMA: floating-point registers only */
-	case 0x27:
-	case 0x43:
-	case 0x47:
-	case 0x4b:
-	case 0x4f:
-		return EFFECT_NOTHING;
-	default: /* custom and reserved opcodes */
-		return EFFECT_UNKNOWN;
+	switch (insn.op) {
+	case OP_WRITE:
+		write_unknown(s, insn.rd);
+		break;
+	case OP_ADDI:
+		do_addi(s, insn.rd, insn.rs1, insn.imm);
+		break;
+	case OP_ADDIW:
+		do_addiw(s, insn.rd, insn.rs1, insn.imm);
+		break;
+	case OP_ADD:
+	case OP_SUB:
+		do_add(s, insn.rd, insn.rs1, insn.rs2, insn.op == OP_SUB);
+		break;
+	case OP_LOAD:
+		do_load(s, insn.rd, insn.rs1, insn.imm);
+		break;
+	case OP_STORE:
+		do_store(s, insn.rs1, insn.rs2, insn.imm);
+		break;
+	default: /* OP_NONE */
+		break;
 	}
 }
 
-/* Registers x8-x15 of the compressed formats (rd', rs1', rs2'). */
-#define RVC_LOW(insn)  (8 + ((insn) >> 2 & 0x7)) /* bits 4:2: rd' or rs2' */
-#define RVC_HIGH(insn) (8 + ((insn) >> 7 & 0x7)) /* bits 9:7: rs1', or rd' */
-/* Offsets of c.lw/c.sw (uimm[5:3|2|6]) and c.ld/c.sd (uimm[5:3|7:6]). */
-#define RVC_WORD_OFFSET(insn)                                                            \
-	(FIELD(insn, 10, 3, 3) | FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 6))
-#define RVC_DOUBLE_OFFSET(insn) (FIELD(insn, 10, 3, 3) | FIELD(insn, 5, 2, 6))
-/* A compressed instruction's case: its quadrant (bits 1:0) and funct3. */
-#define RVC(quadrant, funct3) ((quadrant) << 3 | (funct3))
-
-/* Offsets of c.swsp (uimm[5:2|7:6] in bits 12:9|8:7) and c.sdsp
- * (uimm[5:3|8:6] in bits 12:10|9:7). */
-#define RVC_SWSP_OFFSET(insn) (FIELD(insn, 9, 4, 2) | FIELD(insn, 7, 2, 6))
-#define RVC_SDSP_OFFSET(insn) (FIELD(insn, 10, 3, 3) | FIELD(insn, 7, 3, 6))
-
-/* c.addi16sp's nzimm[9|4|6|8:7|5], in bits 12|6|5|4:3|2, sign-extended. */
-static inline intptr_t addi16sp_imm(uint32_t insn)
-{
-	intptr_t imm = FIELD(insn, 6, 1, 4) | FIELD(insn, 5, 1, 6) |
-		       FIELD(insn, 3, 2, 7) | FIELD(insn, 2, 1, 5);
-
-	return imm - (intptr_t)FIELD(insn, 12, 1, 9);
-}
-
-/* c.addi4spn's nzuimm[5:4|9:6|2|3], in bits 12:11|10:7|6|5. */
-static inline intptr_t addi4spn_imm(uint32_t insn)
-{
-	return (intptr_t)(FIELD(insn, 11, 2, 4) | FIELD(insn, 7, 4, 6) |
-			  FIELD(insn, 6, 1, 2) | FIELD(insn, 5, 1, 3));
-}
-
-/* One switch over quadrant and funct3: a single jump for every compressed
- * instruction, most of which then end at a mask test. */
-#define RVC_RD(insn)  ((insn) >> 7 & 0x1f) /* also rs1 */
-#define RVC_RS2(insn) ((insn) >> 2 & 0x1f)
-
-static inline enum effect decode16(struct scan *s, uint32_t watch, uint32_t insn,
-				   unsigned rvc_class)
-{
-	unsigned rd = RVC_RD(insn);
-	intptr_t imm;
-
-	switch (rvc_class) {
-	case RVC(0, 0): /* c.addi4spn rd', sp, nzuimm[5:4|9:6|2|3]; all zero: illegal */
-		if ((insn & 0x1fe0) == 0)
-			return EFFECT_UNKNOWN;
-		if (!(watch & BIT(RVC_LOW(insn))))
-			return EFFECT_NOTHING;
-		op_addi(s, RVC_LOW(insn), RISCV_SP, addi4spn_imm(insn));
-		return EFFECT_NONE;
-	case RVC(0, 2): /* c.lw */
-		if (!(watch & BIT(RVC_LOW(insn))))
-			return EFFECT_NOTHING;
-		op_load(s, RVC_LOW(insn), RVC_HIGH(insn), RVC_WORD_OFFSET(insn), 4);
-		return EFFECT_NONE;
-	case RVC(0, 3): /* c.ld (rv64); c.flw (rv32) */
-		if (!(watch & BIT(RVC_LOW(insn))) || s->xlen != 8)
-			return EFFECT_NOTHING;
-		op_load(s, RVC_LOW(insn), RVC_HIGH(insn), RVC_DOUBLE_OFFSET(insn), 8);
-		return EFFECT_NONE;
-	case RVC(0, 6): /* c.sw */
-		if (!(SAVED_REGISTERS & BIT(RVC_LOW(insn))))
-			return EFFECT_NOTHING;
-		op_store(s, RVC_HIGH(insn), RVC_LOW(insn), RVC_WORD_OFFSET(insn), 4);
-		return EFFECT_NONE;
-	case RVC(0, 7): /* c.sd (rv64); c.fsw (rv32) */
-		if (!(SAVED_REGISTERS & BIT(RVC_LOW(insn))) || s->xlen != 8)
-			return EFFECT_NOTHING;
-		op_store(s, RVC_HIGH(insn), RVC_LOW(insn), RVC_DOUBLE_OFFSET(insn), 8);
-		return EFFECT_NONE;
-	case RVC(0, 4): /* reserved */
-		return EFFECT_UNKNOWN;
-	case RVC(0, 1): /* c.fld, c.fsd */
-	case RVC(0, 5):
-		return EFFECT_NOTHING;
-	case RVC(1, 0): /* c.addi rd, imm (c.nop: rd 0) */
-		if (!(watch & BIT(rd)))
-			return EFFECT_NOTHING;
-		op_addi(s, rd, rd, imm_ci(insn));
-		return EFFECT_NONE;
-	case RVC(1, 1): /* c.jal (rv32); c.addiw (rv64) */
-		if (s->xlen == 4)
-			return EFFECT_CALL;
-		if (!(watch & BIT(rd)))
-			return EFFECT_NOTHING;
-		if (rd == RISCV_ZERO)
-			return EFFECT_UNKNOWN; /* reserved */
-		if (s->known & BIT(rd))
-			write_constant(s, rd,
-				       (int32_t)wrapping_add(s->value[rd], imm_ci(insn)));
-		else
-			write_unknown(s, rd);
-		return EFFECT_NONE;
-	case RVC(1, 2): /* c.li rd, imm */
-		op_addi(s, rd, RISCV_ZERO, imm_ci(insn));
-		return EFFECT_NONE;
-	case RVC(1, 3):
-		if (rd != RISCV_SP) { /* c.lui rd, imm */
-			if (imm_ci(insn) == 0)
-				return EFFECT_UNKNOWN; /* reserved */
-			write_constant(s, rd, imm_ci(insn) * 4096);
-			return EFFECT_NONE;
-		}
-		imm = addi16sp_imm(insn); /* c.addi16sp */
-		if (imm == 0)
-			return EFFECT_UNKNOWN; /* reserved */
-		sp_adjust(s, imm);
-		return EFFECT_NONE;
-	case RVC(1, 4): /* c.srli, c.srai, c.andi, c.sub ... c.addw on rd' */
-		if (!(watch & BIT(RVC_HIGH(insn))))
-			return EFFECT_NOTHING;
-		write_unknown(s, RVC_HIGH(insn));
-		return EFFECT_NONE;
-	case RVC(1, 5): /* c.j */
-		return EFFECT_JUMP;
-	case RVC(1, 6): /* c.beqz, c.bnez */
-	case RVC(1, 7):
-		return EFFECT_NOTHING;
-	case RVC(2, 0): /* c.slli */
-		if (!(watch & BIT(rd)))
-			return EFFECT_NOTHING;
-		write_unknown(s, rd);
-		return EFFECT_NONE;
-	case RVC(2, 2): /* c.lwsp: uimm[5] bit 12, [4:2] bits 6:4, [7:6] bits 3:2 */
-		if (!(watch & BIT(rd)))
-			return EFFECT_NOTHING;
-		if (rd == RISCV_ZERO)
-			return EFFECT_UNKNOWN; /* reserved */
-		op_load(s, rd, RISCV_SP,
-			FIELD(insn, 12, 1, 5) | FIELD(insn, 4, 3, 2) |
-			    FIELD(insn, 2, 2, 6),
-			4);
-		return EFFECT_NONE;
-	case RVC(2,
-		 3): /* c.ldsp (rv64): uimm[5] bit 12, [4:3] bits 6:5, [8:6] bits 4:2 */
-		if (!(watch & BIT(rd)) || s->xlen == 4)
-			return EFFECT_NOTHING; /* rv32: c.flwsp */
-		if (rd == RISCV_ZERO)
-			return EFFECT_UNKNOWN;
-		op_load(s, rd, RISCV_SP,
-			FIELD(insn, 12, 1, 5) | FIELD(insn, 5, 2, 3) |
-			    FIELD(insn, 2, 3, 6),
-			8);
-		return EFFECT_NONE;
-	case RVC(2, 4):
-		/* c.mv and c.add change rd, from rs2 (x0 is known: the rest) */
-		if (!(watch & BIT(rd)) && !(s->known & BIT(RVC_RS2(insn))))
-			return EFFECT_NOTHING;
-		if (RVC_RS2(insn) != RISCV_ZERO) {
-			if (insn & 0x1000)
-				op_add(s, rd, rd, RVC_RS2(insn), false); /* c.add */
-			else
-				op_addi(s, rd, RVC_RS2(insn), 0); /* c.mv */
-			return EFFECT_NONE;
-		}
-		if (rd == RISCV_ZERO) /* c.ebreak; without bit 12 reserved */
-			return insn & 0x1000 ? EFFECT_NONE : EFFECT_UNKNOWN;
-		return insn & 0x1000 ? EFFECT_CALL : EFFECT_JUMP; /* c.jalr, c.jr */
-	case RVC(2, 6): /* c.swsp: uimm[5:2] bits 12:9, [7:6] bits 8:7 */
-		if (!(SAVED_REGISTERS & BIT(RVC_RS2(insn))))
-			return EFFECT_NOTHING;
-		op_store(s, RISCV_SP, RVC_RS2(insn), RVC_SWSP_OFFSET(insn), 4);
-		return EFFECT_NONE;
-	case RVC(2, 7): /* c.sdsp (rv64): uimm[5:3] bits 12:10, [8:6] bits 9:7 */
-		if (!(SAVED_REGISTERS & BIT(RVC_RS2(insn))) || s->xlen != 8)
-			return EFFECT_NOTHING; /* rv32: c.fswsp */
-		op_store(s, RISCV_SP, RVC_RS2(insn), RVC_SDSP_OFFSET(insn), 8);
-		return EFFECT_NONE;
-	default: /* c.fldsp, c.fsdsp; no class (quadrant 3 is 32 bits) */
-		return EFFECT_NOTHING;
-	}
-}
-
-/*
- * The filter in front of the decoder. Before an instruction is decoded, one
- * register field of it says whether decoding could change anything: a
- * table gives, for its class (a compressed instruction's quadrant and
- * funct3, a 32-bit one's opcode), the field's position and the registers
- * that matter there, one bit each, register r at bit 31 - r, so that the
- * test is one shift left and a sign test. The 3-bit fields of compressed
- * instructions (x8-x15) are read as 5-bit ones with the two bits above
- * them: their masks repeat every 8 registers.
+/* ---- 3. The scan ------------------------------------------------------------
  *
- * The tables hold while no register holds a constant other than x0 (the
- * common case: a constant lives from a `li` to the next call): the
- * registers that matter are then the frame registers and x0 (written),
- * ra and s0 (stored), and x0 as a source (li, mv: a constant made). With
- * other constants, filter_all sends every instruction to the decoder,
- * which tests the same as the filter, with the constants.
+ * Decoding goes straight through the code: it takes no branch (the frame is
+ * the same on both paths of a prologue's branch), and goes on past calls
+ * (a callee returns with the frame as it was; a trap may interrupt the
+ * epilogue after a call). A jump (no link) ends the straight line: the code
+ * after it is reached only by a branch. There shrink-wrapping puts code
+ * that runs before the prologue (an early return), so decoding goes on if
+ * no frame was set up yet; after a frame was, it belongs to the body, whose
+ * frame is the one from before any epilogue began.
  */
-struct filter {
-	uint32_t registers; /* register r matters: bit 31 - r */
-	uint32_t shift;	    /* where its field starts in the instruction */
-};
-
-#define MATTERS(reg) ((uint32_t)0x80000000u >> (reg))
-/* Written: x0 (the reserved encodings with rd = 0), ra, sp, s0. */
-#define WRITTEN_FULL                                                                     \
-	(MATTERS(RISCV_ZERO) | MATTERS(RISCV_RA) | MATTERS(RISCV_SP) | MATTERS(RISCV_S0))
-/* x8 = s0 in a 3-bit field, whatever the two bits above it. */
-#define S0_SHORT (MATTERS(0) | MATTERS(8) | MATTERS(16) | MATTERS(24))
-/* Stored: a save of ra or s0. */
-#define STORED_FULL (MATTERS(RISCV_RA) | MATTERS(RISCV_S0))
-#define NEVER                                                                            \
-	{                                                                                \
-		0, 0                                                                     \
-	}
-#define ALWAYS                                                                           \
-	{                                                                                \
-		0xffffffffu, 0                                                           \
-	}
-#define RD_FULL                                                                          \
-	{                                                                                \
-		WRITTEN_FULL, 7                                                          \
-	} /* rd, bits 11:7 */
-#define RD_HIGH                                                                          \
-	{                                                                                \
-		S0_SHORT, 7                                                              \
-	} /* rd', bits 9:7 */
-#define REG_LOW                                                                          \
-	{                                                                                \
-		S0_SHORT, 2                                                              \
-	} /* rd' or rs2', bits 4:2 */
-#define RS2_SAVED                                                                        \
-	{                                                                                \
-		STORED_FULL, 2                                                           \
-	} /* rs2, bits 6:2 */
-
-/* Compressed instructions by RVC(quadrant, funct3), rv64 and rv32. Always
- * decoded: c.addi4spn (its reserved encodings have any rd'), c.li, c.lui
- * and c.addi16sp, c.j, rv32's c.jal, the reserved quadrant 0 funct3 4, and
- * c.mv/c.add/c.jr/c.jalr, which matter by rd or by rs2 = x0 (a jump). */
-static const struct filter rvc_filter_rv64[24] = {
-    ALWAYS,  NEVER,   REG_LOW, REG_LOW, ALWAYS,	 NEVER,	 REG_LOW,   REG_LOW,
-    RD_FULL, RD_FULL, ALWAYS,  ALWAYS,	RD_HIGH, ALWAYS, NEVER,	    NEVER,
-    RD_FULL, NEVER,   RD_FULL, RD_FULL, ALWAYS,	 NEVER,	 RS2_SAVED, RS2_SAVED,
-};
-static const struct filter rvc_filter_rv32[24] = {
-    ALWAYS,  NEVER,  REG_LOW, NEVER,  ALWAYS,  NEVER,  REG_LOW,	  NEVER,
-    RD_FULL, ALWAYS, ALWAYS,  ALWAYS, RD_HIGH, ALWAYS, NEVER,	  NEVER,
-    RD_FULL, NEVER,  RD_FULL, NEVER,  ALWAYS,  NEVER,  RS2_SAVED, NEVER,
-};
-
-#define RS2_STORED                                                                       \
-	{                                                                                \
-		STORED_FULL, 20                                                          \
-	} /* a store's rs2, bits 24:20 */
-#define RD_WIDE                                                                          \
-	{                                                                                \
-		WRITTEN_FULL, 7                                                          \
-	}
-
-/* 32-bit instructions by opcode bits 6:2 (bits 4:2 = 7 are longer ones):
- * LOAD .. OP-IMM-32, STORE .. OP-32, MADD .. OP-V, BRANCH .. SYSTEM. */
-static const struct filter wide_filter[32] = {
-    RD_WIDE,	NEVER,	ALWAYS, NEVER,	 RD_WIDE, RD_WIDE, RD_WIDE, ALWAYS,
-    RS2_STORED, NEVER,	ALWAYS, RD_WIDE, RD_WIDE, ALWAYS,  RD_WIDE, ALWAYS,
-    NEVER,	NEVER,	NEVER,	NEVER,	 RD_WIDE, RD_WIDE, ALWAYS,  ALWAYS,
-    NEVER,	ALWAYS, ALWAYS, ALWAYS,	 RD_WIDE, ALWAYS,  ALWAYS,  ALWAYS,
-};
-/* OP-IMM, OP-IMM-32 and OP with rs1 = x0 make a constant (li, mv from x0). */
-#define OPCODE_BIT(opcode) ((uint32_t)1 << ((opcode) >> 2))
-#define FROM_ZERO_OPCODES  (OPCODE_BIT(0x13) | OPCODE_BIT(0x1b) | OPCODE_BIT(0x33))
-
-static const struct filter filter_all[32] = {
-    ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS,
-    ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS,
-    ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS,
-    ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS, ALWAYS,
-};
-
-static inline bool filter_passes(const struct filter *filter, uintptr_t insn)
-{
-	uint32_t reg = insn >> filter->shift & 31;
-
-	return (filter->registers << reg & 0x80000000u) != 0;
-}
 
 /* The psABI's caller-saved registers, which a call may change: ra, t0-t2,
  * a0-a7, t3-t6. */
@@ -691,6 +676,13 @@ static void call_returns(struct scan *s)
 	s->known &= ~CALLER_SAVED;
 }
 
+/* No frame: nothing was set up (or all of it was undone). */
+static bool frame_is_empty(const struct prologue_frame *f)
+{
+	return f->sp_state == PROLOGUE_SP_RELATIVE && f->sp_offset == 0 && !f->fp_valid &&
+	       !f->ra_saved && !f->s0_saved;
+}
+
 /* Decoding goes on past a jump made with no frame, as it stands. */
 static void resume_point(struct scan *s)
 {
@@ -702,470 +694,45 @@ static void resume_point(struct scan *s)
 /* Back to the state at the last such jump (the frame was empty then). */
 static void resume(struct scan *s)
 {
-	s->now.sp_state = PROLOGUE_SP_RELATIVE;
-	s->now.sp_offset = 0;
-	s->now.fp_valid = false;
-	s->now.ra_saved = false;
-	s->now.s0_saved = false;
+	frame_clear(&s->now);
 	s->in_epilogue = false;
 	s->written = s->resume_written;
 	s->known = s->resume_known;
 }
 
-/* sp above the CFA: code no path from the entry runs (see below). */
-static inline bool sp_above_cfa(const struct prologue_frame *f)
+/* The state at a function's entry. */
+static inline void scan_start(struct scan *s, unsigned xlen, intptr_t *value)
 {
-	return f->sp_state == PROLOGUE_SP_RELATIVE && f->sp_offset > 0;
+	frame_clear(&s->now);
+	frame_clear(&s->body);
+	s->in_epilogue = false;
+	s->may_resume = false;
+	s->skipping = false;
+	s->resume_written = s->written = 0;
+	s->resume_known = s->known = BIT(RISCV_ZERO);
+	s->xlen = xlen;
+	s->value = value;
+	s->value[RISCV_ZERO] = 0;
 }
 
-/* No frame: nothing was set up (or all of it was undone). */
-static bool frame_is_empty(const struct prologue_frame *f)
+/* The analysis: the frame, where decoding stopped, the first call. */
+static inline enum prologue_status found(struct prologue_analysis *analysis,
+					 const struct prologue_frame *frame,
+					 uintptr_t stop, uintptr_t first_call)
 {
-	return f->sp_state == PROLOGUE_SP_RELATIVE && f->sp_offset == 0 && !f->fp_valid &&
-	       !f->ra_saved && !f->s0_saved;
-}
-
-/* The general decoder: every case above, over [function, limit) of code that
- * ends at `end` (checked), towards pc. */
-static inline enum prologue_status scan_general(uintptr_t function, uintptr_t limit,
-						uintptr_t end, uintptr_t pc,
-						unsigned xlen,
-						struct prologue_analysis *analysis)
-{
-	struct scan s;
-	const struct prologue_frame *result = &s.now;
-	const struct filter *const rvc_default =
-	    xlen == 8 ? rvc_filter_rv64 : rvc_filter_rv32;
-	const struct filter *rvc = rvc_default;
-	const struct filter *wide = wide_filter;
-	uintptr_t at;
-
-	s.now.sp_state = PROLOGUE_SP_RELATIVE;
-	s.now.sp_offset = 0;
-	s.now.fp_valid = false;
-	s.now.ra_saved = false;
-	s.now.s0_saved = false;
-	s.in_epilogue = false;
-	s.may_resume = false;
-	s.skipping = false;
-	s.written = 0;
-	s.known = BIT(RISCV_ZERO);
-	s.value[RISCV_ZERO] = 0;
-	s.xlen = xlen;
-	analysis->first_call = 0;
-	for (at = function; at < limit;) {
-		uintptr_t here = at;
-		uintptr_t insn = target_u16(at);
-		enum effect effect;
-
-		if ((insn & 3) != 3) {
-			unsigned rvc_class = RVC(insn & 3, insn >> 13);
-
-			at += 2;
-			if (!filter_passes(&rvc[rvc_class], insn))
-				continue;
-			effect = decode16(&s, write_mask(&s), insn, rvc_class);
-		} else {
-			const struct filter *filter;
-
-			if ((insn & 0x1c) == 0x1c)
-				return PROLOGUE_UNKNOWN; /* longer than 32 bits */
-			if (end - at < 4)
-				return PROLOGUE_UNREADABLE;
-			insn |= (uintptr_t)target_u16(at + 2) << 16;
-			at += 4;
-			filter = &wide[insn >> 2 & 31];
-			if (!filter_passes(filter, insn) &&
-			    !(RS1(insn) == RISCV_ZERO &&
-			      (FROM_ZERO_OPCODES >> (insn >> 2 & 31) & 1)))
-				continue;
-			effect = decode32(&s, write_mask(&s), insn);
-		}
-		/* Nothing changed: the checks below would find what they found
-		 * after the last instruction that did. */
-		if (effect == EFFECT_NOTHING)
-			continue;
-		if (effect == EFFECT_UNKNOWN)
-			return PROLOGUE_UNKNOWN;
-		rvc = s.known == BIT(RISCV_ZERO) ? rvc_default : filter_all;
-		wide = s.known == BIT(RISCV_ZERO) ? wide_filter : filter_all;
-		if (effect == EFFECT_CALL) {
-			/* A trap can interrupt the epilogue after a call: go on. */
-			call_returns(&s);
-			rvc = s.known == BIT(RISCV_ZERO) ? rvc_default : filter_all;
-			wide = s.known == BIT(RISCV_ZERO) ? wide_filter : filter_all;
-			if (analysis->first_call == 0)
-				analysis->first_call = here;
-			continue;
-		}
-		if (effect == EFFECT_JUMP && s.skipping) {
-			resume(&s);
-			s.skipping = false;
-			rvc = s.known == BIT(RISCV_ZERO) ? rvc_default : filter_all;
-			wide = s.known == BIT(RISCV_ZERO) ? wide_filter : filter_all;
-			continue;
-		}
-		/* Past a jump, decoding goes on only if there is no frame yet
-		 * (shrink-wrapping puts an early return before the prologue);
-		 * past an epilogue, the code belongs to the body's frame. */
-		if (effect == EFFECT_JUMP && (s.in_epilogue || !frame_is_empty(&s.now))) {
-			if (s.in_epilogue)
-				result = &s.body;
-			frame_copy(&analysis->frame, result);
-			analysis->stop = here;
-			return PROLOGUE_OK;
-		}
-		if (effect == EFFECT_JUMP)
-			resume_point(&s);
-		/* sp above the CFA: no path from the entry runs this code. It is
-		 * an epilogue that the body branches to, placed before the
-		 * prologue: skip it. */
-		if (s.may_resume && sp_above_cfa(&s.now))
-			s.skipping = true;
-	}
-	/* The last parcel lies partly outside the code (an odd end). */
-	if (at < pc && at < end)
-		return PROLOGUE_UNREADABLE;
-	if (s.skipping)
-		resume(&s);
-	frame_copy(&analysis->frame, result);
-	analysis->stop = at;
-	return PROLOGUE_OK;
-}
-
-/*
- * The common case, in registers: code that builds a frame and works in it up
- * to the pc (sp moved down by constants, ra and s0 saved, s0 set up as a
- * frame pointer or used as any register, calls), with no epilogue, jump,
- * constant or other change to sp before the pc. On that code it finds what
- * the general decoder finds, with the same filter in front; at the first
- * instruction outside it, it declines: the general decoder then decodes the
- * function from its start (prologue_analyze in prologue.h).
- */
-struct common {
-	intptr_t sp_offset; /* sp - CFA; sp is always known here */
-	intptr_t fp_offset;
-	intptr_t ra_offset;
-	intptr_t s0_offset;
-	uint32_t written; /* of ra and s0: a store after a change is no save */
-	bool fp_valid;
-	bool ra_saved;
-	bool s0_saved;
-};
-
-/* rd gets a value the decoder does not know; false for sp (lost). */
-static inline __attribute__((always_inline)) bool common_write(struct common *c,
-							       unsigned rd)
-{
-	if (rd == RISCV_SP)
-		return false;
-	if (rd == RISCV_RA) {
-		c->written |= BIT(RISCV_RA);
-	} else if (rd == RISCV_S0) {
-		c->written |= BIT(RISCV_S0);
-		c->fp_valid = false;
-	}
-	return true;
-}
-
-/* sp moves down (the frame's allocation); up is an epilogue: false. */
-static inline __attribute__((always_inline)) bool common_sp_adjust(struct common *c,
-								   intptr_t delta)
-{
-	if (delta > 0)
-		return false;
-	c->sp_offset = wrapping_add(c->sp_offset, delta);
-	return true;
-}
-
-static inline __attribute__((always_inline)) void common_frame_pointer(struct common *c,
-								       intptr_t sp_plus)
-{
-	c->written |= BIT(RISCV_S0);
-	c->fp_valid = true;
-	c->fp_offset = wrapping_add(c->sp_offset, sp_plus);
-}
-
-/* base + offset as an offset from the CFA (frame_slot). */
-static inline __attribute__((always_inline)) bool
-common_slot(const struct common *c, unsigned base, intptr_t offset, intptr_t *slot)
-{
-	if (base == RISCV_SP) {
-		*slot = wrapping_add(c->sp_offset, offset);
-		return true;
-	}
-	if (base == RISCV_S0 && c->fp_valid) {
-		*slot = wrapping_add(c->fp_offset, offset);
-		return true;
-	}
-	return false;
-}
-
-/* A store of source at slot: the save of the caller's ra or s0 (op_store). */
-static inline __attribute__((always_inline)) void
-common_save(struct common *c, unsigned source, intptr_t slot)
-{
-	if (c->written & BIT(source))
-		return;
-	if (source == RISCV_RA && !c->ra_saved) {
-		c->ra_saved = true;
-		c->ra_offset = slot;
-	} else if (source == RISCV_S0 && !c->s0_saved) {
-		c->s0_saved = true;
-		c->s0_offset = slot;
-	}
-}
-
-static inline __attribute__((always_inline)) void
-common_store(struct common *c, unsigned base, unsigned source, intptr_t offset,
-	     unsigned width, unsigned xlen)
-{
-	intptr_t slot;
-
-	if ((source == RISCV_RA || source == RISCV_S0) && width == xlen &&
-	    common_slot(c, base, offset, &slot))
-		common_save(c, source, slot);
-}
-
-/* A load into rd (op_load): false for a restore (an epilogue) and for sp. */
-static inline __attribute__((always_inline)) bool
-common_load(struct common *c, unsigned rd, unsigned base, intptr_t offset, unsigned width,
-	    unsigned xlen)
-{
-	intptr_t slot;
-
-	if (rd != RISCV_RA && rd != RISCV_S0)
-		return rd != RISCV_SP;
-	if (width == xlen && common_slot(c, base, offset, &slot) &&
-	    ((rd == RISCV_RA && c->ra_saved && slot == c->ra_offset) ||
-	     (rd == RISCV_S0 && c->s0_saved && slot == c->s0_offset)))
-		return false;
-	return common_write(c, rd);
-}
-
-static inline __attribute__((always_inline)) enum prologue_status
-scan_common(uintptr_t function, uintptr_t limit, uintptr_t end, uintptr_t pc,
-	    unsigned xlen, struct prologue_analysis *analysis)
-{
-	const struct filter *const rvc = xlen == 8 ? rvc_filter_rv64 : rvc_filter_rv32;
-	const unsigned save_class = xlen == 8 ? RVC(2, 7) : RVC(2, 6);
-	struct common c = {0, 0, 0, 0, 0, false, false, false};
-	uintptr_t first_call = 0;
-	uintptr_t here = function;
-	uintptr_t at;
-
-	for (at = function; at < limit;) {
-		uintptr_t insn = target_u16(at);
-		unsigned rvc_class = RVC(insn & 3, insn >> 13);
-		unsigned rd;
-
-		here = at;
-		if ((insn & 3) == 3)
-			goto wide;
-		at += 2;
-		if (!filter_passes(&rvc[rvc_class], insn))
-			continue;
-		/* A prologue's saves first: c.sdsp (rv64), c.swsp (rv32). */
-		if (rvc_class == save_class) {
-			common_save(
-			    &c, RVC_RS2(insn),
-			    wrapping_add(c.sp_offset,
-					 (intptr_t)(xlen == 8 ? RVC_SDSP_OFFSET(insn)
-							      : RVC_SWSP_OFFSET(insn))));
-			continue;
-		}
-		rd = RVC_RD(insn);
-		switch (rvc_class) {
-		case RVC(2, 6): /* c.swsp on rv64: too narrow for a save */
-		case RVC(2, 7): /* c.fswsp (rv32) */
-			continue;
-		case RVC(1, 3): /* c.addi16sp (0 is reserved); not c.lui */
-			if (rd != RISCV_SP || addi16sp_imm(insn) == 0 ||
-			    !common_sp_adjust(&c, addi16sp_imm(insn)))
-				goto decline;
-			continue;
-		case RVC(0, 0): /* c.addi4spn (0 is illegal): s0 = sp + imm */
-			if ((insn & 0x1fe0) == 0)
-				goto decline;
-			if (RVC_LOW(insn) == RISCV_S0)
-				common_frame_pointer(&c, addi4spn_imm(insn));
-			continue;
-		case RVC(1, 4): /* c.srli ... c.addw on rd' (s0: the filter) */
-			common_write(&c, RVC_HIGH(insn));
-			continue;
-		case RVC(1, 0): /* c.addi (c.nop: rd 0) */
-			if (rd == RISCV_SP) {
-				if (!common_sp_adjust(&c, imm_ci(insn)))
-					goto decline;
-				continue;
-			}
-			common_write(&c, rd);
-			continue;
-		case RVC(1, 1): /* c.jal (rv32); c.addiw (rv64; rd 0 reserved) */
-			if (xlen == 4)
-				goto call;
-			if (rd == RISCV_ZERO || !common_write(&c, rd))
-				goto decline;
-			continue;
-		case RVC(0, 2): /* c.lw, c.ld into s0 (the filter) */
-		case RVC(0, 3):
-			if (rvc_class == RVC(0, 3) && xlen != 8)
-				continue; /* c.flw */
-			if (!common_load(&c, RVC_LOW(insn), RVC_HIGH(insn),
-					 rvc_class == RVC(0, 2) ? RVC_WORD_OFFSET(insn)
-								: RVC_DOUBLE_OFFSET(insn),
-					 rvc_class == RVC(0, 2) ? 4 : 8, xlen))
-				goto decline;
-			continue;
-		case RVC(0, 6): /* c.sw, c.sd of s0 (the filter) */
-		case RVC(0, 7):
-			if (rvc_class == RVC(0, 7) && xlen != 8)
-				continue; /* c.fsw */
-			common_store(&c, RVC_HIGH(insn), RVC_LOW(insn),
-				     rvc_class == RVC(0, 6) ? RVC_WORD_OFFSET(insn)
-							    : RVC_DOUBLE_OFFSET(insn),
-				     rvc_class == RVC(0, 6) ? 4 : 8, xlen);
-			continue;
-		case RVC(2, 4):
-			if (RVC_RS2(insn) != RISCV_ZERO) { /* c.mv, c.add */
-				if (rd == RISCV_SP ||
-				    ((rd == RISCV_RA || rd == RISCV_S0) &&
-				     RVC_RS2(insn) == RISCV_SP))
-					goto decline;
-				common_write(&c, rd);
-				continue;
-			}
-			if (rd == RISCV_ZERO) { /* c.ebreak; without bit 12 reserved */
-				if (!(insn & 0x1000))
-					goto decline;
-				continue;
-			}
-			if (insn & 0x1000)
-				goto call; /* c.jalr */
-			goto jump;	   /* c.jr */
-		case RVC(1, 5):		   /* c.j */
-			goto jump;
-		default: /* c.li, c.lui, reserved encodings */
-			goto decline;
-		}
-	wide:
-		if ((insn & 0x1c) == 0x1c || end - at < 4)
-			goto decline; /* longer than 32 bits, or cut by the end */
-		insn |= (uintptr_t)target_u16(at + 2) << 16;
-		at += 4;
-		if (!filter_passes(&wide_filter[insn >> 2 & 31], insn) &&
-		    !(RS1(insn) == RISCV_ZERO &&
-		      (FROM_ZERO_OPCODES >> (insn >> 2 & 31) & 1)))
-			continue;
-		rd = RD(insn);
-		switch (insn & 0x7f) {
-		case 0x13: /* OP-IMM */
-			if (rd == RISCV_ZERO)
-				continue;
-			if (FUNCT3(insn) == 0) { /* addi */
-				if (RS1(insn) == RISCV_ZERO)
-					goto decline; /* li: a constant */
-				if (rd == RISCV_SP) {
-					if (RS1(insn) != RISCV_SP ||
-					    !common_sp_adjust(&c, imm_i(insn)))
-						goto decline;
-					continue;
-				}
-				if (rd == RISCV_S0 && RS1(insn) == RISCV_SP) {
-					common_frame_pointer(&c, imm_i(insn));
-					continue;
-				}
-			}
-			if (!common_write(&c, rd))
-				goto decline;
-			continue;
-		case 0x1b: /* OP-IMM-32: addiw from x0 makes a constant (rv64) */
-			if (rd != RISCV_ZERO && FUNCT3(insn) == 0 && xlen == 8 &&
-			    RS1(insn) == RISCV_ZERO)
-				goto decline;
-			if (!common_write(&c, rd))
-				goto decline;
-			continue;
-		case 0x33: /* OP: add and sub from x0 make a constant, with sp a frame */
-			if (rd == RISCV_ZERO)
-				continue;
-			if (FUNCT3(insn) == 0 &&
-			    ((insn >> 25) == 0 || (insn >> 25) == 0x20) &&
-			    ((RS1(insn) == RISCV_ZERO && RS2(insn) == RISCV_ZERO) ||
-			     ((rd == RISCV_RA || rd == RISCV_S0) &&
-			      (RS1(insn) == RISCV_SP || RS2(insn) == RISCV_SP))))
-				goto decline;
-			if (!common_write(&c, rd))
-				goto decline;
-			continue;
-		case 0x3b: /* OP-32, AMO, SYSTEM, AUIPC: rd gets a value (auipc into
-			      sp: a stack of the function's own) */
-		case 0x2f:
-		case 0x73:
-		case 0x17:
-			if (!common_write(&c, rd))
-				goto decline;
-			continue;
-		case 0x03: /* LOAD */
-			if (!common_load(&c, rd, RS1(insn), imm_i(insn),
-					 1u << (FUNCT3(insn) & 3), xlen))
-				goto decline;
-			continue;
-		case 0x23: /* STORE */
-			common_store(&c, RS1(insn), RS2(insn), imm_s(insn),
-				     1u << FUNCT3(insn), xlen);
-			continue;
-		case 0x6f: /* JAL */
-			if (rd != RISCV_ZERO)
-				goto call;
-			goto jump;
-		case 0x67: /* JALR */
-			if (FUNCT3(insn) != 0)
-				goto decline;
-			if (rd != RISCV_ZERO)
-				goto call;
-			goto jump;
-		default: /* LUI, OP-FP, OP-V, custom and reserved */
-			goto decline;
-		}
-	call:
-		/* A trap can interrupt the epilogue after a call: go on. */
-		c.written |= BIT(RISCV_RA);
-		if (first_call == 0)
-			first_call = here;
-	}
-	/* The last parcel lies partly outside the code (an odd end). */
-	if (at < pc && at < end)
-		goto decline;
-	here = at;
-	goto done;
-jump:
-	/* Past a jump with no frame, the general decoder goes on. */
-	if (c.sp_offset == 0 && !c.fp_valid && !c.ra_saved && !c.s0_saved)
-		goto decline;
-done:
-	analysis->frame.sp_state = PROLOGUE_SP_RELATIVE;
-	analysis->frame.sp_offset = c.sp_offset;
-	analysis->frame.fp_valid = c.fp_valid;
-	analysis->frame.fp_offset = c.fp_offset;
-	analysis->frame.ra_saved = c.ra_saved;
-	analysis->frame.ra_offset = c.ra_offset;
-	analysis->frame.s0_saved = c.s0_saved;
-	analysis->frame.s0_offset = c.s0_offset;
-	analysis->stop = here;
+	frame_copy(&analysis->frame, frame);
+	analysis->stop = stop;
 	analysis->first_call = first_call;
 	return PROLOGUE_OK;
-decline:
-	return PROLOGUE_DECLINED;
 }
 
 /* The code to decode: [function, limit) towards pc, of code that ends at
  * end. The range is checked once: a parcel at `at` < limit lies in it
  * (limit is even, as `at` is); a 32-bit instruction is checked for its
  * second parcel. */
-static inline bool code_range(const struct tracer_config *config, uintptr_t function,
-			      uintptr_t function_end, uintptr_t pc, uintptr_t *limit,
-			      uintptr_t *end)
+static bool code_range(const struct tracer_config *config, uintptr_t function,
+		       uintptr_t function_end, uintptr_t pc, uintptr_t *limit,
+		       uintptr_t *end)
 {
 	struct memory_cursor code;
 
@@ -1179,31 +746,76 @@ static inline bool code_range(const struct tracer_config *config, uintptr_t func
 	return true;
 }
 
-enum prologue_status prologue_analyze_common(const struct tracer_config *config,
-					     uintptr_t function, uintptr_t function_end,
-					     uintptr_t pc, unsigned xlen,
-					     struct prologue_analysis *analysis)
+enum prologue_status prologue_analyze(const struct tracer_config *config,
+				      uintptr_t function, uintptr_t function_end,
+				      uintptr_t pc, unsigned xlen,
+				      struct prologue_analysis *analysis)
 {
+	struct scan s;
+	intptr_t value[32];
+	uintptr_t first_call = 0;
 	uintptr_t limit;
 	uintptr_t end;
-
-	/* rv64 only: rv32 code goes to the general decoder. */
-	if (xlen != 8)
-		return PROLOGUE_DECLINED;
-	if (!code_range(config, function, function_end, pc, &limit, &end))
-		return PROLOGUE_UNREADABLE;
-	return scan_common(function, limit, end, pc, 8, analysis);
-}
-
-enum prologue_status prologue_analyze_general(const struct tracer_config *config,
-					      uintptr_t function, uintptr_t function_end,
-					      uintptr_t pc, unsigned xlen,
-					      struct prologue_analysis *analysis)
-{
-	uintptr_t limit;
-	uintptr_t end;
+	uintptr_t at;
 
 	if (!code_range(config, function, function_end, pc, &limit, &end))
 		return PROLOGUE_UNREADABLE;
-	return scan_general(function, limit, end, pc, xlen, analysis);
+	scan_start(&s, xlen, value);
+	for (at = function; at < limit;) {
+		uintptr_t here = at;
+		uintptr_t parcel = target_u16(at);
+		struct insn insn;
+
+		if ((parcel & 3) != 3) {
+			insn = decode16(parcel, xlen);
+			at += 2;
+		} else {
+			if ((parcel & 0x1c) == 0x1c)
+				return PROLOGUE_UNKNOWN; /* longer than 32 bits */
+			if (end - at < 4)
+				return PROLOGUE_UNREADABLE;
+			insn =
+			    decode32(parcel | (uintptr_t)target_u16(at + 2) << 16, xlen);
+			at += 4;
+		}
+		switch (insn.op) {
+		case OP_UNKNOWN:
+			return PROLOGUE_UNKNOWN;
+		case OP_CALL:
+			call_returns(&s);
+			if (first_call == 0)
+				first_call = here;
+			continue;
+		case OP_JUMP:
+			if (s.skipping) {
+				/* The end of a skipped block: back to the state
+				 * before it. */
+				resume(&s);
+				s.skipping = false;
+				continue;
+			}
+			if (s.in_epilogue || !frame_is_empty(&s.now)) {
+				/* After an epilogue, the body's frame. */
+				if (s.in_epilogue)
+					return found(analysis, &s.body, here, first_call);
+				return found(analysis, &s.now, here, first_call);
+			}
+			resume_point(&s); /* shrink-wrapping: no frame yet */
+			continue;
+		default:
+			follow(&s, insn);
+		}
+		/* sp above the CFA: no path from the entry runs this code. It is
+		 * an epilogue that the body branches to, placed before the
+		 * prologue: skip it to its jump. */
+		if (s.may_resume && s.now.sp_state == PROLOGUE_SP_RELATIVE &&
+		    s.now.sp_offset > 0)
+			s.skipping = true;
+	}
+	/* The last parcel lies partly outside the code (an odd end). */
+	if (at < pc && at < end)
+		return PROLOGUE_UNREADABLE;
+	if (s.skipping)
+		resume(&s);
+	return found(analysis, &s.now, at, first_call);
 }

@@ -1008,16 +1008,18 @@ void prologue_reserved_encodings(void)
 	CHECK(all_hold(reserved_cases, ARRAY_SIZE(reserved_cases)));
 }
 
-/* ---- The filter in front of the decoder -------------------------------- */
+/* ---- Registers other than the frame's ----------------------------------- */
 
 /*
- * Most instructions are skipped by one register field (prologue_decode.c):
- * these name no frame register there, yet change the frame: a call or a
- * jump through another register, a constant made from x0 or changed while
- * one is known. And a run of instructions that are skipped: saves of other
- * registers, loads, arithmetic elsewhere.
+ * Most instructions change no register the decoder watches (sp, s0, ra and
+ * those holding a constant) and end there (prologue_decode.c). These name
+ * no frame register as rd, yet change the frame: a call or a jump through
+ * another register, a constant made from x0 or changed while one is known.
+ * And a run of instructions that change nothing it follows: saves of other
+ * registers, loads, arithmetic elsewhere. (Regression inputs of the filter
+ * that sent instructions past the decoder before the decoder was one path.)
  */
-static const struct frame_case filter_cases[] = {
+static const struct frame_case other_register_cases[] = {
     {.name = "rv64 c.jalr a5: a call",
      .xlen = 8,
      CODE(C16(0x717d),	/* c.addi16sp sp,-16 */
@@ -1074,18 +1076,17 @@ static const struct frame_case filter_cases[] = {
      .frame = {.sp = -16, .ra = -8, .s0 = -16}},
 };
 
-void prologue_filter(void)
+void prologue_other_registers(void)
 {
-	CHECK(all_hold(filter_cases, ARRAY_SIZE(filter_cases)));
+	CHECK(all_hold(other_register_cases, ARRAY_SIZE(other_register_cases)));
 }
 
 /*
- * The common case runs in registers (scan_common in prologue_decode.c) and
- * hands anything else to the general decoder, which decodes the function
- * again from its start: an epilogue's first step, a constant, after a frame
- * was built.
+ * After a frame was built: an epilogue's first step, a constant. (Regression
+ * inputs of the hand-over from a former fast path, which declined there, to
+ * the general decoder.)
  */
-static const struct frame_case handover_cases[] = {
+static const struct frame_case after_frame_cases[] = {
     {.name = "rv64 sp up by part of the frame, then ret",
      .xlen = 8,
      CODE(I32(0xfe010113), /* addi sp,sp,-32 */
@@ -1105,9 +1106,9 @@ static const struct frame_case handover_cases[] = {
      .frame = {.sp = -24, .ra = -8, .s0 = -16}},
 };
 
-void prologue_handover(void)
+void prologue_after_frame(void)
 {
-	CHECK(all_hold(handover_cases, ARRAY_SIZE(handover_cases)));
+	CHECK(all_hold(after_frame_cases, ARRAY_SIZE(after_frame_cases)));
 }
 
 /* sp set to an address (la sp: a stack of the function's own), or moved by
