@@ -1,39 +1,22 @@
 /*
- * tracer.h - symbolized backtraces for RISC-V kernels (rv32 and rv64).
+ * tracer.h - symbolized backtraces for RISC-V kernels (rv32 and rv64): the
+ * header a port includes. Freestanding: <stdint.h>, <stddef.h>, <stdbool.h>.
  *
- * The only public header of the tracer library. Freestanding: it needs
- * <stdint.h>, <stddef.h> and <stdbool.h>, nothing from the kernel.
- *
- * Use from a panic handler, with no callbacks and no allocation:
+ * From a panic handler, with no allocation (put_line prints one line):
  *
  *     struct tracer_regs regs;
- *     struct tracer_walk walk;
- *     struct tracer_frame frame;
- *     char line[TRACER_LINE_MAX];
- *
  *     TRACER_CAPTURE_REGS(&regs);
- *     tracer_start(&walk, TRACER_FRAME_POINTER, &config, &regs);
- *     while (tracer_next(&walk, &frame)) {
- *         if (tracer_format_note(line, sizeof line, &walk))
- *             print(line);    (a table failed validation: see the note)
- *         if (frame.after_trap)
- *             print(tracer_format_trap(line, sizeof line, &frame));
- *         print(tracer_format_frame(line, sizeof line, &frame));
- *     }
- *     if (tracer_format_note(line, sizeof line, &walk))
- *         print(line);
- *     print(tracer_format_end(line, sizeof line, tracer_stop_reason(&walk)));
+ *     tracer_print_backtrace(&config, &regs, TRACER_AUTO, put_line, NULL);
  *
- * or, the same lines in one call (put_line prints one and a newline):
+ * or frame by frame: tracer_start(), then tracer_next() until it returns
+ * false, printing tracer_format_note() (a table rejected),
+ * tracer_format_trap() (after_trap) and tracer_format_frame() each time,
+ * and tracer_format_end(tracer_stop_reason()) last (docs/porting.md).
  *
- *     tracer_print_backtrace(&config, &regs, TRACER_FRAME_POINTER, put_line, NULL);
- *
- * The walk reads memory only inside the regions the caller declares in
- * struct tracer_config; anything else ends it with a stop reason. It
- * believes a caller only if its frame lies above the one before, inside the
- * current stack, and its return address follows a call instruction; it says
- * "outermost" only at the top of that stack. It moves to another declared
- * stack only across a trap frame, and never back to one it left.
+ * The walk reads memory only inside the regions struct tracer_config
+ * declares. It believes a caller only if its frame lies above the one
+ * before, inside the current stack, and its return address follows a call;
+ * it says "outermost" only at the top of that stack.
  */
 #ifndef TRACER_H
 #define TRACER_H
@@ -56,19 +39,12 @@ struct tracer_range {
 /*
  * How the kernel's trap entry saves the interrupted state. Contract: the
  * entry code stores the registers in a trap frame and calls its C handler
- * with sp pointing at that trap frame. A return address inside `entry` then
- * tells the unwinder that a trap frame starts at the caller's sp.
- * The offsets are bytes from the start of the trap frame to each saved
- * register, one machine word each. Set every one: 0 is an offset.
- *
- * A vector need not change to fit: where it saves no sepc, scause or
- * stval, say TRACER_TRAP_NOT_SAVED, and give the CSRs as the kernel read
- * them at panic time in config->trap_csrs: they are the innermost trap
- * frame's (the first the walk crosses). A deeper trap frame without them
- * ends the walk: "End of trace: trap frame holds no saved sepc/scause/stval".
- * A vector that stores sp after taking its frame (addi sp, sp, -N; sd sp,
- * ...) says sp_offset = TRACER_TRAP_NOT_SAVED and frame_size = N: the
- * interrupted sp is the trap frame's address plus N.
+ * with sp pointing at it, so a return address inside `entry` says a trap
+ * frame starts at the caller's sp. Offsets are bytes from the trap frame's
+ * start, a machine word each; set every one (0 is an offset). A slot the
+ * vector does not save is TRACER_TRAP_NOT_SAVED: for sepc/scause/stval give
+ * config->trap_csrs; for sp give frame_size, the N of its `addi sp, sp, -N`
+ * (docs/porting.md, step 6).
  */
 #define TRACER_TRAP_NOT_SAVED 0xffffu
 
@@ -80,18 +56,14 @@ struct tracer_trap_layout {
 	uint16_t s_offset[12];	   /* s0 (x8), s1 (x9), s2-s11 (x18-x27) */
 	uint16_t cause_offset;	   /* scause */
 	uint16_t tval_offset;	   /* stval */
-	/* sstatus: a trap frame whose SPP bit (8) is clear holds a trap from
-	 * user mode; the walk shows the interrupted pc (the trap line and a
-	 * raw frame), then ends: "End of trace: reached the kernel entry
-	 * from user mode". TRACER_TRAP_NOT_SAVED: the walk cannot tell. */
+	/* sstatus: SPP (bit 8) clear is a trap from user mode, where the walk
+	 * ends after the interrupted pc. */
 	uint16_t status_offset;
 	uint16_t frame_size; /* with sp_offset TRACER_TRAP_NOT_SAVED: see above */
 };
 
 /* sepc, scause and stval as the kernel read them at panic time, for a
- * layout that does not save them (TRACER_TRAP_NOT_SAVED). Give them only
- * when the walk starts inside the handler of that trap (its panic()), not
- * from registers a trap frame saved. */
+ * layout that does not save them: the innermost trap frame's. */
 struct tracer_trap_csrs {
 	uintptr_t epc;
 	uintptr_t cause;
@@ -104,19 +76,10 @@ struct tracer_trap_csrs {
 /* What the walk may read and believe. Filled in by the kernel. */
 struct tracer_config {
 	struct tracer_range text; /* every pc must lie in here */
-	/*
-	 * The stacks the walk may read, in any order: a task's stack, the
-	 * interrupt stack, the emergency stack, ...; each [start, end), end
-	 * the top. A one-stack caller writes stacks = &stack, stack_count = 1.
-	 * The walk reads only the *current* stack: the one with start < sp <=
-	 * end; else, sp having overflowed below a stack's bottom (into its
-	 * guard page), the lowest non-empty stack with start >= sp; else none
-	 * (sp above every stack, or a trap from user mode: that frame is
-	 * shown, then the walk stops). It changes stacks only across a trap
-	 * frame, by the interrupted sp, and never back to one it left (that
-	 * would be a loop). At most TRACER_MAX_STACKS entries are looked at;
-	 * NULL or 0 declares none.
-	 */
+	/* The stacks the walk may read, any order, each [start, end) with end
+	 * the top. It reads the one holding sp (or, sp overflowed below a
+	 * bottom, the lowest above sp), and changes only across a trap frame,
+	 * never back to one it left (docs/design.md). */
 	const struct tracer_range *stacks;
 	unsigned stack_count;
 	const struct tracer_symtab *symtab;    /* NULL: frames print raw */
@@ -131,16 +94,9 @@ struct tracer_config {
 	unsigned max_depth; /* frames to print at most; 0 means TRACER_DEFAULT_DEPTH */
 	/* NULL: none; see struct tracer_trap_csrs. */
 	const struct tracer_trap_csrs *trap_csrs;
-	/*
-	 * Where a walk legitimately ends: code entered from user mode by a
-	 * jump, with user ra and s0 still in the registers (a usertrap()
-	 * reached from a trampoline). A frame whose code lies in one is shown,
-	 * then the walk ends: "End of trace: reached the kernel entry from
-	 * user mode", not a guess at its caller. At most
-	 * TRACER_MAX_ENTRY_POINTS entries are looked at; NULL or 0: none.
-	 * Frames between the lowest and the highest of these ranges and the
-	 * trap entry take the walk's general path, not its fastest one.
-	 */
+	/* Code entered from user mode by a jump, with user values in ra and s0
+	 * (a usertrap() reached from a trampoline): the walk ends after a
+	 * frame in one. */
 	const struct tracer_range *entry_points;
 	unsigned entry_point_count;
 };
@@ -190,45 +146,25 @@ struct tracer_regs {
 
 enum tracer_unwinder {
 	TRACER_FRAME_POINTER, /* saved {fp, ra} records below s0 */
-	/* .eh_frame call-frame information, found through the FDE index (needs
-	 * config->eh_frame and config->fde_index). Restores ra, sp and s0-s11.
-	 * Stack: TRACER_STACK_DWARF, most of it rows of the rule table (a
-	 * slot per register it restores, CFI_STATE_DEPTH remembered rows:
-	 * cfi.h). */
+	/* .eh_frame's call-frame information, through the FDE index. */
 	TRACER_DWARF,
-	/* The prologue unwinder (the seed's CompilerTracer): decodes each
-	 * function's code from its start (found
-	 * in config->symtab) to the pc, to find the frame size and where ra and
-	 * s0 were saved. Needs neither frame pointers nor CFI; restores ra, sp
-	 * and s0. Reads code only inside config->text. Stack:
-	 * TRACER_STACK_PROLOGUE, mostly the decoder's table of constant
-	 * registers. */
+	/* The prologue unwinder (the seed's CompilerTracer): decodes the
+	 * function's code (from the symbol table) up to the pc. */
 	TRACER_PROLOGUE,
-	/* Per frame: the unwind table where it covers the pc, else DWARF where
-	 * an FDE does, else the prologue decoder where the symbol table knows
-	 * the function and the decoder understands its code, else the frame
+	/* Per frame, the first that applies: table, DWARF, prologue, frame
 	 * pointer. */
 	TRACER_AUTO,
-	/* The unwind table (needs config->unwind_table): a lookup (a count of
-	 * bits in the block's map, no search) and the row applied; rows the table cannot
-	 * express go to the DWARF unwinder (which needs config->eh_frame and
-	 * config->fde_index; not linked, TRACER_STOP_UNSUPPORTED_CFI). Restores ra, sp
-	 * and s0; s1-s11 keep the callee's values, as in the prologue unwinder. Stack:
-	 * TRACER_STACK_TABLE; TRACER_STACK_DWARF if the table has interpreted
-	 * rows. */
+	/* The unwind table symgen compiles from .eh_frame; the rows it
+	 * cannot express go to DWARF. */
 	TRACER_TABLE,
 	TRACER_UNWINDER_COUNT
 };
 
 /*
- * The unwinders this build links: each is 1 (the default: all) unless the
- * build defines it 0 and leaves that unwinder's files out (symgen/tracer.mk,
- * TRACER_UNWINDERS). A walk with an unwinder not linked ends with
- * TRACER_STOP_NOT_LINKED; auto uses those linked. The tables only a left-out
- * unwinder reads are not read, and their check functions not built:
- * tracer_fde_index_check() and tracer_eh_frame_check() go with DWARF,
- * tracer_unwind_table_check() with the table (which is also the frame-size
- * witness of frame-pointer and DWARF walks: without it they have none).
+ * The unwinders this build links: each 1 (the default) unless the build
+ * defines it 0 and leaves its files out (TRACER_UNWINDERS in
+ * symgen/tracer.mk; docs/porting.md). A walk with one not linked ends with
+ * TRACER_STOP_NOT_LINKED; auto uses those linked.
  */
 #ifndef TRACER_LINKS_FRAME_POINTER
 #define TRACER_LINKS_FRAME_POINTER 1
@@ -244,13 +180,9 @@ enum tracer_unwinder {
 #endif
 
 /*
- * Stack each unwinder needs below its caller's frame, in bytes: the deepest
- * path from tracer_start(), tracer_next() or tracer_prepare(), as GCC 12
- * reports it (-fcallgraph-info=su) for rv64 at -O2, with or without frame
- * pointers.
- * tests/stack_usage.py fails when a change grows past them. The caller's
- * own frame holds struct tracer_walk, a tracer_frame and a line on top.
- * Other compilers and levels differ (-O0 needs more): measure yours so.
+ * Stack each unwinder needs below its caller's frame, in bytes: GCC 12's
+ * deepest path (-fcallgraph-info=su), rv64 -O2, checked by
+ * tests/stack_usage.py. -O0 and other compilers need more: measure yours.
  */
 #define TRACER_STACK_FRAME_POINTER 464u /* the witness checks table blocks */
 #define TRACER_STACK_DWARF	   1040u
@@ -329,13 +261,10 @@ struct tracer_walk {
 	uintptr_t opaque[36 + 78 * 4 / sizeof(uintptr_t)];
 };
 
-/* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config.
- * Checks the headers of config->symtab, config->fde_index and
- * config->unwind_table, a few instructions whatever their size; the walk
- * then checks each block of them, and of .eh_frame, the first time it
- * reads it, and each entry it reads (see tracer_symtab_check). A table
- * found damaged is not read again in the walk: tracer_format_note() says
- * so. Its cost does not grow with the tables' size (docs/speed.md). */
+/* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config. It
+ * checks the tables' headers; the walk checks each block of them the
+ * first time it reads it, and stops reading a table found damaged
+ * (tracer_format_note() says so). */
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs);
 
@@ -360,18 +289,11 @@ enum tracer_stop tracer_stop_reason(const struct tracer_walk *walk);
  *     TRACER_CAPTURE_REGS(&regs);
  *     size_t n = tracer_capture(&prepared, TRACER_FRAME_POINTER, &regs, pcs, 16, &stop);
  *
- * tracer_prepare() checks the tables whole once (every block of every
- * table and of .eh_frame, every entry: about 9 instructions per 8 bytes);
- * tracer_capture() reuses its verdict, so its cost does
- * not depend on the tables' size. Prepare again if the tables may have
- * changed since: a capture reads the tables the verdict accepted, and a
- * damaged one can mislead it (never outside the declared regions, whose
- * checks stay). The config must outlive the prepared form, which points
- * at it.
- *
- * A frame costs tens of instructions for the frame pointer and the table,
- * hundreds for DWARF and the prologue decoder (docs/speed.md, measured by
- * `make bench`).
+ * tracer_prepare() checks the tables whole, once; tracer_capture() trusts
+ * its verdict (prepare again if the tables may have changed) and keeps
+ * every other check. The config must outlive the prepared form. A frame
+ * costs tens of instructions for the frame pointer and the table, hundreds
+ * for DWARF and the prologue decoder (docs/speed.md).
  */
 struct tracer_prepared {
 	uintptr_t opaque[1 + 16 / sizeof(uintptr_t)]; /* private: walk.h */
@@ -380,28 +302,21 @@ struct tracer_prepared {
 void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config *config);
 
 /*
- * Stores in pcs[] the pc of each frame the walk tracer_start() and
- * tracer_next() would make from *regs with this unwinder (their
- * tracer_frame.pc, in order, the same checks made), at most `max`; returns
- * how many. *stop (if stop is not NULL) gets the walk's stop reason, or
- * TRACER_STOP_DEPTH_LIMIT if frames remained; config->max_depth is not
- * used. pcs[0], and a pc a trap interrupted, are exact; the others are
- * return addresses: look a return address up at pc - 1. Stack:
- * TRACER_STACK_CAPTURE more than the unwinder's TRACER_STACK_* figure (the
- * walk lives in tracer_capture()'s own frame).
+ * The pcs the iterator would return from *regs (at most `max`; returns how
+ * many; *stop, if not NULL, why it ended: TRACER_STOP_DEPTH_LIMIT if frames
+ * remained). pcs[0], and a pc a trap interrupted, are exact; look the
+ * others up at pc - 1. Stack: TRACER_STACK_CAPTURE more than the
+ * unwinder's figure.
  */
 size_t tracer_capture(const struct tracer_prepared *prepared,
 		      enum tracer_unwinder unwinder, const struct tracer_regs *regs,
 		      uintptr_t *pcs, size_t max, enum tracer_stop *stop);
 
 /*
- * The whole trace in one call, each line passed to put_line (NUL-terminated,
- * without newline): the header, the note if a table was rejected, per frame
- * the trap line (a frame a trap interrupted) and the frame line, and the
- * end line; returns the stop reason. The lines are those the loop at the
- * top of this file prints, from one TRACER_LINE_MAX buffer on the stack.
- * Stack: TRACER_STACK_PRINT more than the unwinder's TRACER_STACK_* figure,
- * plus what put_line needs.
+ * The whole trace in one call: the lines the loop at the top of this file
+ * prints, each passed to put_line (NUL-terminated, no newline); returns the
+ * stop reason. Stack: TRACER_STACK_PRINT more than the unwinder's figure,
+ * plus put_line's.
  */
 typedef void tracer_put_line_fn(void *context, const char *line);
 enum tracer_stop tracer_print_backtrace(const struct tracer_config *config,
@@ -433,12 +348,9 @@ char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop);
  * and before the end line. */
 char *tracer_format_note(char *buf, size_t size, struct tracer_walk *walk);
 
-/* The code of the function holding addr, [start, start + size), as the
- * table sizes it (symgen: up to the next label, for assembly without
- * .size): a trap->entry or config->entry_points range for code without an
- * end symbol (a C function, a vector). Checks config->symtab first
- * (tracer_symtab_check); an empty range at addr if it is rejected or addr
- * lies in no function. */
+/* The code of the function holding addr, as the symbol table sizes it:
+ * a trap->entry or entry_points range for code without an end symbol. An
+ * empty range at addr if the table is rejected or has no such function. */
 struct tracer_range tracer_function_range(const struct tracer_config *config,
 					  uintptr_t addr);
 
