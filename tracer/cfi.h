@@ -1,10 +1,13 @@
 /*
- * cfi.h - the DWARF unwinder's two steps, private to the tracer:
+ * cfi.h - call-frame information (.eh_frame), private to the tracer: what
+ * the dwarf unwinder (dwarf.c) and the build tools (symgen, on the host)
+ * read of it.
  *
- *   1. parse: find the FDE covering a pc (through the FDE index) and read it
- *      and its CIE (cfi_parse.c);
- *   2. run:   execute the CIE's and FDE's call-frame instructions up to the
- *      pc, giving one row of the rule table (cfi_row.c).
+ *   parse:     find the FDE covering a pc (through the FDE index) and read
+ *              it and its CIE (cfi_parse.c);
+ *   interpret: run the CIE's and FDE's call-frame instructions up to the
+ *              pc, giving the row of rules in effect there (cfi_row.c);
+ *   evaluate:  the DWARF expressions a rule may hold (cfi_expression.c).
  *
  * dwarf.c then applies the row to a register set. All bytes are read through
  * a memory_cursor (memory.c), bounded by the declared .eh_frame.
@@ -123,9 +126,13 @@ enum cfi_status cfi_read_entry(const struct tracer_config *config, uintptr_t add
 #endif
 
 /*
- * A row of the rule table. A column without a rule is unspecified: its
- * caller's value is the callee's ("same value", GCC's convention for
- * callee-saved registers).
+ * A row of rules. The CFI describes a table with a row per code location
+ * and a column per register: the row in effect at a pc says how to find the
+ * CFA (canonical frame address: the caller's sp at the call, here a
+ * register plus an offset, or an expression) and, for each register, a
+ * rule that gives the caller's value of it from the CFA and the callee's
+ * registers. A column without a rule is unspecified: its caller's value is
+ * the callee's ("same value", GCC's convention for callee-saved registers).
  */
 enum cfi_rule_kind {
 	CFI_RULE_UNDEFINED = 1,	 /* not recoverable; for ra: outermost frame */
@@ -137,9 +144,9 @@ enum cfi_rule_kind {
 	CFI_RULE_VAL_EXPRESSION, /* is the value the expression gives */
 };
 
-/* For the expression kinds, value is the offset from config->eh_frame.start
- * of the expression's ULEB128 length, followed by its DW_OP bytes. Kind 0:
- * no rule (unspecified). */
+/* One column's rule. For the expression kinds, value is the offset from
+ * config->eh_frame.start of the expression's ULEB128 length, followed by
+ * its DW_OP bytes. Kind 0: no rule (unspecified). */
 struct cfi_rule {
 	int32_t value;
 	uint16_t column;
@@ -178,6 +185,9 @@ enum cfi_slot {
 #define CFI_MAX_OTHER_RULES 64
 #endif
 
+/* A slot's kind takes 4 bits of row->kinds, slot 0 lowest: a row is
+ * cleared, copied and scanned for its rules a word at a time (one word on
+ * rv64, two on rv32). */
 #define CFI_KIND_BITS	   4u
 #define CFI_KIND_MASK	   0xfu
 #define CFI_KINDS_PER_WORD (2 * sizeof(uintptr_t))
@@ -187,10 +197,8 @@ struct cfi_row {
 	uint8_t cfa_kind; /* enum cfi_cfa_kind; 0 until the CFI defines the CFA */
 	uint16_t cfa_register;
 	int32_t cfa_offset;
-	/* The kind of each slot's rule (enum cfi_rule_kind, 0: unspecified),
-	 * 4 bits a slot, slot 0 lowest: cleared, copied and scanned a word at
-	 * a time, in words the machine shifts without a call (one on rv64,
-	 * two on rv32). A value means something only under a kind. */
+	/* Each slot's rule: its kind (enum cfi_rule_kind, 0: unspecified)
+	 * in kinds, its value in values[slot], meaningful under a kind. */
 	uintptr_t kinds[CFI_KIND_WORDS];
 	int32_t values[CFI_SLOTS];
 	uint16_t return_column; /* the CIE's (CFI_UNSUPPORTED if wider) */
@@ -201,19 +209,7 @@ struct cfi_row {
 #endif
 };
 
-/* A row without rules, its return-address column set: where both the
- * interpreter and the common ops' loop start. */
-static inline void cfi_row_clear(struct cfi_row *row, uint16_t return_column)
-{
-	row->return_column = return_column;
-	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
-		row->kinds[i] = 0;
-#ifdef TRACER_HOST_VIEW
-	row->other_count = 0;
-	row->others_lost = false;
-#endif
-}
-
+/* The kind of a slot's rule (0: unspecified). */
 static inline unsigned cfi_row_kind(const struct cfi_row *row, unsigned slot)
 {
 	return (unsigned)(row->kinds[slot / CFI_KINDS_PER_WORD] >>
@@ -247,12 +243,19 @@ static inline unsigned cfi_column_slot(const struct cfi_row *row, uintptr_t colu
 struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column);
 
 /*
- * The row in effect at `pc` (which must lie in [fde->pc_start, fde->pc_end)):
- * runs the CIE's initial instructions, then the FDE's up to the first advance
- * past pc.
+ * The interpreter (cfi_row.c): the row in effect at `pc` (which must lie in
+ * [fde->pc_start, fde->pc_end)). Runs the CIE's initial instructions, then
+ * the FDE's up to the first advance past pc.
  */
 enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
 			   uintptr_t pc, struct cfi_row *row);
+
+/* cfi_row_at for a walk: `cie` is the walk's copy of the FDE's CIE
+ * (cfi_find_fde's), where the row of its initial instructions is kept, and
+ * taken from, when it is a CFA rule alone (GCC's and clang's: sp + 0). */
+enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
+				  const struct cfi_fde *fde, struct tracer_cie *cie,
+				  uintptr_t pc, struct cfi_row *row);
 
 #ifdef TRACER_HOST_VIEW
 /* cfi_row_at for the build tools, with where the next row starts: the first
@@ -264,27 +267,6 @@ enum cfi_status cfi_row_until(const struct tracer_config *config,
 			      const struct cfi_fde *fde, uintptr_t pc,
 			      struct cfi_row *row, uintptr_t *next_loc);
 #endif
-
-/* cfi_row_at for a walk: `cie` (NULL: none) is the walk's copy of the
- * FDE's CIE (cfi_find_fde's), where the row of its initial instructions is
- * kept, and taken from, when it is a CFA rule alone. */
-enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
-				  const struct cfi_fde *fde, struct tracer_cie *cie,
-				  uintptr_t pc, struct cfi_row *row);
-
-/*
- * A walk's row in the common case, without cfi_row_at_cached's set-up: the
- * CIE's initial row cached as a CFA rule alone (cie->initial_known), the
- * factors and the FDE's ops up to pc those its loop takes (advance_loc,
- * offset, restore, def_cfa_offset and def_cfa with one-byte operands).
- * Returns true with cfi_row_at_cached's status in *status, or false,
- * having changed nothing but *row: cfi_row_at_cached then computes it.
- * Two calls, not one inside the other: the walk's deepest path holds one
- * of their frames, not both, and this one saves no registers.
- */
-bool cfi_row_at_common(const struct tracer_config *config, const struct cfi_fde *fde,
-		       const struct tracer_cie *cie, uintptr_t pc, struct cfi_row *row,
-		       enum cfi_status *status);
 
 /* Max depth of the DW_OP evaluation stack; deeper is CFI_UNSUPPORTED. */
 #define CFI_EXPRESSION_STACK 8
