@@ -185,21 +185,24 @@ enum cfi_slot {
 #define CFI_MAX_OTHER_RULES 64
 #endif
 
-/* A slot's kind takes 4 bits of row->kinds, slot 0 lowest: a row is
- * cleared, copied and scanned for its rules a word at a time (one word on
- * rv64, two on rv32). */
-#define CFI_KIND_BITS	   4u
-#define CFI_KIND_MASK	   0xfu
-#define CFI_KINDS_PER_WORD (2 * sizeof(uintptr_t))
+/* The words that hold one byte of kind a slot (CFI_KIND_BITS): a row is
+ * cleared and scanned for its rules a word at a time (two words on rv64,
+ * four on rv32), its rules set a byte at a time. */
+#define CFI_KIND_BITS	   8u
+#define CFI_KINDS_PER_WORD sizeof(uintptr_t)
 #define CFI_KIND_WORDS	   ((CFI_SLOTS + CFI_KINDS_PER_WORD - 1) / CFI_KINDS_PER_WORD)
 
 struct cfi_row {
 	uint8_t cfa_kind; /* enum cfi_cfa_kind; 0 until the CFI defines the CFA */
 	uint16_t cfa_register;
 	int32_t cfa_offset;
-	/* Each slot's rule: its kind (enum cfi_rule_kind, 0: unspecified)
-	 * in kinds, its value in values[slot], meaningful under a kind. */
-	uintptr_t kinds[CFI_KIND_WORDS];
+	/* Each slot's rule: its kind (enum cfi_rule_kind, 0: unspecified) in
+	 * kinds.of[slot], its value in values[slot], meaningful under a kind.
+	 * Slot 0 is the lowest byte of words[0] (little-endian). */
+	union {
+		uint8_t of[CFI_KIND_WORDS * CFI_KINDS_PER_WORD];
+		uintptr_t words[CFI_KIND_WORDS];
+	} kinds;
 	int32_t values[CFI_SLOTS];
 	uint16_t return_column; /* the CIE's (CFI_UNSUPPORTED if wider) */
 #ifdef TRACER_HOST_VIEW
@@ -212,9 +215,7 @@ struct cfi_row {
 /* The kind of a slot's rule (0: unspecified). */
 static inline unsigned cfi_row_kind(const struct cfi_row *row, unsigned slot)
 {
-	return (unsigned)(row->kinds[slot / CFI_KINDS_PER_WORD] >>
-			  (CFI_KIND_BITS * (slot % CFI_KINDS_PER_WORD))) &
-	       CFI_KIND_MASK;
+	return row->kinds.of[slot];
 }
 
 /* The slot of `column`, CFI_SLOTS if the row keeps none for it. */

@@ -43,26 +43,46 @@ enum {
 	DW_CFA_GNU_negative_offset_extended = 0x2f,
 };
 
-/* The running program: where it is, and what it has built. */
+/*
+ * A running program, in two parts. What it has built is `struct
+ * cfi_program`; where it is, `struct cfi_position`, which run() keeps in
+ * its locals while it runs, in registers: no call takes their address (the
+ * reads that call out read a copy of the cursor, see read_uleb128), and no
+ * store to the row can change them.
+ */
 struct cfi_program {
 	const struct tracer_config *config;
 	const struct tracer_cie *cie;
-	struct memory_cursor cursor;
-	uintptr_t loc;	 /* code location of the current row */
-	uintptr_t pc;	 /* stop before a row that starts past it */
-	bool reached_pc; /* an advance went past pc: row is final */
-	bool moved;	 /* an advance or set_loc ran */
-#ifdef TRACER_HOST_VIEW
-	/* Where that advance went (the next row): only the build tools ask
-	 * (cfi_row_until); on the target it would cost the walk's deepest
-	 * frame a word. */
-	uintptr_t next_loc;
-#endif
 	struct cfi_row *row;	       /* the current row */
 	const struct cfi_row *initial; /* after the CIE: what DW_CFA_restore restores */
 	struct cfi_row remembered[CFI_STATE_DEPTH];
 	unsigned remembered_count;
 };
+
+struct cfi_position {
+	struct memory_cursor cursor; /* the next op */
+	uintptr_t loc;		     /* code location of the current row */
+	uintptr_t pc;		     /* stop before a row that starts past it */
+	bool reached_pc;	     /* an advance went past pc: row is final */
+	bool moved;		     /* an advance or set_loc ran */
+#ifdef TRACER_HOST_VIEW
+	/* Where that advance went (the next row): only the build tools ask
+	 * (cfi_row_until). */
+	uintptr_t next_loc;
+#endif
+};
+
+static inline void position_copy(struct cfi_position *to, const struct cfi_position *from)
+{
+	cursor_fork(&to->cursor, &from->cursor);
+	to->loc = from->loc;
+	to->pc = from->pc;
+	to->reached_pc = from->reached_pc;
+	to->moved = from->moved;
+#ifdef TRACER_HOST_VIEW
+	to->next_loc = from->next_loc;
+#endif
+}
 
 /* ---- the rules of columns the walk does not restore (host only) ---- */
 
@@ -145,7 +165,7 @@ static void row_clear(struct cfi_row *row, uint16_t return_column)
 {
 	row->return_column = return_column;
 	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
-		row->kinds[i] = 0;
+		row->kinds.words[i] = 0;
 #ifdef TRACER_HOST_VIEW
 	row->other_count = 0;
 	row->others_lost = false;
@@ -161,7 +181,7 @@ static void row_copy(struct cfi_row *to, const struct cfi_row *from)
 	to->cfa_offset = from->cfa_offset;
 	to->return_column = from->return_column;
 	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
-		to->kinds[i] = from->kinds[i];
+		to->kinds.words[i] = from->kinds.words[i];
 	for (unsigned i = 0; i < CFI_SLOTS; i++)
 		to->values[i] = from->values[i];
 	others_copy(to, from);
@@ -176,7 +196,7 @@ static bool row_has_rules(const struct cfi_row *row)
 	uintptr_t kinds = 0;
 
 	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
-		kinds |= row->kinds[i];
+		kinds |= row->kinds.words[i];
 	return kinds != 0;
 }
 
@@ -196,14 +216,10 @@ struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column)
 	return rule;
 }
 
-/* Sets a slot's rule: its 4 bits of kind in row->kinds, its value. */
 static inline void set_slot(struct cfi_row *row, unsigned slot, unsigned kind,
 			    int32_t value)
 {
-	uintptr_t *word = &row->kinds[slot / CFI_KINDS_PER_WORD];
-	unsigned shift = CFI_KIND_BITS * (slot % CFI_KINDS_PER_WORD);
-
-	*word = (*word & ~((uintptr_t)CFI_KIND_MASK << shift)) | ((uintptr_t)kind << shift);
+	row->kinds.of[slot] = (uint8_t)kind;
 	row->values[slot] = value;
 }
 
@@ -257,15 +273,74 @@ static inline enum cfi_status change_cfa(struct cfi_row *row, uintptr_t reg,
 	return set_cfa(row, CFI_CFA_REGISTER_OFFSET, reg, offset);
 }
 
+static enum cfi_status remember_state(struct cfi_program *program)
+{
+	if (program->remembered_count == CFI_STATE_DEPTH)
+		return CFI_UNSUPPORTED;
+	row_copy(&program->remembered[program->remembered_count++], program->row);
+	return CFI_OK;
+}
+
+static enum cfi_status restore_state(struct cfi_program *program)
+{
+	if (program->remembered_count == 0)
+		return CFI_MALFORMED;
+	row_copy(program->row, &program->remembered[--program->remembered_count]);
+	return CFI_OK;
+}
+
 /* ---- operands ---- */
+
+/* LEB128 operands, one byte in the common case; a longer one is read on a
+ * copy of the cursor, so that the caller's stays in registers. */
+static inline uintptr_t read_uleb128(struct memory_cursor *cursor)
+{
+	struct memory_cursor copy;
+	uintptr_t value;
+
+	if (cursor->pos < cursor->end && !(target_u8(cursor->pos) & 0x80))
+		return target_u8(cursor->pos++);
+	cursor_fork(&copy, cursor);
+	value = cursor_uleb128_long(&copy);
+	cursor_fork(cursor, &copy);
+	return value;
+}
+
+static inline intptr_t read_sleb128(struct memory_cursor *cursor)
+{
+	struct memory_cursor copy;
+	intptr_t value;
+
+	cursor_fork(&copy, cursor);
+	value = cursor_sleb128(&copy);
+	cursor_fork(cursor, &copy);
+	return value;
+}
+
+/* A ULEB128 that must be a non-negative factored offset. One that does not
+ * fit fails the cursor and reads as 0, so that the caller may negate it. */
+static inline intptr_t read_unsigned_factor(struct memory_cursor *cursor)
+{
+	uintptr_t value = read_uleb128(cursor);
+
+	if (value > (uintptr_t)INTPTR_MAX) {
+		cursor->failed = true;
+		return 0;
+	}
+	return (intptr_t)value;
+}
 
 /* value * data alignment, as a row stores it. */
 static inline enum cfi_status factored(const struct cfi_program *program,
 				       intptr_t value, int32_t *offset)
 {
-	return __builtin_mul_overflow(value, program->cie->data_align, offset)
-		   ? CFI_UNSUPPORTED
-		   : CFI_OK;
+	intptr_t product;
+
+	if (__builtin_mul_overflow(value, program->cie->data_align, &product) ||
+	    product != (int32_t)product)
+		return CFI_UNSUPPORTED;
+	*offset = (int32_t)product;
+	return CFI_OK;
 }
 
 /* An offset given in bytes (def_cfa, def_cfa_offset). */
@@ -287,26 +362,13 @@ static inline enum cfi_status set_offset_rule(struct cfi_program *program,
 	return status == CFI_OK ? set_rule(program->row, column, kind, offset) : status;
 }
 
-/* A ULEB128 that must be a non-negative factored offset. One that does not
- * fit fails the cursor and reads as 0, so that the caller may negate it. */
-static inline intptr_t read_unsigned_factor(struct memory_cursor *cursor)
-{
-	uintptr_t value = cursor_uleb128(cursor);
-
-	if (value > (uintptr_t)INTPTR_MAX) {
-		cursor->failed = true;
-		return 0;
-	}
-	return (intptr_t)value;
-}
-
 /* An expression operand: records where it is and skips over it. */
-static int32_t skip_expression(struct cfi_program *program)
+static inline int32_t skip_expression(const struct cfi_program *program,
+				      struct memory_cursor *cursor)
 {
-	struct memory_cursor *cursor = &program->cursor;
 	uintptr_t start = cursor->pos;
 
-	cursor_skip(cursor, cursor_uleb128(cursor));
+	cursor_skip(cursor, read_uleb128(cursor));
 	if (start - program->config->eh_frame.start > INT32_MAX)
 		cursor->failed = true;
 	return (int32_t)(start - program->config->eh_frame.start);
@@ -315,66 +377,68 @@ static int32_t skip_expression(struct cfi_program *program)
 /* ---- the location ---- */
 
 /* A new row starts at loc: the program is done if that is past the pc. */
-static inline void move_to(struct cfi_program *program, uintptr_t loc)
+static inline void move_to(struct cfi_position *at, uintptr_t loc)
 {
-	program->moved = true;
-	if (loc > program->pc) {
-		program->reached_pc = true;
+	at->moved = true;
+	if (loc > at->pc) {
+		at->reached_pc = true;
 #ifdef TRACER_HOST_VIEW
-		program->next_loc = loc;
+		at->next_loc = loc;
 #endif
 	} else {
-		program->loc = loc;
+		at->loc = loc;
 	}
 }
 
-static inline enum cfi_status advance(struct cfi_program *program, uintptr_t delta)
+static inline enum cfi_status advance(const struct cfi_program *program,
+				      struct cfi_position *at, uintptr_t delta)
 {
 	uintptr_t bytes;
 
 	if (__builtin_mul_overflow(delta, program->cie->code_align, &bytes) ||
-	    program->loc + bytes < program->loc)
+	    at->loc + bytes < at->loc)
 		return CFI_MALFORMED;
-	move_to(program, program->loc + bytes);
+	move_to(at, at->loc + bytes);
 	return CFI_OK;
 }
 
-static enum cfi_status set_loc(struct cfi_program *program)
+/* DW_CFA_advance_loc2 and _loc4. */
+static inline enum cfi_status advance_by_field(const struct cfi_program *program,
+					       struct cfi_position *at, unsigned size)
 {
-	uintptr_t loc;
-	enum cfi_status status = cfi_read_pointer(program->config, &program->cursor,
-						  program->cie->fde_encoding, &loc);
+	struct memory_cursor copy;
+	uintptr_t delta;
 
+	cursor_fork(&copy, &at->cursor);
+	delta = cursor_unsigned(&copy, size);
+	cursor_fork(&at->cursor, &copy);
+	return advance(program, at, delta);
+}
+
+static inline enum cfi_status set_loc(const struct cfi_program *program,
+				      struct cfi_position *at)
+{
+	struct memory_cursor copy;
+	uintptr_t loc;
+	enum cfi_status status;
+
+	cursor_fork(&copy, &at->cursor);
+	status = cfi_read_pointer(program->config, &copy, program->cie->fde_encoding, &loc);
+	cursor_fork(&at->cursor, &copy);
 	if (status != CFI_OK)
 		return status;
-	if (loc < program->loc) /* locations only grow */
+	if (loc < at->loc) /* locations only grow */
 		return CFI_MALFORMED;
-	move_to(program, loc);
+	move_to(at, loc);
 	return CFI_OK;
 }
 
 /* ---- the ops ---- */
 
-static enum cfi_status remember_state(struct cfi_program *program)
-{
-	if (program->remembered_count == CFI_STATE_DEPTH)
-		return CFI_UNSUPPORTED;
-	row_copy(&program->remembered[program->remembered_count++], program->row);
-	return CFI_OK;
-}
-
-static enum cfi_status restore_state(struct cfi_program *program)
-{
-	if (program->remembered_count == 0)
-		return CFI_MALFORMED;
-	row_copy(program->row, &program->remembered[--program->remembered_count]);
-	return CFI_OK;
-}
-
 /* The CFA definitions. */
-static inline enum cfi_status run_cfa_op(struct cfi_program *program, uint8_t op)
+static inline enum cfi_status run_cfa_op(struct cfi_program *program,
+					 struct memory_cursor *cursor, uint8_t op)
 {
-	struct memory_cursor *cursor = &program->cursor;
 	struct cfi_row *row = program->row;
 	uintptr_t reg;
 	int32_t offset = 0;
@@ -382,36 +446,37 @@ static inline enum cfi_status run_cfa_op(struct cfi_program *program, uint8_t op
 
 	switch (op) {
 	case DW_CFA_def_cfa:
-		reg = cursor_uleb128(cursor);
-		status = unfactored(cursor_uleb128(cursor), &offset);
+		reg = read_uleb128(cursor);
+		status = unfactored(read_uleb128(cursor), &offset);
 		return status != CFI_OK
 			   ? status
 			   : set_cfa(row, CFI_CFA_REGISTER_OFFSET, reg, offset);
 	case DW_CFA_def_cfa_sf:
-		reg = cursor_uleb128(cursor);
-		status = factored(program, cursor_sleb128(cursor), &offset);
+		reg = read_uleb128(cursor);
+		status = factored(program, read_sleb128(cursor), &offset);
 		return status != CFI_OK
 			   ? status
 			   : set_cfa(row, CFI_CFA_REGISTER_OFFSET, reg, offset);
 	case DW_CFA_def_cfa_register:
-		return change_cfa(row, cursor_uleb128(cursor), row->cfa_offset);
+		return change_cfa(row, read_uleb128(cursor), row->cfa_offset);
 	case DW_CFA_def_cfa_offset:
-		status = unfactored(cursor_uleb128(cursor), &offset);
+		status = unfactored(read_uleb128(cursor), &offset);
 		return status != CFI_OK ? status
 					: change_cfa(row, row->cfa_register, offset);
 	case DW_CFA_def_cfa_offset_sf:
-		status = factored(program, cursor_sleb128(cursor), &offset);
+		status = factored(program, read_sleb128(cursor), &offset);
 		return status != CFI_OK ? status
 					: change_cfa(row, row->cfa_register, offset);
 	default: /* DW_CFA_def_cfa_expression */
-		return set_cfa(row, CFI_CFA_EXPRESSION, 0, skip_expression(program));
+		return set_cfa(row, CFI_CFA_EXPRESSION, 0, skip_expression(program, cursor));
 	}
 }
 
-/* Ops that set one register's rule, the register an operand. */
-static enum cfi_status run_register_op(struct cfi_program *program, uint8_t op)
+/* Ops that set one register's rule, the register an operand. Not inlined:
+ * compilers emit them rarely (DW_CFA_offset is the common one). */
+static __attribute__((noinline)) enum cfi_status
+run_register_op(struct cfi_program *program, struct memory_cursor *cursor, uint8_t op)
 {
-	struct memory_cursor *cursor = &program->cursor;
 	uintptr_t column = cursor_uleb128(cursor);
 	uintptr_t other;
 
@@ -444,21 +509,24 @@ static enum cfi_status run_register_op(struct cfi_program *program, uint8_t op)
 						    CFI_RULE_REGISTER, (int32_t)other);
 	case DW_CFA_expression:
 		return set_rule(program->row, column, CFI_RULE_EXPRESSION,
-				skip_expression(program));
+				skip_expression(program, cursor));
 	default: /* DW_CFA_val_expression */
 		return set_rule(program->row, column, CFI_RULE_VAL_EXPRESSION,
-				skip_expression(program));
+				skip_expression(program, cursor));
 	}
 }
 
 /* Runs one op, its opcode read already. */
-static inline enum cfi_status run_op(struct cfi_program *program, uint8_t op)
+static inline __attribute__((always_inline)) enum cfi_status
+run_op(struct cfi_program *program, struct cfi_position *at, uint8_t op)
 {
-	struct memory_cursor *cursor = &program->cursor;
+	struct memory_cursor *cursor = &at->cursor;
+	struct memory_cursor copy;
+	enum cfi_status status;
 
 	switch (op & 0xc0) {
 	case DW_CFA_advance_loc:
-		return advance(program, op & 0x3f);
+		return advance(program, at, op & 0x3f);
 	case DW_CFA_offset:
 		return set_offset_rule(program, op & 0x3f, CFI_RULE_OFFSET,
 				       read_unsigned_factor(cursor));
@@ -469,19 +537,19 @@ static inline enum cfi_status run_op(struct cfi_program *program, uint8_t op)
 	case DW_CFA_nop:
 		return CFI_OK;
 	case DW_CFA_set_loc:
-		return set_loc(program);
+		return set_loc(program, at);
 	case DW_CFA_advance_loc1:
-		return advance(program, cursor_u8(cursor));
+		return advance(program, at, cursor_u8(cursor));
 	case DW_CFA_advance_loc2:
-		return advance(program, cursor_unsigned(cursor, 2));
+		return advance_by_field(program, at, 2);
 	case DW_CFA_advance_loc4:
-		return advance(program, cursor_unsigned(cursor, 4));
+		return advance_by_field(program, at, 4);
 	case DW_CFA_remember_state:
 		return remember_state(program);
 	case DW_CFA_restore_state:
 		return restore_state(program);
 	case DW_CFA_GNU_args_size: /* stack adjustment at calls: not needed here */
-		cursor_uleb128(cursor);
+		read_uleb128(cursor);
 		return CFI_OK;
 	case DW_CFA_def_cfa:
 	case DW_CFA_def_cfa_sf:
@@ -489,7 +557,7 @@ static inline enum cfi_status run_op(struct cfi_program *program, uint8_t op)
 	case DW_CFA_def_cfa_offset:
 	case DW_CFA_def_cfa_offset_sf:
 	case DW_CFA_def_cfa_expression:
-		return run_cfa_op(program, op);
+		return run_cfa_op(program, cursor, op);
 	case DW_CFA_offset_extended:
 	case DW_CFA_offset_extended_sf:
 	case DW_CFA_GNU_negative_offset_extended:
@@ -501,46 +569,55 @@ static inline enum cfi_status run_op(struct cfi_program *program, uint8_t op)
 	case DW_CFA_register:
 	case DW_CFA_expression:
 	case DW_CFA_val_expression:
-		return run_register_op(program, op);
+		cursor_fork(&copy, cursor);
+		status = run_register_op(program, &copy, op);
+		cursor_fork(cursor, &copy);
+		return status;
 	default:
 		return CFI_UNSUPPORTED;
 	}
 }
 
-/* Runs the instructions [start, end) until their end or the first row past
- * the pc. */
-static enum cfi_status run(struct cfi_program *program, uintptr_t start, uintptr_t end)
+/* Runs the instructions [start, end) from *position until their end or the
+ * first row past the pc, its position in locals (see struct cfi_position). */
+static enum cfi_status run(struct cfi_program *program, struct cfi_position *position,
+			   uintptr_t start, uintptr_t end)
 {
-	enum cfi_status status;
+	struct cfi_position at;
+	enum cfi_status status = CFI_OK;
 
-	if (!memory_cursor_open(program->config, start, end, &program->cursor))
+	if (!memory_cursor_open(program->config, start, end, &position->cursor))
 		return CFI_MALFORMED;
-	while (!program->reached_pc && program->cursor.pos != end) {
-		status = run_op(program, cursor_u8(&program->cursor));
+	position_copy(&at, position);
+	while (!at.reached_pc && at.cursor.pos != end) {
+		status = run_op(program, &at, cursor_u8(&at.cursor));
 		/* An operand cut off by the end of the entry is malformed,
 		 * whatever the op made of the zeros it read instead. */
-		if (program->cursor.failed)
-			return CFI_MALFORMED;
+		if (at.cursor.failed)
+			status = CFI_MALFORMED;
 		if (status != CFI_OK)
-			return status;
+			break;
 	}
-	return CFI_OK;
+	position_copy(position, &at);
+	return status;
 }
 
 /* ---- the row at a pc ---- */
 
 /* Whether the row the CIE's instructions gave is the same for every FDE
  * and pc: a CFA rule alone, reached without moving, nothing remembered. */
-static bool initial_is_cfa_only(const struct cfi_program *program)
+static bool initial_is_cfa_only(const struct cfi_program *program,
+				const struct cfi_position *at)
 {
-	return !program->moved && program->remembered_count == 0 &&
+	return !at->moved && program->remembered_count == 0 &&
 	       !row_has_rules(program->row);
 }
 
 /* The row of the CIE's initial instructions: from the cache when a walk
  * has run them before (`cache`, NULL: no cache), else run and, if it is a
  * CFA rule alone, kept there. */
-static enum cfi_status initial_row(struct cfi_program *program, struct tracer_cie *cache)
+static enum cfi_status initial_row(struct cfi_program *program, struct cfi_position *at,
+				   struct tracer_cie *cache)
 {
 	const struct tracer_cie *cie = program->cie;
 	struct cfi_row *row = program->row;
@@ -555,8 +632,8 @@ static enum cfi_status initial_row(struct cfi_program *program, struct tracer_ci
 	row->cfa_kind = 0;
 	row->cfa_register = 0;
 	row->cfa_offset = 0;
-	status = run(program, cie->instructions, cie->end);
-	if (status == CFI_OK && cache && initial_is_cfa_only(program)) {
+	status = run(program, at, cie->instructions, cie->end);
+	if (status == CFI_OK && cache && initial_is_cfa_only(program, at)) {
 		cache->initial_known = true;
 		cache->initial_cfa_kind = row->cfa_kind;
 		cache->initial_cfa_register = row->cfa_register;
@@ -574,6 +651,7 @@ static enum cfi_status row_at(const struct tracer_config *config,
 	/* A walk's CIE is its cache (cfi_find_fde). */
 	const struct tracer_cie *cie = cache ? cache : &fde->cie;
 	struct cfi_program program;
+	struct cfi_position at;
 	struct cfi_row initial;
 	enum cfi_status status;
 
@@ -582,18 +660,18 @@ static enum cfi_status row_at(const struct tracer_config *config,
 		return CFI_UNSUPPORTED;
 	program.config = config;
 	program.cie = cie;
-	program.loc = fde->pc_start;
-	program.pc = pc;
-	program.reached_pc = false;
-	program.moved = false;
-#ifdef TRACER_HOST_VIEW
-	program.next_loc = UINTPTR_MAX;
-#endif
 	program.row = row;
 	program.initial = NULL;
 	program.remembered_count = 0;
+	at.loc = fde->pc_start;
+	at.pc = pc;
+	at.reached_pc = false;
+	at.moved = false;
+#ifdef TRACER_HOST_VIEW
+	at.next_loc = UINTPTR_MAX;
+#endif
 	row_clear(row, (uint16_t)cie->ra_column);
-	status = initial_row(&program, cache);
+	status = initial_row(&program, &at, cache);
 	if (status != CFI_OK)
 		return status;
 	/* DW_CFA_restore restores the CIE's rules: a copy of them, if any. */
@@ -601,9 +679,9 @@ static enum cfi_status row_at(const struct tracer_config *config,
 		row_copy(&initial, row);
 		program.initial = &initial;
 	}
-	status = run(&program, fde->instructions, fde->end);
+	status = run(&program, &at, fde->instructions, fde->end);
 #ifdef TRACER_HOST_VIEW
-	*next_loc = program.next_loc;
+	*next_loc = at.next_loc;
 #endif
 	if (status != CFI_OK)
 		return status;

@@ -93,11 +93,11 @@ static inline struct tracer_window stack_words(struct tracer_range stack)
 	return words;
 }
 
-/* The caller's value of a register whose rule is of `kind` (not
- * unspecified nor same value) and `rule_value`, from the callee's
- * registers and the CFA. An undefined register reads as 0: lost. */
-static enum cfi_status rule_value(const struct tracer_walk *walk,
-				  struct tracer_window words, unsigned kind,
+/* The caller's value of a register whose rule is of `kind`, neither an
+ * offset (apply_row's own case) nor unspecified nor same value, and
+ * `rule_value`, from the callee's registers and the CFA. An undefined
+ * register reads as 0: lost. */
+static enum cfi_status rule_value(const struct tracer_walk *walk, unsigned kind,
 				  int32_t rule_value, uintptr_t cfa, uintptr_t *value)
 {
 	const struct tracer_config *config = walk->config;
@@ -106,12 +106,6 @@ static enum cfi_status rule_value(const struct tracer_walk *walk,
 	enum cfi_status status;
 
 	switch (kind) {
-	case CFI_RULE_OFFSET:
-		address = cfa + (uintptr_t)(intptr_t)rule_value;
-		if (address % TARGET_WORD_SIZE != 0 || !window_contains(words, address))
-			return CFI_UNREADABLE;
-		*value = target_word(address);
-		return CFI_OK;
 	case CFI_RULE_UNDEFINED:
 		*value = 0;
 		return CFI_OK;
@@ -135,6 +129,9 @@ static enum cfi_status rule_value(const struct tracer_walk *walk,
 	}
 }
 
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "a row's kinds are scanned from the low byte of each word");
+
 /*
  * Turns the callee's registers in walk->next into the caller's, in two
  * passes: first every rule's value from the callee's registers (a rule may
@@ -146,29 +143,38 @@ static enum cfi_status rule_value(const struct tracer_walk *walk,
  * (dwarf_step stops first).
  */
 static enum tracer_stop apply_row(struct tracer_walk *walk, const struct cfi_row *row,
-				  unsigned return_slot, uintptr_t cfa)
+				  uintptr_t return_slot, uintptr_t cfa)
 {
 	struct tracer_regs *regs = &walk->next;
 	const struct tracer_window words = stack_words(walk->stack);
 	uintptr_t values[CFI_SLOTS]; /* the caller's, of slots with a rule */
 	uintptr_t return_address = 0;
-	bool has_return_address = cfi_register_value(regs, row->return_column,
-						     &return_address);
 
-	for (unsigned word = 0; word < CFI_KIND_WORDS; word++) {
-		unsigned slot = word * CFI_KINDS_PER_WORD;
+	for (uintptr_t word = 0; word < CFI_KIND_WORDS; word++) {
+		uintptr_t slot = word * CFI_KINDS_PER_WORD;
 
-		for (uintptr_t kinds = row->kinds[word]; kinds != 0;
+		for (uintptr_t kinds = row->kinds.words[word]; kinds != 0;
 		     kinds >>= CFI_KIND_BITS, slot++) {
-			unsigned kind = (unsigned)(kinds & CFI_KIND_MASK);
+			unsigned kind = (unsigned)(kinds & 0xff);
 			enum cfi_status status;
 
-			if (kind == 0 || kind == CFI_RULE_SAME_VALUE)
+			/* Offsets, the common case, first and without a call. */
+			if (kind == CFI_RULE_OFFSET) {
+				uintptr_t address =
+				    cfa + (uintptr_t)(intptr_t)row->values[slot];
+
+				if (address % TARGET_WORD_SIZE != 0 ||
+				    !window_contains(words, address))
+					return TRACER_STOP_OUTSIDE_STACK;
+				values[slot] = target_word(address);
+			} else if (kind == 0 || kind == CFI_RULE_SAME_VALUE) {
 				continue;
-			status = rule_value(walk, words, kind, row->values[slot], cfa,
-					    &values[slot]);
-			if (status != CFI_OK)
-				return stop_reason(status);
+			} else {
+				status = rule_value(walk, kind, row->values[slot], cfa,
+						    &values[slot]);
+				if (status != CFI_OK)
+					return stop_reason(status);
+			}
 			/* Another sp would be a frame the checks never saw: a
 			 * loop. */
 			if (slot == CFI_SLOT_SP && kind != CFI_RULE_UNDEFINED &&
@@ -177,21 +183,24 @@ static enum tracer_stop apply_row(struct tracer_walk *walk, const struct cfi_row
 								 : TRACER_STOP_BAD_CFI;
 		}
 	}
-	if (return_slot < CFI_SLOTS) {
-		unsigned kind = cfi_row_kind(row, return_slot);
-
-		if (kind != 0 && kind != CFI_RULE_SAME_VALUE) {
-			return_address = values[return_slot];
-			has_return_address = true;
-		}
-	}
-	if (!has_return_address)
+	/* The return address: the return slot's rule, else the callee's. */
+	if (return_slot < CFI_SLOTS && cfi_row_kind(row, return_slot) != 0 &&
+	    cfi_row_kind(row, return_slot) != CFI_RULE_SAME_VALUE)
+		return_address = values[return_slot];
+	else if (!cfi_register_value(regs, row->return_column, &return_address))
 		return TRACER_STOP_UNSUPPORTED_CFI;
-	for (unsigned slot = CFI_SLOT_S0; slot < CFI_SLOT_S0 + 12; slot++) {
-		unsigned kind = cfi_row_kind(row, slot);
+	for (uintptr_t word = 0; word < CFI_KIND_WORDS; word++) {
+		uintptr_t slot = word * CFI_KINDS_PER_WORD;
 
-		if (kind != 0 && kind != CFI_RULE_SAME_VALUE)
-			regs->s[slot - CFI_SLOT_S0] = values[slot];
+		for (uintptr_t kinds = row->kinds.words[word]; kinds != 0;
+		     kinds >>= CFI_KIND_BITS, slot++) {
+			unsigned kind = (unsigned)(kinds & 0xff);
+
+			if (kind == 0 || kind == CFI_RULE_SAME_VALUE)
+				continue;
+			if (slot - CFI_SLOT_S0 < 12)
+				regs->s[slot - CFI_SLOT_S0] = values[slot];
+		}
 	}
 	regs->sp = cfa;
 	/* After the return, ra still holds the address returned to. */
@@ -206,7 +215,7 @@ void dwarf_step(struct tracer_walk *walk)
 	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
 	struct cfi_fde fde;
 	struct cfi_row row;
-	unsigned return_slot;
+	uintptr_t return_slot;
 	uintptr_t cfa;
 	enum cfi_status status;
 
