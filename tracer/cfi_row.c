@@ -578,68 +578,44 @@ run_op(struct cfi_program *program, struct cfi_position *at, uint8_t op)
 	}
 }
 
-/* Runs the instructions [start, end) from *position until their end or the
- * first row past the pc, its position in locals (see struct cfi_position). */
-static enum cfi_status run(struct cfi_program *program, struct cfi_position *position,
-			   uintptr_t start, uintptr_t end)
+/* Runs the instructions [start, end) from `at` until their end or the
+ * first row past the pc. Inline in row_at, its one caller: the position
+ * stays in registers. */
+static inline __attribute__((always_inline)) enum cfi_status
+run(struct cfi_program *program, struct cfi_position *at, uintptr_t start, uintptr_t end)
 {
-	struct cfi_position at;
-	enum cfi_status status = CFI_OK;
+	enum cfi_status status;
 
-	if (!memory_cursor_open(program->config, start, end, &position->cursor))
+	if (!memory_cursor_open(program->config, start, end, &at->cursor))
 		return CFI_MALFORMED;
-	position_copy(&at, position);
-	while (!at.reached_pc && at.cursor.pos != end) {
-		status = run_op(program, &at, cursor_u8(&at.cursor));
+	while (!at->reached_pc && at->cursor.pos != end) {
+		status = run_op(program, at, cursor_u8(&at->cursor));
 		/* An operand cut off by the end of the entry is malformed,
 		 * whatever the op made of the zeros it read instead. */
-		if (at.cursor.failed)
-			status = CFI_MALFORMED;
+		if (at->cursor.failed)
+			return CFI_MALFORMED;
 		if (status != CFI_OK)
-			break;
+			return status;
 	}
-	position_copy(position, &at);
-	return status;
+	return CFI_OK;
 }
 
 /* ---- the row at a pc ---- */
 
-/* Whether the row the CIE's instructions gave is the same for every FDE
- * and pc: a CFA rule alone, reached without moving, nothing remembered. */
-static bool initial_is_cfa_only(const struct cfi_program *program,
-				const struct cfi_position *at)
+/* After the CIE's initial instructions ran: whether their row is the same
+ * for every FDE and pc (a CFA rule alone, reached without moving, nothing
+ * remembered), which the walk's cache then keeps. */
+static void cache_initial_row(struct cfi_program *program, const struct cfi_position *at,
+			      struct tracer_cie *cache)
 {
-	return !at->moved && program->remembered_count == 0 &&
-	       !row_has_rules(program->row);
-}
+	const struct cfi_row *row = program->row;
 
-/* The row of the CIE's initial instructions: from the cache when a walk
- * has run them before (`cache`, NULL: no cache), else run and, if it is a
- * CFA rule alone, kept there. */
-static enum cfi_status initial_row(struct cfi_program *program, struct cfi_position *at,
-				   struct tracer_cie *cache)
-{
-	const struct tracer_cie *cie = program->cie;
-	struct cfi_row *row = program->row;
-	enum cfi_status status;
-
-	if (cache && cache->initial_known) {
-		row->cfa_kind = cache->initial_cfa_kind;
-		row->cfa_register = cache->initial_cfa_register;
-		row->cfa_offset = cache->initial_cfa_offset;
-		return CFI_OK;
-	}
-	row->cfa_kind = 0;
-	row->cfa_register = 0;
-	row->cfa_offset = 0;
-	status = run(program, at, cie->instructions, cie->end);
-	if (status == CFI_OK && cache && initial_is_cfa_only(program, at)) {
-		cache->initial_known = true;
-		cache->initial_cfa_kind = row->cfa_kind;
-		cache->initial_cfa_register = row->cfa_register;
-		cache->initial_cfa_offset = row->cfa_offset;
-	}
-	return status;
+	if (!cache || at->moved || program->remembered_count != 0 || row_has_rules(row))
+		return;
+	cache->initial_known = true;
+	cache->initial_cfa_kind = row->cfa_kind;
+	cache->initial_cfa_register = row->cfa_register;
+	cache->initial_cfa_offset = row->cfa_offset;
 }
 
 /* cfi_row_at_cached, and in *next_loc where the next row starts (past pc),
@@ -650,6 +626,10 @@ static enum cfi_status row_at(const struct tracer_config *config,
 {
 	/* A walk's CIE is its cache (cfi_find_fde). */
 	const struct tracer_cie *cie = cache ? cache : &fde->cie;
+	/* The program: the CIE's initial instructions, then the FDE's. */
+	const uintptr_t starts[2] = {cie->instructions, fde->instructions};
+	const uintptr_t ends[2] = {cie->end, fde->end};
+	unsigned part = 0;
 	struct cfi_program program;
 	struct cfi_position at;
 	struct cfi_row initial;
@@ -671,20 +651,35 @@ static enum cfi_status row_at(const struct tracer_config *config,
 	at.next_loc = UINTPTR_MAX;
 #endif
 	row_clear(row, (uint16_t)cie->ra_column);
-	status = initial_row(&program, &at, cache);
-	if (status != CFI_OK)
-		return status;
-	/* DW_CFA_restore restores the CIE's rules: a copy of them, if any. */
-	if (row_has_rules(row)) {
-		row_copy(&initial, row);
-		program.initial = &initial;
+	/* The row of the CIE's instructions, from the cache if a walk has
+	 * run them before. */
+	if (cache && cache->initial_known) {
+		row->cfa_kind = cache->initial_cfa_kind;
+		row->cfa_register = cache->initial_cfa_register;
+		row->cfa_offset = cache->initial_cfa_offset;
+		part = 1;
+	} else {
+		row->cfa_kind = 0;
+		row->cfa_register = 0;
+		row->cfa_offset = 0;
 	}
-	status = run(&program, &at, fde->instructions, fde->end);
+	for (; part < 2; part++) {
+		status = run(&program, &at, starts[part], ends[part]);
+		if (status != CFI_OK)
+			return status;
+		if (part == 1)
+			break;
+		cache_initial_row(&program, &at, cache);
+		/* DW_CFA_restore restores the CIE's rules: a copy of them, if
+		 * any. */
+		if (row_has_rules(row)) {
+			row_copy(&initial, row);
+			program.initial = &initial;
+		}
+	}
 #ifdef TRACER_HOST_VIEW
 	*next_loc = at.next_loc;
 #endif
-	if (status != CFI_OK)
-		return status;
 	return row->cfa_kind != 0 ? CFI_OK : CFI_MALFORMED;
 }
 
