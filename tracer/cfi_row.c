@@ -588,7 +588,7 @@ run(struct cfi_program *program, struct cfi_position *at, uintptr_t start, uintp
 
 	if (!memory_cursor_open(program->config, start, end, &at->cursor))
 		return CFI_MALFORMED;
-	while (!at->reached_pc && at->cursor.pos != end) {
+	while (!at->reached_pc && at->cursor.pos < at->cursor.end) {
 		status = run_op(program, at, cursor_u8(&at->cursor));
 		/* An operand cut off by the end of the entry is malformed,
 		 * whatever the op made of the zeros it read instead. */
