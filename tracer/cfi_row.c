@@ -44,11 +44,11 @@ enum {
 };
 
 /*
- * A running program, in two parts. What it has built is `struct
- * cfi_program`; where it is, `struct cfi_position`, which run() keeps in
- * its locals while it runs, in registers: no call takes their address (the
- * reads that call out read a copy of the cursor, see read_uleb128), and no
- * store to the row can change them.
+ * A running program, in two parts: what it has built, `struct cfi_program`,
+ * and where it is, `struct cfi_position`, a local of row_at() that stays in
+ * registers while the program runs: no call takes its address (the reads
+ * that call out read a copy of the cursor, see read_uleb128), and no store
+ * to the row can change it.
  */
 struct cfi_program {
 	const struct tracer_config *config;
@@ -71,18 +71,6 @@ struct cfi_position {
 	uintptr_t next_loc;
 #endif
 };
-
-static inline void position_copy(struct cfi_position *to, const struct cfi_position *from)
-{
-	cursor_fork(&to->cursor, &from->cursor);
-	to->loc = from->loc;
-	to->pc = from->pc;
-	to->reached_pc = from->reached_pc;
-	to->moved = from->moved;
-#ifdef TRACER_HOST_VIEW
-	to->next_loc = from->next_loc;
-#endif
-}
 
 /* ---- the rules of columns the walk does not restore (host only) ---- */
 
@@ -619,17 +607,15 @@ static void cache_initial_row(struct cfi_program *program, const struct cfi_posi
 }
 
 /* cfi_row_at_cached, and in *next_loc where the next row starts (past pc),
- * or UINTPTR_MAX if no later row. */
-static enum cfi_status row_at(const struct tracer_config *config,
-			      const struct cfi_fde *fde, struct tracer_cie *cache,
-			      uintptr_t pc, struct cfi_row *row, uintptr_t *next_loc)
+ * or UINTPTR_MAX if no later row. Inline in its callers: the walk's deepest
+ * stack path runs through here (TRACER_STACK_DWARF). */
+static inline __attribute__((always_inline)) enum cfi_status
+row_at(const struct tracer_config *config, const struct cfi_fde *fde,
+       struct tracer_cie *cache, uintptr_t pc, struct cfi_row *row, uintptr_t *next_loc)
 {
 	/* A walk's CIE is its cache (cfi_find_fde). */
 	const struct tracer_cie *cie = cache ? cache : &fde->cie;
-	/* The program: the CIE's initial instructions, then the FDE's. */
-	const uintptr_t starts[2] = {cie->instructions, fde->instructions};
-	const uintptr_t ends[2] = {cie->end, fde->end};
-	unsigned part = 0;
+	bool in_cie = true; /* the CIE's initial instructions, then the FDE's */
 	struct cfi_program program;
 	struct cfi_position at;
 	struct cfi_row initial;
@@ -657,18 +643,21 @@ static enum cfi_status row_at(const struct tracer_config *config,
 		row->cfa_kind = cache->initial_cfa_kind;
 		row->cfa_register = cache->initial_cfa_register;
 		row->cfa_offset = cache->initial_cfa_offset;
-		part = 1;
+		in_cie = false;
 	} else {
 		row->cfa_kind = 0;
 		row->cfa_register = 0;
 		row->cfa_offset = 0;
 	}
-	for (; part < 2; part++) {
-		status = run(&program, &at, starts[part], ends[part]);
+	/* One call of run, inline: in_cie says which instructions it runs. */
+	for (;;) {
+		status = run(&program, &at, in_cie ? cie->instructions : fde->instructions,
+			     in_cie ? cie->end : fde->end);
 		if (status != CFI_OK)
 			return status;
-		if (part == 1)
+		if (!in_cie)
 			break;
+		in_cie = false;
 		cache_initial_row(&program, &at, cache);
 		/* DW_CFA_restore restores the CIE's rules: a copy of them, if
 		 * any. */

@@ -140,9 +140,10 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
  * has checked: a rule for sp may only agree with it, never replace it.
  * The slots go in a fixed order, ra first: a failing rule stops the walk
  * whichever comes first. The return slot's rule is never undefined here
- * (dwarf_step stops first).
+ * (dwarf_step stops first). Not inlined: its frame is not on the stack
+ * while the row is computed, the walk's deepest path.
  */
-static enum tracer_stop apply_row(struct tracer_walk *walk, const struct cfi_row *row,
+static __attribute__((noinline)) enum tracer_stop apply_row(struct tracer_walk *walk, const struct cfi_row *row,
 				  uintptr_t return_slot, uintptr_t cfa)
 {
 	struct tracer_regs *regs = &walk->next;
