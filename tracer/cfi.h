@@ -1,7 +1,7 @@
 /*
  * cfi.h - call-frame information (.eh_frame), private to the tracer: what
  * the dwarf unwinder (dwarf.c) and the build tools (symgen, on the host)
- * read of it.
+ * read of it, with one parser and one interpreter for both.
  *
  *   parse:     find the FDE covering a pc (through the FDE index) and read
  *              it and its CIE (cfi_parse.c);
@@ -9,8 +9,10 @@
  *              pc, giving the row of rules in effect there (cfi_row.c);
  *   evaluate:  the DWARF expressions a rule may hold (cfi_expression.c).
  *
- * dwarf.c then applies the row to a register set. All bytes are read through
- * a memory_cursor (memory.c), bounded by the declared .eh_frame.
+ * A row of rules says, for one pc, how to find the caller's frame: the CFA
+ * (the caller's sp) and, for each register, where its caller's value is
+ * (struct cfi_row below). dwarf.c applies the row to a register set. All
+ * bytes are read through a memory_cursor, bounded by the declared .eh_frame.
  *
  * References: DWARF 5 section 6.4 (call frame information), the LSB's
  * description of .eh_frame (augmentations, DW_EH_PE_* pointer encodings).
@@ -28,13 +30,9 @@ enum cfi_status {
 	CFI_UNREADABLE,	 /* a saved register or DW_OP_deref outside the stack */
 };
 
-/*
- * Why a parse failed, in words, for the build tools' messages (symgen names
- * the .eh_frame entry and gives this reason). The target needs only the
- * status: there CFI_FAIL is the status alone, its arguments unevaluated.
- * A host build (TRACER_HOST_VIEW, internal.h) calls cfi_host_fail, which the
- * tool defines, with a printf format and its arguments.
- */
+/* Why a parse failed, in words, for the build tools' messages: on the host
+ * (TRACER_HOST_VIEW) CFI_FAIL calls cfi_host_fail, which the tool defines,
+ * with a printf format; on the target it is the status alone. */
 #ifdef TRACER_HOST_VIEW
 void cfi_host_fail(const char *format, ...) __attribute__((format(printf, 1, 2)));
 #define CFI_FAIL(status, ...) (cfi_host_fail(__VA_ARGS__), (status))
@@ -173,9 +171,8 @@ enum cfi_slot {
 	CFI_SLOTS,
 };
 
-/* DW_CFA_remember_state nesting; deeper is CFI_UNSUPPORTED. Each level is
- * a row on the stack; GCC brackets an early epilogue with one level, and
- * nests none. */
+/* DW_CFA_remember_state nesting (a row on the stack each); deeper is
+ * CFI_UNSUPPORTED. GCC brackets an early epilogue with one level. */
 #define CFI_STATE_DEPTH 2
 
 #ifdef TRACER_HOST_VIEW
@@ -185,9 +182,8 @@ enum cfi_slot {
 #define CFI_MAX_OTHER_RULES 64
 #endif
 
-/* The words that hold one byte of kind a slot (CFI_KIND_BITS): a row is
- * cleared and scanned for its rules a word at a time (two words on rv64,
- * four on rv32), its rules set a byte at a time. */
+/* A byte of kind a slot, set a byte at a time, cleared and scanned for
+ * rules a word at a time (two words on rv64, four on rv32). */
 #define CFI_KIND_BITS	   8u
 #define CFI_KINDS_PER_WORD sizeof(uintptr_t)
 #define CFI_KIND_WORDS	   ((CFI_SLOTS + CFI_KINDS_PER_WORD - 1) / CFI_KINDS_PER_WORD)
