@@ -93,15 +93,15 @@ static inline struct tracer_window stack_words(struct tracer_range stack)
 	return words;
 }
 
-/* The caller's value of a register whose rule is of `kind`, neither an
- * offset (apply_row's own case) nor unspecified nor same value, and
- * `rule_value`, from the callee's registers and the CFA. An undefined
- * register reads as 0: lost. */
+/* The caller's value of a register whose rule is of `kind` (neither an
+ * offset, apply_row's own case, nor unspecified nor same value) and value
+ * `operand`, from the callee's registers and the CFA. An undefined register
+ * reads as 0: lost. */
 static enum cfi_status rule_value(const struct tracer_walk *walk, unsigned kind,
-				  int32_t rule_value, uintptr_t cfa, uintptr_t *value)
+				  int32_t operand, uintptr_t cfa, uintptr_t *value)
 {
 	const struct tracer_config *config = walk->config;
-	uintptr_t expression = config->eh_frame.start + (uint32_t)rule_value;
+	uintptr_t expression = config->eh_frame.start + (uint32_t)operand;
 	uintptr_t address;
 	enum cfi_status status;
 
@@ -110,10 +110,10 @@ static enum cfi_status rule_value(const struct tracer_walk *walk, unsigned kind,
 		*value = 0;
 		return CFI_OK;
 	case CFI_RULE_VAL_OFFSET:
-		*value = cfa + (uintptr_t)(intptr_t)rule_value;
+		*value = cfa + (uintptr_t)(intptr_t)operand;
 		return CFI_OK;
 	case CFI_RULE_REGISTER:
-		return cfi_register_value(&walk->next, (unsigned)rule_value, value)
+		return cfi_register_value(&walk->next, (unsigned)operand, value)
 			   ? CFI_OK
 			   : CFI_UNSUPPORTED;
 	case CFI_RULE_EXPRESSION:
