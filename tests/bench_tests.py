@@ -37,8 +37,10 @@ from testlib import CROSS, ROOT, TEST_BUILD, Results, run
 MAX_PER_FRAME = {
     ("fp", "raw"): 75,              # 68 (22 before the frame-size witness)
     ("fp", "symbolized"): 520,      # 472 (257 before the witness; 131 before the block checks)
-    ("dwarf", "raw"): 885,          # 805 (FP=1); 618 (FP=0)
-    ("dwarf", "symbolized"): 1510,  # 1,374 (FP=1; 1,114 before the witness, 801 before the checks)
+    # DWARF's one interpreter (issue 18: within 1.5 times the 805 and 618 of
+    # the second, inline copy of the common ops it replaced).
+    ("dwarf", "raw"): 1280,         # 1,161 (FP=1); 911 (FP=0)
+    ("dwarf", "symbolized"): 1905,  # 1,732 (FP=1; 1,374 with the inline copy, 801 before the checks)
     ("prologue", "raw"): 1070,      # 964 (FP=1); the issue's target is 600
     ("prologue", "symbolized"): 1235,  # 1,124 (FP=1; 1,002 before the checks)
     # The table's lookup counts bits (no search): the same cost wherever
