@@ -319,8 +319,8 @@ static inline intptr_t read_unsigned_factor(struct memory_cursor *cursor)
 }
 
 /* value * data alignment, as a row stores it. */
-static inline enum cfi_status factored(const struct cfi_program *program,
-				       intptr_t value, int32_t *offset)
+static inline enum cfi_status factored(const struct cfi_program *program, intptr_t value,
+				       int32_t *offset)
 {
 	intptr_t product;
 
@@ -411,7 +411,8 @@ static inline enum cfi_status set_loc(const struct cfi_program *program,
 	enum cfi_status status;
 
 	cursor_fork(&copy, &at->cursor);
-	status = cfi_read_pointer(program->config, &copy, program->cie->fde_encoding, &loc);
+	status =
+	    cfi_read_pointer(program->config, &copy, program->cie->fde_encoding, &loc);
 	cursor_fork(&at->cursor, &copy);
 	if (status != CFI_OK)
 		return status;
@@ -456,7 +457,8 @@ static inline enum cfi_status run_cfa_op(struct cfi_program *program,
 		return status != CFI_OK ? status
 					: change_cfa(row, row->cfa_register, offset);
 	default: /* DW_CFA_def_cfa_expression */
-		return set_cfa(row, CFI_CFA_EXPRESSION, 0, skip_expression(program, cursor));
+		return set_cfa(row, CFI_CFA_EXPRESSION, 0,
+			       skip_expression(program, cursor));
 	}
 }
 
@@ -651,8 +653,9 @@ row_at(const struct tracer_config *config, const struct cfi_fde *fde,
 	}
 	/* One call of run, inline: in_cie says which instructions it runs. */
 	for (;;) {
-		status = run(&program, &at, in_cie ? cie->instructions : fde->instructions,
-			     in_cie ? cie->end : fde->end);
+		status =
+		    run(&program, &at, in_cie ? cie->instructions : fde->instructions,
+			in_cie ? cie->end : fde->end);
 		if (status != CFI_OK)
 			return status;
 		if (!in_cie)

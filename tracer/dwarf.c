@@ -143,8 +143,10 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
  * (dwarf_step stops first). Not inlined: its frame is not on the stack
  * while the row is computed, the walk's deepest path.
  */
-static __attribute__((noinline)) enum tracer_stop apply_row(struct tracer_walk *walk, const struct cfi_row *row,
-				  uintptr_t return_slot, uintptr_t cfa)
+static __attribute__((noinline)) enum tracer_stop apply_row(struct tracer_walk *walk,
+							    const struct cfi_row *row,
+							    uintptr_t return_slot,
+							    uintptr_t cfa)
 {
 	struct tracer_regs *regs = &walk->next;
 	const struct tracer_window words = stack_words(walk->stack);
@@ -180,8 +182,9 @@ static __attribute__((noinline)) enum tracer_stop apply_row(struct tracer_walk *
 			 * loop. */
 			if (slot == CFI_SLOT_SP && kind != CFI_RULE_UNDEFINED &&
 			    values[slot] != cfa)
-				return values[slot] <= regs->sp ? TRACER_STOP_NOT_ASCENDING
-								 : TRACER_STOP_BAD_CFI;
+				return values[slot] <= regs->sp
+					   ? TRACER_STOP_NOT_ASCENDING
+					   : TRACER_STOP_BAD_CFI;
 		}
 	}
 	/* The return address: the return slot's rule, else the callee's. */
