@@ -1,13 +1,18 @@
 /*
- * cfi.h - the DWARF unwinder's two steps, private to the tracer:
+ * cfi.h - call-frame information (.eh_frame), private to the tracer: what
+ * the dwarf unwinder (dwarf.c) and the build tools (symgen, on the host)
+ * read of it, with one parser and one interpreter for both.
  *
- *   1. parse: find the FDE covering a pc (through the FDE index) and read it
- *      and its CIE (cfi_parse.c);
- *   2. run:   execute the CIE's and FDE's call-frame instructions up to the
- *      pc, giving one row of the rule table (cfi_row.c).
+ *   parse:     find the FDE covering a pc (through the FDE index) and read
+ *              it and its CIE (cfi_parse.c);
+ *   interpret: run the CIE's and FDE's call-frame instructions up to the
+ *              pc, giving the row of rules in effect there (cfi_row.c);
+ *   evaluate:  the DWARF expressions a rule may hold (cfi_expression.c).
  *
- * dwarf.c then applies the row to a register set. All bytes are read through
- * a memory_cursor (memory.c), bounded by the declared .eh_frame.
+ * A row of rules says, for one pc, how to find the caller's frame: the CFA
+ * (the caller's sp) and, for each register, where its caller's value is
+ * (struct cfi_row below). dwarf.c applies the row to a register set. All
+ * bytes are read through a memory_cursor, bounded by the declared .eh_frame.
  *
  * References: DWARF 5 section 6.4 (call frame information), the LSB's
  * description of .eh_frame (augmentations, DW_EH_PE_* pointer encodings).
@@ -26,13 +31,9 @@ enum cfi_status {
 	CFI_UNREADABLE,	 /* a saved register or DW_OP_deref outside the stack */
 };
 
-/*
- * Why a parse failed, in words, for the build tools' messages (symgen names
- * the .eh_frame entry and gives this reason). The target needs only the
- * status: there CFI_FAIL is the status alone, its arguments unevaluated.
- * A host build (TRACER_HOST_VIEW, internal.h) calls cfi_host_fail, which the
- * tool defines, with a printf format and its arguments.
- */
+/* Why a parse failed, in words, for the build tools' messages: on the host
+ * (TRACER_HOST_VIEW) CFI_FAIL calls cfi_host_fail, which the tool defines,
+ * with a printf format; on the target it is the status alone. */
 #ifdef TRACER_HOST_VIEW
 void cfi_host_fail(const char *format, ...) __attribute__((format(printf, 1, 2)));
 #define CFI_FAIL(status, ...) (cfi_host_fail(__VA_ARGS__), (status))
@@ -124,9 +125,13 @@ enum cfi_status cfi_read_entry(const struct tracer_config *config, uintptr_t add
 #endif
 
 /*
- * A row of the rule table. A column without a rule is unspecified: its
- * caller's value is the callee's ("same value", GCC's convention for
- * callee-saved registers).
+ * A row of rules. The CFI describes a table with a row per code location
+ * and a column per register: the row in effect at a pc says how to find the
+ * CFA (canonical frame address: the caller's sp at the call, here a
+ * register plus an offset, or an expression) and, for each register, a
+ * rule that gives the caller's value of it from the CFA and the callee's
+ * registers. A column without a rule is unspecified: its caller's value is
+ * the callee's ("same value", GCC's convention for callee-saved registers).
  */
 enum cfi_rule_kind {
 	CFI_RULE_UNDEFINED = 1,	 /* not recoverable; for ra: outermost frame */
@@ -138,9 +143,9 @@ enum cfi_rule_kind {
 	CFI_RULE_VAL_EXPRESSION, /* is the value the expression gives */
 };
 
-/* For the expression kinds, value is the offset from config->eh_frame.start
- * of the expression's ULEB128 length, followed by its DW_OP bytes. Kind 0:
- * no rule (unspecified). */
+/* One column's rule. For the expression kinds, value is the offset from
+ * config->eh_frame.start of the expression's ULEB128 length, followed by
+ * its DW_OP bytes. Kind 0: no rule (unspecified). */
 struct cfi_rule {
 	int32_t value;
 	uint16_t column;
@@ -167,9 +172,8 @@ enum cfi_slot {
 	CFI_SLOTS,
 };
 
-/* DW_CFA_remember_state nesting; deeper is CFI_UNSUPPORTED. Each level is
- * a row on the stack; GCC brackets an early epilogue with one level, and
- * nests none. */
+/* DW_CFA_remember_state nesting (a row on the stack each); deeper is
+ * CFI_UNSUPPORTED. GCC brackets an early epilogue with one level. */
 #define CFI_STATE_DEPTH 2
 
 #ifdef TRACER_HOST_VIEW
@@ -179,20 +183,23 @@ enum cfi_slot {
 #define CFI_MAX_OTHER_RULES 64
 #endif
 
-#define CFI_KIND_BITS	   4u
-#define CFI_KIND_MASK	   0xfu
-#define CFI_KINDS_PER_WORD (2 * sizeof(uintptr_t))
+/* A byte of kind a slot, set a byte at a time, cleared and scanned for
+ * rules a word at a time (two words on rv64, four on rv32). */
+#define CFI_KIND_BITS	   8u
+#define CFI_KINDS_PER_WORD sizeof(uintptr_t)
 #define CFI_KIND_WORDS	   ((CFI_SLOTS + CFI_KINDS_PER_WORD - 1) / CFI_KINDS_PER_WORD)
 
 struct cfi_row {
 	uint8_t cfa_kind; /* enum cfi_cfa_kind; 0 until the CFI defines the CFA */
 	uint16_t cfa_register;
 	int32_t cfa_offset;
-	/* The kind of each slot's rule (enum cfi_rule_kind, 0: unspecified),
-	 * 4 bits a slot, slot 0 lowest: cleared, copied and scanned a word at
-	 * a time, in words the machine shifts without a call (one on rv64,
-	 * two on rv32). A value means something only under a kind. */
-	uintptr_t kinds[CFI_KIND_WORDS];
+	/* Each slot's rule: its kind (enum cfi_rule_kind, 0: unspecified) in
+	 * kinds.of[slot], its value in values[slot], meaningful under a kind.
+	 * Slot 0 is the lowest byte of words[0] (little-endian). */
+	union {
+		uint8_t of[CFI_KIND_WORDS * CFI_KINDS_PER_WORD];
+		uintptr_t words[CFI_KIND_WORDS];
+	} kinds;
 	int32_t values[CFI_SLOTS];
 	uint16_t return_column; /* the CIE's (CFI_UNSUPPORTED if wider) */
 #ifdef TRACER_HOST_VIEW
@@ -202,24 +209,10 @@ struct cfi_row {
 #endif
 };
 
-/* A row without rules, its return-address column set: where both the
- * interpreter and the common ops' loop start. */
-static inline void cfi_row_clear(struct cfi_row *row, uint16_t return_column)
-{
-	row->return_column = return_column;
-	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
-		row->kinds[i] = 0;
-#ifdef TRACER_HOST_VIEW
-	row->other_count = 0;
-	row->others_lost = false;
-#endif
-}
-
+/* The kind of a slot's rule (0: unspecified). */
 static inline unsigned cfi_row_kind(const struct cfi_row *row, unsigned slot)
 {
-	return (unsigned)(row->kinds[slot / CFI_KINDS_PER_WORD] >>
-			  (CFI_KIND_BITS * (slot % CFI_KINDS_PER_WORD))) &
-	       CFI_KIND_MASK;
+	return row->kinds.of[slot];
 }
 
 /* The slot of `column`, CFI_SLOTS if the row keeps none for it. */
@@ -248,12 +241,19 @@ static inline unsigned cfi_column_slot(const struct cfi_row *row, uintptr_t colu
 struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column);
 
 /*
- * The row in effect at `pc` (which must lie in [fde->pc_start, fde->pc_end)):
- * runs the CIE's initial instructions, then the FDE's up to the first advance
- * past pc.
+ * The interpreter (cfi_row.c): the row in effect at `pc` (which must lie in
+ * [fde->pc_start, fde->pc_end)). Runs the CIE's initial instructions, then
+ * the FDE's up to the first advance past pc.
  */
 enum cfi_status cfi_row_at(const struct tracer_config *config, const struct cfi_fde *fde,
 			   uintptr_t pc, struct cfi_row *row);
+
+/* cfi_row_at for a walk: `cie` is the walk's copy of the FDE's CIE
+ * (cfi_find_fde's), where the row of its initial instructions is kept, and
+ * taken from, when it is a CFA rule alone (GCC's and clang's: sp + 0). */
+enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
+				  const struct cfi_fde *fde, struct tracer_cie *cie,
+				  uintptr_t pc, struct cfi_row *row);
 
 #ifdef TRACER_HOST_VIEW
 /* cfi_row_at for the build tools, with where the next row starts: the first
@@ -265,27 +265,6 @@ enum cfi_status cfi_row_until(const struct tracer_config *config,
 			      const struct cfi_fde *fde, uintptr_t pc,
 			      struct cfi_row *row, uintptr_t *next_loc);
 #endif
-
-/* cfi_row_at for a walk: `cie` (NULL: none) is the walk's copy of the
- * FDE's CIE (cfi_find_fde's), where the row of its initial instructions is
- * kept, and taken from, when it is a CFA rule alone. */
-enum cfi_status cfi_row_at_cached(const struct tracer_config *config,
-				  const struct cfi_fde *fde, struct tracer_cie *cie,
-				  uintptr_t pc, struct cfi_row *row);
-
-/*
- * A walk's row in the common case, without cfi_row_at_cached's set-up: the
- * CIE's initial row cached as a CFA rule alone (cie->initial_known), the
- * factors and the FDE's ops up to pc those its loop takes (advance_loc,
- * offset, restore, def_cfa_offset and def_cfa with one-byte operands).
- * Returns true with cfi_row_at_cached's status in *status, or false,
- * having changed nothing but *row: cfi_row_at_cached then computes it.
- * Two calls, not one inside the other: the walk's deepest path holds one
- * of their frames, not both, and this one saves no registers.
- */
-bool cfi_row_at_common(const struct tracer_config *config, const struct cfi_fde *fde,
-		       const struct tracer_cie *cie, uintptr_t pc, struct cfi_row *row,
-		       enum cfi_status *status);
 
 /* Max depth of the DW_OP evaluation stack; deeper is CFI_UNSUPPORTED. */
 #define CFI_EXPRESSION_STACK 8

@@ -1,41 +1,78 @@
 /*
- * cfi_row.c - step 2 of the DWARF unwinder: run call-frame instructions to
- * get the row of the rule table in effect at one pc.
+ * cfi_row.c - the CFI interpreter: runs call-frame instructions to get the
+ * row of the rule table in effect at one pc (cfi.h says what a row is).
  *
- * The table has a row per code location, saying how to find the CFA
- * (canonical frame address: the caller's sp at the call) and where each
- * register of the caller was saved. Rather than store it, DWARF encodes it as
- * a program: the CIE's initial instructions give the first row, the FDE's
- * instructions change rules and advance the location. Running the program up
- * to the pc gives its row (DWARF 5, section 6.4.2).
+ * Rather than store the table, DWARF encodes it as a program: the CIE's
+ * initial instructions give the first row, the FDE's instructions change
+ * rules and advance the location. Running the program up to the pc gives its
+ * row (DWARF 5, section 6.4.2). The walk (dwarf.c) and the build tools
+ * (symgen, built for the host) run this one interpreter.
  */
-#include "cfi_common.h"
+#include "cfi.h"
 
-/* The running program: where it is, and what it has built. */
+/* DW_CFA_* opcodes (DWARF 5, section 7.24). The first three keep an operand
+ * in their low 6 bits. */
+enum {
+	DW_CFA_advance_loc = 0x40,
+	DW_CFA_offset = 0x80,
+	DW_CFA_restore = 0xc0,
+	DW_CFA_nop = 0x00,
+	DW_CFA_set_loc = 0x01,
+	DW_CFA_advance_loc1 = 0x02,
+	DW_CFA_advance_loc2 = 0x03,
+	DW_CFA_advance_loc4 = 0x04,
+	DW_CFA_offset_extended = 0x05,
+	DW_CFA_restore_extended = 0x06,
+	DW_CFA_undefined = 0x07,
+	DW_CFA_same_value = 0x08,
+	DW_CFA_register = 0x09,
+	DW_CFA_remember_state = 0x0a,
+	DW_CFA_restore_state = 0x0b,
+	DW_CFA_def_cfa = 0x0c,
+	DW_CFA_def_cfa_register = 0x0d,
+	DW_CFA_def_cfa_offset = 0x0e,
+	DW_CFA_def_cfa_expression = 0x0f,
+	DW_CFA_expression = 0x10,
+	DW_CFA_offset_extended_sf = 0x11,
+	DW_CFA_def_cfa_sf = 0x12,
+	DW_CFA_def_cfa_offset_sf = 0x13,
+	DW_CFA_val_offset = 0x14,
+	DW_CFA_val_offset_sf = 0x15,
+	DW_CFA_val_expression = 0x16,
+	DW_CFA_GNU_args_size = 0x2e,
+	DW_CFA_GNU_negative_offset_extended = 0x2f,
+};
+
+/*
+ * A running program, in two parts: what it has built, `struct cfi_program`,
+ * and where it is, `struct cfi_position`, a local of row_at() that stays in
+ * registers while the program runs: no call takes its address (the reads
+ * that call out read a copy of the cursor, see read_uleb128), and no store
+ * to the row can change it.
+ */
 struct cfi_program {
 	const struct tracer_config *config;
 	const struct tracer_cie *cie;
-	struct memory_cursor cursor;
-	uintptr_t loc;	 /* code location of the current row */
-	uintptr_t pc;	 /* stop before a row that starts past it */
-	bool reached_pc; /* an advance went past pc: row is final */
-#ifdef TRACER_HOST_VIEW
-	uintptr_t next_loc; /* where that advance went (the next row) */
-#endif
-	bool moved;		       /* an advance or set_loc ran */
 	struct cfi_row *row;	       /* the current row */
 	const struct cfi_row *initial; /* after the CIE: what DW_CFA_restore restores */
 	struct cfi_row remembered[CFI_STATE_DEPTH];
 	unsigned remembered_count;
 };
 
-/* Where the next row starts: only the build tools ask (cfi_row_until); on
- * the target the field would cost the walk's deepest frame 16 bytes. */
+struct cfi_position {
+	struct memory_cursor cursor; /* the next op */
+	uintptr_t loc;		     /* code location of the current row */
+	uintptr_t pc;		     /* stop before a row that starts past it */
+	bool reached_pc;	     /* an advance went past pc: row is final */
+	bool moved;		     /* an advance or set_loc ran */
 #ifdef TRACER_HOST_VIEW
-#define NOTE_NEXT_LOC(program, loc) ((program)->next_loc = (loc))
-#else
-#define NOTE_NEXT_LOC(program, loc) ((void)(loc))
+	/* Where that advance went (the next row): only the build tools ask
+	 * (cfi_row_until). */
+	uintptr_t next_loc;
 #endif
+};
+
+/* ---- the rules of columns the walk does not restore (host only) ---- */
 
 #ifdef TRACER_HOST_VIEW
 static struct cfi_rule *other_rule(const struct cfi_row *row, uintptr_t column)
@@ -46,10 +83,10 @@ static struct cfi_rule *other_rule(const struct cfi_row *row, uintptr_t column)
 	return NULL;
 }
 
-/* A column the walk does not restore: kept for the build tools only, and
- * never a reason to fail, as on the target. */
-void cfi_set_other_rule(struct cfi_row *row, uintptr_t column, uint8_t kind,
-			int32_t value)
+/* Kept for the build tools only, and never a reason to fail, as on the
+ * target, which drops them. */
+static void set_other_rule(struct cfi_row *row, uintptr_t column, uint8_t kind,
+			   int32_t value)
 {
 	struct cfi_rule *rule = other_rule(row, column);
 
@@ -65,15 +102,14 @@ void cfi_set_other_rule(struct cfi_row *row, uintptr_t column, uint8_t kind,
 	rule->value = value;
 }
 
-/* DW_CFA_restore of such a column. */
-void cfi_restore_other_rule(struct cfi_row *row, const struct cfi_row *initial,
-			    uintptr_t column)
+static void restore_other_rule(struct cfi_row *row, const struct cfi_row *initial,
+			       uintptr_t column)
 {
 	const struct cfi_rule *from = initial ? other_rule(initial, column) : NULL;
 	struct cfi_rule *rule;
 
 	if (from) {
-		cfi_set_other_rule(row, column, from->kind, from->value);
+		set_other_rule(row, column, from->kind, from->value);
 		return;
 	}
 	rule = other_rule(row, column);
@@ -92,11 +128,37 @@ static void others_copy(struct cfi_row *to, const struct cfi_row *from)
 	}
 }
 #else
+static inline void set_other_rule(struct cfi_row *row, uintptr_t column, uint8_t kind,
+				  int32_t value)
+{
+	(void)row, (void)column, (void)kind, (void)value;
+}
+
+static inline void restore_other_rule(struct cfi_row *row, const struct cfi_row *initial,
+				      uintptr_t column)
+{
+	(void)row, (void)initial, (void)column;
+}
+
 static inline void others_copy(struct cfi_row *to, const struct cfi_row *from)
 {
 	(void)to, (void)from;
 }
 #endif
+
+/* ---- the row ---- */
+
+/* A row without rules, its return-address column set. */
+static void row_clear(struct cfi_row *row, uint16_t return_column)
+{
+	row->return_column = return_column;
+	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
+		row->kinds.words[i] = 0;
+#ifdef TRACER_HOST_VIEW
+	row->other_count = 0;
+	row->others_lost = false;
+#endif
+}
 
 /* Element by element (a loop of plain stores, which GCC and clang keep as
  * a loop under -fno-builtin; a struct assignment may become memcpy). */
@@ -107,7 +169,7 @@ static void row_copy(struct cfi_row *to, const struct cfi_row *from)
 	to->cfa_offset = from->cfa_offset;
 	to->return_column = from->return_column;
 	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
-		to->kinds[i] = from->kinds[i];
+		to->kinds.words[i] = from->kinds.words[i];
 	for (unsigned i = 0; i < CFI_SLOTS; i++)
 		to->values[i] = from->values[i];
 	others_copy(to, from);
@@ -122,7 +184,7 @@ static bool row_has_rules(const struct cfi_row *row)
 	uintptr_t kinds = 0;
 
 	for (unsigned i = 0; i < CFI_KIND_WORDS; i++)
-		kinds |= row->kinds[i];
+		kinds |= row->kinds.words[i];
 	return kinds != 0;
 }
 
@@ -142,106 +204,61 @@ struct cfi_rule cfi_row_rule(const struct cfi_row *row, unsigned column)
 	return rule;
 }
 
+static inline void set_slot(struct cfi_row *row, unsigned slot, unsigned kind,
+			    int32_t value)
+{
+	row->kinds.of[slot] = (uint8_t)kind;
+	row->values[slot] = value;
+}
+
 static inline enum cfi_status set_rule(struct cfi_row *row, uintptr_t column,
 				       uint8_t kind, int32_t value)
 {
 	unsigned slot = cfi_column_slot(row, column);
 
 	if (slot == CFI_SLOTS)
-		cfi_set_other_rule(row, column, kind, value);
+		set_other_rule(row, column, kind, value);
 	else
-		set_slot(row, row->kinds, slot, kind, value);
+		set_slot(row, slot, kind, value);
 	return CFI_OK;
 }
 
-static enum cfi_status restore_rule(struct cfi_program *program, uintptr_t column)
+/* DW_CFA_restore: back to the CIE's rule, or to unspecified if it gave none
+ * (GCC's and clang's CIEs give none: `initial` is then NULL). */
+static inline enum cfi_status restore_rule(struct cfi_program *program, uintptr_t column)
 {
-	restore_column(program->row, program->row->kinds, program->initial, column);
+	struct cfi_row *row = program->row;
+	const struct cfi_row *initial = program->initial;
+	unsigned slot = cfi_column_slot(row, column);
+
+	if (slot == CFI_SLOTS)
+		restore_other_rule(row, initial, column);
+	else if (initial)
+		set_slot(row, slot, cfi_row_kind(initial, slot), initial->values[slot]);
+	else
+		set_slot(row, slot, 0, 0);
 	return CFI_OK;
 }
 
-/* value * data alignment, as a row stores it. */
-static enum cfi_status factored(const struct cfi_program *program, intptr_t value,
-				int32_t *offset)
+static inline enum cfi_status set_cfa(struct cfi_row *row, uint8_t kind, uintptr_t reg,
+				      int32_t offset)
 {
-	return __builtin_mul_overflow(value, program->cie->data_align, offset)
-		   ? CFI_UNSUPPORTED
-		   : CFI_OK;
-}
-
-/* An offset given in bytes (def_cfa, def_cfa_offset). */
-static enum cfi_status unfactored(uintptr_t value, int32_t *offset)
-{
-	if (value > INT32_MAX)
+	if (reg > UINT16_MAX)
 		return CFI_UNSUPPORTED;
-	*offset = (int32_t)value;
-	return CFI_OK;
-}
-
-static enum cfi_status set_offset_rule(struct cfi_program *program, uintptr_t column,
-				       uint8_t kind, intptr_t factored_offset)
-{
-	int32_t offset;
-	enum cfi_status status = factored(program, factored_offset, &offset);
-
-	return status == CFI_OK ? set_rule(program->row, column, kind, offset) : status;
-}
-
-/* A ULEB128 that must be a non-negative factored offset. One that does not
- * fit fails the cursor and reads as 0, so that the caller may negate it. */
-static intptr_t read_unsigned_factor(struct memory_cursor *cursor)
-{
-	uintptr_t value = cursor_uleb128(cursor);
-
-	if (value > (uintptr_t)INTPTR_MAX) {
-		cursor->failed = true;
-		return 0;
-	}
-	return (intptr_t)value;
-}
-
-/* A new row starts at loc: the program is done if that is past the pc. */
-static void move_to(struct cfi_program *program, uintptr_t loc)
-{
-	program->moved = true;
-	if (loc > program->pc) {
-		program->reached_pc = true;
-		NOTE_NEXT_LOC(program, loc);
-	} else {
-		program->loc = loc;
-	}
-}
-
-static enum cfi_status advance(struct cfi_program *program, uintptr_t delta)
-{
-	uintptr_t bytes;
-
-	if (__builtin_mul_overflow(delta, program->cie->code_align, &bytes) ||
-	    program->loc + bytes < program->loc)
-		return CFI_MALFORMED;
-	move_to(program, program->loc + bytes);
+	row->cfa_kind = kind;
+	row->cfa_register = (uint16_t)reg;
+	row->cfa_offset = offset;
 	return CFI_OK;
 }
 
 /* DW_CFA_def_cfa_register and _offset change half of a register+offset CFA
  * (GCC's CIEs start with def_cfa_register alone: the offset is then 0). */
-static enum cfi_status change_cfa(struct cfi_row *row, uintptr_t reg, int32_t offset)
+static inline enum cfi_status change_cfa(struct cfi_row *row, uintptr_t reg,
+					 int32_t offset)
 {
 	if (row->cfa_kind == CFI_CFA_EXPRESSION)
 		return CFI_MALFORMED;
 	return set_cfa(row, CFI_CFA_REGISTER_OFFSET, reg, offset);
-}
-
-/* An expression operand: records where it is and skips over it. */
-static int32_t skip_expression(struct cfi_program *program)
-{
-	struct memory_cursor *cursor = &program->cursor;
-	uintptr_t start = cursor->pos;
-
-	cursor_skip(cursor, cursor_uleb128(cursor));
-	if (start - program->config->eh_frame.start > INT32_MAX)
-		cursor->failed = true;
-	return (int32_t)(start - program->config->eh_frame.start);
 }
 
 static enum cfi_status remember_state(struct cfi_program *program)
@@ -260,47 +277,196 @@ static enum cfi_status restore_state(struct cfi_program *program)
 	return CFI_OK;
 }
 
-/* The CFA definitions. */
-static enum cfi_status run_cfa_op(struct cfi_program *program, uint8_t op)
+/* ---- operands ---- */
+
+/* LEB128 operands, one byte in the common case; a longer one is read on a
+ * copy of the cursor, so that the caller's stays in registers. */
+static inline uintptr_t read_uleb128(struct memory_cursor *cursor)
 {
-	struct memory_cursor *cursor = &program->cursor;
+	struct memory_cursor copy;
+	uintptr_t value;
+
+	if (cursor->pos < cursor->end && !(target_u8(cursor->pos) & 0x80))
+		return target_u8(cursor->pos++);
+	cursor_fork(&copy, cursor);
+	value = cursor_uleb128_long(&copy);
+	cursor_fork(cursor, &copy);
+	return value;
+}
+
+static inline intptr_t read_sleb128(struct memory_cursor *cursor)
+{
+	struct memory_cursor copy;
+	intptr_t value;
+
+	cursor_fork(&copy, cursor);
+	value = cursor_sleb128(&copy);
+	cursor_fork(cursor, &copy);
+	return value;
+}
+
+/* A ULEB128 that must be a non-negative factored offset. One that does not
+ * fit fails the cursor and reads as 0, so that the caller may negate it. */
+static inline intptr_t read_unsigned_factor(struct memory_cursor *cursor)
+{
+	uintptr_t value = read_uleb128(cursor);
+
+	if (value > (uintptr_t)INTPTR_MAX) {
+		cursor->failed = true;
+		return 0;
+	}
+	return (intptr_t)value;
+}
+
+/* value * data alignment, as a row stores it. */
+static inline enum cfi_status factored(const struct cfi_program *program, intptr_t value,
+				       int32_t *offset)
+{
+	intptr_t product;
+
+	if (__builtin_mul_overflow(value, program->cie->data_align, &product) ||
+	    product != (int32_t)product)
+		return CFI_UNSUPPORTED;
+	*offset = (int32_t)product;
+	return CFI_OK;
+}
+
+/* An offset given in bytes (def_cfa, def_cfa_offset). */
+static inline enum cfi_status unfactored(uintptr_t value, int32_t *offset)
+{
+	if (value > INT32_MAX)
+		return CFI_UNSUPPORTED;
+	*offset = (int32_t)value;
+	return CFI_OK;
+}
+
+static inline enum cfi_status set_offset_rule(struct cfi_program *program,
+					      uintptr_t column, uint8_t kind,
+					      intptr_t factored_offset)
+{
+	int32_t offset;
+	enum cfi_status status = factored(program, factored_offset, &offset);
+
+	return status == CFI_OK ? set_rule(program->row, column, kind, offset) : status;
+}
+
+/* An expression operand: records where it is and skips over it. */
+static inline int32_t skip_expression(const struct cfi_program *program,
+				      struct memory_cursor *cursor)
+{
+	uintptr_t start = cursor->pos;
+
+	cursor_skip(cursor, read_uleb128(cursor));
+	if (start - program->config->eh_frame.start > INT32_MAX)
+		cursor->failed = true;
+	return (int32_t)(start - program->config->eh_frame.start);
+}
+
+/* ---- the location ---- */
+
+/* A new row starts at loc: the program is done if that is past the pc. */
+static inline void move_to(struct cfi_position *at, uintptr_t loc)
+{
+	at->moved = true;
+	if (loc > at->pc) {
+		at->reached_pc = true;
+#ifdef TRACER_HOST_VIEW
+		at->next_loc = loc;
+#endif
+	} else {
+		at->loc = loc;
+	}
+}
+
+static inline enum cfi_status advance(const struct cfi_program *program,
+				      struct cfi_position *at, uintptr_t delta)
+{
+	uintptr_t bytes;
+
+	if (__builtin_mul_overflow(delta, program->cie->code_align, &bytes) ||
+	    at->loc + bytes < at->loc)
+		return CFI_MALFORMED;
+	move_to(at, at->loc + bytes);
+	return CFI_OK;
+}
+
+/* DW_CFA_advance_loc2 and _loc4. */
+static inline enum cfi_status advance_by_field(const struct cfi_program *program,
+					       struct cfi_position *at, unsigned size)
+{
+	struct memory_cursor copy;
+	uintptr_t delta;
+
+	cursor_fork(&copy, &at->cursor);
+	delta = cursor_unsigned(&copy, size);
+	cursor_fork(&at->cursor, &copy);
+	return advance(program, at, delta);
+}
+
+static inline enum cfi_status set_loc(const struct cfi_program *program,
+				      struct cfi_position *at)
+{
+	struct memory_cursor copy;
+	uintptr_t loc;
+	enum cfi_status status;
+
+	cursor_fork(&copy, &at->cursor);
+	status =
+	    cfi_read_pointer(program->config, &copy, program->cie->fde_encoding, &loc);
+	cursor_fork(&at->cursor, &copy);
+	if (status != CFI_OK)
+		return status;
+	if (loc < at->loc) /* locations only grow */
+		return CFI_MALFORMED;
+	move_to(at, loc);
+	return CFI_OK;
+}
+
+/* ---- the ops ---- */
+
+/* The CFA definitions. */
+static inline enum cfi_status run_cfa_op(struct cfi_program *program,
+					 struct memory_cursor *cursor, uint8_t op)
+{
 	struct cfi_row *row = program->row;
-	uintptr_t reg = 0;
+	uintptr_t reg;
 	int32_t offset = 0;
-	enum cfi_status status = CFI_OK;
+	enum cfi_status status;
 
 	switch (op) {
 	case DW_CFA_def_cfa:
-		reg = cursor_uleb128(cursor);
-		status = unfactored(cursor_uleb128(cursor), &offset);
+		reg = read_uleb128(cursor);
+		status = unfactored(read_uleb128(cursor), &offset);
 		return status != CFI_OK
 			   ? status
 			   : set_cfa(row, CFI_CFA_REGISTER_OFFSET, reg, offset);
 	case DW_CFA_def_cfa_sf:
-		reg = cursor_uleb128(cursor);
-		status = factored(program, cursor_sleb128(cursor), &offset);
+		reg = read_uleb128(cursor);
+		status = factored(program, read_sleb128(cursor), &offset);
 		return status != CFI_OK
 			   ? status
 			   : set_cfa(row, CFI_CFA_REGISTER_OFFSET, reg, offset);
 	case DW_CFA_def_cfa_register:
-		return change_cfa(row, cursor_uleb128(cursor), row->cfa_offset);
+		return change_cfa(row, read_uleb128(cursor), row->cfa_offset);
 	case DW_CFA_def_cfa_offset:
-		status = unfactored(cursor_uleb128(cursor), &offset);
+		status = unfactored(read_uleb128(cursor), &offset);
 		return status != CFI_OK ? status
 					: change_cfa(row, row->cfa_register, offset);
 	case DW_CFA_def_cfa_offset_sf:
-		status = factored(program, cursor_sleb128(cursor), &offset);
+		status = factored(program, read_sleb128(cursor), &offset);
 		return status != CFI_OK ? status
 					: change_cfa(row, row->cfa_register, offset);
 	default: /* DW_CFA_def_cfa_expression */
-		return set_cfa(row, CFI_CFA_EXPRESSION, 0, skip_expression(program));
+		return set_cfa(row, CFI_CFA_EXPRESSION, 0,
+			       skip_expression(program, cursor));
 	}
 }
 
-/* Ops that set one register's rule. */
-static enum cfi_status run_register_op(struct cfi_program *program, uint8_t op)
+/* Ops that set one register's rule, the register an operand. Not inlined:
+ * compilers emit them rarely (DW_CFA_offset is the common one). */
+static __attribute__((noinline)) enum cfi_status
+run_register_op(struct cfi_program *program, struct memory_cursor *cursor, uint8_t op)
 {
-	struct memory_cursor *cursor = &program->cursor;
 	uintptr_t column = cursor_uleb128(cursor);
 	uintptr_t other;
 
@@ -333,28 +499,24 @@ static enum cfi_status run_register_op(struct cfi_program *program, uint8_t op)
 						    CFI_RULE_REGISTER, (int32_t)other);
 	case DW_CFA_expression:
 		return set_rule(program->row, column, CFI_RULE_EXPRESSION,
-				skip_expression(program));
+				skip_expression(program, cursor));
 	default: /* DW_CFA_val_expression */
 		return set_rule(program->row, column, CFI_RULE_VAL_EXPRESSION,
-				skip_expression(program));
+				skip_expression(program, cursor));
 	}
 }
 
-/* The ops run() does not take itself. Not inlined: run() stays small,
- * and its frame with it. */
-static __attribute__((noinline)) enum cfi_status run_op(struct cfi_program *program,
-							uint8_t op)
+/* Runs one op, its opcode read already. */
+static inline __attribute__((always_inline)) enum cfi_status
+run_op(struct cfi_program *program, struct cfi_position *at, uint8_t op)
 {
-	struct memory_cursor *cursor = &program->cursor;
-	uintptr_t loc;
+	struct memory_cursor *cursor = &at->cursor;
+	struct memory_cursor copy;
 	enum cfi_status status;
 
-	/* The ops with an operand in their low 6 bits come here only when
-	 * run_common does not take them: large factors, or DW_CFA_offset
-	 * with a longer operand. */
 	switch (op & 0xc0) {
 	case DW_CFA_advance_loc:
-		return advance(program, op & 0x3f);
+		return advance(program, at, op & 0x3f);
 	case DW_CFA_offset:
 		return set_offset_rule(program, op & 0x3f, CFI_RULE_OFFSET,
 				       read_unsigned_factor(cursor));
@@ -365,26 +527,19 @@ static __attribute__((noinline)) enum cfi_status run_op(struct cfi_program *prog
 	case DW_CFA_nop:
 		return CFI_OK;
 	case DW_CFA_set_loc:
-		status = cfi_read_pointer(program->config, cursor,
-					  program->cie->fde_encoding, &loc);
-		if (status != CFI_OK)
-			return status;
-		if (loc < program->loc) /* locations only grow */
-			return CFI_MALFORMED;
-		move_to(program, loc);
-		return CFI_OK;
+		return set_loc(program, at);
 	case DW_CFA_advance_loc1:
-		return advance(program, cursor_unsigned(cursor, 1));
+		return advance(program, at, cursor_u8(cursor));
 	case DW_CFA_advance_loc2:
-		return advance(program, cursor_unsigned(cursor, 2));
+		return advance_by_field(program, at, 2);
 	case DW_CFA_advance_loc4:
-		return advance(program, cursor_unsigned(cursor, 4));
+		return advance_by_field(program, at, 4);
 	case DW_CFA_remember_state:
 		return remember_state(program);
 	case DW_CFA_restore_state:
 		return restore_state(program);
 	case DW_CFA_GNU_args_size: /* stack adjustment at calls: not needed here */
-		cursor_uleb128(cursor);
+		read_uleb128(cursor);
 		return CFI_OK;
 	case DW_CFA_def_cfa:
 	case DW_CFA_def_cfa_sf:
@@ -392,7 +547,7 @@ static __attribute__((noinline)) enum cfi_status run_op(struct cfi_program *prog
 	case DW_CFA_def_cfa_offset:
 	case DW_CFA_def_cfa_offset_sf:
 	case DW_CFA_def_cfa_expression:
-		return run_cfa_op(program, op);
+		return run_cfa_op(program, cursor, op);
 	case DW_CFA_offset_extended:
 	case DW_CFA_offset_extended_sf:
 	case DW_CFA_GNU_negative_offset_extended:
@@ -404,61 +559,30 @@ static __attribute__((noinline)) enum cfi_status run_op(struct cfi_program *prog
 	case DW_CFA_register:
 	case DW_CFA_expression:
 	case DW_CFA_val_expression:
-		return run_register_op(program, op);
+		cursor_fork(&copy, cursor);
+		status = run_register_op(program, &copy, op);
+		cursor_fork(cursor, &copy);
+		return status;
 	default:
 		return CFI_UNSUPPORTED;
 	}
 }
 
-/* common_ops on the program's cursor and location. */
+/* Runs the instructions [start, end) from `at` until their end or the
+ * first row past the pc. Inline in row_at, its one caller: the position
+ * stays in registers. */
 static inline __attribute__((always_inline)) enum cfi_status
-run_common(struct cfi_program *program, uintptr_t end)
-{
-	const struct tracer_cie *cie = program->cie;
-	struct common_state state;
-	enum cfi_status status;
-
-	if (!common_factors(cie->code_align, cie->data_align))
-		return CFI_OK;
-	state.pos = program->cursor.pos;
-	state.left = program->pc - program->loc;
-	state.moved = false;
-	state.reached_pc = false;
-#ifdef TRACER_HOST_VIEW
-	state.next_loc = program->next_loc;
-#endif
-	status = common_ops(program->row, program->initial, cie->code_align,
-			    cie->data_align, program->pc, end, &state);
-	program->cursor.pos = state.pos;
-	program->loc = program->pc - state.left;
-	program->moved |= state.moved;
-	program->reached_pc |= state.reached_pc;
-#ifdef TRACER_HOST_VIEW
-	program->next_loc = state.next_loc;
-#endif
-	return status;
-}
-
-/* Runs [start, end) until its end or the first row past the pc: the
- * common ops in run_common, the others through run_op, on the cursor.
- * Inline: row_at runs it every frame. */
-static inline __attribute__((always_inline)) enum cfi_status
-run(struct cfi_program *program, uintptr_t start, uintptr_t end)
+run(struct cfi_program *program, struct cfi_position *at, uintptr_t start, uintptr_t end)
 {
 	enum cfi_status status;
 
-	if (!memory_cursor_open(program->config, start, end, &program->cursor))
+	if (!memory_cursor_open(program->config, start, end, &at->cursor))
 		return CFI_MALFORMED;
-	while (!program->reached_pc) {
-		status = run_common(program, end);
-		if (status != CFI_OK)
-			return status;
-		if (program->reached_pc || program->cursor.pos == end)
-			break;
-		status = run_op(program, cursor_u8(&program->cursor));
+	while (!at->reached_pc && at->cursor.pos < at->cursor.end) {
+		status = run_op(program, at, cursor_u8(&at->cursor));
 		/* An operand cut off by the end of the entry is malformed,
 		 * whatever the op made of the zeros it read instead. */
-		if (program->cursor.failed)
+		if (at->cursor.failed)
 			return CFI_MALFORMED;
 		if (status != CFI_OK)
 			return status;
@@ -466,80 +590,89 @@ run(struct cfi_program *program, uintptr_t start, uintptr_t end)
 	return CFI_OK;
 }
 
-/* Whether the row the CIE's instructions gave is the same for every FDE
- * and pc: a CFA rule alone, reached without moving, nothing remembered. */
-static bool initial_is_cfa_only(const struct cfi_program *program)
+/* ---- the row at a pc ---- */
+
+/* After the CIE's initial instructions ran: whether their row is the same
+ * for every FDE and pc (a CFA rule alone, reached without moving, nothing
+ * remembered), which the walk's cache then keeps. */
+static void cache_initial_row(struct cfi_program *program, const struct cfi_position *at,
+			      struct tracer_cie *cache)
 {
-	return !program->moved && program->remembered_count == 0 &&
-	       !row_has_rules(program->row);
+	const struct cfi_row *row = program->row;
+
+	if (!cache || at->moved || program->remembered_count != 0 || row_has_rules(row))
+		return;
+	cache->initial_known = true;
+	cache->initial_cfa_kind = row->cfa_kind;
+	cache->initial_cfa_register = row->cfa_register;
+	cache->initial_cfa_offset = row->cfa_offset;
 }
 
 /* cfi_row_at_cached, and in *next_loc where the next row starts (past pc),
- * or UINTPTR_MAX if no later row. Always inline: the walk's deepest stack
- * path runs through here (TRACER_STACK_DWARF). */
+ * or UINTPTR_MAX if no later row. Inline in its callers: the walk's deepest
+ * stack path runs through here (TRACER_STACK_DWARF). */
 static inline __attribute__((always_inline)) enum cfi_status
 row_at(const struct tracer_config *config, const struct cfi_fde *fde,
        struct tracer_cie *cache, uintptr_t pc, struct cfi_row *row, uintptr_t *next_loc)
 {
 	/* A walk's CIE is its cache (cfi_find_fde). */
 	const struct tracer_cie *cie = cache ? cache : &fde->cie;
+	bool in_cie = true; /* the CIE's initial instructions, then the FDE's */
 	struct cfi_program program;
+	struct cfi_position at;
 	struct cfi_row initial;
 	enum cfi_status status;
 
+	*next_loc = UINTPTR_MAX;
 	if (cie->ra_column > UINT16_MAX)
 		return CFI_UNSUPPORTED;
 	program.config = config;
 	program.cie = cie;
-	program.loc = fde->pc_start;
-	program.pc = pc;
-	program.reached_pc = false;
-	NOTE_NEXT_LOC(&program, UINTPTR_MAX);
-	program.moved = false;
 	program.row = row;
 	program.initial = NULL;
 	program.remembered_count = 0;
-	cfi_row_clear(row, (uint16_t)cie->ra_column);
+	at.loc = fde->pc_start;
+	at.pc = pc;
+	at.reached_pc = false;
+	at.moved = false;
+#ifdef TRACER_HOST_VIEW
+	at.next_loc = UINTPTR_MAX;
+#endif
+	row_clear(row, (uint16_t)cie->ra_column);
+	/* The row of the CIE's instructions, from the cache if a walk has
+	 * run them before. */
 	if (cache && cache->initial_known) {
 		row->cfa_kind = cache->initial_cfa_kind;
 		row->cfa_register = cache->initial_cfa_register;
 		row->cfa_offset = cache->initial_cfa_offset;
+		in_cie = false;
 	} else {
 		row->cfa_kind = 0;
 		row->cfa_register = 0;
 		row->cfa_offset = 0;
-		status = run(&program, cie->instructions, cie->end);
+	}
+	/* One call of run, inline: in_cie says which instructions it runs. */
+	for (;;) {
+		status =
+		    run(&program, &at, in_cie ? cie->instructions : fde->instructions,
+			in_cie ? cie->end : fde->end);
 		if (status != CFI_OK)
 			return status;
-		if (cache && initial_is_cfa_only(&program)) {
-			cache->initial_known = true;
-			cache->initial_cfa_kind = row->cfa_kind;
-			cache->initial_cfa_register = row->cfa_register;
-			cache->initial_cfa_offset = row->cfa_offset;
+		if (!in_cie)
+			break;
+		in_cie = false;
+		cache_initial_row(&program, &at, cache);
+		/* DW_CFA_restore restores the CIE's rules: a copy of them, if
+		 * any. */
+		if (row_has_rules(row)) {
+			row_copy(&initial, row);
+			program.initial = &initial;
 		}
 	}
-	/* GCC's and clang's CIEs give no register rules: DW_CFA_restore then
-	 * clears a rule, and the initial row need not be kept. */
-	if (row_has_rules(row)) {
-		row_copy(&initial, row);
-		program.initial = &initial;
-	}
-	status = run(&program, fde->instructions, fde->end);
 #ifdef TRACER_HOST_VIEW
-	*next_loc = program.next_loc;
-#else
-	*next_loc = UINTPTR_MAX;
+	*next_loc = at.next_loc;
 #endif
-	if (status != CFI_OK)
-		return status;
 	return row->cfa_kind != 0 ? CFI_OK : CFI_MALFORMED;
-}
-
-bool cfi_row_at_common(const struct tracer_config *config, const struct cfi_fde *fde,
-		       const struct tracer_cie *cache, uintptr_t pc, struct cfi_row *row,
-		       enum cfi_status *status)
-{
-	return cfi_row_at_common_inline(config, fde, cache, pc, row, status);
 }
 
 enum cfi_status cfi_row_at_cached(const struct tracer_config *config,

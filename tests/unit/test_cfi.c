@@ -974,20 +974,15 @@ void cfi_find_fde_common_header(void)
 }
 
 /*
- * A walk's rows (cfi_row_at_cached, the CIE's initial row cached) come from
- * a loop over the common ops without the program's set-up, or, at any
- * other op, from the general interpreter: at every pc of GCC's FDE above,
- * the row readelf gives. Past its last advance the FDE's final nop (no
- * operand follows it) sends the loop to the general interpreter.
+ * A walk's rows (cfi_row_at_cached, the CIE's initial row cached): at every
+ * pc of GCC's FDE above, the row readelf gives, whether the CIE's row was
+ * cached yet or not; then ops GCC's FDE lacks after its final nop (once
+ * the regression inputs of the common ops' loop, which handed such ops to
+ * a second interpreter).
  */
-/* A walk's row as dwarf_step computes it. */
 static enum cfi_status walk_row(struct common_header_case *h, const struct cfi_fde *fde,
 				uintptr_t pc, struct cfi_row *row)
 {
-	enum cfi_status status;
-
-	if (cfi_row_at_common(&h->c.stack.config, fde, &h->cache, pc, row, &status))
-		return status;
 	return cfi_row_at_cached(&h->c.stack.config, fde, &h->cache, pc, row);
 }
 
@@ -1012,7 +1007,7 @@ void cfi_row_cached_every_pc(void)
 		}
 		CHECK_ROW(h.cache.initial_known, offset);
 	}
-	/* An op the loop does not take after the nop, changing the last row:
+	/* DW_CFA_offset_extended after the nop, changing the last row:
 	 * DW_CFA_offset_extended s1 (9), 2 x -4 = -8. The FDE grows by its 3
 	 * bytes (into the nops). */
 	h.c.cfi.block[0x3c] = 0x05;
@@ -1027,7 +1022,7 @@ void cfi_row_cached_every_pc(void)
 	CHECK(walk_row(&h, &fde, h.start + 0x39, &row) == CFI_OK);
 	CHECK(is_gcc_row(&row, &gcc_rows[5]) && cfi_row_rule(&row, REG_S1).kind == 0);
 	/* An advance past the end of the address space, from the last row:
-	 * malformed (cfi_row.c's rule for the general interpreter too). */
+	 * malformed. */
 	h.c.cfi.block[0x3b] = 0x7f; /* advance_loc 63 in place of the nop */
 	fde.pc_end = UINTPTR_MAX;
 	CHECK(walk_row(&h, &fde, h.start + 0x3a, &row) == CFI_OK);
