@@ -98,7 +98,7 @@ endif
 
 # symgen reads .eh_frame with the tracer's own parser, and measures frame
 # sizes with its prologue decoder, built for the host (TRACER_HOST_VIEW: see
-# tracer/internal.h).
+# tracer/memory.h).
 TRACER_SYMGEN_LIB_SRCS := $(addprefix $(TRACER_SYMGEN_DIR)/,symgen.c die.c dwarf_names.c elf.c \
 	fde_index.c functions.c image_end.c image_view.c unwind_table.c) \
 	$(addprefix $(TRACER_DIR)/,cfi_parse.c cfi_row.c memory.c prologue_decode.c)

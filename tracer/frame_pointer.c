@@ -1,5 +1,6 @@
 /*
- * frame_pointer.c - FramePointTracer: follow the records that functions
+ * frame_pointer.c - the frame-pointer unwinder (the seed's FramePointTracer):
+ * follow the records that functions
  * built with -fno-omit-frame-pointer keep below s0.
  *
  * With frame pointers, s0 holds the frame's CFA (the sp its caller had), and
@@ -18,7 +19,7 @@
  * at above sp (frame_size_agrees): a saved s0 forged to a real outer
  * record would otherwise skip frames unnoticed.
  *
- * Most frames are neither first nor odd: frame_pointer_next() (internal.h)
+ * Most frames are neither first nor odd: frame_pointer_next()
  * and frame_pointer_run() below unwind those with inline checks against
  * bounds the walk computed once; frame_pointer_step() does the rest.
  */

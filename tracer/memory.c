@@ -12,7 +12,7 @@
 #include "riscv.h"
 
 #ifdef TRACER_HOST_VIEW
-/* See internal.h. Until a tool says otherwise, the image is in place, with
+/* See memory.h. Until a tool says otherwise, the image is in place, with
  * the host's word size. */
 uintptr_t tracer_host_bias;
 unsigned tracer_host_word_size = sizeof(uintptr_t);

@@ -8,11 +8,11 @@
  * caller's pc, s0's rule its s0. The checks are the DWARF unwinder's too:
  * the CFA lies in the stack above the frame before, and "ra undefined" is
  * believed only at the top of the stack. A row the table could not express
- * goes to the DWARF unwinder (the caller runs it: see internal.h); a pc no
+ * goes to the DWARF unwinder (the caller runs it: walk.c); a pc no
  * FDE covers stops with NO_CFI, as DWARF does, so that auto falls through
  * to the next unwinder.
  *
- * table_common_step() (internal.h) is the step for the common frames (a
+ * table_common_step() below is the step for the common frames (a
  * row based on sp or s0 with ra saved), with the same checks, against
  * bounds computed once or guaranteed by the table's validation: table_run()
  * is the raw capture's loop over it, and tracer_next() takes it for one
