@@ -1,7 +1,7 @@
 /*
  * frame_pointer.c - the frame-pointer unwinder (the seed's FramePointTracer):
- * follow the records that functions
- * built with -fno-omit-frame-pointer keep below s0.
+ * follow the records that functions built with -fno-omit-frame-pointer keep
+ * below s0.
  *
  * With frame pointers, s0 holds the frame's CFA (the sp its caller had), and
  * the prologue stores, just below it:
