@@ -57,7 +57,7 @@ CONFIGS = [
 # without CFI (the default when neither DWARF nor the table is linked).
 UNWINDER_SETS = [
     ("gcc-O2-fp1-frame-pointer-only", ["OPT=-O2", "FP=1", "UNWINDERS=frame-pointer"],
-     ["fp"], ["dwarf", "prologue", "table"]),
+     ["frame-pointer"], ["dwarf", "prologue", "table"]),
     ("gcc-O2-fp0-table-only", ["OPT=-O2", "FP=0", "UNWINDERS=table"],
      ["table", "auto"], ["frame-pointer", "dwarf", "prologue"]),
 ]
