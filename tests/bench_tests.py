@@ -42,8 +42,10 @@ from testlib import CROSS, ROOT, TEST_BUILD, Results, run
 # lookup a frame (22 before), DWARF one where the CFA is s0-based (FP=1:
 # 707 and 1,114 before), the table 5 in its s0-based rows (FP=1: 59 and 444).
 MAX_PER_FRAME = {
-    ("frame-pointer", "raw"): 75,   # 68 (22 before the frame-size witness)
-    # 474 (257 before the witness; 131 before the block checks)
+    # One step for the frame pointer (issue 18: 68 and 499 with its former
+    # fast path beside the step; 22 before the frame-size witness).
+    ("frame-pointer", "raw"): 82,   # 75
+    # 512 (257 before the witness; 131 before the block checks)
     ("frame-pointer", "symbolized"): 520,
     # DWARF's one interpreter (issue 18: within 1.5 times the 805 and 618 of
     # the second, inline copy of the common ops it replaced).

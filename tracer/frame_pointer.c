@@ -19,15 +19,15 @@
  * at above sp (frame_size_agrees): a saved s0 forged to a real outer
  * record would otherwise skip frames unnoticed.
  *
- * Most frames are neither first nor odd: frame_pointer_next()
- * and frame_pointer_run() below unwind those with inline checks against
- * bounds the walk computed once; frame_pointer_step() does the rest.
+ * One function, frame_pointer_caller(), checks and unwinds a frame. The
+ * iterator's step runs it for any frame (frame_pointer_step); for the
+ * frames most walks are made of (a caller's, its return address after `jal
+ * ra` or `jalr ra`) tracer_next() runs it first (frame_pointer_next), and
+ * the raw capture in a loop (frame_pointer_run).
  */
 #include "riscv.h"
 #include "table_lookup.h"
 #include "verify.h"
-
-#define WORD sizeof(uintptr_t)
 
 /* A caller's frame address lies inside a declared stack or at its very top
  * (the outermost function's CFA is the initial sp); a return address never
@@ -44,11 +44,75 @@ static bool is_frame_address(const struct tracer_config *config, uintptr_t value
 	return false;
 }
 
-/* The CFA of a frame whose frame pointer is fp and whose row is `rule`:
- * fp, unless the row puts it at an offset from s0 (GCC: a variadic
- * function's s0 lies below its register save area). */
-static inline uintptr_t frame_pointer_cfa(const struct tracer_unwind_rule *rule,
-					  uintptr_t fp)
+/* The rule of code no valid unwind table covers: it states nothing. */
+static const struct tracer_unwind_rule no_rule = {0, 0, 0, TRACER_UNWIND_NO_CFI, 0};
+
+/* What a step reads of the walk besides the frame, as locals, so that a
+ * loop over frames keeps them in registers (the reads of the stack are
+ * volatile: the compiler would load the walk's fields again each time). */
+struct fp_view {
+	struct tracer_range stack;		 /* the walk's current stack */
+	struct window record;			 /* fp whose record lies in it */
+	const struct tracer_unwind_table *table; /* valid, with rows; or NULL */
+	struct table_lookup lookup;		 /* its arrays */
+};
+
+static inline __attribute__((always_inline)) void fp_view_of(struct fp_view *view,
+							     const struct walk *walk)
+{
+	const struct tracer_unwind_table *table = walk->config->unwind_table;
+
+	view->stack = walk->stack;
+	view->record = walk->record_window;
+	view->table = TRACER_LINKS_TABLE &&
+			      walk->unwind_table_status == TRACER_TABLE_OK &&
+			      table->count > 0
+			  ? table
+			  : NULL;
+	/* Read only with a table, but set: the compiler cannot tell. */
+	view->lookup.base = 0;
+	view->lookup.maps = NULL;
+	view->lookup.lookup = NULL;
+	view->lookup.rows = NULL;
+	view->lookup.rules = NULL;
+	if (view->table)
+		table_lookup_of(&view->lookup, table);
+}
+
+/*
+ * The row that covers code_pc in the walk's valid unwind table, else
+ * no_rule (always, without the table unwinder linked): the table states
+ * where the CFA lies from s0 (GCC keeps a variadic function's s0 below its
+ * register save area) and the frame size that witnesses s0. `checked`: the
+ * walk checks what it reads (not the capture, whose tables
+ * tracer_prepare() checked), so the row first; a table rejected there
+ * says nothing. `covered`: code_pc is the call before a return address in
+ * the walk's call_window, which the table's blocks cover.
+ */
+static inline __attribute__((always_inline)) const struct tracer_unwind_rule *
+frame_rule(const struct fp_view *view, struct walk *walk, bool checked, bool covered,
+	   uintptr_t code_pc)
+{
+	uintptr_t end;
+
+	if (!TRACER_LINKS_TABLE || !view->table)
+		return &no_rule;
+	if (covered)
+		end = code_pc + 1 - view->lookup.base;
+	else if (!unwind_table_end(view->table, code_pc, &end))
+		return &no_rule;
+	if (checked && !walk_unwind_rule(walk, end))
+		return &no_rule;
+	return unwind_table_rule_of(
+	    view->lookup.rules,
+	    view->lookup.rows[unwind_table_rows_below(view->lookup.maps,
+						      view->lookup.lookup, end) -
+			      1]);
+}
+
+/* The CFA of a frame whose frame pointer is fp: fp, unless its row puts
+ * the CFA at an offset from s0. */
+static inline uintptr_t frame_cfa(const struct tracer_unwind_rule *rule, uintptr_t fp)
 {
 	uintptr_t kind = rule->kind;
 
@@ -57,191 +121,151 @@ static inline uintptr_t frame_pointer_cfa(const struct tracer_unwind_rule *rule,
 		   : fp;
 }
 
-/* Whether the frame-pointer unwinder's common path takes a caller's frame
- * (sp, fp) whose row is `rule`: its CFA is fp itself, and agrees with the
- * frame size the row states. The others go to frame_pointer_step(). */
-static inline bool frame_pointer_rule_common(const struct tracer_unwind_rule *rule,
-					     uintptr_t sp, uintptr_t fp)
-{
-	return frame_pointer_cfa(rule, fp) == fp && frame_size_agrees(rule, sp, fp);
-}
-
 /*
- * The frame's CFA: fp, or where the valid unwind table's row for its pc
- * puts it from s0 (frame_pointer_cfa), so that the caller's sp is the one
- * the witness (frame_size_agrees) compares.
+ * One step: the caller of the frame (*pc, *sp, *fp, with its live ra if
+ * `exact`, the first frame of a register set) into (*pc, *sp, *fp), and
+ * TRACER_RUNNING; or why there is none, changing nothing.
  */
-static uintptr_t frame_cfa(struct walk *walk, uintptr_t fp)
+static inline __attribute__((always_inline)) enum tracer_stop
+frame_pointer_caller(const struct fp_view *view, struct walk *walk, bool checked,
+		     bool covered, bool exact, uintptr_t ra, uintptr_t *pc, uintptr_t *sp,
+		     uintptr_t *fp)
 {
-	const struct tracer_unwind_table *table = walk->config->unwind_table;
-	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
-	uintptr_t end;
+	const struct tracer_unwind_rule *rule;
+	uintptr_t cfa;
+	uintptr_t word_below_fp;
+	uintptr_t saved_fp;
 
-	/* A walk that checks what it reads checks the row first: a table
-	 * rejected there says nothing. */
-	if (!TRACER_LINKS_TABLE || walk->unwind_table_status != TRACER_TABLE_OK ||
-	    (unwind_table_end(table, pc, &end) && !walk_unwind_rule_check(walk, end)))
-		return fp;
-	return frame_pointer_cfa(unwind_table_rule(table, pc), fp);
+	/* The stack grows down: this frame's CFA is above its sp, and above
+	 * the CFA of the frame before it (which is this frame's sp). Below
+	 * it: s0 = 0, which the boot code sets (no caller, if this frame is at
+	 * the top of the stack; elsewhere a frame pointer lost), or one not
+	 * 16-byte aligned (psABI), or a loop. */
+	if (*fp <= *sp) {
+		if (*fp == 0)
+			return *sp == view->stack.end ? TRACER_STOP_OUTERMOST
+						      : TRACER_STOP_FP_ZERO;
+		return *fp % TRACER_STACK_ALIGN != 0 ? TRACER_STOP_MISALIGNED
+						     : TRACER_STOP_NOT_ASCENDING;
+	}
+	if (*fp % TRACER_STACK_ALIGN != 0)
+		return TRACER_STOP_MISALIGNED;
+	/* The record, two words below fp, lies in the stack. */
+	if (!memory_read_record(view->record, *fp, &saved_fp, &word_below_fp))
+		return TRACER_STOP_OUTSIDE_STACK;
+	rule = frame_rule(view, walk, checked, covered, exact ? *pc : *pc - 1);
+	cfa = frame_cfa(rule, *fp);
+	if (cfa != *fp) {
+		if (cfa <= view->stack.start || cfa > view->stack.end)
+			return TRACER_STOP_OUTSIDE_STACK;
+		if (cfa < *sp || (cfa == *sp && !exact))
+			return TRACER_STOP_NOT_ASCENDING;
+	}
+	/* The second witness of a caller's frame: a saved s0 forged to point
+	 * at a real outer record would skip frames unnoticed. A register
+	 * set's s0 is the register's, and its pc may lie in a prologue. */
+	if (!exact && !frame_size_agrees(rule, *sp, cfa))
+		return TRACER_STOP_FRAME_SIZE;
+	if (exact && is_frame_address(walk->config, word_below_fp)) {
+		/* GCC leaf: only s0 saved; ra is still live. */
+		saved_fp = word_below_fp;
+		*pc = ra;
+	} else {
+		*pc = word_below_fp;
+	}
+	*sp = cfa;
+	*fp = saved_fp;
+	return TRACER_RUNNING;
 }
 
 void frame_pointer_step(struct walk *walk)
 {
-	const struct tracer_range *stack = &walk->stack;
 	struct tracer_regs *frame = &walk->next;
-	uintptr_t fp = frame->s[0]; /* s0 is the frame pointer */
-	uintptr_t cfa;
-	uintptr_t word_below_fp;
-	uintptr_t caller_fp;
-	uintptr_t caller_pc;
+	struct fp_view view;
+	enum tracer_stop stop;
 
-	/* The boot code clears s0: there is no caller, if this frame is at
-	 * the top of the stack. Elsewhere s0 = 0 is a frame pointer lost (code
-	 * built without frame pointers, or a corrupted record). */
-	if (fp == 0) {
-		walk->stop = frame_outermost(walk, frame->sp, TRACER_STOP_FP_ZERO);
+	fp_view_of(&view, walk);
+	stop = frame_pointer_caller(&view, walk, !walk->tables_verified, false,
+				    walk->next_is_exact, frame->ra, &frame->pc,
+				    &frame->sp, &frame->s[0]);
+	if (stop != TRACER_RUNNING) {
+		walk->stop = stop;
 		return;
 	}
-	if (fp % TRACER_STACK_ALIGN != 0) {
-		walk->stop = TRACER_STOP_MISALIGNED;
-		return;
-	}
-	/* The stack grows down: this frame's CFA is above its sp, and above
-	 * the CFA of the frame before it (which is this frame's sp). */
-	if (fp <= frame->sp) {
-		walk->stop = TRACER_STOP_NOT_ASCENDING;
-		return;
-	}
-	/* fp >= 16 here (aligned, non-zero), so fp - 2 * WORD cannot wrap. */
-	if (fp - 2 * WORD < stack->start || fp > stack->end ||
-	    !memory_read_word(stack, fp - WORD, &word_below_fp)) {
-		walk->stop = TRACER_STOP_OUTSIDE_STACK;
-		return;
-	}
-	cfa = frame_cfa(walk, fp);
-	if (cfa != fp)
-		walk->stop = frame_check_cfa(walk, cfa);
-	if (TRACER_LINKS_TABLE && walk->stop == TRACER_RUNNING)
-		walk->stop = frame_size_check(walk, cfa);
-	if (walk->stop != TRACER_RUNNING)
-		return;
-	if (walk->next_is_exact && is_frame_address(walk->config, word_below_fp)) {
-		/* GCC leaf: only s0 saved; ra is still live. */
-		caller_fp = word_below_fp;
-		caller_pc = frame->ra;
-	} else {
-		caller_pc = word_below_fp;
-		if (!memory_read_word(stack, fp - 2 * WORD, &caller_fp)) {
-			walk->stop = TRACER_STOP_OUTSIDE_STACK;
-			return;
-		}
-	}
-	frame->pc = caller_pc;
-	frame->sp = cfa;
-	frame->s[0] = caller_fp;
 	frame->ra = 0; /* unknown in callers' frames, as are s1-s11 */
 	walk->next_is_exact = false;
 }
 
-/*
- * The frame-pointer unwinder's common path, where frame_pointer_step and
- * the walk's check of the return address would go on: the caller of the
- * frame at (sp, fp) from its record, if every check of frame_pointer_step
- * accepts the record (fp above sp, aligned, the record inside the stack)
- * and the return address follows `jal ra` or `jalr ra` in text. The
- * windows are the walk's (record_window, call_window), as arguments, so
- * that a loop keeps them in registers.
- */
-static inline bool frame_pointer_common(struct window record,
-					struct window call, uintptr_t sp,
-					uintptr_t fp, uintptr_t *caller_fp,
-					uintptr_t *caller_pc)
-{
-	/* fp <= sp also catches fp = 0: the walk's end, or a lost fp. */
-	return fp > sp && memory_read_record(record, fp, caller_fp, caller_pc) &&
-	       code_follows_ra_call(call, *caller_pc);
-}
-
-/* Whether frame_pointer_common may unwind the frame in walk->next: not a
- * register set's, which may be a leaf's (frame_pointer_step), not one that
- * returns into the trap entry (stacks_cross_trap). */
-static inline bool frame_pointer_takes_common(const struct walk *walk)
+/* Whether the frame in walk->next may take the common frames' path: a
+ * caller's frame (a register set's may be a leaf's), its return address
+ * in the call window (a call the valid table covers), not returning into
+ * the trap entry or an entry point (stacks_cross_trap). */
+static inline bool frame_pointer_common(const struct walk *walk)
 {
 	return !walk->next_is_exact &&
+	       window_contains(walk->call_window, walk->next.pc) &&
 	       !window_contains(walk->trap_return_window, walk->next.pc);
 }
 
 bool frame_pointer_next(struct walk *walk)
 {
-	uintptr_t caller_fp;
-	uintptr_t caller_pc;
+	uintptr_t pc = walk->next.pc;
+	uintptr_t sp = walk->next.sp;
+	uintptr_t fp = walk->next.s[0];
+	struct fp_view view;
 
-	if (!frame_pointer_takes_common(walk) ||
-	    !frame_pointer_common(walk->record_window, walk->call_window, walk->next.sp,
-				  walk->next.s[0], &caller_fp, &caller_pc))
+	if (!frame_pointer_common(walk))
 		return false;
-	/* With a valid table, the frame's row (call_window: the table covers
-	 * its call, else the general step decides). */
-	if (TRACER_LINKS_TABLE && walk->unwind_table_status == TRACER_TABLE_OK) {
-		struct table_lookup table;
-
-		table_lookup_of(&table, walk->config->unwind_table);
-		if (!window_contains(walk->call_window, walk->next.pc) ||
-		    !walk_unwind_rule_check(walk, walk->next.pc -
-						      walk->config->unwind_table->base) ||
-		    !frame_pointer_rule_common(
-			table_rule_at_return(&table, walk->next.pc), walk->next.sp,
-			walk->next.s[0]))
-			return false;
-	}
-	walk->next.pc = caller_pc;
-	walk->next.sp = walk->next.s[0];
-	walk->next.s[0] = caller_fp;
+	fp_view_of(&view, walk);
+	/* Anything else, and a stop, is left to the iterator's step, which
+	 * says why: it checks the return address in full, too. */
+	if (frame_pointer_caller(&view, walk, !walk->tables_verified, true, false, 0, &pc,
+				 &sp, &fp) != TRACER_RUNNING ||
+	    !code_follows_ra_call(walk->call_window, pc))
+		return false;
+	walk->next.pc = pc;
+	walk->next.sp = sp;
+	walk->next.s[0] = fp;
 	walk->next.ra = 0; /* unknown in callers' frames */
 	return true;
 }
 
+/* The same in a loop, for tracer_capture(), whose tables tracer_prepare()
+ * checked. */
 size_t frame_pointer_run(struct walk *walk, uintptr_t *pcs, size_t max)
 {
-	const struct window record = walk->record_window;
 	const struct window call = walk->call_window;
 	const struct window trap_return = walk->trap_return_window;
-	/* Only a valid table is read: then every frame the loop takes has
-	 * its row (call_window: the table covers its call). */
-	const bool table_valid =
-	    TRACER_LINKS_TABLE && walk->unwind_table_status == TRACER_TABLE_OK;
-	struct table_lookup table = {0, NULL, NULL, NULL, NULL};
 	uintptr_t pc = walk->next.pc;
 	uintptr_t sp = walk->next.sp;
 	uintptr_t fp = walk->next.s[0];
-	uintptr_t *next = pcs;
-	uintptr_t *const end = pcs + max;
+	size_t count = 0;
+	struct fp_view view;
 
-	if (!frame_pointer_takes_common(walk) ||
-	    (table_valid && !window_contains(call, pc)))
+	if (!frame_pointer_common(walk))
 		return 0;
-	if (table_valid)
-		table_lookup_of(&table, walk->config->unwind_table);
-	while (next != end) {
-		uintptr_t caller_fp;
-		uintptr_t caller_pc;
+	fp_view_of(&view, walk);
+	while (count < max) {
+		uintptr_t caller_pc = pc;
+		uintptr_t caller_sp = sp;
+		uintptr_t caller_fp = fp;
 
-		if (!frame_pointer_common(record, call, sp, fp, &caller_fp, &caller_pc) ||
-		    (table_valid && !frame_pointer_rule_common(
-					table_rule_at_return(&table, pc), sp, fp)))
+		if (frame_pointer_caller(&view, walk, false, true, false, 0, &caller_pc,
+					 &caller_sp, &caller_fp) != TRACER_RUNNING ||
+		    !code_follows_ra_call(call, caller_pc))
 			break;
-		*next++ = caller_pc;
+		pcs[count++] = caller_pc;
 		pc = caller_pc;
-		sp = fp;
+		sp = caller_sp;
 		fp = caller_fp;
-		if (window_contains(trap_return, caller_pc))
+		if (window_contains(trap_return, pc))
 			break;
 	}
-	if (next != pcs) {
-		walk->next.pc = next[-1];
+	if (count > 0) {
+		walk->next.pc = pc;
 		walk->next.sp = sp;
 		walk->next.s[0] = fp;
 		walk->next.ra = 0; /* unknown in callers' frames */
 	}
-	return (size_t)(next - pcs);
+	return count;
 }

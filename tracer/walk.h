@@ -153,10 +153,11 @@ void prologue_step(struct walk *walk);
  * below the DWARF unwinder's on the stack. */
 bool table_step(struct walk *walk);
 
-/* The frame-pointer unwinder's path for the frames most walks are made of
+/* The frame-pointer unwinder's step for the frames most walks are made of
  * (a caller's frame whose return address follows `jal ra` or `jalr ra`):
  * makes the caller of walk->next walk->next and returns true, or changes
- * nothing (frame_pointer_step() then decides, with a stop reason).
+ * nothing (frame_pointer_step(), the same step for any frame, then
+ * decides, with a stop reason).
  * frame_pointer_run(): the same for up to `max` frames, each caller's pc
  * stored in pcs[]; returns how many. */
 bool frame_pointer_next(struct walk *walk);
