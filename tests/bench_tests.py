@@ -368,6 +368,14 @@ def check_text_sizes(results, output):
         size = sizes.get((unwinders, level))
         results.check("bench tracer-text %s %s: at most %d bytes (guard; measured %s)"
                       % (unwinders, level, limit, size), size is not None and size <= limit)
+    # docs/speed.md's table of them, as measured.
+    sets = {"all four": "frame-pointer,table,dwarf,prologue"}
+    tables = [t for t in markdown_tables(open(SPEED_DOC).read()) if t[0][0] == "unwinders"]
+    if results.check("docs/speed.md has its table of code sizes", len(tables) == 1,
+                     "%d tables" % len(tables)):
+        check_doc_table(results, "code size per set of unwinders", tables[0],
+                        lambda name, column: sizes.get(
+                            (sets.get(name, name.replace(", ", ",")), column.strip("`"))))
     # The targets are not met yet (docs/speed.md says by how much):
     # reported, so that the figure is seen, not asserted.
     for (unwinders, level), limit in sorted(TEXT_TARGETS.items()):
