@@ -53,6 +53,7 @@ static const struct tracer_unwind_rule no_rule = {0, 0, 0, TRACER_UNWIND_NO_CFI,
 struct fp_view {
 	struct tracer_range stack;		 /* the walk's current stack */
 	struct window record;			 /* fp whose record lies in it */
+	struct window call;			 /* the walk's call_window */
 	const struct tracer_unwind_table *table; /* valid, with rows; or NULL */
 	struct table_lookup lookup;		 /* its arrays */
 };
@@ -64,6 +65,7 @@ static inline __attribute__((always_inline)) void fp_view_of(struct fp_view *vie
 
 	view->stack = walk->stack;
 	view->record = walk->record_window;
+	view->call = walk->call_window;
 	view->table = TRACER_LINKS_TABLE &&
 			      walk->unwind_table_status == TRACER_TABLE_OK &&
 			      table->count > 0
@@ -124,7 +126,9 @@ static inline uintptr_t frame_cfa(const struct tracer_unwind_rule *rule, uintptr
 /*
  * One step: the caller of the frame (*pc, *sp, *fp, with its live ra if
  * `exact`, the first frame of a register set) into (*pc, *sp, *fp), and
- * TRACER_RUNNING; or why there is none, changing nothing.
+ * TRACER_RUNNING; or why there is none, changing nothing. `covered`: a
+ * common frame, whose caller must be one too (its return address after
+ * `jal ra` or `jalr ra`).
  */
 static inline __attribute__((always_inline)) enum tracer_stop
 frame_pointer_caller(const struct fp_view *view, struct walk *walk, bool checked,
@@ -169,10 +173,13 @@ frame_pointer_caller(const struct fp_view *view, struct walk *walk, bool checked
 	if (exact && is_frame_address(walk->config, word_below_fp)) {
 		/* GCC leaf: only s0 saved; ra is still live. */
 		saved_fp = word_below_fp;
-		*pc = ra;
-	} else {
-		*pc = word_below_fp;
+		word_below_fp = ra;
 	}
+	/* Any other caller is left to the iterator's step, which checks a
+	 * return address in full. */
+	if (covered && !code_follows_ra_call(view->call, word_below_fp))
+		return TRACER_STOP_NOT_A_CALL;
+	*pc = word_below_fp;
 	*sp = cfa;
 	*fp = saved_fp;
 	return TRACER_RUNNING;
@@ -220,8 +227,7 @@ bool frame_pointer_next(struct walk *walk)
 	/* Anything else, and a stop, is left to the iterator's step, which
 	 * says why: it checks the return address in full, too. */
 	if (frame_pointer_caller(&view, walk, !walk->tables_verified, true, false, 0, &pc,
-				 &sp, &fp) != TRACER_RUNNING ||
-	    !code_follows_ra_call(walk->call_window, pc))
+				 &sp, &fp) != TRACER_RUNNING)
 		return false;
 	walk->next.pc = pc;
 	walk->next.sp = sp;
@@ -230,42 +236,47 @@ bool frame_pointer_next(struct walk *walk)
 	return true;
 }
 
+/* The frames tracer_capture() stores: frame_pointer_caller() in a loop,
+ * from (*pc, *sp, *fp), into next[] up to end; returns past the last. */
+static inline __attribute__((always_inline)) uintptr_t *
+frame_pointer_loop(const struct fp_view *view, struct walk *walk, uintptr_t *next,
+		   uintptr_t *const end, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp)
+{
+	const struct window trap_return = walk->trap_return_window;
+
+	while (next != end && frame_pointer_caller(view, walk, false, true, false, 0, pc, sp,
+						   fp) == TRACER_RUNNING) {
+		*next++ = *pc;
+		if (window_contains(trap_return, *pc))
+			break;
+	}
+	return next;
+}
+
 /* The same in a loop, for tracer_capture(), whose tables tracer_prepare()
  * checked. */
 size_t frame_pointer_run(struct walk *walk, uintptr_t *pcs, size_t max)
 {
-	const struct window call = walk->call_window;
-	const struct window trap_return = walk->trap_return_window;
 	uintptr_t pc = walk->next.pc;
 	uintptr_t sp = walk->next.sp;
 	uintptr_t fp = walk->next.s[0];
-	size_t count = 0;
+	uintptr_t *next;
 	struct fp_view view;
 
 	if (!frame_pointer_common(walk))
 		return 0;
 	fp_view_of(&view, walk);
-	while (count < max) {
-		uintptr_t caller_pc = pc;
-		uintptr_t caller_sp = sp;
-		uintptr_t caller_fp = fp;
-
-		if (frame_pointer_caller(&view, walk, false, true, false, 0, &caller_pc,
-					 &caller_sp, &caller_fp) != TRACER_RUNNING ||
-		    !code_follows_ra_call(call, caller_pc))
-			break;
-		pcs[count++] = caller_pc;
-		pc = caller_pc;
-		sp = caller_sp;
-		fp = caller_fp;
-		if (window_contains(trap_return, pc))
-			break;
-	}
-	if (count > 0) {
+	/* A loop for each case, so that a kernel without the unwind table
+	 * keeps no register for its witness (the compiler knows it absent). */
+	if (view.table)
+		next = frame_pointer_loop(&view, walk, pcs, pcs + max, &pc, &sp, &fp);
+	else
+		next = frame_pointer_loop(&view, walk, pcs, pcs + max, &pc, &sp, &fp);
+	if (next != pcs) {
 		walk->next.pc = pc;
 		walk->next.sp = sp;
 		walk->next.s[0] = fp;
 		walk->next.ra = 0; /* unknown in callers' frames */
 	}
-	return count;
+	return (size_t)(next - pcs);
 }

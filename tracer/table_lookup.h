@@ -78,16 +78,14 @@ static inline void table_lookup_of(struct table_lookup *to,
 	to->rules = table->rules;
 }
 
-/* The rule of the row that holds the call before return address pc, whose
- * call the table's blocks cover (the walk's call_window, with a valid
- * table). */
+/* The rule in effect just below `end` bytes past the table's base (even, in
+ * one of its blocks): the last row that starts below it. */
 static inline const struct tracer_unwind_rule *
-table_rule_at_return(const struct table_lookup *table, uintptr_t pc)
+table_rule_below(const struct table_lookup *table, uintptr_t end)
 {
 	return unwind_table_rule_of(
-	    table->rules, table->rows[unwind_table_rows_below(table->maps, table->lookup,
-							      pc - table->base) -
-				      1]);
+	    table->rules,
+	    table->rows[unwind_table_rows_below(table->maps, table->lookup, end) - 1]);
 }
 
 /*

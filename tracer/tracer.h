@@ -87,23 +87,19 @@ struct tracer_config {
 	struct tracer_range eh_frame; /* .eh_frame: the CFI the DWARF unwinder reads */
 	const struct tracer_fde_index *fde_index;	/* NULL: no DWARF unwinding */
 	const struct tracer_unwind_table *unwind_table; /* NULL: no table unwinding */
-	/* Where the tables symgen embeds lie (__tracer_symtab_start/_end in
-	 * linker/tracer_symtab.ld): a table whose descriptor or arrays are
-	 * outside is rejected. */
+	/* Where symgen's tables lie (linker/tracer_symtab.ld): a table whose
+	 * descriptor or arrays are outside is rejected. */
 	struct tracer_range tables;
 	unsigned max_depth; /* frames to print at most; 0 means TRACER_DEFAULT_DEPTH */
-	/* NULL: none; see struct tracer_trap_csrs. */
-	const struct tracer_trap_csrs *trap_csrs;
+	const struct tracer_trap_csrs *trap_csrs; /* NULL: none */
 	/* Code entered from user mode by a jump, with user values in ra and s0
-	 * (a usertrap() reached from a trampoline): the walk ends after a
-	 * frame in one. */
+	 * (usertrap() from a trampoline): the walk ends after a frame in one. */
 	const struct tracer_range *entry_points;
 	unsigned entry_point_count;
 };
 
 #define TRACER_MAX_ENTRY_POINTS 16u
-
-#define TRACER_DEFAULT_DEPTH 64u
+#define TRACER_DEFAULT_DEPTH	64u
 
 /*
  * A register state to start from (the call site, or a saved trap frame): the
@@ -146,17 +142,11 @@ struct tracer_regs {
 
 enum tracer_unwinder {
 	TRACER_FRAME_POINTER, /* saved {fp, ra} records below s0 */
-	/* .eh_frame's call-frame information, through the FDE index. */
-	TRACER_DWARF,
-	/* The prologue unwinder (the seed's CompilerTracer): decodes the
-	 * function's code (from the symbol table) up to the pc. */
-	TRACER_PROLOGUE,
-	/* Per frame, the first that applies: table, DWARF, prologue, frame
-	 * pointer. */
-	TRACER_AUTO,
-	/* The unwind table symgen compiles from .eh_frame; the rows it
-	 * cannot express go to DWARF. */
-	TRACER_TABLE,
+	TRACER_DWARF,	      /* .eh_frame's CFI, through the FDE index */
+	TRACER_PROLOGUE,      /* decodes the function's code up to the pc */
+	TRACER_AUTO,	      /* per frame, the first that applies: table, DWARF,
+				 prologue, frame pointer */
+	TRACER_TABLE,	      /* symgen's compiled CFI; other rows go to DWARF */
 	TRACER_UNWINDER_COUNT
 };
 
@@ -179,20 +169,15 @@ enum tracer_unwinder {
 #define TRACER_LINKS_TABLE 1
 #endif
 
-/*
- * Stack each unwinder needs below its caller's frame, in bytes: GCC 12's
- * deepest path (-fcallgraph-info=su), rv64 -O2, checked by
- * tests/stack_usage.py. -O0 and other compilers need more: measure yours.
- */
+/* Stack each unwinder needs below its caller's frame, in bytes: GCC 12's
+ * deepest path, rv64 -O2 (tests/stack_usage.py); -O0 needs more. */
 #define TRACER_STACK_FRAME_POINTER 464u /* the witness checks table blocks */
 #define TRACER_STACK_DWARF	   1040u
 #define TRACER_STACK_PROLOGUE	   880u
 #define TRACER_STACK_TABLE	   464u /* rows the table holds; interpreted ones: DWARF's */
 #define TRACER_STACK_AUTO	   1040u /* the largest of them */
-/* What tracer_capture() needs on top of its unwinder's figure. */
-#define TRACER_STACK_CAPTURE 624u
-/* What tracer_print_backtrace() needs on top of it (put_line's aside). */
-#define TRACER_STACK_PRINT 912u
+#define TRACER_STACK_CAPTURE 624u /* tracer_capture(): on top of the unwinder's */
+#define TRACER_STACK_PRINT   912u /* tracer_print_backtrace(), put_line aside */
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {
@@ -200,8 +185,7 @@ enum tracer_stop {
 	TRACER_STOP_OUTERMOST,	     /* the first frame of the stack: its sp is the top */
 	TRACER_STOP_OUTSIDE_STACK,   /* frame record not inside the declared stack */
 	TRACER_STOP_MISALIGNED,	     /* frame pointer not 16-byte aligned (psABI) */
-	TRACER_STOP_NOT_ASCENDING,   /* next frame not above the current one: loop or
-					corruption */
+	TRACER_STOP_NOT_ASCENDING,   /* next frame not above this one: loop, corruption */
 	TRACER_STOP_PC_OUTSIDE_TEXT, /* return address not inside the declared text */
 	TRACER_STOP_DEPTH_LIMIT,     /* max_depth frames printed */
 	TRACER_STOP_BAD_UNWINDER,    /* unknown enum tracer_unwinder */
@@ -213,20 +197,15 @@ enum tracer_stop {
 	TRACER_STOP_RA_NOT_SAVED,    /* a caller's frame that saved no ra */
 	TRACER_STOP_NOT_A_CALL,	     /* return address not just after a call */
 	TRACER_STOP_FP_ZERO, /* frame pointer 0 in a frame below the stack's top */
-	TRACER_STOP_EARLY_OUTERMOST, /* CFI or code marks a frame below the top as
-					the first of its stack */
+	TRACER_STOP_EARLY_OUTERMOST, /* a frame below the top marked as the first */
 	TRACER_STOP_BAD_SYMTAB,	     /* the prologue unwinder has no valid symbol table */
 	TRACER_STOP_BAD_FDE_INDEX,   /* the DWARF unwinder has no valid FDE index */
 	TRACER_STOP_BAD_UNWIND_TABLE, /* the table unwinder has no valid unwind table */
-	TRACER_STOP_USER_ENTRY,	      /* a frame in config->entry_points, or a trap
-					 from user mode (its sstatus.SPP clear) */
-	TRACER_STOP_TRAP_NOT_SAVED,   /* a trap frame past the innermost lacks sepc,
-					 scause or stval (TRACER_TRAP_NOT_SAVED) */
+	TRACER_STOP_USER_ENTRY,	      /* an entry point, or a trap from user mode */
+	TRACER_STOP_TRAP_NOT_SAVED,   /* an outer trap frame lacks sepc/scause/stval */
 	TRACER_STOP_BAD_EH_FRAME,     /* the DWARF unwinder read a damaged .eh_frame */
-	TRACER_STOP_FRAME_SIZE,	      /* a caller's CFA (from s0) is not sp plus the
-					 frame size its function states */
-	TRACER_STOP_NOT_LINKED,	      /* the walk's unwinder is not linked into this
-					 build (TRACER_LINKS_*) */
+	TRACER_STOP_FRAME_SIZE,	      /* CFA (from s0) not sp + the frame's size */
+	TRACER_STOP_NOT_LINKED,	      /* unwinder not in this build (TRACER_LINKS_*) */
 	TRACER_STOP_COUNT
 };
 
@@ -242,34 +221,26 @@ struct tracer_frame {
 	const char *name;	/* function containing the pc, NULL if unknown */
 	uintptr_t offset;	/* pc - function start */
 	uintptr_t size;		/* function size */
-	/* The unwinder that found this frame from the one before; for a frame
-	 * from a register set (the first, the one a trap interrupted), the
-	 * walk's own. */
+	/* The unwinder that found it from the frame before (a register set's
+	 * frame: the walk's own), and whether that was a fallback of an auto
+	 * walk (not the table or DWARF): tracer_format_frame() names it. */
 	enum tracer_unwinder found_by;
-	/* Found by a fallback of a TRACER_AUTO walk (not the table, not
-	 * DWARF, which interprets what the table does not hold):
-	 * tracer_format_frame then names found_by after the frame. */
 	bool found_by_fallback;
 };
 
-/*
- * A walk's state, private to the library: declare one (on the stack is
- * fine) and pass it to tracer_start(). Its size: 36 machine words and 78
- * 32-bit fields (walk.h checks it: 600 bytes on rv64, 456 on rv32).
- */
+/* A walk's state, private to the library (walk.h checks its size: 36
+ * words and 78 32-bit fields). Declare one, on the stack is fine. */
 struct tracer_walk {
 	uintptr_t opaque[36 + 78 * 4 / sizeof(uintptr_t)];
 };
 
-/* Begins a walk at `regs`. Copies *regs; keeps a pointer to *config. It
- * checks the tables' headers; the walk checks each block of them the
- * first time it reads it, and stops reading a table found damaged
- * (tracer_format_note() says so). */
+/* Begins a walk at *regs (copied), keeping a pointer to *config. Checks the
+ * tables' headers; the walk checks each block the first time it reads it,
+ * and stops reading a table found damaged (tracer_format_note()). */
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs);
 
-/* Fills *frame with the next frame and returns true, or returns false once
- * the walk has stopped; tracer_stop_reason() then says why. */
+/* The next frame into *frame and true; false once the walk has stopped. */
 bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
 
 /* Why the walk stopped; TRACER_RUNNING while it has not. */
@@ -277,23 +248,11 @@ enum tracer_stop tracer_stop_reason(const struct tracer_walk *walk);
 
 /*
  * Raw capture, for hot paths (allocation sites, lock checking, profiling):
- * the pcs of a walk into an array, no symbolization, no formatting.
- *
- *     static struct tracer_prepared prepared;    (once, at boot)
- *     tracer_prepare(&prepared, &config);
- *     ...
- *     uintptr_t pcs[16];
- *     struct tracer_regs regs;
- *     enum tracer_stop stop;
- *
- *     TRACER_CAPTURE_REGS(&regs);
- *     size_t n = tracer_capture(&prepared, TRACER_FRAME_POINTER, &regs, pcs, 16, &stop);
- *
- * tracer_prepare() checks the tables whole, once; tracer_capture() trusts
- * its verdict (prepare again if the tables may have changed) and keeps
- * every other check. The config must outlive the prepared form. A frame
- * costs tens of instructions for the frame pointer and the table, hundreds
- * for DWARF and the prologue decoder (docs/speed.md).
+ * the pcs of a walk into an array, no symbolization, no formatting
+ * (docs/porting.md). tracer_prepare() checks the tables whole, once, at
+ * boot; tracer_capture() trusts its verdict (prepare again if the tables
+ * may have changed) and keeps every other check. The config must outlive
+ * the prepared form.
  */
 struct tracer_prepared {
 	uintptr_t opaque[1 + 16 / sizeof(uintptr_t)]; /* private: walk.h */
@@ -301,23 +260,16 @@ struct tracer_prepared {
 
 void tracer_prepare(struct tracer_prepared *prepared, const struct tracer_config *config);
 
-/*
- * The pcs the iterator would return from *regs (at most `max`; returns how
- * many; *stop, if not NULL, why it ended: TRACER_STOP_DEPTH_LIMIT if frames
- * remained). pcs[0], and a pc a trap interrupted, are exact; look the
- * others up at pc - 1. Stack: TRACER_STACK_CAPTURE more than the
- * unwinder's figure.
- */
+/* The pcs the iterator would return from *regs, at most `max`: returns how
+ * many, and *stop (if not NULL) why it ended. pcs[0] and a pc a trap
+ * interrupted are exact; look the others up at pc - 1. */
 size_t tracer_capture(const struct tracer_prepared *prepared,
 		      enum tracer_unwinder unwinder, const struct tracer_regs *regs,
 		      uintptr_t *pcs, size_t max, enum tracer_stop *stop);
 
-/*
- * The whole trace in one call: the lines the loop at the top of this file
+/* The whole trace in one call: the lines the loop at the top of this file
  * prints, each passed to put_line (NUL-terminated, no newline); returns the
- * stop reason. Stack: TRACER_STACK_PRINT more than the unwinder's figure,
- * plus put_line's.
- */
+ * stop reason. */
 typedef void tracer_put_line_fn(void *context, const char *line);
 enum tracer_stop tracer_print_backtrace(const struct tracer_config *config,
 					const struct tracer_regs *regs,
@@ -342,10 +294,8 @@ char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder
 /* "End of trace: <reason>" */
 char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop);
 /* "Note: symbol table rejected (checksum mismatch): frames print raw", and
- * the like for the FDE index, the unwind table and .eh_frame, for the
- * tables the walk has rejected since the last call (each once); NULL if
- * none. A walk finds damage as it reads: call it before each frame line
- * and before the end line. */
+ * the like, for the tables rejected since the last call; NULL if none. A
+ * walk finds damage as it reads: call it before each line. */
 char *tracer_format_note(char *buf, size_t size, struct tracer_walk *walk);
 
 /* The code of the function holding addr, as the symbol table sizes it:

@@ -331,7 +331,6 @@ bool walk_dwarf_check(struct walk *walk)
 static bool reject_unwind_table(struct walk *walk, enum tracer_table_status status)
 {
 	walk->unwind_table_status = status;
-	walk->next_table_common = false;
 	return false;
 }
 
@@ -383,15 +382,4 @@ const struct tracer_unwind_rule *walk_unwind_rule(struct walk *walk, uintptr_t e
 	return rule;
 }
 
-void walk_table_check(struct walk *walk)
-{
-	const struct tracer_unwind_table *table = walk->config->unwind_table;
-	/* The pc table_step() looks up: a return address's call. */
-	uintptr_t pc = walk->next_is_exact ? walk->next.pc : walk->next.pc - 1;
-	uintptr_t end;
-
-	if (!walk->tables_verified && walk->unwind_table_status == TRACER_TABLE_OK &&
-	    unwind_table_end(table, pc, &end))
-		(void)walk_unwind_rule(walk, end);
-}
 #endif

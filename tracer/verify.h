@@ -14,18 +14,9 @@
 const struct tracer_unwind_rule *walk_unwind_rule(struct walk *walk,
 						  uintptr_t end);
 
-/* walk_unwind_rule's check, unless tracer_prepare() checked it all:
- * whether table_common_step() may read the table at `end`. */
-static inline bool walk_unwind_rule_check(struct walk *walk, uintptr_t end)
-{
-	return walk->tables_verified || walk_unwind_rule(walk, end);
-}
-
-/* Before a step of a walk that checks what it reads: what table_step()
- * will read for walk->next (a rejected table: table_step() stops so);
- * what dwarf_step() will read, false with walk->stop set if that does not
- * hold (the index's search and answer, the FDE and its CIE). */
-void walk_table_check(struct walk *walk);
+/* Before a step of a walk that checks what it reads: what dwarf_step()
+ * will read, false with walk->stop set if that does not hold (the index's
+ * search and answer, the FDE and its CIE). */
 bool walk_dwarf_check(struct walk *walk);
 
 /*

@@ -61,7 +61,6 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	if (TRACER_LINKS_TABLE && unwind_table_status == TRACER_TABLE_OK)
 		walk->call_window =
 		    unwind_table_call_window(config->unwind_table, walk->call_window);
-	walk->next_table_common = false;
 	walk->trap_return_window = entry_points_return_window(config);
 	walk->next_from_user = false;
 	walk->trap_csrs_used = false;
@@ -115,19 +114,12 @@ const struct tracer_symbol *walk_function(struct walk *walk)
 	return walk->next_function;
 }
 
-/*
- * The frame in walk->next, symbolized; returns its function. table_common:
- * walk->next_table_common holds, so the frame's marks are known without
- * reading them: a caller's frame (a return address) that the table found,
- * after no trap (table_common_ready() accepts no register set's frame, and
- * the general step clears the trap's marks on the others).
- */
+/* The frame in walk->next, symbolized; returns its function. */
 static inline __attribute__((always_inline)) const struct tracer_symbol *
-describe_next(struct walk *walk, struct tracer_frame *frame, bool table_common)
+describe_next(struct walk *walk, struct tracer_frame *frame)
 {
-	const bool is_return_address = table_common || !walk->next_is_exact;
-	const enum tracer_unwinder found_by =
-	    table_common ? TRACER_TABLE : walk->next_found_by;
+	const bool is_return_address = !walk->next_is_exact;
+	const enum tracer_unwinder found_by = walk->next_found_by;
 	const struct tracer_symbol *symbol = walk_symtab_search_checked(
 	    walk, code_address(walk->next.pc, is_return_address));
 
@@ -135,9 +127,9 @@ describe_next(struct walk *walk, struct tracer_frame *frame, bool table_common)
 	frame->sp = walk->next.sp;
 	frame->fp = walk->next.s[0];
 	frame->is_return_address = is_return_address;
-	frame->after_trap = !table_common && walk->next_after_trap;
-	frame->trap_cause = table_common ? 0 : walk->trap_cause;
-	frame->trap_tval = table_common ? 0 : walk->trap_tval;
+	frame->after_trap = walk->next_after_trap;
+	frame->trap_cause = walk->trap_cause;
+	frame->trap_tval = walk->trap_tval;
 	frame->found_by = found_by;
 	frame->found_by_fallback = walk->unwinder == TRACER_AUTO &&
 				   found_by != TRACER_AUTO && found_by != TRACER_TABLE &&
@@ -179,17 +171,10 @@ static void checked_dwarf_step(struct walk *walk)
 #endif
 
 #if TRACER_LINKS_TABLE
-static bool checked_table_step(struct walk *walk)
-{
-	if (!walk->tables_verified)
-		walk_table_check(walk);
-	return table_step(walk);
-}
-
 /* TRACER_TABLE: the rows the table cannot express go to DWARF. */
 static void table_or_dwarf_step(struct walk *walk)
 {
-	if (checked_table_step(walk))
+	if (table_step(walk))
 		return;
 #if TRACER_LINKS_DWARF
 	checked_dwarf_step(walk);
@@ -213,7 +198,7 @@ static void auto_step(struct walk *walk)
 #if TRACER_LINKS_TABLE
 	walk->stop = TRACER_RUNNING;
 	walk->next_found_by = TRACER_TABLE;
-	if (!checked_table_step(walk) || walk->stop == TRACER_STOP_BAD_UNWIND_TABLE)
+	if (!table_step(walk) || walk->stop == TRACER_STOP_BAD_UNWIND_TABLE)
 		walk->stop = TRACER_STOP_NO_CFI;
 #endif
 #if TRACER_LINKS_DWARF
@@ -325,20 +310,13 @@ static void advance(struct walk *walk)
 /*
  * The step for the frames the unwinders' common paths (frame_pointer_next,
  * table_next) decline: advance(), after which the frame's function is
- * forgotten. It also says whether the table's common path may start from
- * the frame it leaves (walk->next_table_common); each frame that path
- * finds meets the same conditions. Out of line, so that tracer_next()
- * needs no frame of its own on the common paths.
+ * forgotten. Out of line, so that tracer_next() needs no frame of its own
+ * on the common paths.
  */
 __attribute__((noinline)) void walk_advance(struct walk *walk)
 {
 	advance(walk);
 	walk->next_function_known = false;
-	/* The flag stays false in the other walks (walk_begin). */
-#if TRACER_LINKS_TABLE
-	if (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO)
-		walk->next_table_common = table_common_ready(walk);
-#endif
 }
 
 /*
@@ -358,16 +336,14 @@ bool tracer_next(struct tracer_walk *caller_walk, struct tracer_frame *frame)
 		return false;
 	}
 	walk->frames_left--;
-	if (TRACER_LINKS_TABLE && walk->next_table_common) {
-		function = describe_next(walk, frame, true);
-		if (table_next(walk))
-			return true;
-	} else {
-		function = describe_next(walk, frame, false);
-		if (TRACER_LINKS_FRAME_POINTER && walk->unwinder == TRACER_FRAME_POINTER &&
-		    frame_pointer_next(walk))
-			return true;
-	}
+	function = describe_next(walk, frame);
+	if (TRACER_LINKS_FRAME_POINTER && walk->unwinder == TRACER_FRAME_POINTER &&
+	    frame_pointer_next(walk))
+		return true;
+	if (TRACER_LINKS_TABLE &&
+	    (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO) &&
+	    table_next(walk))
+		return true;
 	walk->next_function = function;
 	walk->next_function_known = true;
 	walk_advance(walk);

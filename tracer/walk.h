@@ -62,9 +62,6 @@ struct walk {
 	bool next_after_trap;
 	bool next_from_user; /* after a trap from user mode: the walk ends */
 	bool trap_csrs_used; /* config->trap_csrs went to the innermost trap frame */
-	/* The table's common step may start from walk->next (its sp, pc and
-	 * the walk checked: table_common_ready). */
-	bool next_table_common;
 	bool fde_searchable; /* the FDE index is valid and not empty */
 	/* The trap that walk->next came from, when next_after_trap, else 0. */
 	uintptr_t trap_cause;
@@ -163,24 +160,9 @@ bool table_step(struct walk *walk);
 bool frame_pointer_next(struct walk *walk);
 size_t frame_pointer_run(struct walk *walk, uintptr_t *pcs, size_t max);
 
-/* The same for the table: table_next() and table_run() take the frames
- * whose rows are based on sp or s0 with ra saved, from a frame that
- * table_common_ready() accepts. */
+/* The same for the table: table_next() and table_run(). */
 bool table_next(struct walk *walk);
-/* The table unwinder's common path (table_common_step) for up to `max`
- * frames from walk->next, if walk->next_table_common, each caller's pc
- * stored in pcs[], none from a frame that returns into the trap entry or
- * an entry point. Returns how many; leaves walk->next at the last one. */
 size_t table_run(struct walk *walk, uintptr_t *pcs, size_t max);
-/* Whether table_common_step() may start from walk->next (of a table or
- * auto walk), unless it returns into the trap entry or an entry point
- * (trap_return_window, which its users check): the walk running, with a
- * valid table; a frame the table found (so the step need not mark the
- * frames it finds), not a register set's; its pc in the walk's
- * call_window, its sp as table_common_step() needs.
- * walk->next_table_common keeps the answer until the general step runs
- * again: each frame the step finds meets the same conditions. */
-bool table_common_ready(const struct walk *walk);
 
 /* The check of a symbol table search (verify.c), unless the walk's
  * tables_verified: true if `symbol`, the search's answer for addr, is the

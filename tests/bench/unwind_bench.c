@@ -68,17 +68,21 @@ void __register_frame_info(const void *eh_frame, void *object);
 void bench_unwinders(void);
 void bench_unwinders_fp(void);
 
-/* The tracer's unwinders the benchmark measures, one line each. */
+/* The tracer's unwinders the benchmark measures, one line each.
+ * frame-pointer-alone: the frame pointer in a kernel without an unwind
+ * table (config_alone), so without its frame-size witness. */
 static const struct {
 	const char *name;
 	enum tracer_unwinder unwinder;
 	bool needs_frame_pointers;
+	bool alone;
 } benched[] = {
-    {"frame-pointer", TRACER_FRAME_POINTER, true},
-    {"dwarf", TRACER_DWARF, false},
-    {"prologue", TRACER_PROLOGUE, false},
-    {"auto", TRACER_AUTO, false},
-    {"table", TRACER_TABLE, false},
+    {"frame-pointer", TRACER_FRAME_POINTER, true, false},
+    {"frame-pointer-alone", TRACER_FRAME_POINTER, true, true},
+    {"dwarf", TRACER_DWARF, false, false},
+    {"prologue", TRACER_PROLOGUE, false, false},
+    {"auto", TRACER_AUTO, false, false},
+    {"table", TRACER_TABLE, false, false},
 };
 
 #define BENCH_TRACERS (sizeof(benched) / sizeof(benched[0]))
@@ -103,6 +107,8 @@ static unsigned current_slot;
 static struct tracer_config config;
 static struct tracer_trap_layout trap;
 static struct tracer_prepared prepared;
+static struct tracer_config config_alone;
+static struct tracer_prepared prepared_alone;
 static uintptr_t pcs[BENCH_MAX_FRAMES];
 
 /* libgcc keeps its list of registered .eh_frame sections in a private
@@ -129,7 +135,8 @@ BENCH_FN static void measure_symbolized(unsigned which)
 	TRACER_CAPTURE_REGS(&regs);
 	result->frames = 0;
 	start = read_instret();
-	tracer_start(&walk, benched[which].unwinder, &config, &regs);
+	tracer_start(&walk, benched[which].unwinder,
+		     benched[which].alone ? &config_alone : &config, &regs);
 	while (tracer_next(&walk, &frame))
 		result->frames++;
 	result->instret = read_instret() - start;
@@ -147,8 +154,8 @@ BENCH_FN static void measure_raw(unsigned which)
 
 	TRACER_CAPTURE_REGS(&regs);
 	start = read_instret();
-	frames = tracer_capture(&prepared, benched[which].unwinder, &regs, pcs,
-				BENCH_MAX_FRAMES, &stop);
+	frames = tracer_capture(benched[which].alone ? &prepared_alone : &prepared,
+				benched[which].unwinder, &regs, pcs, BENCH_MAX_FRAMES, &stop);
 	result->instret = read_instret() - start;
 	result->frames = (unsigned)frames;
 	result->complete = stop == TRACER_STOP_OUTERMOST;
@@ -229,13 +236,16 @@ BENCH_FN static void measure_walk_start(unsigned which)
 
 	TRACER_CAPTURE_REGS(&regs);
 	start = read_instret();
-	tracer_start(&walk, benched[which].unwinder, &config, &regs);
+	tracer_start(&walk, benched[which].unwinder,
+		     benched[which].alone ? &config_alone : &config, &regs);
 	(void)tracer_next(&walk, &frame);
 	instret = read_instret() - start;
 	kprintf("BENCH walk-start %s instret=%lu symbols=%u fdes=%u unwind=%u\n",
 		benched[which].name, instret, config.symtab->count,
 		config.fde_index->count,
-		config.unwind_table->count + config.unwind_table->block_count);
+		benched[which].alone
+		    ? 0
+		    : config.unwind_table->count + config.unwind_table->block_count);
 }
 
 static const char *unwinder_name(unsigned which)
@@ -325,6 +335,9 @@ static void bench_run(bool with_frame_pointer)
 	panic_describe_kernel(&config, &trap);
 	config.max_depth = BENCH_MAX_FRAMES;
 	tracer_prepare(&prepared, &config);
+	config_alone = config;
+	config_alone.unwind_table = NULL;
+	tracer_prepare(&prepared_alone, &config_alone);
 	__register_frame_info(__eh_frame_start, libgcc_object);
 	/* libgcc sorts its FDEs on first use: keep that one-time cost out. */
 	descend(0, &seed);

@@ -653,15 +653,15 @@ void unwind_table_capture_loop(void)
 	CHECK(frame_is(&t, 1, BASE + B + 0x20, d_cfa, b_cfa));
 	CHECK(frame_is(&t, 2, BASE + 0x100, b_cfa, 0x5050));
 	CHECK(frame_is(&t, 3, BASE + C + 0x10, b_cfa + 32, 0x5050));
-	/* B's CFA a word above D's: its s0 slot is below sp, where the loop
-	 * does not read, but in the stack, where table_step does. */
+	/* B's CFA a word above D's: its s0 slot is below sp, outside the
+	 * frame, though inside the stack: no step reads it. */
 	put(&t, d_cfa - 2 * WORD, d_cfa + WORD);
 	put(&t, d_cfa, BASE + 0x100);
 	put(&t, d_cfa + 32 + WORD - WORD, BASE + C + 0x10);
 	t.stack.range.end = d_cfa + WORD + 32 + 16;
-	CHECK(walk(&t) == 4);
-	CHECK(frame_is(&t, 2, BASE + 0x100, d_cfa + WORD, BASE + B + 0x20));
-	CHECK(t.stack.stop == TRACER_STOP_OUTERMOST);
+	CHECK(walk(&t) == 2);
+	CHECK(frame_is(&t, 1, BASE + B + 0x20, d_cfa, d_cfa + WORD));
+	CHECK(t.stack.stop == TRACER_STOP_OUTSIDE_STACK);
 	/* B returns to D's first byte: the call before it is in the gap, no
 	 * CFI, although D's row (sp + 16, ra below) would find a caller. */
 	put(&t, d_cfa - 2 * WORD, b_cfa);
@@ -682,6 +682,35 @@ void unwind_table_capture_loop(void)
 	CHECK(walk(&t) == 2);
 	CHECK(t.stack.stop == TRACER_STOP_OUTSIDE_STACK);
 	CHECK(frame_is(&t, 1, BASE + D + 0x10, word(&t, 100) + 32, 0x4040));
+	release(&t);
+}
+
+/*
+ * A frame whose CFA is on s0 and whose ra is still in its register (kind 5:
+ * a leaf with a frame pointer, as gcc -fno-omit-frame-pointer builds one,
+ * interrupted): the rule's unused ra offset is 0 and names no slot; s0 is
+ * read below the CFA. B's rule made so (rule 1, the table re-hashed): B +
+ * 0x10, exact, sp word 100, s0 = CFA = word 102, the caller's s0 saved at
+ * word 100; ra C + 0x10, whose CFA (sp + 16 bytes: word 104 on rv64) is the
+ * top: outermost.
+ */
+void unwind_table_s0_leaf(void)
+{
+	struct table_test t;
+
+	build(&t);
+	t.rules[1] = (struct tracer_unwind_rule){0, 0, -2 * W, 5, 0};
+	fill_table(&t);
+	put(&t, word(&t, 100), 0x5050);
+	t.stack.range.end = word(&t, 102) + 16;
+	t.stack.regs.pc = BASE + B + 0x10;
+	t.stack.regs.sp = word(&t, 100);
+	t.stack.regs.s[0] = word(&t, 102);
+	t.stack.regs.ra = BASE + C + 0x10;
+	fake_text_put32(&t.stack, BASE + C + 0x10 - 4, 0x000000ef);
+	CHECK(walk(&t) == 2);
+	CHECK(t.stack.stop == TRACER_STOP_OUTERMOST);
+	CHECK(frame_is(&t, 1, BASE + C + 0x10, word(&t, 102), 0x5050));
 	release(&t);
 }
 
@@ -781,12 +810,11 @@ void unwind_table_entry_point(void)
 }
 
 /*
- * The marks tracer_next() gives a frame the table's common step may take
- * (next_table_common: described without reading them) are those the
- * general step gives, where the walk goes through other steps in between:
+ * The marks tracer_next() gives the frames the table's common path
+ * (table_next) finds are those the general step gives, where the walk goes through other steps in between:
  * a trap frame whose entry lies in the table's rows, and (auto) a frame
  * DWARF found. Each walk runs twice: every call before a return address a
- * c.jalr (the fake text's: the common step declines them all), then `jal
+ * c.jalr (the fake text's: the common path declines them all), then `jal
  * ra` (0x000000ef: it takes what it may); both must give the frames
  * derived here. Trap: A + 0x10 (exact; CFA = sp + 32, word 104) returns to
  * D + 0x10, in the trap entry [D, D + 0x40): the trap frame at word 104
