@@ -3,13 +3,23 @@
  */
 #include "verify.h"
 
+const struct tracer_symbol *symtab_search(const struct tracer_symtab *symtab,
+					  uint32_t first_probe, unsigned levels, uintptr_t addr)
+{
+	return sorted_search_from(symtab->symbols, first_probe, levels,
+				  sizeof(struct tracer_symbol), addr);
+}
+
 const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *symtab,
 						 uintptr_t addr)
 {
-	const struct tracer_symbol *symbol =
-	    sorted_search(symtab->symbols, symtab->count, sizeof(*symbol), addr);
+	const struct tracer_symbol *symbol;
 
-	return symbol ? symbol_holding(symbol, addr) : NULL;
+	if (symtab->count == 0 || addr < symtab->symbols[0].addr)
+		return NULL;
+	symbol = symtab_search(symtab, sorted_first_probe(symtab->count),
+			       sorted_levels(symtab->count), addr);
+	return symbol_holding(symbol, addr);
 }
 
 struct tracer_range tracer_function_range(const struct tracer_config *config,

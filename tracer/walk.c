@@ -40,8 +40,8 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	    walk->symtab_searchable ? sorted_levels(config->symtab->count) : 0;
 	walk->symtab_first_probe =
 	    walk->symtab_searchable ? sorted_first_probe(config->symtab->count) : 0;
-	walk->fde_searchable = fde_index_status == TRACER_TABLE_OK && config->fde_index &&
-			       config->fde_index->count > 0;
+	walk->fde_searchable = TRACER_LINKS_DWARF && fde_index_status == TRACER_TABLE_OK &&
+			       config->fde_index && config->fde_index->count > 0;
 	walk->fde_levels =
 	    walk->fde_searchable ? sorted_levels(config->fde_index->count) : 0;
 	walk->fde_first_probe =
@@ -120,7 +120,7 @@ describe_next(struct walk *walk, struct tracer_frame *frame)
 {
 	const bool is_return_address = !walk->next_is_exact;
 	const enum tracer_unwinder found_by = walk->next_found_by;
-	const struct tracer_symbol *symbol = walk_symtab_search_checked(
+	const struct tracer_symbol *symbol = walk_symtab_search(
 	    walk, code_address(walk->next.pc, is_return_address));
 
 	frame->pc = walk->next.pc;

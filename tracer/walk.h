@@ -171,31 +171,25 @@ size_t table_run(struct walk *walk, uintptr_t *pcs, size_t max);
 bool walk_symbol_check(struct walk *walk, const struct tracer_symbol *symbol,
 		       uintptr_t addr);
 
-/* The function holding addr in the walk's symbol table, if that is valid:
- * the search walk_begin set up. Inline: tracer_next() runs it once a frame. */
-static inline __attribute__((always_inline)) const struct tracer_symbol *
-walk_symtab_search(const struct walk *walk, uintptr_t addr)
-{
-	if (!walk->symtab_searchable)
-		return NULL;
-	return symbol_holding(
-	    sorted_search_from(walk->config->symtab->symbols, walk->symtab_first_probe,
-			       walk->symtab_levels, sizeof(struct tracer_symbol), addr),
-	    addr);
-}
+/* The last symbol at or below addr in a symbol table of count >= 1
+ * entries, levels sorted_levels(count) and first_probe its
+ * sorted_first_probe(): the search, out of line, in one copy (symtab.c). */
+const struct tracer_symbol *symtab_search(const struct tracer_symtab *symtab,
+					  uint32_t first_probe, unsigned levels,
+					  uintptr_t addr);
 
-/* The same search, its answer and the name checked (walk_symbol_check)
- * unless tracer_prepare() checked it all: tracer_next()'s. */
-static inline __attribute__((always_inline)) const struct tracer_symbol *
-walk_symtab_search_checked(struct walk *walk, uintptr_t addr)
+/* The function holding addr in the walk's symbol table, if that is valid:
+ * the search walk_begin set up; its answer and the name checked
+ * (walk_symbol_check) unless tracer_prepare() checked it all. */
+static inline const struct tracer_symbol *walk_symtab_search(struct walk *walk,
+							     uintptr_t addr)
 {
 	const struct tracer_symbol *symbol;
 
 	if (!walk->symtab_searchable)
 		return NULL;
-	symbol =
-	    sorted_search_from(walk->config->symtab->symbols, walk->symtab_first_probe,
-			       walk->symtab_levels, sizeof(struct tracer_symbol), addr);
+	symbol = symtab_search(walk->config->symtab, walk->symtab_first_probe,
+			       walk->symtab_levels, addr);
 	if (!walk->tables_verified && !walk_symbol_check(walk, symbol, addr))
 		return NULL;
 	return symbol_holding(symbol, addr);
