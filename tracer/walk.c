@@ -39,13 +39,22 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	walk->symtab_levels =
 	    walk->symtab_searchable ? sorted_levels(config->symtab->count) : 0;
 	walk->symtab_first_probe =
-	    walk->symtab_searchable ? sorted_first_probe(config->symtab->count) : 0;
-	walk->fde_searchable = TRACER_LINKS_DWARF && fde_index_status == TRACER_TABLE_OK &&
-			       config->fde_index && config->fde_index->count > 0;
+	    walk->symtab_searchable
+		? config->symtab->count - ((uint32_t)1 << walk->symtab_levels)
+		: 0;
+	/* The walks that may take a DWARF step: the table's rows it cannot
+	 * express go to DWARF. */
+	walk->fde_searchable = TRACER_LINKS_DWARF &&
+			       (unwinder == TRACER_DWARF || unwinder == TRACER_TABLE ||
+				unwinder == TRACER_AUTO) &&
+			       fde_index_status == TRACER_TABLE_OK && config->fde_index &&
+			       config->fde_index->count > 0;
 	walk->fde_levels =
 	    walk->fde_searchable ? sorted_levels(config->fde_index->count) : 0;
 	walk->fde_first_probe =
-	    walk->fde_searchable ? sorted_first_probe(config->fde_index->count) : 0;
+	    walk->fde_searchable
+		? config->fde_index->count - ((uint32_t)1 << walk->fde_levels)
+		: 0;
 	walk->next_function = NULL;
 	walk->next_function_known = false;
 	walk->next_found_by = unwinder;
