@@ -375,7 +375,7 @@ parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
 	if (cie->has_augmentation_data) {
 		if (may_call)
 			skip_counted(&cursor);
-		else if (cursor.pos < cursor.end && target_u8(cursor.pos) < 0x80)
+		else if (cursor.pos < cursor.end && !(target_u8(cursor.pos) & 0x80))
 			cursor_skip(&cursor, cursor_u8(&cursor));
 		else
 			return CFI_NEEDS_CALL;
