@@ -876,9 +876,11 @@ void cfi_find_fde_bad_index(void)
 }
 
 /*
- * The walk's FDE lookup (a CIE cache) reads the common header (GCC's: the
- * bytes above, pcrel sdata4, 'z' data of less than 128 bytes, the cached
- * CIE) in one piece, the others field by field. Each case here first reads
+ * The walk's FDE lookup (a CIE cache) reads the FDE with parse_fde's
+ * instance that makes no call where it can (GCC's header: the bytes above,
+ * pcrel sdata4, 'z' data of less than 128 bytes, the cached CIE), else
+ * with the instance that may (a two-byte augmentation length, a CIE not
+ * cached yet); both must give the same result. Each case here first reads
  * the good FDE, which puts its CIE in the cache, then patches the header
  * and reads it again: the result must be the general parse's, whose values
  * come from readelf's decoding above and the LSB's FDE layout. 128 bytes of
