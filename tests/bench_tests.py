@@ -50,8 +50,8 @@ MAX_PER_FRAME = {
     # DWARF's one interpreter and one FDE parser (issue 18: within 1.5 times
     # the 805 and 618 of the second, inline copy of the common ops it
     # replaced; 1,163 and 918 with the inline copy of the FDE header's parse).
-    ("dwarf", "raw"): 1280,         # 1,168 (FP=1); 921 (FP=0)
-    ("dwarf", "symbolized"): 1905,  # 1,735 (FP=1; 1,374 with the inline copy, 801 before the checks)
+    ("dwarf", "raw"): 1280,         # 1,167 (FP=1); 921 (FP=0)
+    ("dwarf", "symbolized"): 1905,  # 1,734 (FP=1; 1,374 with the inline copy, 801 before the checks)
     # The prologue decoder as one path (issue 18: 966 and 1,126 with its
     # former fast path, within the issue's 1.5 times).
     ("prologue", "raw"): 1265,      # 1,148 (FP=1); the issue's target is 600

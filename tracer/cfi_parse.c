@@ -97,7 +97,7 @@ static inline uintptr_t read_u64(struct memory_cursor *cursor)
 }
 
 /* Skips a ULEB128 length and that many bytes (augmentation data). */
-static inline __attribute__((always_inline)) void skip_counted(struct memory_cursor *cursor)
+static inline void skip_counted(struct memory_cursor *cursor)
 {
 	struct memory_cursor copy;
 
