@@ -416,13 +416,13 @@ static inline enum cfi_status check_found(const struct tracer_config *config,
 	return pc < fde->pc_end ? CFI_OK : CFI_NOT_FOUND;
 }
 
-/* find_from_entry through parse_fde's instance that may call. Not inlined:
- * the walk's common path reaches it by a tail call, and then keeps no
- * register across a call and saves none. */
+/* find_from_entry through parse_fde's general instance, which may call.
+ * Not inlined: the walk's common path reaches it by a tail call, and then
+ * keeps no register across a call and saves none. */
 static __attribute__((noinline)) enum cfi_status
-find_with_calls(const struct tracer_config *config, uintptr_t pc,
-		const struct tracer_fde_entry *entry, struct tracer_cie *cie,
-		struct cfi_fde *fde)
+find_fde_general(const struct tracer_config *config, uintptr_t pc,
+		 const struct tracer_fde_entry *entry, struct tracer_cie *cie,
+		 struct cfi_fde *fde)
 {
 	enum cfi_status status = parse_fde(config, entry->fde, cie, fde, true);
 
@@ -438,7 +438,7 @@ find_from_entry(const struct tracer_config *config, uintptr_t pc,
 	enum cfi_status status = parse_fde(config, entry->fde, cie, fde, false);
 
 	if (status == CFI_NEEDS_CALL)
-		return find_with_calls(config, pc, entry, cie, fde);
+		return find_fde_general(config, pc, entry, cie, fde);
 	return status == CFI_OK ? check_found(config, entry, pc, fde) : status;
 }
 
