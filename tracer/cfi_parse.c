@@ -306,7 +306,8 @@ read_fde_range(const struct tracer_config *config, struct memory_cursor *cursor,
  *
  * One parser, in two instances. The walk parses an FDE every frame, and a
  * function that makes a call, even on a path it seldom takes, saves and
- * restores registers on every path. So the walk first runs the instance
+ * restores registers on every path (the cost: docs/speed.md, DWARF). So
+ * the walk first runs the instance
  * without calls (may_call false), which reads what GCC and clang write (an
  * aligned entry with a 32-bit length, the CIE the walk read last, pcrel
  * sdata4 pointers, an augmentation length below 0x80) and returns
