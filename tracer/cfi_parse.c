@@ -307,14 +307,14 @@ read_fde_range(const struct tracer_config *config, struct memory_cursor *cursor,
  * One parser, in two instances. The walk parses an FDE every frame, and a
  * function that makes a call, even on a path it seldom takes, saves and
  * restores registers on every path (the cost: docs/speed.md, DWARF). So
- * the walk first runs the instance
- * without calls (may_call false), which reads what GCC and clang write (an
- * aligned entry with a 32-bit length, the CIE the walk read last, pcrel
- * sdata4 pointers, an augmentation length below 0x80) and returns
- * CFI_NEEDS_CALL where a read would call a function: reading another CIE,
- * a 64-bit length, an unaligned field, another pointer encoding, a longer
- * ULEB128. The walk then runs the instance that may call, from the start.
- * Both make the same checks, in the same order.
+ * the walk first runs the instance without calls (may_call false), which
+ * reads what GCC and clang write (an aligned entry with a 32-bit length,
+ * the CIE the walk read last, pcrel sdata4 pointers, an augmentation
+ * length below 0x80) and returns CFI_NEEDS_CALL where a read would call a
+ * function: reading another CIE, a 64-bit length, an unaligned field,
+ * another pointer encoding, a longer ULEB128. The walk then runs the
+ * instance that may call, from the start. Both make the same checks, in
+ * the same order.
  */
 static inline __attribute__((always_inline)) enum cfi_status
 parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
