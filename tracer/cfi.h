@@ -95,9 +95,10 @@ enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
 
 /* cfi_find_fde for a walk, whose index search is set up (fde_searchable:
  * config->fde_index valid and not empty; sorted_search_from's levels and
- * first probe). */
+ * first probe), with its CIE cache, never NULL. */
 enum cfi_status cfi_find_walk_fde(const struct walk *walk, uintptr_t pc,
-				  struct tracer_cie *cie, struct cfi_fde *fde);
+				  struct tracer_cie *cie, struct cfi_fde *fde)
+    __attribute__((nonnull));
 
 #ifdef TRACER_HOST_VIEW
 /* An entry of .eh_frame, as a walk over the whole section finds it. */

@@ -107,22 +107,34 @@ static inline void skip_counted(struct memory_cursor *cursor)
 }
 
 /*
+ * What parse_fde's instance for the walk (may_call false) returns where the
+ * parse needs a function call; the caller then runs the instance that may
+ * call (see parse_fde). Never returned out of this file.
+ */
+#define CFI_NEEDS_CALL ((enum cfi_status)(CFI_UNREADABLE + 1))
+
+/*
  * Opens `entry` on the contents of the .eh_frame entry at addr (after its
  * length) and reads its CIE id or CIE pointer field into *id, recording in
- * *id_field where that field is.
+ * *id_field where that field is. Without may_call, an unaligned entry or a
+ * 64-bit length is CFI_NEEDS_CALL: their reads are calls.
  */
 static inline __attribute__((always_inline)) enum cfi_status
 open_entry(const struct tracer_config *config, uintptr_t addr,
-	   struct memory_cursor *entry, uintptr_t *id_field, uintptr_t *id)
+	   struct memory_cursor *entry, uintptr_t *id_field, uintptr_t *id, bool may_call)
 {
 	uintptr_t length;
 	unsigned id_size = 4;
 
+	if (!may_call && addr % 4 != 0)
+		return CFI_NEEDS_CALL;
 	if (!memory_cursor_open(config, addr, config->eh_frame.end, entry))
 		return CFI_FAIL(CFI_MALFORMED, "entry at 0x%jx lies outside the section",
 				(uintmax_t)addr);
 	length = cursor_u32(entry);
 	if (length == 0xffffffff) { /* 64-bit DWARF: 8-byte length and ids */
+		if (!may_call)
+			return CFI_NEEDS_CALL;
 		length = read_u64(entry);
 		id_size = 8;
 	}
@@ -206,7 +218,7 @@ parse_cie(const struct tracer_config *config, uintptr_t addr, struct tracer_cie 
 	struct memory_cursor letters;
 	uintptr_t id_field;
 	uintptr_t id;
-	enum cfi_status status = open_entry(config, addr, &cursor, &id_field, &id);
+	enum cfi_status status = open_entry(config, addr, &cursor, &id_field, &id, true);
 	uint8_t version;
 	char first_letter;
 
@@ -262,23 +274,24 @@ read_fde_range_general(const struct tracer_config *config, struct memory_cursor 
 				: status;
 }
 
-/* An FDE's pc_begin and pc_range fields, in the CIE's encoding. */
+/* An FDE's pc_begin and pc_range fields, in the CIE's encoding; without
+ * may_call, only GCC's and clang's (pcrel sdata4), read in line. */
 static inline __attribute__((always_inline)) enum cfi_status
 read_fde_range(const struct tracer_config *config, struct memory_cursor *cursor,
-	       uint8_t encoding, uintptr_t *start, uintptr_t *range)
+	       uint8_t encoding, uintptr_t *start, uintptr_t *range, bool may_call)
 {
 	uintptr_t field = cursor->pos;
 	struct memory_cursor copy;
 	enum cfi_status status;
 
-	/* GCC's and clang's encoding, read here without the general cases
-	 * of cfi_read_pointer: the walk parses an FDE every frame. */
 	if (encoding == (DW_EH_PE_pcrel | DW_EH_PE_sdata4)) {
 		*start = target_address(field +
 					(uintptr_t)(intptr_t)(int32_t)cursor_u32(cursor));
 		*range = (uintptr_t)(intptr_t)(int32_t)cursor_u32(cursor);
 		return cursor->failed ? CFI_MALFORMED : CFI_OK;
 	}
+	if (!may_call)
+		return CFI_NEEDS_CALL;
 	/* The others on a copy of the cursor (see read_u64). */
 	cursor_fork(&copy, cursor);
 	status = read_fde_range_general(config, &copy, encoding, start, range);
@@ -286,71 +299,26 @@ read_fde_range(const struct tracer_config *config, struct memory_cursor *cursor,
 	return status;
 }
 
-/* The size of the common FDE's fields before its instructions: length, CIE
- * pointer, pc_begin and pc_range (pcrel sdata4), a one-byte augmentation
- * length. */
-#define COMMON_FDE_HEADER 17u
-
 /*
- * The FDE at fde_addr as GCC and clang write it, parsed with one bounds
- * check: 4-byte aligned, 32-bit length, its CIE the walk's `cache` (read
- * and checked already), pcrel sdata4 pointers and 'z' augmentation data of
- * fewer than 128 bytes. Fills *fde as parse_fde would and returns true, or
- * returns false, having written nothing: parse_fde then reads it field by
- * field and says what is wrong, if anything. Reads only what the checks
- * before each read put inside .eh_frame.
+ * The FDE at fde_addr and its CIE: cfi_parse_fde, with the CIE `cache` read
+ * last (NULL: none), where the FDE's CIE is then left instead of in
+ * fde->cie.
+ *
+ * One parser, in two instances. The walk parses an FDE every frame, and a
+ * function that makes a call, even on a path it seldom takes, saves and
+ * restores registers on every path (the cost: docs/speed.md, DWARF). So
+ * the walk first runs the instance without calls (may_call false), which
+ * reads what GCC and clang write (an aligned entry with a 32-bit length,
+ * the CIE the walk read last, pcrel sdata4 pointers, an augmentation
+ * length below 0x80) and returns CFI_NEEDS_CALL where a read would call a
+ * function: reading another CIE, a 64-bit length, an unaligned field,
+ * another pointer encoding, a longer ULEB128. The walk then runs the
+ * instance that may call, from the start. Both make the same checks, in
+ * the same order.
  */
-static inline __attribute__((always_inline)) bool
-parse_common_fde(const struct tracer_config *config, uintptr_t fde_addr,
-		 const struct tracer_cie *cache, struct cfi_fde *fde)
-{
-	const struct tracer_range eh_frame = config->eh_frame;
-	uintptr_t length;
-	uintptr_t room; /* bytes after the length field, in the section */
-	uintptr_t id_field = fde_addr + 4;
-	uintptr_t cie_pointer;
-	uintptr_t augmentation;
-	uintptr_t pc_start;
-	uintptr_t pc_end;
-
-	if (cache->fde_encoding != (DW_EH_PE_pcrel | DW_EH_PE_sdata4) ||
-	    !cache->has_augmentation_data || fde_addr % 4 != 0 ||
-	    fde_addr < eh_frame.start || fde_addr > eh_frame.end ||
-	    eh_frame.end - fde_addr < COMMON_FDE_HEADER)
-		return false;
-	length = target_u32(fde_addr);
-	room = eh_frame.end - id_field;
-	/* 0xffffffff would be 64-bit DWARF's mark, not a length. */
-	if (length < COMMON_FDE_HEADER - 4 || length > room || length == 0xffffffff)
-		return false;
-	/* A CIE pointer of 0 marks a CIE; it counts back from its field. */
-	cie_pointer = target_u32(id_field);
-	if (cie_pointer - 1 >= id_field - eh_frame.start ||
-	    id_field - cie_pointer != cache->address)
-		return false;
-	augmentation = target_u8(fde_addr + COMMON_FDE_HEADER - 1);
-	if (augmentation >= 0x80 || augmentation > length - (COMMON_FDE_HEADER - 4))
-		return false;
-	pc_start = target_address(fde_addr + 8 +
-				  (uintptr_t)(intptr_t)(int32_t)target_u32(fde_addr + 8));
-	pc_end = target_address(
-	    pc_start +
-	    target_address((uintptr_t)(intptr_t)(int32_t)target_u32(fde_addr + 12)));
-	if (pc_end < pc_start)
-		return false;
-	fde->pc_start = pc_start;
-	fde->pc_end = pc_end;
-	fde->instructions = fde_addr + COMMON_FDE_HEADER + augmentation;
-	fde->end = id_field + length;
-	return true;
-}
-
-/* cfi_parse_fde, with the CIE `cache` read last (NULL: none), where the
- * FDE's CIE is then left instead of in fde->cie. Inline: cfi_find_fde
- * runs it every frame. */
 static inline __attribute__((always_inline)) enum cfi_status
 parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
-	  struct tracer_cie *cache, struct cfi_fde *fde)
+	  struct tracer_cie *cache, struct cfi_fde *fde, bool may_call)
 {
 	struct tracer_cie *cie = cache ? cache : &fde->cie;
 	struct memory_cursor cursor;
@@ -359,7 +327,7 @@ parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
 	uintptr_t cie_addr;
 	uintptr_t pc_range;
 	enum cfi_status status =
-	    open_entry(config, fde_addr, &cursor, &id_field, &cie_pointer);
+	    open_entry(config, fde_addr, &cursor, &id_field, &cie_pointer, may_call);
 
 	if (status != CFI_OK)
 		return status;
@@ -374,6 +342,8 @@ parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
 	cie_addr = id_field - cie_pointer;
 	/* The cache proved the CIE valid when it read it: not read again. */
 	if (!cache || cache->address != cie_addr) {
+		if (!may_call)
+			return CFI_NEEDS_CALL;
 		status = parse_cie(config, cie_addr, cie);
 		if (status != CFI_OK) {
 			/* Half-written: no CIE's. */
@@ -381,8 +351,10 @@ parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
 			return status;
 		}
 	}
-	status =
-	    read_fde_range(config, &cursor, cie->fde_encoding, &fde->pc_start, &pc_range);
+	status = read_fde_range(config, &cursor, cie->fde_encoding, &fde->pc_start,
+				&pc_range, may_call);
+	if (status == CFI_NEEDS_CALL)
+		return status;
 	if (status != CFI_OK)
 		return cursor.failed
 			   ? CFI_FAIL(status,
@@ -399,8 +371,16 @@ parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
 		    CFI_MALFORMED,
 		    "FDE range 0x%jx+0x%jx runs past the end of the address space",
 		    (uintmax_t)fde->pc_start, (uintmax_t)target_address(pc_range));
-	if (cie->has_augmentation_data)
-		skip_counted(&cursor);
+	/* A ULEB128 length, and that many bytes of data, skipped; without
+	 * may_call, a length of one byte (below 0x80). */
+	if (cie->has_augmentation_data) {
+		if (may_call)
+			skip_counted(&cursor);
+		else if (cursor.pos < cursor.end && !(target_u8(cursor.pos) & 0x80))
+			cursor_skip(&cursor, cursor_u8(&cursor));
+		else
+			return CFI_NEEDS_CALL;
+	}
 	if (cursor.failed)
 		return CFI_FAIL(
 		    CFI_MALFORMED,
@@ -413,7 +393,7 @@ parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
 enum cfi_status cfi_parse_fde(const struct tracer_config *config, uintptr_t fde_addr,
 			      struct cfi_fde *fde)
 {
-	return parse_fde(config, fde_addr, NULL, fde);
+	return parse_fde(config, fde_addr, NULL, fde, true);
 }
 
 /* The last index entry whose pc_start <= pc, or NULL. */
@@ -437,30 +417,30 @@ static inline enum cfi_status check_found(const struct tracer_config *config,
 	return pc < fde->pc_end ? CFI_OK : CFI_NOT_FOUND;
 }
 
-/* cfi_find_fde's FDE through the general parse. Not inlined: the common
- * path, which reaches it by a tail call, then keeps no register across a
- * call and saves none. */
+/* find_from_entry through parse_fde's general instance, which may call.
+ * Not inlined: the walk's common path reaches it by a tail call, and then
+ * keeps no register across a call and saves none. */
 static __attribute__((noinline)) enum cfi_status
 find_fde_general(const struct tracer_config *config, uintptr_t pc,
 		 const struct tracer_fde_entry *entry, struct tracer_cie *cie,
 		 struct cfi_fde *fde)
 {
-	enum cfi_status status = parse_fde(config, entry->fde, cie, fde);
+	enum cfi_status status = parse_fde(config, entry->fde, cie, fde, true);
 
 	return status == CFI_OK ? check_found(config, entry, pc, fde) : status;
 }
 
-/* The FDE of `entry`, the index's last at or below pc: the common header
- * in line when the walk's CIE (`cie`, NULL: none) is its CIE, else the
- * general parse. */
+/* The FDE of `entry`, the index's last at or below pc (see parse_fde). */
 static inline __attribute__((always_inline)) enum cfi_status
 find_from_entry(const struct tracer_config *config, uintptr_t pc,
 		const struct tracer_fde_entry *entry, struct tracer_cie *cie,
 		struct cfi_fde *fde)
 {
-	if (cie && parse_common_fde(config, entry->fde, cie, fde))
-		return check_found(config, entry, pc, fde);
-	return find_fde_general(config, pc, entry, cie, fde);
+	enum cfi_status status = parse_fde(config, entry->fde, cie, fde, false);
+
+	if (status == CFI_NEEDS_CALL)
+		return find_fde_general(config, pc, entry, cie, fde);
+	return status == CFI_OK ? check_found(config, entry, pc, fde) : status;
 }
 
 enum cfi_status cfi_find_fde(const struct tracer_config *config, uintptr_t pc,
@@ -503,7 +483,7 @@ enum cfi_status cfi_read_entry(const struct tracer_config *config, uintptr_t add
 		entry->next = cursor.pos;
 		return CFI_OK;
 	}
-	status = open_entry(config, addr, &cursor, &id_field, &id);
+	status = open_entry(config, addr, &cursor, &id_field, &id, true);
 	if (status != CFI_OK)
 		return status;
 	entry->next = cursor.end;

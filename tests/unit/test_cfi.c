@@ -876,9 +876,11 @@ void cfi_find_fde_bad_index(void)
 }
 
 /*
- * The walk's FDE lookup (a CIE cache) reads the common header (GCC's: the
- * bytes above, pcrel sdata4, 'z' data of less than 128 bytes, the cached
- * CIE) in one piece, the others field by field. Each case here first reads
+ * The walk's FDE lookup (a CIE cache) reads the FDE with parse_fde's
+ * instance that makes no call where it can (GCC's header: the bytes above,
+ * pcrel sdata4, 'z' data of less than 128 bytes, the cached CIE), else
+ * with the instance that may (a two-byte augmentation length, a CIE not
+ * cached yet); both must give the same result. Each case here first reads
  * the good FDE, which puts its CIE in the cache, then patches the header
  * and reads it again: the result must be the general parse's, whose values
  * come from readelf's decoding above and the LSB's FDE layout. 128 bytes of
@@ -892,23 +894,31 @@ struct common_header_case {
 	uintptr_t start; /* the FDE's pc_begin */
 };
 
-static void build_common_header(struct common_header_case *h)
+/* The case over `bytes`, whose FDE (at offset `fde`) starts its function at
+ * 0x5c before its pc_begin field (at `pc_field`), as GCC's does. */
+static void build_fde_case(struct common_header_case *h, const uint8_t *bytes,
+			   size_t size, size_t fde, size_t pc_field)
 {
 	static const uint8_t nops[128];
 
 	fake_stack_init(&h->c.stack);
 	fake_cfi_init(&h->c.cfi);
-	fake_cfi_bytes(&h->c.cfi, gcc_eh_frame, sizeof(gcc_eh_frame));
+	fake_cfi_bytes(&h->c.cfi, bytes, size);
 	fake_cfi_bytes(&h->c.cfi, nops, sizeof(nops));
 	fake_cfi_seal(&h->c.cfi, &h->c.stack.config);
-	h->start = fake_cfi_addr(&h->c.cfi, GCC_PC_FIELD) - 0x5c;
+	h->start = fake_cfi_addr(&h->c.cfi, pc_field) - 0x5c;
 	h->c.stack.config.text = (struct tracer_range){h->start, h->start + 0x1000};
 	h->entry.pc_start = h->start;
-	h->entry.fde = fake_cfi_addr(&h->c.cfi, GCC_FDE);
+	h->entry.fde = fake_cfi_addr(&h->c.cfi, fde);
 	fake_fde_index_fill(&h->index, &h->entry, 1, h->c.stack.config.eh_frame);
 	h->c.stack.config.fde_index = &h->index;
 	fake_tables_anywhere(&h->c.stack.config);
 	h->cache.address = UINTPTR_MAX;
+}
+
+static void build_common_header(struct common_header_case *h)
+{
+	build_fde_case(h, gcc_eh_frame, sizeof(gcc_eh_frame), GCC_FDE, GCC_PC_FIELD);
 }
 
 /* Finds the FDE of start + 0x10 with the cache: the good one first. */
@@ -970,6 +980,63 @@ void cfi_find_fde_common_header(void)
 	CHECK(find_cached(&h, &fde) == CFI_MALFORMED);
 	put_u32(&h, GCC_FDE + 4, GCC_FDE + 8);
 	CHECK(find_cached(&h, &fde) == CFI_MALFORMED);
+	end_case(&h.c);
+}
+
+/*
+ * GCC's CIE and FDE where the walk's instance of the parser, which makes no
+ * call, hands the FDE to the one that may: two bytes into the section (its
+ * fields unaligned), with a 64-bit length, and with datarel pointers. Each
+ * is read twice, the CIE cached the second time. The values are the gcc
+ * case's, moved as the LSB's layout moves them.
+ */
+void cfi_find_fde_needing_calls(void)
+{
+	/* The 64-bit FDE: 0xffffffff, an 8-byte length (0x28: the 8-byte CIE
+	 * pointer, 8 bytes of pc fields, the 24 bytes from the augmentation
+	 * length on), an 8-byte CIE pointer (0x20: back from its field to
+	 * offset 0); pc_begin at 0x28, instructions from 0x31 to 0x48. */
+	static const uint8_t fde64[] = {
+	    0xff, 0xff, 0xff, 0xff, 0x28, 0x00, 0x00, 0x00, 0x00, 0x00,
+	    0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	    0xa4, 0xff, 0xff, 0xff, 0x3c, 0x00, 0x00, 0x00,
+	};
+	uint8_t bytes[sizeof(gcc_eh_frame) + sizeof(fde64)] = {0};
+	struct common_header_case h;
+	struct cfi_fde fde;
+
+	/* Two bytes into the section. */
+	memcpy(bytes + 2, gcc_eh_frame, sizeof(gcc_eh_frame));
+	build_fde_case(&h, bytes, 2 + sizeof(gcc_eh_frame), 2 + GCC_FDE,
+		       2 + GCC_PC_FIELD);
+	CHECK(h.entry.fde % 4 != 0);
+	CHECK(find_cached(&h, &fde) == CFI_OK &&
+	      is_gcc_fde(&h, &fde, 2 + 0x25, 2 + 0x3c));
+	CHECK(h.cache.address == fake_cfi_addr(&h.c.cfi, 2));
+	CHECK(find_cached(&h, &fde) == CFI_OK &&
+	      is_gcc_fde(&h, &fde, 2 + 0x25, 2 + 0x3c));
+	end_case(&h.c);
+
+	/* The 64-bit FDE after the CIE. */
+	memcpy(bytes, gcc_eh_frame, GCC_FDE);
+	memcpy(bytes + GCC_FDE, fde64, sizeof(fde64));
+	memcpy(bytes + GCC_FDE + sizeof(fde64), gcc_eh_frame + 0x24,
+	       sizeof(gcc_eh_frame) - 0x24);
+	build_fde_case(&h, bytes, 0x48, GCC_FDE, 0x28);
+	CHECK(find_cached(&h, &fde) == CFI_OK && is_gcc_fde(&h, &fde, 0x31, 0x48));
+	CHECK(h.cache.address == fake_cfi_addr(&h.c.cfi, 0));
+	CHECK(find_cached(&h, &fde) == CFI_OK && is_gcc_fde(&h, &fde, 0x31, 0x48));
+	end_case(&h.c);
+
+	/* DW_EH_PE_datarel | sdata4 (0x3b): pc_begin from the section's start,
+	 * -0x40 (0x1c - 0x5c), the same function. */
+	memcpy(bytes, gcc_eh_frame, sizeof(gcc_eh_frame));
+	bytes[0x10] = 0x3b;
+	bytes[GCC_PC_FIELD] = 0xc0;
+	build_fde_case(&h, bytes, sizeof(gcc_eh_frame), GCC_FDE, GCC_PC_FIELD);
+	CHECK(find_cached(&h, &fde) == CFI_OK && is_gcc_fde(&h, &fde, 0x25, 0x3c));
+	CHECK(h.cache.fde_encoding == 0x3b);
+	CHECK(find_cached(&h, &fde) == CFI_OK && is_gcc_fde(&h, &fde, 0x25, 0x3c));
 	end_case(&h.c);
 }
 
