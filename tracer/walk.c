@@ -73,10 +73,9 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	walk->trap_return_window = entry_points_return_window(config);
 	walk->next_from_user = false;
 	walk->trap_csrs_used = false;
-	/* No CIE yet. cfi_find_fde's fast path reads the encoding and 'z'
-	 * before it compares the address, so those are defined too (a bool
-	 * of another value is undefined). Field by field: a struct store
-	 * may call memset, which a freestanding kernel need not have. */
+	/* No CIE yet. Every field defined all the same (a bool of another
+	 * value is undefined). Field by field: a struct store may call
+	 * memset, which a freestanding kernel need not have. */
 	walk->cie.address = UINTPTR_MAX;
 	walk->cie.fde_encoding = 0;
 	walk->cie.has_augmentation_data = false;
