@@ -96,7 +96,7 @@ SYMBOLIZED_STEP_EXTRA = {"frame-pointer": 180, "dwarf": 180}
 # .text of the tracer's objects per unwinder set and -O level (bytes): the
 # issue's targets (reported, not met yet: docs/speed.md), and guards at about
 # 1.1 times the figures reached (frame pointer 7,892 / 7,006; table 11,852 /
-# 10,610; both 13,558 / 12,314; all 31,854 / 26,756 at -O2 / -Os, with one
+# 10,610; both 13,558 / 12,314; all 31,946 / 27,120 at -O2 / -Os, with one
 # step per unwinder and one symbol search).
 TEXT_TARGETS = {("frame-pointer", "-O2"): 4096, ("frame-pointer,table", "-O2"): 10240}
 TEXT_GUARDS = {("frame-pointer", "-O2"): 8700, ("frame-pointer", "-Os"): 7700,
