@@ -89,15 +89,16 @@ static inline __attribute__((always_inline)) void fp_view_of(struct fp_view *vie
  * walk checks what it reads (not the capture, whose tables
  * tracer_prepare() checked), so the row first; a table rejected there
  * says nothing. `covered`: code_pc is the call before a return address in
- * the walk's call_window, which the table's blocks cover.
+ * the walk's call_window, which the table's blocks cover. `with_table`:
+ * view->table is not NULL (a constant where the caller knows it).
  */
 static inline __attribute__((always_inline)) const struct tracer_unwind_rule *
 frame_rule(const struct fp_view *view, struct walk *walk, bool checked, bool covered,
-	   uintptr_t code_pc)
+	   bool with_table, uintptr_t code_pc)
 {
 	uintptr_t end;
 
-	if (!TRACER_LINKS_TABLE || !view->table)
+	if (!TRACER_LINKS_TABLE || !with_table)
 		return &no_rule;
 	if (covered)
 		end = code_pc + 1 - view->lookup.base;
@@ -128,12 +129,12 @@ static inline uintptr_t frame_cfa(const struct tracer_unwind_rule *rule, uintptr
  * `exact`, the first frame of a register set) into (*pc, *sp, *fp), and
  * TRACER_RUNNING; or why there is none, changing nothing. `covered`: a
  * common frame, whose caller must be one too (its return address after
- * `jal ra` or `jalr ra`).
+ * `jal ra` or `jalr ra`). `with_table`: see frame_rule().
  */
 static inline __attribute__((always_inline)) enum tracer_stop
 frame_pointer_caller(const struct fp_view *view, struct walk *walk, bool checked,
-		     bool covered, bool exact, uintptr_t ra, uintptr_t *pc, uintptr_t *sp,
-		     uintptr_t *fp)
+		     bool covered, bool with_table, bool exact, uintptr_t ra,
+		     uintptr_t *pc, uintptr_t *sp, uintptr_t *fp)
 {
 	const struct tracer_unwind_rule *rule;
 	uintptr_t cfa;
@@ -157,7 +158,8 @@ frame_pointer_caller(const struct fp_view *view, struct walk *walk, bool checked
 	/* The record, two words below fp, lies in the stack. */
 	if (!memory_read_record(view->record, *fp, &saved_fp, &word_below_fp))
 		return TRACER_STOP_OUTSIDE_STACK;
-	rule = frame_rule(view, walk, checked, covered, exact ? *pc : *pc - 1);
+	rule =
+	    frame_rule(view, walk, checked, covered, with_table, exact ? *pc : *pc - 1);
 	cfa = frame_cfa(rule, *fp);
 	if (cfa != *fp) {
 		if (cfa <= view->stack.start || cfa > view->stack.end)
@@ -193,8 +195,8 @@ void frame_pointer_step(struct walk *walk)
 
 	fp_view_of(&view, walk);
 	stop = frame_pointer_caller(&view, walk, !walk->tables_verified, false,
-				    walk->next_is_exact, frame->ra, &frame->pc,
-				    &frame->sp, &frame->s[0]);
+				    view.table, walk->next_is_exact, frame->ra,
+				    &frame->pc, &frame->sp, &frame->s[0]);
 	if (stop != TRACER_RUNNING) {
 		walk->stop = stop;
 		return;
@@ -226,8 +228,8 @@ bool frame_pointer_next(struct walk *walk)
 	fp_view_of(&view, walk);
 	/* Anything else, and a stop, is left to the iterator's step, which
 	 * says why: it checks the return address in full, too. */
-	if (frame_pointer_caller(&view, walk, !walk->tables_verified, true, false, 0, &pc,
-				 &sp, &fp) != TRACER_RUNNING)
+	if (frame_pointer_caller(&view, walk, !walk->tables_verified, true, view.table,
+				 false, 0, &pc, &sp, &fp) != TRACER_RUNNING)
 		return false;
 	walk->next.pc = pc;
 	walk->next.sp = sp;
@@ -239,13 +241,15 @@ bool frame_pointer_next(struct walk *walk)
 /* The frames tracer_capture() stores: frame_pointer_caller() in a loop,
  * from (*pc, *sp, *fp), into next[] up to end; returns past the last. */
 static inline __attribute__((always_inline)) uintptr_t *
-frame_pointer_loop(const struct fp_view *view, struct walk *walk, uintptr_t *next,
-		   uintptr_t *const end, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp)
+frame_pointer_loop(const struct fp_view *view, struct walk *walk, bool with_table,
+		   uintptr_t *next, uintptr_t *const end, uintptr_t *pc, uintptr_t *sp,
+		   uintptr_t *fp)
 {
 	const struct window trap_return = walk->trap_return_window;
 
-	while (next != end && frame_pointer_caller(view, walk, false, true, false, 0, pc, sp,
-						   fp) == TRACER_RUNNING) {
+	while (next != end &&
+	       frame_pointer_caller(view, walk, false, true, with_table, false, 0, pc, sp,
+				    fp) == TRACER_RUNNING) {
 		*next++ = *pc;
 		if (window_contains(trap_return, *pc))
 			break;
@@ -267,11 +271,13 @@ size_t frame_pointer_run(struct walk *walk, uintptr_t *pcs, size_t max)
 		return 0;
 	fp_view_of(&view, walk);
 	/* A loop for each case, so that a kernel without the unwind table
-	 * keeps no register for its witness (the compiler knows it absent). */
+	 * keeps no register for its witness. */
 	if (view.table)
-		next = frame_pointer_loop(&view, walk, pcs, pcs + max, &pc, &sp, &fp);
+		next =
+		    frame_pointer_loop(&view, walk, true, pcs, pcs + max, &pc, &sp, &fp);
 	else
-		next = frame_pointer_loop(&view, walk, pcs, pcs + max, &pc, &sp, &fp);
+		next =
+		    frame_pointer_loop(&view, walk, false, pcs, pcs + max, &pc, &sp, &fp);
 	if (next != pcs) {
 		walk->next.pc = pc;
 		walk->next.sp = sp;

@@ -4,7 +4,8 @@
 #include "verify.h"
 
 const struct tracer_symbol *symtab_search(const struct tracer_symtab *symtab,
-					  uint32_t first_probe, unsigned levels, uintptr_t addr)
+					  uint32_t first_probe, unsigned levels,
+					  uintptr_t addr)
 {
 	return sorted_search_from(symtab->symbols, first_probe, levels,
 				  sizeof(struct tracer_symbol), addr);

@@ -176,8 +176,8 @@ enum tracer_unwinder {
 #define TRACER_STACK_PROLOGUE	   880u
 #define TRACER_STACK_TABLE	   464u /* rows the table holds; interpreted ones: DWARF's */
 #define TRACER_STACK_AUTO	   1040u /* the largest of them */
-#define TRACER_STACK_CAPTURE 624u /* tracer_capture(): on top of the unwinder's */
-#define TRACER_STACK_PRINT   912u /* tracer_print_backtrace(), put_line aside */
+#define TRACER_STACK_CAPTURE	   624u	 /* tracer_capture(): on top of the unwinder's */
+#define TRACER_STACK_PRINT	   912u	 /* tracer_print_backtrace(), put_line aside */
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {

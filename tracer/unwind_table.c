@@ -141,7 +141,8 @@ table_caller(const struct table_view *view, struct walk *walk, bool checked, boo
 	/* The stack grows down: the CFA lies above sp (at sp only in a
 	 * register set's frame, in a function that has no frame), inside the
 	 * stack (above its start, as sp is in a common frame). */
-	if (cfa <= *sp || cfa > view->stack.end || (!common && cfa <= view->stack.start)) {
+	if (cfa <= *sp || cfa > view->stack.end ||
+	    (!common && cfa <= view->stack.start)) {
 		if (cfa <= view->stack.start || cfa > view->stack.end)
 			return TRACER_STOP_OUTSIDE_STACK;
 		if (cfa < *sp || !exact)
@@ -164,7 +165,8 @@ table_caller(const struct table_view *view, struct walk *walk, bool checked, boo
 	/* A caller's frame whose CFA is on s0, against the size its row
 	 * states (frame_size_agrees): a saved s0 forged to a real outer
 	 * record would otherwise skip frames unnoticed. */
-	if ((kind & TRACER_UNWIND_CFA_ON_S0) && !exact && !frame_size_agrees(rule, *sp, cfa))
+	if ((kind & TRACER_UNWIND_CFA_ON_S0) && !exact &&
+	    !frame_size_agrees(rule, *sp, cfa))
 		return TRACER_STOP_FRAME_SIZE;
 	/* Saved, mostly: the loads in line (4 instructions a frame less in
 	 * make bench's capture). */
@@ -202,8 +204,9 @@ bool table_step(struct walk *walk)
 	if (walk->config->unwind_table->count == 0)
 		return false;
 	table_view_of(&view, walk);
-	stop = table_caller(&view, walk, !walk->tables_verified, false, walk->next_is_exact,
-			    frame->ra, &frame->pc, &frame->sp, &frame->s[0]);
+	stop =
+	    table_caller(&view, walk, !walk->tables_verified, false, walk->next_is_exact,
+			 frame->ra, &frame->pc, &frame->sp, &frame->s[0]);
 	if (stop == TRACER_STOP_UNSUPPORTED_CFI)
 		return false;
 	if (stop == TRACER_RUNNING) {
@@ -226,8 +229,8 @@ static inline bool table_common(const struct walk *walk)
 	       walk->config->unwind_table->count > 0 &&
 	       window_contains(walk->call_window, walk->next.pc) &&
 	       !window_contains(walk->trap_return_window, walk->next.pc) &&
-	       walk->next.sp % sizeof(uintptr_t) == 0 && walk->next.sp >= walk->stack.start &&
-	       walk->next.sp <= walk->stack.end;
+	       walk->next.sp % sizeof(uintptr_t) == 0 &&
+	       walk->next.sp >= walk->stack.start && walk->next.sp <= walk->stack.end;
 }
 
 bool table_next(struct walk *walk)
@@ -268,9 +271,8 @@ size_t table_run(struct walk *walk, uintptr_t *pcs, size_t max)
 		return 0;
 	table_view_of(&view, walk);
 	/* ra: the frame's pc, the address its callee returned to. */
-	while (next != end &&
-	       table_caller(&view, walk, false, true, false, pc, &pc, &sp, &s0) ==
-		   TRACER_RUNNING) {
+	while (next != end && table_caller(&view, walk, false, true, false, pc, &pc, &sp,
+					   &s0) == TRACER_RUNNING) {
 		*next++ = pc;
 		if (window_contains(trap_return, pc))
 			break;
@@ -293,7 +295,7 @@ size_t table_run(struct walk *walk, uintptr_t *pcs, size_t max)
  * are.
  */
 struct window unwind_table_call_window(const struct tracer_unwind_table *table,
-					      struct window call)
+				       struct window call)
 {
 	struct window window = {UINTPTR_MAX, 0};
 	uintptr_t first = table->base + 1;
@@ -316,4 +318,3 @@ struct window unwind_table_call_window(const struct tracer_unwind_table *table,
 	}
 	return window;
 }
-

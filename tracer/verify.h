@@ -11,8 +11,7 @@
 /* The rule in effect just below `end` bytes past the table's base (even,
  * in one of its blocks), what the lookup reads checked (verify.c); NULL,
  * the table rejected, if it does not hold. */
-const struct tracer_unwind_rule *walk_unwind_rule(struct walk *walk,
-						  uintptr_t end);
+const struct tracer_unwind_rule *walk_unwind_rule(struct walk *walk, uintptr_t end);
 
 /* Before a step of a walk that checks what it reads: what dwarf_step()
  * will read, false with walk->stop set if that does not hold (the index's
@@ -108,6 +107,5 @@ enum tracer_table_status symtab_header_check(const struct tracer_config *config)
 enum tracer_table_status fde_index_header_check(const struct tracer_config *config);
 enum tracer_table_status eh_frame_header_check(const struct tracer_config *config);
 enum tracer_table_status unwind_table_header_check(const struct tracer_config *config);
-
 
 #endif /* TRACER_VERIFY_H */

@@ -15,12 +15,11 @@
 #include "verify.h"
 
 void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
-			      const struct tracer_config *config,
-			      const struct tracer_regs *regs,
-			      enum tracer_table_status symtab_status,
-			      enum tracer_table_status fde_index_status,
-			      enum tracer_table_status unwind_table_status,
-			      enum tracer_table_status eh_frame_status, bool verified)
+		const struct tracer_config *config, const struct tracer_regs *regs,
+		enum tracer_table_status symtab_status,
+		enum tracer_table_status fde_index_status,
+		enum tracer_table_status unwind_table_status,
+		enum tracer_table_status eh_frame_status, bool verified)
 {
 	walk->stop =
 	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
@@ -91,14 +90,14 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 	enum tracer_table_status fde_index_status =
 	    TRACER_LINKS_DWARF ? fde_index_header_check(config) : TRACER_TABLE_ABSENT;
 
-	walk_begin(
-	    walk_of(walk), unwinder, config, regs, symtab_header_check(config),
-	    fde_index_status,
-	    TRACER_LINKS_TABLE ? unwind_table_header_check(config) : TRACER_TABLE_ABSENT,
-	    TRACER_LINKS_DWARF && fde_index_status == TRACER_TABLE_OK
-		? eh_frame_header_check(config)
-		: TRACER_TABLE_ABSENT,
-	    false);
+	walk_begin(walk_of(walk), unwinder, config, regs, symtab_header_check(config),
+		   fde_index_status,
+		   TRACER_LINKS_TABLE ? unwind_table_header_check(config)
+				      : TRACER_TABLE_ABSENT,
+		   TRACER_LINKS_DWARF && fde_index_status == TRACER_TABLE_OK
+		       ? eh_frame_header_check(config)
+		       : TRACER_TABLE_ABSENT,
+		   false);
 }
 
 /*
@@ -128,8 +127,8 @@ describe_next(struct walk *walk, struct tracer_frame *frame)
 {
 	const bool is_return_address = !walk->next_is_exact;
 	const enum tracer_unwinder found_by = walk->next_found_by;
-	const struct tracer_symbol *symbol = walk_symtab_search(
-	    walk, code_address(walk->next.pc, is_return_address));
+	const struct tracer_symbol *symbol =
+	    walk_symtab_search(walk, code_address(walk->next.pc, is_return_address));
 
 	frame->pc = walk->next.pc;
 	frame->sp = walk->next.sp;

@@ -107,7 +107,6 @@ struct walk {
 	uint32_t recent_last[TRACER_HASHED_KINDS];
 };
 
-
 _Static_assert(sizeof(struct walk) <= sizeof(struct tracer_walk),
 	       "struct tracer_walk (tracer.h) is too small for struct walk");
 _Static_assert(_Alignof(struct walk) <= _Alignof(struct tracer_walk),
@@ -246,8 +245,7 @@ void stacks_cross_trap(struct walk *walk);
  * without a frame has CFA == sp. TRACER_RUNNING if so, else why not.
  * Inline: every unwinder checks every frame so.
  */
-static inline enum tracer_stop frame_check_cfa(const struct walk *walk,
-					       uintptr_t cfa)
+static inline enum tracer_stop frame_check_cfa(const struct walk *walk, uintptr_t cfa)
 {
 	if (cfa <= walk->stack.start || cfa > walk->stack.end)
 		return TRACER_STOP_OUTSIDE_STACK;
@@ -262,7 +260,6 @@ static inline enum tracer_stop frame_check_cfa(const struct walk *walk,
  * declared stack, else `early`: the claim is false, callers may remain. */
 enum tracer_stop frame_outermost(const struct walk *walk, uintptr_t cfa,
 				 enum tracer_stop early);
-
 
 /*
  * The general steps' second witness (frame_size_agrees) for the frame in

@@ -154,8 +154,9 @@ BENCH_FN static void measure_raw(unsigned which)
 
 	TRACER_CAPTURE_REGS(&regs);
 	start = read_instret();
-	frames = tracer_capture(benched[which].alone ? &prepared_alone : &prepared,
-				benched[which].unwinder, &regs, pcs, BENCH_MAX_FRAMES, &stop);
+	frames =
+	    tracer_capture(benched[which].alone ? &prepared_alone : &prepared,
+			   benched[which].unwinder, &regs, pcs, BENCH_MAX_FRAMES, &stop);
 	result->instret = read_instret() - start;
 	result->frames = (unsigned)frames;
 	result->complete = stop == TRACER_STOP_OUTERMOST;

@@ -811,8 +811,8 @@ void unwind_table_entry_point(void)
 
 /*
  * The marks tracer_next() gives the frames the table's common path
- * (table_next) finds are those the general step gives, where the walk goes through other steps in between:
- * a trap frame whose entry lies in the table's rows, and (auto) a frame
+ * (table_next) finds are those the general step gives, where the walk goes through other
+ * steps in between: a trap frame whose entry lies in the table's rows, and (auto) a frame
  * DWARF found. Each walk runs twice: every call before a return address a
  * c.jalr (the fake text's: the common path declines them all), then `jal
  * ra` (0x000000ef: it takes what it may); both must give the frames
