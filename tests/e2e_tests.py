@@ -18,13 +18,16 @@ Function names compare after removing GCC's clone suffixes (.constprop.0,
 GDB's inline frames are skipped by gdb_oracle.py (the tracer sees machine
 frames only).
 """
+import functools
+import itertools
 import os
 import re
 import socket
 import subprocess
+import threading
 import time
 
-from testlib import ROOT, TEST_BUILD, Results, run
+from testlib import ROOT, TEST_BUILD, Results, in_parallel, job_slot, run
 
 # (label, make variables, tracers to check: the tracer= names, which the
 # trace's header prints too). The frame-pointer unwinder
@@ -91,7 +94,10 @@ SCENARIOS = [
     # after the function (its DWARF subprogram), not the alias.
     ("call:alias_entry", "panic", None),
 ]
-QEMU_TIMEOUT = 30
+# A boot that takes longer hangs (GDB's session and QEMU's run each): far
+# above the few seconds a boot takes on a machine busy with make test's
+# other jobs.
+QEMU_TIMEOUT = 60
 # The privileged spec's scause codes, for checking the separator line.
 CAUSE_NAMES = {2: "illegal instruction", 3: "breakpoint", 5: "load access fault",
                13: "load page fault", 15: "store/AMO page fault",
@@ -103,22 +109,40 @@ TRAP_RE = re.compile(r"^--- trap: (.+) sepc=0x([0-9a-f]+) stval=0x([0-9a-f]+) --
 CLONE_SUFFIX = re.compile(r"\.(constprop|isra|part|cold)\.\d+$")
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+# Ports handed to runs still going: two runs side by side never get the same.
+_ports_lock = threading.Lock()
+_ports_in_use = set()
+_console_numbers = itertools.count()
 
 
-def wait_for_listener(port, deadline):
+def reserve_port():
+    """A TCP port free now, not reserved by another run of this process."""
+    with _ports_lock:
+        while True:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            if port not in _ports_in_use:
+                _ports_in_use.add(port)
+                return port
+
+
+def release_port(port):
+    with _ports_lock:
+        _ports_in_use.discard(port)
+
+
+def wait_for_listener(port, deadline, qemu):
     """True once something listens on 127.0.0.1:port (read from /proc, so
-    that no probe connection takes the gdbstub's only slot)."""
+    that no probe connection takes the gdbstub's only slot) while QEMU still
+    runs; False when QEMU exited (the port was taken) or at the deadline."""
     needle = ":%04X" % port
-    while time.time() < deadline:
+    while time.time() < deadline and qemu.poll() is None:
         with open("/proc/net/tcp") as f:
             for line in f.readlines()[1:]:
                 fields = line.split()
                 if fields[1].endswith(needle) and fields[3] == "0A":
-                    return True
+                    return qemu.poll() is None
         time.sleep(0.05)
     return False
 
@@ -131,10 +155,30 @@ def qemu_argv(elf, args, harts=1):
 def boot(elf, args, gdb_function=None, harts=1):
     """Boots the kernel on `harts` harts; with gdb_function, under GDB running
     that call of gdb_oracle.py ("stop_at_panic", or a call with arguments).
-    Returns (console text, GDB output, problem or None)."""
-    console_path = os.path.join(os.path.dirname(elf), "console-%s-smp%d.txt"
-                                % (re.sub(r"\W", "_", args), harts))
-    port = free_port()
+    Returns (console text, GDB output, problem or None). Takes a job slot
+    (testlib.job_slot), so boots side by side use a core each."""
+    # Numbered: the same boot may run twice at once (from two test groups).
+    console_path = os.path.join(os.path.dirname(elf), "console-%s-smp%d-%d.txt"
+                                % (re.sub(r"\W", "_", args), harts, next(_console_numbers)))
+    with job_slot():
+        # A port found free may be taken by another program before QEMU
+        # binds it: QEMU then exits, and the boot starts again on another.
+        for attempt in range(3):
+            port = reserve_port()
+            try:
+                console, gdb_out, problem = boot_once(elf, args, gdb_function, harts, port,
+                                                      console_path)
+            finally:
+                release_port(port)
+            if problem != GDBSTUB_DID_NOT_START:
+                break
+    return console, gdb_out, problem
+
+
+GDBSTUB_DID_NOT_START = "QEMU's gdbstub did not start"
+
+
+def boot_once(elf, args, gdb_function, harts, port, console_path):
     argv = qemu_argv(elf, args, harts) + (["-S", "-gdb", "tcp:127.0.0.1:%d" % port]
                                           if gdb_function else [])
     gdb_out = ""
@@ -144,8 +188,8 @@ def boot(elf, args, gdb_function=None, harts=1):
                                 stderr=subprocess.STDOUT)
         try:
             if gdb_function:
-                if not wait_for_listener(port, time.time() + 10):
-                    problem = "QEMU's gdbstub did not start"
+                if not wait_for_listener(port, time.time() + QEMU_TIMEOUT, qemu):
+                    problem = GDBSTUB_DID_NOT_START
                 else:
                     gdb = run(["gdb-multiarch", "-batch", "-nx", "-ex", "set pagination off",
                                "-ex", "file " + elf, "-ex", "target remote 127.0.0.1:%d" % port,
@@ -436,37 +480,51 @@ def check_missing_cfi_fails_build(results):
                   "exit %d\n%s" % (result.returncode, output[-1500:]))
 
 
-def run_unwinder_sets(results):
-    """The kernels that link some unwinders only (UNWINDER_SETS)."""
-    for label, variables, tracers, unlinked in UNWINDER_SETS:
-        elf = build(results, label, variables, UNWINDER_SET_CODE)
-        if not elf:
-            continue
-        for tracer in tracers:
-            for scenario, kind in UNWINDER_SET_SCENARIOS:
-                check_scenario(results, label, elf, tracer, scenario, kind)
-        check_unlinked_unwinders(results, label, elf, unlinked)
-        if "dwarf" in unlinked and "table" not in unlinked:
-            check_table_without_dwarf(results, label, elf)
+def check_unwinder_set(results, label, elf, tracers, unlinked):
+    """A kernel that links some unwinders only (UNWINDER_SETS)."""
+    for tracer in tracers:
+        for scenario, kind in UNWINDER_SET_SCENARIOS:
+            check_scenario(results, label, elf, tracer, scenario, kind)
+    check_unlinked_unwinders(results, label, elf, unlinked)
+    if "dwarf" in unlinked and "table" not in unlinked:
+        check_table_without_dwarf(results, label, elf)
 
 
-def run_all(results: Results):
-    """Returns [(label, kernel.elf)] of the builds, for the symgen tests."""
-    kernels = []
-    for label, variables, tracers in CONFIGS:
-        elf = build(results, label, variables)
-        if not elf:
-            continue
-        kernels.append(("kernel-" + label, elf))
-        for tracer in tracers:
-            for scenario, kind, applies_to in SCENARIOS:
-                if applies_to is None or tracer in applies_to:
-                    check_scenario(results, label, elf, tracer, scenario, kind)
-        check_bad_arguments(results, label, elf)
-        check_default_tracer(results, label, elf)
-        if label == "gcc-O2-fp1":
-            check_tracer_aliases(results, label, elf)
-    run_unwinder_sets(results)
-    check_moved_code_fails_build(results)
-    check_missing_cfi_fails_build(results)
+def check_tracer(results, label, elf, tracer):
+    for scenario, kind, applies_to in SCENARIOS:
+        if applies_to is None or tracer in applies_to:
+            check_scenario(results, label, elf, tracer, scenario, kind)
+
+
+def check_arguments(results, label, elf):
+    check_bad_arguments(results, label, elf)
+    check_default_tracer(results, label, elf)
+    if label == "gcc-O2-fp1":
+        check_tracer_aliases(results, label, elf)
+
+
+def run_all(results: Results, built=lambda kernels: None):
+    """Returns [(label, kernel.elf)] of the builds, for the symgen tests;
+    calls built() with them as soon as they are built, before the boots.
+    The builds run side by side, then the boots (a thread per kernel and
+    tracer)."""
+    builds = in_parallel(
+        [functools.partial(build, results, label, variables) for label, variables, _ in CONFIGS]
+        + [functools.partial(build, results, label, variables, UNWINDER_SET_CODE)
+           for label, variables, _, _ in UNWINDER_SETS]
+        + [functools.partial(check_moved_code_fails_build, results),
+           functools.partial(check_missing_cfi_fails_build, results)])
+    kernels = [("kernel-" + label, elf) for (label, _, _), elf in zip(CONFIGS, builds) if elf]
+    built(kernels)
+    tasks = []
+    for (label, _, tracers), elf in zip(CONFIGS, builds):
+        if elf:
+            tasks += [functools.partial(check_tracer, results, label, elf, tracer)
+                      for tracer in tracers]
+            tasks.append(functools.partial(check_arguments, results, label, elf))
+    for (label, _, tracers, unlinked), elf in zip(UNWINDER_SETS, builds[len(CONFIGS):]):
+        if elf:
+            tasks.append(functools.partial(check_unwinder_set, results, label, elf, tracers,
+                                           unlinked))
+    in_parallel(tasks)
     return kernels
