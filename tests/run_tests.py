@@ -108,8 +108,9 @@ def check_unwinder_set_build(results, arch, abi, emulation, unwinders, opt):
 
 class Group(threading.Thread):
     """One part of make test, in a thread of its own with Results of its
-    own: it waits for the groups it needs (after), runs, then prints its
-    lines together and its line 'group: N passed, M failed, S s'."""
+    own: it waits for what it needs (after: events), runs, then prints its
+    lines together and its line 'group NAME: N passed, M failed, S s' (the
+    seconds from its start, once what it needs is there, to its end)."""
     print_lock = threading.Lock()
 
     def __init__(self, name, function, after=()):
@@ -122,8 +123,8 @@ class Group(threading.Thread):
 
     def run(self):
         try:
-            for group in self.after:
-                group.finished.wait()
+            for event in self.after:
+                event.wait()
             start = time.monotonic()
             _, text = captured(self.guarded)
             line = "group %s: %d passed, %d failed, %.0f s" % (
@@ -146,9 +147,9 @@ class Group(threading.Thread):
 def main():
     """The groups run side by side, as many commands at once as there are
     cores (testlib.JOBS). The demo kernels come from the e2e group, which
-    builds them first; the groups that check them start once they are built;
-    bench_tests and cfi_differential read every kernel under build/test, so
-    they wait for the groups that build one there."""
+    builds them first; the groups that check them start once they are built.
+    bench_tests and cfi_differential read every kernel under build/test:
+    they wait for the groups that build one there before they look."""
     kernels_built = threading.Event()
     kernels = []
 
@@ -157,27 +158,35 @@ def main():
         kernels_built.set()
 
     def with_kernels(function):
-        def body(results):
-            kernels_built.wait()
-            return function(results, kernels)
-        return body
+        return lambda results: function(results, kernels)
+
+    def run_e2e(results):
+        try:
+            return e2e_tests.run_all(results, built)
+        finally:
+            kernels_built.set()  # also when it failed: the others run without kernels
+
+    def all_kernels_built():
+        for group in kernel_builders:
+            group.finished.wait()
 
     unit = Group("unit", run_unit_tests)
     fuzz = Group("fuzz", fuzz_tests.run_all)
     library = Group("library builds", check_library_builds)
     stack = Group("stack", stack_usage.run_all)
-    e2e = Group("e2e", lambda results: e2e_tests.run_all(results, built))
-    docs = Group("docs", with_kernels(docs_tests.run_all))
-    hostile = Group("hostile", with_kernels(hostile_tests.run_all))
-    panic_path = Group("panic_path", with_kernels(panic_path_tests.run_all))
+    e2e = Group("e2e", run_e2e)
+    docs = Group("docs", with_kernels(docs_tests.run_all), [kernels_built])
+    hostile = Group("hostile", with_kernels(hostile_tests.run_all), [kernels_built])
+    panic_path = Group("panic_path", with_kernels(panic_path_tests.run_all), [kernels_built])
     port_kernel = Group("port_kernel", port_kernel_tests.run_all)
-    symgen = Group("symgen_tests", with_kernels(symgen_tests.run_all))
-    prologue = Group("prologue_crosscheck", with_kernels(prologue_crosscheck.run_all))
-    table = Group("table_proof", with_kernels(table_proof.run_all))
+    symgen = Group("symgen_tests", with_kernels(symgen_tests.run_all), [kernels_built])
+    prologue = Group("prologue_crosscheck", with_kernels(prologue_crosscheck.run_all), [kernels_built])
+    table = Group("table_proof", with_kernels(table_proof.run_all), [kernels_built])
     # The groups that leave a kernel.elf in build/test/*/.
     kernel_builders = [e2e, docs, symgen]
-    cfi = Group("cfi_differential", cfi_differential.run_all, kernel_builders)
-    bench = Group("bench_tests", bench_tests.run_all, kernel_builders)
+    cfi = Group("cfi_differential",
+                lambda results: cfi_differential.run_all(results, all_kernels_built))
+    bench = Group("bench_tests", lambda results: bench_tests.run_all(results, all_kernels_built))
     groups = [unit, fuzz, library, stack, e2e, docs, hostile, panic_path, port_kernel, symgen,
               prologue, table, cfi, bench]
     # The longest first: a thread waiting for a job slot is served in turn.
