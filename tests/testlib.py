@@ -59,15 +59,24 @@ class ThreadOutput(io.TextIOBase):
         self.stdout.flush()
 
 
+_stdout_lock = threading.Lock()
+
+
 def captured(function, *args):
     """(function(*args), what it printed); the printing held back until it
-    returns (then the caller prints it), so that threads' lines do not mix."""
-    if not isinstance(sys.stdout, ThreadOutput):
-        sys.stdout = ThreadOutput(sys.stdout)
+    returns (then the caller prints it), so that threads' lines do not mix.
+    If it raises, what it printed is the exception's `printed`."""
+    with _stdout_lock:
+        if not isinstance(sys.stdout, ThreadOutput):
+            sys.stdout = ThreadOutput(sys.stdout)
     local = sys.stdout.local
-    outer, local.buffer = getattr(local, "buffer", None), []
+    outer, buffer = getattr(local, "buffer", None), []
+    local.buffer = buffer
     try:
-        return function(*args), "".join(local.buffer)
+        return function(*args), "".join(buffer)
+    except BaseException as error:
+        error.printed = "".join(buffer)
+        raise
     finally:
         local.buffer = outer
 
@@ -83,7 +92,7 @@ def in_parallel(tasks):
             value, text = captured(tasks[i])
             outcomes[i] = (value, text, None)
         except BaseException as error:  # re-raised in the caller's thread
-            outcomes[i] = (None, "", error)
+            outcomes[i] = (None, error.printed, error)
 
     threads = [threading.Thread(target=body, args=(i,)) for i in range(len(tasks))]
     for thread in threads:
