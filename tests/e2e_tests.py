@@ -24,8 +24,6 @@ import os
 import re
 import socket
 import subprocess
-import threading
-import time
 
 from testlib import ROOT, TEST_BUILD, Results, in_parallel, job_slot, run
 
@@ -109,42 +107,18 @@ TRAP_RE = re.compile(r"^--- trap: (.+) sepc=0x([0-9a-f]+) stval=0x([0-9a-f]+) --
 CLONE_SUFFIX = re.compile(r"\.(constprop|isra|part|cold)\.\d+$")
 
 
-# Ports handed to runs still going: two runs side by side never get the same.
-_ports_lock = threading.Lock()
-_ports_in_use = set()
 _console_numbers = itertools.count()
 
 
-def reserve_port():
-    """A TCP port free now, not reserved by another run of this process."""
-    with _ports_lock:
-        while True:
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                port = s.getsockname()[1]
-            if port not in _ports_in_use:
-                _ports_in_use.add(port)
-                return port
-
-
-def release_port(port):
-    with _ports_lock:
-        _ports_in_use.discard(port)
-
-
-def wait_for_listener(port, deadline, qemu):
-    """True once something listens on 127.0.0.1:port (read from /proc, so
-    that no probe connection takes the gdbstub's only slot) while QEMU still
-    runs; False when QEMU exited (the port was taken) or at the deadline."""
-    needle = ":%04X" % port
-    while time.time() < deadline and qemu.poll() is None:
-        with open("/proc/net/tcp") as f:
-            for line in f.readlines()[1:]:
-                fields = line.split()
-                if fields[1].endswith(needle) and fields[3] == "0A":
-                    return qemu.poll() is None
-        time.sleep(0.05)
-    return False
+def gdb_listener():
+    """A TCP socket bound to a free port of 127.0.0.1 and listening, for
+    QEMU's gdbstub: QEMU inherits it (-chardev socket,fd=), so no other
+    program can take the port between its choice and QEMU's start, and runs
+    side by side each have their own."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    return listener
 
 
 def qemu_argv(elf, args, harts=1):
@@ -156,53 +130,42 @@ def boot(elf, args, gdb_function=None, harts=1):
     """Boots the kernel on `harts` harts; with gdb_function, under GDB running
     that call of gdb_oracle.py ("stop_at_panic", or a call with arguments).
     Returns (console text, GDB output, problem or None). Takes a job slot
-    (testlib.job_slot), so boots side by side use a core each."""
+    (testlib.job_slot): boots side by side use a core each."""
     # Numbered: the same boot may run twice at once (from two test groups).
     console_path = os.path.join(os.path.dirname(elf), "console-%s-smp%d-%d.txt"
                                 % (re.sub(r"\W", "_", args), harts, next(_console_numbers)))
-    with job_slot():
-        # A port found free may be taken by another program before QEMU
-        # binds it: QEMU then exits, and the boot starts again on another.
-        for attempt in range(3):
-            port = reserve_port()
-            try:
-                console, gdb_out, problem = boot_once(elf, args, gdb_function, harts, port,
-                                                      console_path)
-            finally:
-                release_port(port)
-            if problem != GDBSTUB_DID_NOT_START:
-                break
-    return console, gdb_out, problem
-
-
-GDBSTUB_DID_NOT_START = "QEMU's gdbstub did not start"
-
-
-def boot_once(elf, args, gdb_function, harts, port, console_path):
-    argv = qemu_argv(elf, args, harts) + (["-S", "-gdb", "tcp:127.0.0.1:%d" % port]
-                                          if gdb_function else [])
+    argv = qemu_argv(elf, args, harts)
+    listener = gdb_listener() if gdb_function else None
+    if listener:
+        argv += ["-S", "-chardev", "socket,id=gdb,server=on,wait=off,fd=%d" % listener.fileno(),
+                 "-gdb", "chardev:gdb"]
     gdb_out = ""
     problem = None
-    with open(console_path, "w") as console:
+    with job_slot(), open(console_path, "w") as console:
         qemu = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=console,
-                                stderr=subprocess.STDOUT)
+                                stderr=subprocess.STDOUT,
+                                pass_fds=[listener.fileno()] if listener else [])
         try:
-            if gdb_function:
-                if not wait_for_listener(port, time.time() + QEMU_TIMEOUT, qemu):
-                    problem = GDBSTUB_DID_NOT_START
-                else:
-                    gdb = run(["gdb-multiarch", "-batch", "-nx", "-ex", "set pagination off",
-                               "-ex", "file " + elf, "-ex", "target remote 127.0.0.1:%d" % port,
-                               "-x", os.path.join(ROOT, "tests", "gdb_oracle.py"),
-                               "-ex", "python %s" % (gdb_function if "(" in gdb_function
-                                                     else gdb_function + "()"),
-                               "-ex", "detach"],
-                              timeout=QEMU_TIMEOUT)
-                    gdb_out = gdb.stdout + gdb.stderr
+            if listener:
+                # QEMU holds the socket now; GDB's connection waits in its
+                # backlog until QEMU accepts it (on a busy machine, later
+                # than GDB's default 2 s for a reply).
+                port = listener.getsockname()[1]
+                listener.close()
+                gdb = run(["gdb-multiarch", "-batch", "-nx", "-ex", "set pagination off",
+                           "-ex", "set remotetimeout %d" % QEMU_TIMEOUT, "-ex", "file " + elf, "-ex", "target remote 127.0.0.1:%d" % port,
+                           "-x", os.path.join(ROOT, "tests", "gdb_oracle.py"),
+                           "-ex", "python %s" % (gdb_function if "(" in gdb_function
+                                                 else gdb_function + "()"),
+                           "-ex", "detach"],
+                          timeout=QEMU_TIMEOUT)
+                gdb_out = gdb.stdout + gdb.stderr
             qemu.wait(timeout=QEMU_TIMEOUT)
         except subprocess.TimeoutExpired:
             problem = "timed out after %d s" % QEMU_TIMEOUT
         finally:
+            if listener:
+                listener.close()
             if qemu.poll() is None:
                 qemu.kill()
                 qemu.wait()
