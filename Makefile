@@ -149,25 +149,42 @@ debug: $(BUILD)/kernel.elf
 	@echo "  gdb-multiarch -ex 'file $(BUILD)/kernel.elf' -ex 'target remote :$(GDB_PORT)'"
 	$(QEMU_CMD) -append "$(ARGS)" -S -gdb tcp::$(GDB_PORT)
 
+# Host programs of make test, with sanitizers. Each source compiles to its own
+# object (make -j compiles them side by side); an object depends on every
+# header its program may include.
+HOST_ASAN_CFLAGS := $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all
+
 # symgen with sanitizers, for the corrupt-ELF tests.
-$(HOST_BUILD)/symgen-asan: $(SYMGEN_SRCS) $(SYMGEN_HEADERS) | deps
+SYMGEN_ASAN_OBJS := $(patsubst %.c,$(HOST_BUILD)/symgen-asan-obj/%.o,$(SYMGEN_SRCS))
+$(HOST_BUILD)/symgen-asan-obj/%.o: %.c $(SYMGEN_HEADERS) | deps
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-		$(HOST_VIEW_CFLAGS) $(SYMGEN_SRCS) -o $@
+	$(HOSTCC) $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -c $< -o $@
+$(HOST_BUILD)/symgen-asan: $(SYMGEN_ASAN_OBJS)
+	$(HOSTCC) $(HOST_ASAN_CFLAGS) $^ -o $@
 
 # Host build of the tracer for the unit tests, with sanitizers: a read
 # outside the synthetic memory the tests declare is an error, not luck.
 UNIT_SRCS := $(wildcard tests/unit/*.c) $(wildcard tracer/*.c)
-$(HOST_BUILD)/unit_tests: $(UNIT_SRCS) $(wildcard tests/unit/*.h tracer/*.h) | deps
+UNIT_OBJS := $(patsubst %.c,$(HOST_BUILD)/unit-obj/%.o,$(UNIT_SRCS))
+$(HOST_BUILD)/unit-obj/%.o: %.c $(wildcard tests/unit/*.h tracer/*.h) | deps
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-Itracer -Itests/unit $(UNIT_SRCS) -o $@
+	$(HOSTCC) $(HOST_ASAN_CFLAGS) -Itracer -Itests/unit -c $< -o $@
+$(HOST_BUILD)/unit_tests: $(UNIT_OBJS)
+	$(HOSTCC) $(HOST_ASAN_CFLAGS) $^ -o $@
 
 include tests/tools/tools.mk
 include tests/fuzz/fuzz.mk
 
-test: $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan $(TEST_TOOLS) \
+# make test: the programs the tests run, built with a job per core, then
+# tests/run_tests.py (which runs as many checks at once as there are cores).
+TEST_JOBS ?= $(or $(shell $(PYTHON) -c 'import os; print(os.cpu_count() or 1)' 2>/dev/null),1)
+TEST_PREREQUISITES := $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan $(TEST_TOOLS) \
 	$(FUZZ_BINARIES)
+.PHONY: test-prerequisites
+test-prerequisites: $(TEST_PREREQUISITES)
+
+test:
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-prerequisites
 	$(PYTHON) tests/run_tests.py
 
 clean:

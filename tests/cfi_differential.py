@@ -28,12 +28,13 @@ What readelf's table can and cannot say, and how it is compared:
     and last address the row must be the CIE's initial row (printed under the
     CIE).
 """
+import functools
 import glob
 import os
 import re
 import subprocess
 
-from testlib import CROSS, HOST_BUILD, TEST_BUILD, link_libgcc_whole, run
+from testlib import CROSS, HOST_BUILD, TEST_BUILD, in_parallel, link_libgcc_whole, run
 
 CFI_ROWS = os.path.join(HOST_BUILD, "cfi_rows")
 WORK = os.path.join(TEST_BUILD, "cfi")
@@ -487,7 +488,9 @@ def kernels(results):
     return [os.path.join(build_dir, "kernel.elf")] if result.returncode == 0 else []
 
 
-def run_all(results):
+def run_all(results, kernels_built=lambda: None):
+    """kernels_built: returns once the other tests' kernels are built
+    (tests/run_tests.py runs them side by side)."""
     os.makedirs(WORK, exist_ok=True)
     targets = []
     fixture = build_fixture(results)
@@ -500,17 +503,24 @@ def run_all(results):
             targets.append(("libgcc-" + label, elf))
     for elf in OPENSBI_ELFS:
         targets.append(("opensbi " + elf, elf))
+    compare_all(results, targets)
+    kernels_built()
     kernel_elfs = kernels(results)
     with_cfi = [elf for elf in kernel_elfs if has_eh_frame(elf)]
     results.check("some kernel has .eh_frame to compare (%d of %d)"
                   % (len(with_cfi), len(kernel_elfs)), bool(with_cfi),
                   "\n".join(kernel_elfs))
-    for elf in kernel_elfs:
-        targets.append(("kernel " + os.path.basename(os.path.dirname(elf)), elf))
-    for label, elf in targets:
+    compare_all(results, [("kernel " + os.path.basename(os.path.dirname(elf)), elf)
+                          for elf in kernel_elfs])
+
+
+def compare_all(results, targets):
+    """compare_elf() on each (label, elf), side by side."""
+    def compare(label, elf):
         if not os.path.exists(elf):
             print("SKIP CFI differential on %s: no such file" % label, flush=True)
         elif not has_eh_frame(elf):
             print("SKIP CFI differential on %s: no .eh_frame" % label, flush=True)
         else:
             compare_elf(results, label, elf)
+    in_parallel([functools.partial(compare, label, elf) for label, elf in targets])

@@ -28,7 +28,7 @@ import shutil
 import subprocess
 
 from e2e_tests import boot
-from testlib import CROSS, ROOT, TEST_BUILD, Results, run
+from testlib import CROSS, ROOT, TEST_BUILD, Results, job_slot, run
 
 SAMPLE_KERNEL = "kernel-gcc-O2-fp1"
 DOCS = ["README.md"] + sorted(os.path.relpath(p, ROOT)
@@ -431,8 +431,9 @@ def check_symgen_by_hand(results):
     symgen = os.path.join(directory, "symgen")
     command = "\n".join(block).replace("mkdir -p build && ", "").replace(
         "-o build/symgen", "-o " + shlex.quote(symgen))
-    built = subprocess.run(["bash", "-e", "-c", command], cwd=ROOT, capture_output=True,
-                           text=True, timeout=300)
+    with job_slot():
+        built = subprocess.run(["bash", "-e", "-c", command], cwd=ROOT, capture_output=True,
+                               text=True, timeout=300)
     empty = os.path.join(directory, "empty.c")
     ran = run([symgen, "--empty", "--cfi", "-o", empty]) if built.returncode == 0 else None
     results.check("docs: porting.md's hand build of symgen builds a symgen that writes tables",

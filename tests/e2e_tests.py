@@ -18,13 +18,14 @@ Function names compare after removing GCC's clone suffixes (.constprop.0,
 GDB's inline frames are skipped by gdb_oracle.py (the tracer sees machine
 frames only).
 """
+import functools
+import itertools
 import os
 import re
 import socket
 import subprocess
-import time
 
-from testlib import ROOT, TEST_BUILD, Results, run
+from testlib import ROOT, TEST_BUILD, Results, in_parallel, job_slot, run
 
 # (label, make variables, tracers to check: the tracer= names, which the
 # trace's header prints too). The frame-pointer unwinder
@@ -91,7 +92,10 @@ SCENARIOS = [
     # after the function (its DWARF subprogram), not the alias.
     ("call:alias_entry", "panic", None),
 ]
-QEMU_TIMEOUT = 30
+# A boot that takes longer hangs (GDB's session and QEMU's run each): far
+# above the few seconds a boot takes on a machine busy with make test's
+# other jobs.
+QEMU_TIMEOUT = 60
 # The privileged spec's scause codes, for checking the separator line.
 CAUSE_NAMES = {2: "illegal instruction", 3: "breakpoint", 5: "load access fault",
                13: "load page fault", 15: "store/AMO page fault",
@@ -103,24 +107,18 @@ TRAP_RE = re.compile(r"^--- trap: (.+) sepc=0x([0-9a-f]+) stval=0x([0-9a-f]+) --
 CLONE_SUFFIX = re.compile(r"\.(constprop|isra|part|cold)\.\d+$")
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+_console_numbers = itertools.count()
 
 
-def wait_for_listener(port, deadline):
-    """True once something listens on 127.0.0.1:port (read from /proc, so
-    that no probe connection takes the gdbstub's only slot)."""
-    needle = ":%04X" % port
-    while time.time() < deadline:
-        with open("/proc/net/tcp") as f:
-            for line in f.readlines()[1:]:
-                fields = line.split()
-                if fields[1].endswith(needle) and fields[3] == "0A":
-                    return True
-        time.sleep(0.05)
-    return False
+def gdb_listener():
+    """A TCP socket bound to a free port of 127.0.0.1 and listening, for
+    QEMU's gdbstub: QEMU inherits it (-chardev socket,fd=), so no other
+    program can take the port between its choice and QEMU's start, and runs
+    side by side each have their own."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    return listener
 
 
 def qemu_argv(elf, args, harts=1):
@@ -131,34 +129,45 @@ def qemu_argv(elf, args, harts=1):
 def boot(elf, args, gdb_function=None, harts=1):
     """Boots the kernel on `harts` harts; with gdb_function, under GDB running
     that call of gdb_oracle.py ("stop_at_panic", or a call with arguments).
-    Returns (console text, GDB output, problem or None)."""
-    console_path = os.path.join(os.path.dirname(elf), "console-%s-smp%d.txt"
-                                % (re.sub(r"\W", "_", args), harts))
-    port = free_port()
-    argv = qemu_argv(elf, args, harts) + (["-S", "-gdb", "tcp:127.0.0.1:%d" % port]
-                                          if gdb_function else [])
+    Returns (console text, GDB output, problem or None). Takes a job slot
+    (testlib.job_slot): boots side by side use a core each."""
+    # Numbered: the same boot may run twice at once (from two test groups).
+    console_path = os.path.join(os.path.dirname(elf), "console-%s-smp%d-%d.txt"
+                                % (re.sub(r"\W", "_", args), harts, next(_console_numbers)))
+    argv = qemu_argv(elf, args, harts)
+    listener = gdb_listener() if gdb_function else None
+    if listener:
+        # nodelay=on, as QEMU sets for -gdb tcp::PORT: without it each GDB
+        # packet waits for a delayed ACK, and a boot takes ten times longer.
+        argv += ["-S", "-chardev", "socket,id=gdb,server=on,wait=off,nodelay=on,fd=%d"
+                 % listener.fileno(), "-gdb", "chardev:gdb"]
     gdb_out = ""
     problem = None
-    with open(console_path, "w") as console:
+    with job_slot(), open(console_path, "w") as console:
         qemu = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=console,
-                                stderr=subprocess.STDOUT)
+                                stderr=subprocess.STDOUT,
+                                pass_fds=[listener.fileno()] if listener else [])
         try:
-            if gdb_function:
-                if not wait_for_listener(port, time.time() + 10):
-                    problem = "QEMU's gdbstub did not start"
-                else:
-                    gdb = run(["gdb-multiarch", "-batch", "-nx", "-ex", "set pagination off",
-                               "-ex", "file " + elf, "-ex", "target remote 127.0.0.1:%d" % port,
-                               "-x", os.path.join(ROOT, "tests", "gdb_oracle.py"),
-                               "-ex", "python %s" % (gdb_function if "(" in gdb_function
-                                                     else gdb_function + "()"),
-                               "-ex", "detach"],
-                              timeout=QEMU_TIMEOUT)
-                    gdb_out = gdb.stdout + gdb.stderr
+            if listener:
+                # QEMU holds the socket now; GDB's connection waits in its
+                # backlog until QEMU accepts it (on a busy machine, later
+                # than GDB's default 2 s for a reply).
+                port = listener.getsockname()[1]
+                listener.close()
+                gdb = run(["gdb-multiarch", "-batch", "-nx", "-ex", "set pagination off",
+                           "-ex", "set remotetimeout %d" % QEMU_TIMEOUT, "-ex", "file " + elf, "-ex", "target remote 127.0.0.1:%d" % port,
+                           "-x", os.path.join(ROOT, "tests", "gdb_oracle.py"),
+                           "-ex", "python %s" % (gdb_function if "(" in gdb_function
+                                                 else gdb_function + "()"),
+                           "-ex", "detach"],
+                          timeout=QEMU_TIMEOUT)
+                gdb_out = gdb.stdout + gdb.stderr
             qemu.wait(timeout=QEMU_TIMEOUT)
         except subprocess.TimeoutExpired:
             problem = "timed out after %d s" % QEMU_TIMEOUT
         finally:
+            if listener:
+                listener.close()
             if qemu.poll() is None:
                 qemu.kill()
                 qemu.wait()
@@ -436,37 +445,51 @@ def check_missing_cfi_fails_build(results):
                   "exit %d\n%s" % (result.returncode, output[-1500:]))
 
 
-def run_unwinder_sets(results):
-    """The kernels that link some unwinders only (UNWINDER_SETS)."""
-    for label, variables, tracers, unlinked in UNWINDER_SETS:
-        elf = build(results, label, variables, UNWINDER_SET_CODE)
-        if not elf:
-            continue
-        for tracer in tracers:
-            for scenario, kind in UNWINDER_SET_SCENARIOS:
-                check_scenario(results, label, elf, tracer, scenario, kind)
-        check_unlinked_unwinders(results, label, elf, unlinked)
-        if "dwarf" in unlinked and "table" not in unlinked:
-            check_table_without_dwarf(results, label, elf)
+def check_unwinder_set(results, label, elf, tracers, unlinked):
+    """A kernel that links some unwinders only (UNWINDER_SETS)."""
+    for tracer in tracers:
+        for scenario, kind in UNWINDER_SET_SCENARIOS:
+            check_scenario(results, label, elf, tracer, scenario, kind)
+    check_unlinked_unwinders(results, label, elf, unlinked)
+    if "dwarf" in unlinked and "table" not in unlinked:
+        check_table_without_dwarf(results, label, elf)
 
 
-def run_all(results: Results):
-    """Returns [(label, kernel.elf)] of the builds, for the symgen tests."""
-    kernels = []
-    for label, variables, tracers in CONFIGS:
-        elf = build(results, label, variables)
-        if not elf:
-            continue
-        kernels.append(("kernel-" + label, elf))
-        for tracer in tracers:
-            for scenario, kind, applies_to in SCENARIOS:
-                if applies_to is None or tracer in applies_to:
-                    check_scenario(results, label, elf, tracer, scenario, kind)
-        check_bad_arguments(results, label, elf)
-        check_default_tracer(results, label, elf)
-        if label == "gcc-O2-fp1":
-            check_tracer_aliases(results, label, elf)
-    run_unwinder_sets(results)
-    check_moved_code_fails_build(results)
-    check_missing_cfi_fails_build(results)
+def check_tracer(results, label, elf, tracer):
+    for scenario, kind, applies_to in SCENARIOS:
+        if applies_to is None or tracer in applies_to:
+            check_scenario(results, label, elf, tracer, scenario, kind)
+
+
+def check_arguments(results, label, elf):
+    check_bad_arguments(results, label, elf)
+    check_default_tracer(results, label, elf)
+    if label == "gcc-O2-fp1":
+        check_tracer_aliases(results, label, elf)
+
+
+def run_all(results: Results, built=lambda kernels: None):
+    """Returns [(label, kernel.elf)] of the builds, for the symgen tests;
+    calls built() with them as soon as they are built, before the boots.
+    The builds run side by side, then the boots (a thread per kernel and
+    tracer)."""
+    builds = in_parallel(
+        [functools.partial(build, results, label, variables) for label, variables, _ in CONFIGS]
+        + [functools.partial(build, results, label, variables, UNWINDER_SET_CODE)
+           for label, variables, _, _ in UNWINDER_SETS]
+        + [functools.partial(check_moved_code_fails_build, results),
+           functools.partial(check_missing_cfi_fails_build, results)])
+    kernels = [("kernel-" + label, elf) for (label, _, _), elf in zip(CONFIGS, builds) if elf]
+    built(kernels)
+    tasks = []
+    for (label, _, tracers), elf in zip(CONFIGS, builds):
+        if elf:
+            tasks += [functools.partial(check_tracer, results, label, elf, tracer)
+                      for tracer in tracers]
+            tasks.append(functools.partial(check_arguments, results, label, elf))
+    for (label, _, tracers, unlinked), elf in zip(UNWINDER_SETS, builds[len(CONFIGS):]):
+        if elf:
+            tasks.append(functools.partial(check_unwinder_set, results, label, elf, tracers,
+                                           unlinked))
+    in_parallel(tasks)
     return kernels

@@ -15,6 +15,7 @@ joins when tests/fuzz/symgen.mk defines it), each a binary name or
 binary=corpus when its corpus directories have another name.
 """
 import argparse
+import functools
 import os
 import re
 import shutil
@@ -23,7 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from testlib import ROOT, Results, run  # noqa: E402
+from testlib import ROOT, Results, in_parallel, run  # noqa: E402
 
 FUZZ_BUILD = os.path.join(ROOT, "build", "fuzz")
 FUZZ_DIR = os.path.join(ROOT, "tests", "fuzz")
@@ -92,21 +93,26 @@ def run_all(results: Results):
     names = targets()
     results.check("fuzz: targets listed in FUZZ_TARGETS (run through make)", names != [])
     seconds = min(TEST_FUZZ_SECONDS, TEST_FUZZ_BUDGET // max(len(names), 1))
-    for target, corpus in names:
-        binary = os.path.join(FUZZ_BUILD, target)
-        if not results.check("fuzz %s: built" % target, os.access(binary, os.X_OK), binary):
-            continue
-        for path in inputs("regressions", corpus):
-            ok, output = replay(binary, [path])
-            results.check("fuzz %s: regression %s runs cleanly" % (target, os.path.basename(path)),
-                          ok, failure_detail(output))
-        seeds = inputs("corpus", corpus)
-        ok, output = replay(binary, seeds)
-        results.check("fuzz %s: its %d seeds run cleanly" % (target, len(seeds)),
-                      ok and seeds != [], failure_detail(output))
-        ok, executed, output = fuzz(target, corpus, seconds)
-        results.check("fuzz %s: %d s of fuzzing find nothing (%s executions)"
-                      % (target, seconds, executed), ok and executed, failure_detail(output))
+    # A thread per target; a fuzzing run holds a job slot (a core) throughout.
+    in_parallel([functools.partial(check_target, results, target, corpus, seconds)
+                 for target, corpus in names])
+
+
+def check_target(results, target, corpus, seconds):
+    binary = os.path.join(FUZZ_BUILD, target)
+    if not results.check("fuzz %s: built" % target, os.access(binary, os.X_OK), binary):
+        return
+    for path in inputs("regressions", corpus):
+        ok, output = replay(binary, [path])
+        results.check("fuzz %s: regression %s runs cleanly" % (target, os.path.basename(path)),
+                      ok, failure_detail(output))
+    seeds = inputs("corpus", corpus)
+    ok, output = replay(binary, seeds)
+    results.check("fuzz %s: its %d seeds run cleanly" % (target, len(seeds)),
+                  ok and seeds != [], failure_detail(output))
+    ok, executed, output = fuzz(target, corpus, seconds)
+    results.check("fuzz %s: %d s of fuzzing find nothing (%s executions)"
+                  % (target, seconds, executed), ok and executed, failure_detail(output))
 
 
 def main():

@@ -3,10 +3,11 @@ damaged on purpose (tests/fixtures/hostile.S, hostile.c), then a panic. The
 tracer must stop with the reason that is true, never print a false frame,
 and never fault. Where frames remain trustworthy, they must equal GDB's bt
 (GDB reads the ELF file, not the damaged memory)."""
+import functools
 import re
 
 from e2e_tests import boot, compare_frames, parse_gdb, parse_trace
-from testlib import Results
+from testlib import Results, in_parallel
 
 # Builds (from e2e_tests.CONFIGS) and the tracers that apply to each.
 BUILDS = {
@@ -319,29 +320,34 @@ def check_symtab_compensated(results, label, elf, tracer):
                   "end: %s\n%s" % (trace["end"], "\n".join(compare_frames(pcs, gdb_pcs, False))))
 
 
+def check_kernel(results, label, elf, tracers):
+    for tracer in tracers:
+        check_bad_return_address(results, label, elf, tracer)
+        check_clobbered_symtab_pointer(results, label, elf, tracer)
+        check_page_allocator(results, label, elf, tracer)
+        check_symtab_compensated(results, label, elf, tracer)
+        if tracer in ("dwarf", "auto", "table") and "nocfi" not in label:
+            check_eh_frame_cfa(results, label, elf, tracer)
+    if "fp1" in label:
+        for tracer in tracers:
+            check_forged_frame_pointer(results, label, elf, tracer)
+            if tracer != "prologue":
+                check_alloca_after_call(results, label, elf, tracer)
+        check_frame_pointer_zero(results, label, elf)
+        check_fault_in_panic_message(results, label, elf, "auto")
+        check_fault_in_fallback(results, label, elf)
+        check_panic_stack_exhausted(results, label, elf, "panic")
+        check_panic_stack_exhausted(results, label, elf, "reserve")
+    else:
+        check_fp_walk_without_frame_pointers(results, label, elf)
+
+
 def run_all(results: Results, kernels):
-    """kernels: [(name, elf)] from e2e_tests.run_all."""
+    """kernels: [(name, elf)] from e2e_tests.run_all. A thread per kernel."""
     elves = dict(kernels)
+    checks = []
     for label, tracers in BUILDS.items():
         elf = elves.get("kernel-" + label)
-        if not results.check("hostile: kernel %s was built" % label, elf is not None):
-            continue
-        for tracer in tracers:
-            check_bad_return_address(results, label, elf, tracer)
-            check_clobbered_symtab_pointer(results, label, elf, tracer)
-            check_page_allocator(results, label, elf, tracer)
-            check_symtab_compensated(results, label, elf, tracer)
-            if tracer in ("dwarf", "auto", "table") and "nocfi" not in label:
-                check_eh_frame_cfa(results, label, elf, tracer)
-        if "fp1" in label:
-            for tracer in tracers:
-                check_forged_frame_pointer(results, label, elf, tracer)
-                if tracer != "prologue":
-                    check_alloca_after_call(results, label, elf, tracer)
-            check_frame_pointer_zero(results, label, elf)
-            check_fault_in_panic_message(results, label, elf, "auto")
-            check_fault_in_fallback(results, label, elf)
-            check_panic_stack_exhausted(results, label, elf, "panic")
-            check_panic_stack_exhausted(results, label, elf, "reserve")
-        else:
-            check_fp_walk_without_frame_pointers(results, label, elf)
+        if results.check("hostile: kernel %s was built" % label, elf is not None):
+            checks.append(functools.partial(check_kernel, results, label, elf, tracers))
+    in_parallel(checks)

@@ -12,10 +12,11 @@ at panic(), at each trap (the vector's first instruction, pc set back to
 sepc), and for every other hart through GDB's threads, at the moment of the
 panic.
 """
+import functools
 import re
 
 from e2e_tests import CAUSE_NAMES, boot, compare_frames, parse_gdb, FRAME_RE, TRAP_RE
-from testlib import CROSS, Results, run
+from testlib import CROSS, Results, in_parallel, run
 
 # Builds (from e2e_tests.CONFIGS) and the tracers each runs the scenarios with.
 BUILDS = {
@@ -225,23 +226,33 @@ def check_all_harts(results, label, elf, tracer, harts):
                       block)
 
 
+def check_kernel(results, label, elf, tracers):
+    for tracer in tracers:
+        for scenario, conditions, message in SINGLE_HART:
+            check_single_hart(results, label, elf, tracer, scenario, conditions, message)
+    check_secondary_panic(results, label, elf, "auto", 4)
+    check_all_harts(results, label, elf, "auto", 4)
+
+
+def check_eight_harts(results, elf):
+    check_secondary_panic(results, "gcc-O2-fp1", elf, "frame-pointer", 8)
+    check_all_harts(results, "gcc-O2-fp1", elf, "auto", 8)
+
+
 def run_all(results: Results, kernels):
-    """kernels: [(name, elf)] from e2e_tests.run_all."""
+    """kernels: [(name, elf)] from e2e_tests.run_all. A thread per kernel,
+    and one for the attacks."""
     elves = dict(kernels)
+    checks = []
     for label, tracers in BUILDS.items():
         elf = elves.get("kernel-" + label)
-        if not results.check("panic path: kernel %s was built" % label, elf is not None):
-            continue
-        for tracer in tracers:
-            for scenario, conditions, message in SINGLE_HART:
-                check_single_hart(results, label, elf, tracer, scenario, conditions, message)
-        check_secondary_panic(results, label, elf, "auto", 4)
-        check_all_harts(results, label, elf, "auto", 4)
+        if results.check("panic path: kernel %s was built" % label, elf is not None):
+            checks.append(functools.partial(check_kernel, results, label, elf, tracers))
     elf = elves.get("kernel-gcc-O2-fp1")
     if elf:
-        check_secondary_panic(results, "gcc-O2-fp1", elf, "frame-pointer", 8)
-        check_all_harts(results, "gcc-O2-fp1", elf, "auto", 8)
-    run_attacks(results, elves)
+        checks.append(functools.partial(check_eight_harts, results, elf))
+    checks.append(functools.partial(run_attacks, results, elves))
+    in_parallel(checks)
 
 
 # Attack 4: the trap entry's one line for a sscratch that is not this

@@ -26,6 +26,7 @@ the tracer's to show). And the mistake of issue 12's list, item 1: the
 kernel's script with `INCLUDE tracer.ld` after `PROVIDE(end = .)` fails the
 build with symgen's message naming `end`, and leaves no image.
 """
+import functools
 import os
 import re
 import sys
@@ -34,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from e2e_tests import (CAUSE_NAMES, boot, compare_frames, parse_gdb,  # noqa: E402
                        parse_trace, source_name)
-from testlib import CROSS, ROOT, TEST_BUILD, Results, run  # noqa: E402
+from testlib import CROSS, ROOT, TEST_BUILD, Results, in_parallel, run  # noqa: E402
 
 KERNEL_DIR = os.path.join(ROOT, "tests", "port_kernel")
 # (label, make variables): gcc and clang at -O2, with and without frame
@@ -283,16 +284,21 @@ def check_end_mistake(results):
                                                      result.stderr[-1500:]))
 
 
+def check_config(results, label, variables, unwinders):
+    elf = build(results, label, variables)
+    if not elf:
+        return
+    check_untyped_entries(results, label, elf)
+    symbols, etext = text_symbols(elf)
+    for scenario, spec in SCENARIOS.items():
+        check_scenario(results, label, elf, symbols, etext, scenario, spec, unwinders)
+
+
 def run_all(results: Results):
-    check_end_mistake(results)
-    for label, variables, unwinders in CONFIGS:
-        elf = build(results, label, variables)
-        if not elf:
-            continue
-        check_untyped_entries(results, label, elf)
-        symbols, etext = text_symbols(elf)
-        for scenario, spec in SCENARIOS.items():
-            check_scenario(results, label, elf, symbols, etext, scenario, spec, unwinders)
+    """A thread per build (each in a directory of its own)."""
+    in_parallel([functools.partial(check_end_mistake, results)]
+                + [functools.partial(check_config, results, label, variables, unwinders)
+                   for label, variables, unwinders in CONFIGS])
 
 
 if __name__ == "__main__":

@@ -5,10 +5,14 @@ CFI, and the demo kernel in QEMU against GDB, its panic path included;
 the port kernel (tests/port_kernel/) under GDB; the README and docs/
 against the code and a real run. Ends with the line
 'N passed, M failed'."""
+import functools
 import glob
 import os
 import shutil
 import sys
+import threading
+import time
+import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -25,7 +29,7 @@ import stack_usage  # noqa: E402
 import symgen_tests  # noqa: E402
 import table_proof  # noqa: E402
 from testlib import (CROSS, HOST_BUILD, ROOT, TEST_BUILD, UNWINDER_SETS, Results,  # noqa: E402
-                     run, tracer_sources)
+                     captured, in_parallel, run, tracer_sources)
 
 TRACER_SOURCES = sorted(glob.glob(os.path.join(ROOT, "tracer", "*.c")))
 
@@ -47,67 +51,154 @@ def run_unit_tests(results):
 def check_library_builds(results):
     """tracer/ alone, as an adopter copies it: it must compile for rv32 and
     rv64 at every -O level with -Werror, and need nothing from outside (no
-    memcpy or memset from struct copies: a kernel need not have them)."""
+    memcpy or memset from struct copies: a kernel need not have them). The
+    builds run side by side."""
+    tasks = []
     for arch, abi, emulation in [("rv32imac_zicsr_zifencei", "ilp32", "elf32lriscv"),
                                  ("rv64imac_zicsr_zifencei", "lp64", "elf64lriscv")]:
         for opt in ["-O0", "-O2", "-Os"]:
-            out = os.path.join(TEST_BUILD, "library", "%s%s.o" % (abi, opt))
-            os.makedirs(os.path.dirname(out), exist_ok=True)
-            objects, problems = [], []
-            for source in TRACER_SOURCES:
-                obj = out + "." + os.path.basename(source) + ".o"
-                result = run([CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", opt,
-                              "-march=" + arch, "-mabi=" + abi, "-mcmodel=medany",
-                              "-ffreestanding", "-c", source, "-o", obj])
-                problems.append(result.stderr)
-                objects.append(obj)
-            linked = run([CROSS + "ld", "-m", emulation, "-r", "-o", out] + objects)
-            undefined = run([CROSS + "nm", "-u", out]).stdout.split()
-            results.check("tracer/ builds alone for %s %s, needing no outside symbol" % (abi, opt),
-                          not "".join(problems) and linked.returncode == 0 and not undefined,
-                          "".join(problems) + linked.stderr + " ".join(undefined))
+            tasks.append(functools.partial(check_library_build, results, arch, abi, emulation, opt))
         # Each unwinder set, its files only (symgen/tracer_sources.mk): -O0
         # keeps every reference the source makes, -O2 is the default.
         for unwinders in UNWINDER_SETS + [["dwarf"], ["prologue"]]:
-            sources, defines = tracer_sources(unwinders)
             for opt in ["-O0", "-O2"]:
-                name = "+".join(unwinders)
-                out_dir = os.path.join(TEST_BUILD, "library", "%s%s-%s" % (abi, opt, name))
-                shutil.rmtree(out_dir, ignore_errors=True)
-                os.makedirs(out_dir)
-                compiled = run([CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", opt,
-                                "-march=" + arch, "-mabi=" + abi, "-mcmodel=medany",
-                                "-ffreestanding", "-c"] + defines + sources,
-                               cwd=out_dir, timeout=300)
-                out = out_dir + ".o"
-                objects = sorted(glob.glob(os.path.join(out_dir, "*.o")))
-                linked = run([CROSS + "ld", "-m", emulation, "-r", "-o", out] + objects)
-                undefined = run([CROSS + "nm", "-u", out]).stdout.split()
-                results.check("tracer/ with the unwinders %s only builds alone for %s %s, "
-                              "needing no outside symbol" % (name, abi, opt),
-                              compiled.returncode == 0 and len(objects) == len(sources)
-                              and linked.returncode == 0 and not undefined,
-                              compiled.stderr + linked.stderr + " ".join(undefined))
+                tasks.append(functools.partial(check_unwinder_set_build, results, arch, abi,
+                                               emulation, unwinders, opt))
+    in_parallel(tasks)
+
+
+def check_library_build(results, arch, abi, emulation, opt):
+    out = os.path.join(TEST_BUILD, "library", "%s%s.o" % (abi, opt))
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    objects, problems = [], []
+    for source in TRACER_SOURCES:
+        obj = out + "." + os.path.basename(source) + ".o"
+        result = run([CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", opt,
+                      "-march=" + arch, "-mabi=" + abi, "-mcmodel=medany",
+                      "-ffreestanding", "-c", source, "-o", obj])
+        problems.append(result.stderr)
+        objects.append(obj)
+    linked = run([CROSS + "ld", "-m", emulation, "-r", "-o", out] + objects)
+    undefined = run([CROSS + "nm", "-u", out]).stdout.split()
+    results.check("tracer/ builds alone for %s %s, needing no outside symbol" % (abi, opt),
+                  not "".join(problems) and linked.returncode == 0 and not undefined,
+                  "".join(problems) + linked.stderr + " ".join(undefined))
+
+
+def check_unwinder_set_build(results, arch, abi, emulation, unwinders, opt):
+    sources, defines = tracer_sources(unwinders)
+    name = "+".join(unwinders)
+    out_dir = os.path.join(TEST_BUILD, "library", "%s%s-%s" % (abi, opt, name))
+    shutil.rmtree(out_dir, ignore_errors=True)
+    os.makedirs(out_dir)
+    compiled = run([CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", opt,
+                    "-march=" + arch, "-mabi=" + abi, "-mcmodel=medany",
+                    "-ffreestanding", "-c"] + defines + sources,
+                   cwd=out_dir, timeout=300)
+    out = out_dir + ".o"
+    objects = sorted(glob.glob(os.path.join(out_dir, "*.o")))
+    linked = run([CROSS + "ld", "-m", emulation, "-r", "-o", out] + objects)
+    undefined = run([CROSS + "nm", "-u", out]).stdout.split()
+    results.check("tracer/ with the unwinders %s only builds alone for %s %s, "
+                  "needing no outside symbol" % (name, abi, opt),
+                  compiled.returncode == 0 and len(objects) == len(sources)
+                  and linked.returncode == 0 and not undefined,
+                  compiled.stderr + linked.stderr + " ".join(undefined))
+
+
+class Group(threading.Thread):
+    """One part of make test, in a thread of its own with Results of its
+    own: it waits for what it needs (after: events), runs, then prints its
+    lines together and its line 'group NAME: N passed, M failed, S s' (the
+    seconds from its start, once what it needs is there, to its end)."""
+    print_lock = threading.Lock()
+
+    def __init__(self, name, function, after=()):
+        super().__init__(name=name)
+        self.function = function
+        self.after = after
+        self.results = Results()
+        self.value = None
+        self.finished = threading.Event()
+
+    def run(self):
+        try:
+            for event in self.after:
+                event.wait()
+            start = time.monotonic()
+            _, text = captured(self.guarded)
+            line = "group %s: %d passed, %d failed, %.0f s" % (
+                self.name, self.results.passed, self.results.failed, time.monotonic() - start)
+            with Group.print_lock:
+                print(text + line, flush=True)
+        finally:
+            self.finished.set()
+
+    def guarded(self):
+        """A group that raises (a bug of the tests) fails a check, with the
+        traceback, rather than leaving the others waiting."""
+        try:
+            self.value = self.function(self.results)
+        except Exception:
+            self.results.check("%s: the tests ran to their end" % self.name, False,
+                               traceback.format_exc())
 
 
 def main():
-    results = Results()
-    run_unit_tests(results)
-    fuzz_tests.run_all(results)
-    check_library_builds(results)
-    stack_usage.run_all(results)
-    kernels = e2e_tests.run_all(results)
-    docs_tests.run_all(results, kernels)
-    hostile_tests.run_all(results, kernels)
-    panic_path_tests.run_all(results, kernels)
-    port_kernel_tests.run_all(results)
-    symgen_tests.run_all(results, kernels)
-    prologue_crosscheck.run_all(results, kernels)
-    table_proof.run_all(results, kernels)
-    cfi_differential.run_all(results)
-    bench_tests.run_all(results)
-    print("%d passed, %d failed" % (results.passed, results.failed))
-    return 0 if results.failed == 0 else 1
+    """The groups run side by side, as many commands at once as there are
+    cores (testlib.JOBS). The demo kernels come from the e2e group, which
+    builds them first; the groups that check them start once they are built.
+    bench_tests and cfi_differential read every kernel under build/test:
+    they wait for the groups that build one there before they look."""
+    kernels_built = threading.Event()
+    kernels = []
+
+    def built(elves):
+        kernels.extend(elves)
+        kernels_built.set()
+
+    def with_kernels(function):
+        return lambda results: function(results, kernels)
+
+    def run_e2e(results):
+        try:
+            return e2e_tests.run_all(results, built)
+        finally:
+            kernels_built.set()  # also when it failed: the others run without kernels
+
+    def all_kernels_built():
+        for group in kernel_builders:
+            group.finished.wait()
+
+    unit = Group("unit", run_unit_tests)
+    fuzz = Group("fuzz", fuzz_tests.run_all)
+    library = Group("library builds", check_library_builds)
+    stack = Group("stack", stack_usage.run_all)
+    e2e = Group("e2e", run_e2e)
+    docs = Group("docs", with_kernels(docs_tests.run_all), [kernels_built])
+    hostile = Group("hostile", with_kernels(hostile_tests.run_all), [kernels_built])
+    panic_path = Group("panic_path", with_kernels(panic_path_tests.run_all), [kernels_built])
+    port_kernel = Group("port_kernel", port_kernel_tests.run_all)
+    symgen = Group("symgen_tests", with_kernels(symgen_tests.run_all), [kernels_built])
+    prologue = Group("prologue_crosscheck", with_kernels(prologue_crosscheck.run_all), [kernels_built])
+    table = Group("table_proof", with_kernels(table_proof.run_all), [kernels_built])
+    # The groups that leave a kernel.elf in build/test/*/.
+    kernel_builders = [e2e, docs, symgen]
+    cfi = Group("cfi_differential",
+                lambda results: cfi_differential.run_all(results, all_kernels_built))
+    bench = Group("bench_tests", lambda results: bench_tests.run_all(results, all_kernels_built))
+    groups = [unit, fuzz, library, stack, e2e, docs, hostile, panic_path, port_kernel, symgen,
+              prologue, table, cfi, bench]
+    # The longest first: a thread waiting for a job slot is served in turn.
+    for group in [e2e, fuzz, symgen, panic_path, hostile, port_kernel, library, unit, stack,
+                  docs, prologue, table, cfi, bench]:
+        group.start()
+    for group in groups:
+        group.join()
+    passed = sum(group.results.passed for group in groups)
+    failed = sum(group.results.failed for group in groups)
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
 
 
 if __name__ == "__main__":

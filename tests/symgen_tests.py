@@ -7,6 +7,7 @@ unwind table; the FDE index of --cfi must list the FDEs readelf lists; the
 tables' headers (magic, version, word size, counts, checksum) must be what
 the spec says, read from the linked bytes; bad input must fail cleanly with
 one line, no output file and no leak."""
+import functools
 import glob
 import os
 import random
@@ -14,7 +15,7 @@ import re
 import struct
 
 import e2e_tests
-from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, run
+from testlib import CROSS, HOST_BUILD, JOBS, ROOT, TEST_BUILD, in_parallel, run
 
 SYMGEN = os.path.join(HOST_BUILD, "symgen")
 SYMGEN_ASAN = os.path.join(HOST_BUILD, "symgen-asan")
@@ -983,58 +984,89 @@ def check_corrupt_files_never_crash(results, kernel):
 
 def corrupt_and_run(good, where, rng, runs):
     """Runs symgen-asan --cfi on `runs` corruptions of `good`; returns the
-    problems (crashes, hangs, leaks, messages not in symgen's format)."""
-    path = os.path.join(BAD_DIR, "corrupt.elf")
-    out = os.path.join(BAD_DIR, "corrupt.c")
-    problems = []
-    for i in range(runs):
-        data = bytearray(good)
+    problems (crashes, hangs, leaks, messages not in symgen's format). The
+    corruptions are drawn in turn from rng, then run JOBS at a time."""
+    cases = []
+    for _ in range(runs):
+        edits = []
         for _ in range(rng.randint(1, 8)):
-            data[where(rng)] = rng.randrange(256)
-        if rng.random() < 0.2:
-            data = data[:rng.randrange(len(data))]
-        open(path, "wb").write(bytes(data))
-        result = run([SYMGEN_ASAN, "--cfi", "-o", out, path], timeout=20, env=LEAK_CHECK_ENV)
-        if result.returncode not in (0, 1) or "LeakSanitizer" in result.stderr or (
-                result.returncode == 1 and not result.stderr.startswith("symgen: ")):
-            problems.append("case %d: exit %d: %s" % (i, result.returncode, result.stderr[-300:]))
-    return problems
+            value = rng.randrange(256)
+            edits.append((where(rng), value))
+        length = rng.randrange(len(good)) if rng.random() < 0.2 else len(good)
+        cases.append((edits, length))
+    problems = [None] * runs
+
+    def run_cases(worker):
+        path = os.path.join(BAD_DIR, "corrupt-%d.elf" % worker)
+        out = os.path.join(BAD_DIR, "corrupt-%d.c" % worker)
+        for i in range(worker, runs, JOBS):
+            edits, length = cases[i]
+            data = bytearray(good)
+            for offset, value in edits:
+                data[offset] = value
+            open(path, "wb").write(bytes(data[:length]))
+            result = run([SYMGEN_ASAN, "--cfi", "-o", out, path], timeout=20, env=LEAK_CHECK_ENV)
+            if result.returncode not in (0, 1) or "LeakSanitizer" in result.stderr or (
+                    result.returncode == 1 and not result.stderr.startswith("symgen: ")):
+                problems[i] = "case %d: exit %d: %s" % (i, result.returncode,
+                                                         result.stderr[-300:])
+
+    in_parallel([functools.partial(run_cases, worker) for worker in range(JOBS)])
+    return [problem for problem in problems if problem]
+
+
+def check_kernel(results, label, elf):
+    compare_with_nm(results, label, elf)
+    check_kernel_fde_index(results, label, elf)
+
+
+def check_opensbi(results, elf):
+    if results.check("OpenSBI image present: %s" % elf, os.path.exists(elf)):
+        compare_with_nm(results, "opensbi-" + os.path.basename(os.path.dirname(elf)), elf)
+
+
+def check_fixtures(results, bits, arch, abi, emulation):
+    elf = build_fixture(results, "aliases-" + bits, arch, abi, emulation)
+    if elf:
+        compare_with_nm(results, "aliases-" + bits, elf)
+        check_fixture_semantics(results, "aliases-" + bits, elf)
+    elf = build_untyped_fixture(results, "untyped-" + bits, arch, abi, emulation)
+    if elf:
+        compare_with_nm(results, "untyped-" + bits, elf)
+        check_untyped_semantics(results, "untyped-" + bits, elf)
+    elf = build_cfi_fixture(results, "cfi-functions-" + bits, arch, abi, emulation)
+    if elf:
+        check_index_of_image(results, "cfi-functions-" + bits, elf)
+    check_encodings_fixture(results, "eh-frame-encodings-" + bits, arch, abi, emulation)
+
+
+def check_libgcc(results, label, flags):
+    elf = link_libgcc(results, label, flags)
+    if elf:
+        check_index_of_image(results, label, elf)
+
+
+def check_bad_files(results, kernel):
+    # One after the other: both write bad/out.c (expect_rejection).
+    check_bad_input(results, kernel)
+    check_bad_eh_frame(results, kernel)
 
 
 def run_all(results, kernels):
+    """The checks run side by side (each writes files of its own under
+    WORK), their lines printed in this order."""
     os.makedirs(BAD_DIR, exist_ok=True)
-    for label, elf in kernels:
-        compare_with_nm(results, label, elf)
-        check_kernel_fde_index(results, label, elf)
-    for elf in OPENSBI_ELFS:
-        if results.check("OpenSBI image present: %s" % elf, os.path.exists(elf)):
-            compare_with_nm(results, "opensbi-" + os.path.basename(os.path.dirname(elf)), elf)
-    check_empty_tables(results)
-    check_image_end(results)
-    check_code_span(results)
-    check_row_limit(results)
-    check_empty_table_walks(results)
-    check_make_fragment(results)
-    for bits, arch, abi, emulation in TARGETS:
-        elf = build_fixture(results, "aliases-" + bits, arch, abi, emulation)
-        if elf:
-            compare_with_nm(results, "aliases-" + bits, elf)
-            check_fixture_semantics(results, "aliases-" + bits, elf)
-        elf = build_untyped_fixture(results, "untyped-" + bits, arch, abi, emulation)
-        if elf:
-            compare_with_nm(results, "untyped-" + bits, elf)
-            check_untyped_semantics(results, "untyped-" + bits, elf)
-        elf = build_cfi_fixture(results, "cfi-functions-" + bits, arch, abi, emulation)
-        if elf:
-            check_index_of_image(results, "cfi-functions-" + bits, elf)
-        check_encodings_fixture(results, "eh-frame-encodings-" + bits, arch, abi, emulation)
-    for label, flags in [("libgcc-default", []),
-                         ("libgcc-rv64imac", ["-march=rv64imac", "-mabi=lp64"]),
-                         ("libgcc-rv32imac", ["-march=rv32imac", "-mabi=ilp32"])]:
-        elf = link_libgcc(results, label, flags)
-        if elf:
-            check_index_of_image(results, label, elf)
+    checks = [functools.partial(check_kernel, results, label, elf) for label, elf in kernels]
+    checks += [functools.partial(check_opensbi, results, elf) for elf in OPENSBI_ELFS]
+    checks += [functools.partial(check, results)
+               for check in (check_empty_tables, check_image_end, check_code_span,
+                             check_row_limit, check_empty_table_walks, check_make_fragment)]
+    checks += [functools.partial(check_fixtures, results, *target) for target in TARGETS]
+    checks += [functools.partial(check_libgcc, results, label, flags)
+               for label, flags in [("libgcc-default", []),
+                                    ("libgcc-rv64imac", ["-march=rv64imac", "-mabi=lp64"]),
+                                    ("libgcc-rv32imac", ["-march=rv32imac", "-mabi=ilp32"])]]
     if kernels:
-        check_bad_input(results, kernels[0][1])
-        check_bad_eh_frame(results, kernels[0][1])
-        check_corrupt_files_never_crash(results, kernels[0][1])
+        checks.append(functools.partial(check_bad_files, results, kernels[0][1]))
+        checks.append(functools.partial(check_corrupt_files_never_crash, results, kernels[0][1]))
+    in_parallel(checks)

@@ -1,30 +1,129 @@
-"""Shared helpers of the Python tests: result counting and running tools."""
+"""Shared helpers of the Python tests: result counting, running tools, and
+running parts of the tests side by side."""
+import contextlib
+import io
 import os
 import subprocess
+import sys
+import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOST_BUILD = os.path.join(ROOT, "build", "host")
 TEST_BUILD = os.path.join(ROOT, "build", "test")
 CROSS = "riscv64-unknown-elf-"
+# Commands that run at once (run(), boot()), whatever the number of threads
+# waiting to run one: one per core.
+JOBS = os.cpu_count() or 1
 
 
 class Results:
-    """Counts checks and prints one line per check, details under failures."""
+    """Counts checks and prints one line per check, details under failures.
+    Threads may share one."""
 
     def __init__(self):
         self.passed = 0
         self.failed = 0
+        self.lock = threading.Lock()
 
     def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            print("PASS %s" % name, flush=True)
-        else:
-            self.failed += 1
-            print("FAIL %s" % name, flush=True)
-            for line in str(detail).splitlines():
-                print("    " + line, flush=True)
+        lines = ["%s %s" % ("PASS" if ok else "FAIL", name)]
+        if not ok:
+            lines += ["    " + line for line in str(detail).splitlines()]
+        with self.lock:
+            if ok:
+                self.passed += 1
+            else:
+                self.failed += 1
+        print("\n".join(lines), flush=True)
         return ok
+
+
+class ThreadOutput(io.TextIOBase):
+    """sys.stdout for tests run side by side: what a thread prints goes to
+    its buffer while it has one (captured()), else to the real stdout."""
+
+    def __init__(self, stdout):
+        super().__init__()
+        self.stdout = stdout
+        self.local = threading.local()
+
+    def write(self, text):
+        buffer = getattr(self.local, "buffer", None)
+        if buffer is None:
+            self.stdout.write(text)
+        else:
+            buffer.append(text)
+        return len(text)
+
+    def flush(self):
+        self.stdout.flush()
+
+
+_stdout_lock = threading.Lock()
+
+
+def captured(function, *args):
+    """(function(*args), what it printed); the printing held back until it
+    returns (then the caller prints it), so that threads' lines do not mix.
+    If it raises, what it printed is the exception's `printed`."""
+    with _stdout_lock:
+        if not isinstance(sys.stdout, ThreadOutput):
+            sys.stdout = ThreadOutput(sys.stdout)
+    local = sys.stdout.local
+    outer, buffer = getattr(local, "buffer", None), []
+    local.buffer = buffer
+    try:
+        return function(*args), "".join(buffer)
+    except BaseException as error:
+        error.printed = "".join(buffer)
+        raise
+    finally:
+        local.buffer = outer
+
+
+def in_parallel(tasks):
+    """Runs each callable of tasks in a thread of its own and returns their
+    values, in order. Each task's output is printed together, in the order
+    of tasks, once all have returned. A task that raised raises here."""
+    outcomes = [None] * len(tasks)
+
+    def body(i):
+        try:
+            value, text = captured(tasks[i])
+            outcomes[i] = (value, text, None)
+        except BaseException as error:  # re-raised in the caller's thread
+            outcomes[i] = (None, error.printed, error)
+
+    threads = [threading.Thread(target=body, args=(i,)) for i in range(len(tasks))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for value, text, error in outcomes:
+        print(text, end="", flush=True)
+    for value, text, error in outcomes:
+        if error is not None:
+            raise error
+    return [value for value, text, error in outcomes]
+
+
+_job_slots = threading.BoundedSemaphore(JOBS)
+_holder = threading.local()
+
+
+@contextlib.contextmanager
+def job_slot():
+    """Holds one of the JOBS slots while a command runs. A thread already
+    holding one (boot(): QEMU, then GDB beside it) does not take another."""
+    if getattr(_holder, "slot", False):
+        yield
+        return
+    with _job_slots:
+        _holder.slot = True
+        try:
+            yield
+        finally:
+            _holder.slot = False
 
 
 # The unwinder sets a kernel may link (make UNWINDERS=...), as make names
@@ -45,9 +144,11 @@ def tracer_sources(unwinders):
 
 
 def run(argv, timeout=60, **kwargs):
-    """Runs a command, capturing text output; never raises on exit status."""
-    return subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout,
-                          cwd=kwargs.pop("cwd", ROOT), **kwargs)
+    """Runs a command, capturing text output; never raises on exit status.
+    The timeout counts from its start, not from the wait for a job slot."""
+    with job_slot():
+        return subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout,
+                              cwd=kwargs.pop("cwd", ROOT), **kwargs)
 
 
 def link_libgcc_whole(flags, elf):

@@ -43,15 +43,27 @@ fuzz-deps: deps
 	@test -n "$$(find "$$($(FUZZ_CC) -print-resource-dir)" -name 'libclang_rt.fuzzer-*.a')" || \
 	scripts/install-deps.sh
 
-$(FUZZ_BUILD)/fuzz_walk_%: tests/fuzz/fuzz_walk.c $(FUZZ_DEPS) | fuzz-deps
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_UNWINDER=$(FUZZ_UNWINDER_$*) tests/fuzz/fuzz_walk.c \
-		tests/fuzz/fuzz_regions.c $(FUZZ_TRACER_SRCS) -o $@
+# The tracer and the harness's regions compile once, shared by the targets;
+# fuzz_walk.c once per unwinder.
+FUZZ_OBJ := $(FUZZ_BUILD)/obj
+FUZZ_COMMON_OBJS := $(patsubst %.c,$(FUZZ_OBJ)/%.o,tests/fuzz/fuzz_regions.c $(FUZZ_TRACER_SRCS))
 
-$(FUZZ_BUILD)/fuzz_cfi: tests/fuzz/fuzz_cfi.c $(FUZZ_DEPS) | fuzz-deps
+$(FUZZ_OBJ)/%.o: %.c $(FUZZ_DEPS) | fuzz-deps
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) tests/fuzz/fuzz_cfi.c tests/fuzz/fuzz_regions.c \
-		$(FUZZ_TRACER_SRCS) -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_OBJ)/fuzz_walk_%.o: tests/fuzz/fuzz_walk.c $(FUZZ_DEPS) | fuzz-deps
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_UNWINDER=$(FUZZ_UNWINDER_$*) -c $< -o $@
+
+# Kept: make would delete them as intermediate files and rebuild them next time.
+.SECONDARY: $(foreach unwinder,fp dwarf prologue auto table,$(FUZZ_OBJ)/fuzz_walk_$(unwinder).o)
+
+$(FUZZ_BUILD)/fuzz_walk_%: $(FUZZ_OBJ)/fuzz_walk_%.o $(FUZZ_COMMON_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
+
+$(FUZZ_BUILD)/fuzz_cfi: $(FUZZ_OBJ)/tests/fuzz/fuzz_cfi.o $(FUZZ_COMMON_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
 
 .PHONY: fuzz
 fuzz: $(FUZZ_BINARIES)

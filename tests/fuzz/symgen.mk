@@ -17,9 +17,15 @@ SYMGEN_FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DTRACER_HOST_VIEW \
 	-Itracer -Isymgen
 
-$(FUZZ_BUILD)/fuzz_symgen: tests/fuzz/fuzz_symgen.c $(SYMGEN_LIB_SRCS) $(SYMGEN_HEADERS) | deps
+# One object per source (make -j compiles them side by side).
+SYMGEN_FUZZ_OBJ := $(FUZZ_BUILD)/symgen-obj
+$(SYMGEN_FUZZ_OBJ)/%.o: %.c $(SYMGEN_HEADERS) | deps
 	@mkdir -p $(@D)
-	$(SYMGEN_FUZZ_CC) $(SYMGEN_FUZZ_CFLAGS) tests/fuzz/fuzz_symgen.c $(SYMGEN_LIB_SRCS) -o $@
+	$(SYMGEN_FUZZ_CC) $(SYMGEN_FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_symgen: $(patsubst %.c,$(SYMGEN_FUZZ_OBJ)/%.o,tests/fuzz/fuzz_symgen.c \
+		$(SYMGEN_LIB_SRCS))
+	$(SYMGEN_FUZZ_CC) $(SYMGEN_FUZZ_CFLAGS) $^ -o $@
 
 # Seeds: small real images, rv64 and rv32, with function aliases
 # (aliases.S), with GCC's .eh_frame (cfi_functions.c) and with every pointer

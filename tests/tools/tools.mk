@@ -9,25 +9,27 @@
 #   table_check     the unwind table against the interpreter, row by row
 #                   (tests/table_proof.py)
 
-TEST_TOOLS_CFLAGS := $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-	$(HOST_VIEW_CFLAGS) -Isymgen -Itests/tools
+TEST_TOOLS_CFLAGS := $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -Isymgen -Itests/tools
 TEST_TOOLS_COMMON := symgen/image_view.c symgen/die.c symgen/dwarf_names.c symgen/elf.c \
 	symgen/fde_index.c $(wildcard tracer/*.c)
 TEST_TOOLS_HEADERS := $(wildcard tests/tools/*.h symgen/*.h tracer/*.h)
 TEST_TOOLS := $(HOST_BUILD)/cfi_rows $(HOST_BUILD)/prologue_check $(HOST_BUILD)/table_check
+# One object per source, shared by the tools (one set of flags).
+TEST_TOOLS_OBJ := $(HOST_BUILD)/tools-obj
+TEST_TOOLS_COMMON_OBJS := $(patsubst %.c,$(TEST_TOOLS_OBJ)/%.o,$(TEST_TOOLS_COMMON))
 
-$(HOST_BUILD)/cfi_rows: tests/tools/cfi_rows.c $(TEST_TOOLS_COMMON) $(TEST_TOOLS_HEADERS) | deps
+$(TEST_TOOLS_OBJ)/%.o: %.c $(TEST_TOOLS_HEADERS) | deps
 	@mkdir -p $(@D)
-	$(HOSTCC) $(TEST_TOOLS_CFLAGS) tests/tools/cfi_rows.c $(TEST_TOOLS_COMMON) -o $@
+	$(HOSTCC) $(TEST_TOOLS_CFLAGS) -c $< -o $@
 
-$(HOST_BUILD)/prologue_check: tests/tools/prologue_check.c symgen/functions.c \
-		$(TEST_TOOLS_COMMON) $(TEST_TOOLS_HEADERS) | deps
-	@mkdir -p $(@D)
-	$(HOSTCC) $(TEST_TOOLS_CFLAGS) tests/tools/prologue_check.c symgen/functions.c \
-		$(TEST_TOOLS_COMMON) -o $@
+$(HOST_BUILD)/cfi_rows: $(TEST_TOOLS_OBJ)/tests/tools/cfi_rows.o $(TEST_TOOLS_COMMON_OBJS)
+	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -o $@
 
-$(HOST_BUILD)/table_check: tests/tools/table_check.c symgen/functions.c symgen/unwind_table.c \
-		$(TEST_TOOLS_COMMON) $(TEST_TOOLS_HEADERS) | deps
-	@mkdir -p $(@D)
-	$(HOSTCC) $(TEST_TOOLS_CFLAGS) tests/tools/table_check.c symgen/functions.c \
-		symgen/unwind_table.c $(TEST_TOOLS_COMMON) -o $@
+$(HOST_BUILD)/prologue_check: $(TEST_TOOLS_OBJ)/tests/tools/prologue_check.o \
+		$(TEST_TOOLS_OBJ)/symgen/functions.o $(TEST_TOOLS_COMMON_OBJS)
+	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -o $@
+
+$(HOST_BUILD)/table_check: $(TEST_TOOLS_OBJ)/tests/tools/table_check.o \
+		$(TEST_TOOLS_OBJ)/symgen/functions.o $(TEST_TOOLS_OBJ)/symgen/unwind_table.o \
+		$(TEST_TOOLS_COMMON_OBJS)
+	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -o $@
