@@ -2,8 +2,11 @@
 """The tracer's code in a kernel, per unwinder set (make UNWINDERS=...):
 compiles the files symgen/tracer_sources.mk lists for the set, with the
 flags given (the demo kernel's, without -O), at -O2 and -Os, and prints the
-sum of their .text sections (objdump -h), one line per set and level:
+sum of their .text sections (objdump -h), and of the files every set
+compiles (the core: the iterator, the output lines, the tables' checks,
+...), two lines per set and level:
     bench tracer-text <unwinders, comma-separated> <level> <N> bytes
+    bench tracer-core <unwinders, comma-separated> <level> <N> bytes
 A kernel links these objects whole, so their .text is the tracer's code
 in its image (make bench; tests/bench_tests.py checks the sizes).
 
@@ -33,6 +36,9 @@ def text_size(obj):
 
 def main():
     out_root, cc, flags = sys.argv[1], sys.argv[2], sys.argv[3:]
+    core = set.intersection(*(set(os.path.basename(source)[:-2] + ".o"
+                                  for source in tracer_sources(unwinders)[0])
+                              for unwinders in UNWINDER_SETS))
     for unwinders in UNWINDER_SETS:
         sources, defines = tracer_sources(unwinders)
         name = ",".join(unwinders)
@@ -42,8 +48,12 @@ def main():
             os.makedirs(out_dir)
             subprocess.run([cc] + flags + [level] + defines + ["-c"] + sources,
                            cwd=out_dir, check=True)
-            total = sum(text_size(os.path.join(out_dir, f)) for f in sorted(os.listdir(out_dir)))
-            print("bench tracer-text %s %s %d bytes" % (name, level, total), flush=True)
+            sizes = {f: text_size(os.path.join(out_dir, f)) for f in os.listdir(out_dir)}
+            print("bench tracer-text %s %s %d bytes" % (name, level, sum(sizes.values())),
+                  flush=True)
+            print("bench tracer-core %s %s %d bytes"
+                  % (name, level, sum(size for f, size in sizes.items() if f in core)),
+                  flush=True)
 
 
 if __name__ == "__main__":

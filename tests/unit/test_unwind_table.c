@@ -479,10 +479,21 @@ void unwind_table_rejected(void)
 		fill_table(&t);
 		CHECK(check(&t) == TRACER_TABLE_MALFORMED);
 	}
-	/* Below the CFA, a s0-based frame's slots may be anywhere. */
+	/* Below the CFA, a s0-based frame's slots may be anywhere, unless
+	 * its rule states the frame's size (16 bytes here): then within it,
+	 * the lowest at CFA - 16. */
 	t.rules[3] = (struct tracer_unwind_rule){-64, -2 * W, -32 * W, 1, 0};
 	fill_table(&t);
 	CHECK(check(&t) == TRACER_TABLE_OK);
+	t.rules[3] = (struct tracer_unwind_rule){0, -W, -16, 1, 1};
+	fill_table(&t);
+	CHECK(check(&t) == TRACER_TABLE_OK);
+	t.rules[3] = (struct tracer_unwind_rule){0, -W, -16 - W, 1, 1};
+	fill_table(&t);
+	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
+	t.rules[3] = (struct tracer_unwind_rule){0, -16 - W, -W, 1, 1};
+	fill_table(&t);
+	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
 	t.rules[3] = (struct tracer_unwind_rule)RULE_LEAF;
 	/* Rows: a rule past the rules; between two rules; the last row
 	 * covering code. */
