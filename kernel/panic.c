@@ -92,7 +92,7 @@ struct panic_report {
 #ifdef __OPTIMIZE__
 #define TRACER_FIGURE(bytes) (bytes)
 #else
-#define TRACER_FIGURE(bytes) ((bytes)*9 / 5)
+#define TRACER_FIGURE(bytes) (9 * (bytes) / 5)
 #endif
 
 /* The room each unwinder needs; the last two are the fallbacks, in order. */

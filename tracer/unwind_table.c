@@ -14,8 +14,8 @@
  *
  * One function, table_caller(), checks and unwinds a frame, as
  * frame_pointer.c's frame_pointer_caller() does: the iterator's step runs
- * it for any frame (table_step), tracer_next() first for the frames most
- * walks are made of (table_next), the raw capture in a loop (table_run).
+ * it for any frame (table_step), the raw capture in a loop for the frames
+ * most walks are made of (table_run).
  */
 #include "riscv.h"
 #include "table_lookup.h"
@@ -238,28 +238,6 @@ static inline bool table_common(const struct walk *walk)
 	       !window_contains(walk->trap_return_window, walk->next.pc) &&
 	       walk->next.sp % sizeof(uintptr_t) == 0 &&
 	       walk->next.sp >= walk->stack.start && walk->next.sp <= walk->stack.end;
-}
-
-bool table_next(struct walk *walk)
-{
-	uintptr_t pc = walk->next.pc;
-	uintptr_t sp = walk->next.sp;
-	uintptr_t s0 = walk->next.s[0];
-	struct table_view view;
-
-	if (!table_common(walk))
-		return false;
-	table_view_of(&view, walk);
-	/* A stop is left to the iterator's step, which says why. */
-	if (table_caller(&view, walk, !walk->tables_verified, true, false, walk->next.ra,
-			 &pc, &sp, &s0) != TRACER_RUNNING)
-		return false;
-	walk->next.pc = pc;
-	walk->next.ra = pc; /* ra still holds the address returned to */
-	walk->next.sp = sp;
-	walk->next.s[0] = s0;
-	walk->next_found_by = TRACER_TABLE;
-	return true;
 }
 
 /* The same in a loop, for tracer_capture(), whose tables tracer_prepare()

@@ -821,23 +821,21 @@ void unwind_table_entry_point(void)
 }
 
 /*
- * The marks tracer_next() gives the frames the table's common path
- * (table_next) finds are those the general step gives, where the walk goes through other
- * steps in between: a trap frame whose entry lies in the table's rows, and (auto) a frame
- * DWARF found. Each walk runs twice: every call before a return address a
- * c.jalr (the fake text's: the common path declines them all), then `jal
- * ra` (0x000000ef: it takes what it may); both must give the frames
- * derived here. Trap: A + 0x10 (exact; CFA = sp + 32, word 104) returns to
- * D + 0x10, in the trap entry [D, D + 0x40): the trap frame at word 104
- * gives A + 0x40 (exact), sp word 130, s0 word 150, cause 13, tval 0x1234,
- * and ra B + 0x20, after a call too (what D's row, CFA = sp + 16, would take
- * as a caller if the step did not leave returns into the trap entry to the
- * general path). A + 0x40 (CFA word 134) -> B + 0x20 (CFA = s0, word 150;
- * s0 = 0 below it) -> C + 0x30 (CFA = sp + 16, the top: outermost).
- * DWARF: INTERPRETED + 8 (CFA = s1 = word 134) -> B + 0x20 (by DWARF,
+ * The marks tracer_next() gives the frames the table finds, where the walk
+ * goes through other steps in between: a trap frame whose entry lies in the
+ * table's rows, and (auto) a frame DWARF found. Each walk runs twice: every
+ * call before a return address a c.jalr (the fake text's, which the
+ * capture's loop declines), then `jal ra` (0x000000ef, which it takes);
+ * both must give the frames derived here. Trap: A + 0x10 (exact; CFA = sp + 32, word 104)
+ * returns to D + 0x10, in the trap entry [D, D + 0x40): the trap frame at word 104 gives
+ * A + 0x40 (exact), sp word 130, s0 word 150, cause 13, tval 0x1234, and ra B + 0x20,
+ * after a call too (what D's row, CFA = sp + 16, would take as a caller if the step did
+ * not leave returns into the trap entry to the general path). A + 0x40 (CFA word 134) ->
+ * B + 0x20 (CFA = s0, word 150; s0 = 0 below it) -> C + 0x30 (CFA = sp + 16, the top:
+ * outermost). DWARF: INTERPRETED + 8 (CFA = s1 = word 134) -> B + 0x20 (by DWARF,
  * unmarked) -> C + 0x30 (by the table).
  */
-void unwind_table_common_step_marks(void)
+void unwind_table_step_marks(void)
 {
 	static const enum tracer_unwinder unwinders[2] = {TRACER_TABLE, TRACER_AUTO};
 	static const uintptr_t calls[3] = {D + 0x0c, B + 0x1c, C + 0x2c};
