@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "dwarf_read.h"
 
 #define DW_TAG_subprogram	0x2e
 #define DW_AT_name		0x03
@@ -23,22 +24,6 @@
 #define DW_AT_addr_base		0x73
 #define DW_UT_compile		0x01
 #define DW_UT_partial		0x03
-#define DW_FORM_implicit_const	0x21
-#define DW_FORM_indirect	0x16
-
-/* A section's bytes, or none (size 0) if the image lacks it. */
-struct bytes {
-	const unsigned char *data;
-	uint64_t size;
-};
-
-/* A read position in a section. Any read past `end` sets `bad` and gives
- * 0: the caller checks once, where it can give up cleanly. */
-struct cursor {
-	const unsigned char *p;
-	const unsigned char *end;
-	bool bad;
-};
 
 /* What one unit's entries need to resolve their attributes. */
 struct unit {
@@ -52,219 +37,31 @@ struct unit {
 	const unsigned char *end;
 };
 
-/* The value of an attribute, as far as it can matter here. */
-struct value {
-	unsigned form;
-	uint64_t number;    /* an offset, an index, an address */
-	const char *string; /* DW_FORM_string: inline */
-};
-
 struct reader {
 	const struct elf_file *elf;
-	struct bytes info, abbrev, str, line_str, str_offsets, addr;
+	struct dwarf_bytes info, abbrev, str, line_str, str_offsets, addr;
 	const char *problem; /* why the debugging information was set aside */
 	struct dwarf_name *names;
 	size_t count;
 	size_t capacity;
 };
 
-static uint64_t read_fixed(struct cursor *c, unsigned bytes)
-{
-	uint64_t value = 0;
-
-	if (c->bad || (size_t)(c->end - c->p) < bytes) {
-		c->bad = true;
-		return 0;
-	}
-	for (unsigned i = bytes; i > 0; i--)
-		value = value << 8 | c->p[i - 1];
-	c->p += bytes;
-	return value;
-}
-
-/* LEB128; bits past the 64th are dropped (no value that large matters). */
-static uint64_t read_leb(struct cursor *c, bool is_signed)
-{
-	uint64_t value = 0;
-	unsigned shift = 0;
-	unsigned char byte;
-
-	do {
-		byte = (unsigned char)read_fixed(c, 1);
-		if (shift < 64)
-			value |= (uint64_t)(byte & 0x7f) << shift;
-		shift += 7;
-	} while ((byte & 0x80) && !c->bad);
-	if (is_signed && shift < 64 && (byte & 0x40))
-		value |= ~(uint64_t)0 << shift;
-	return value;
-}
-
-static void skip(struct cursor *c, uint64_t bytes)
-{
-	if (c->bad || (uint64_t)(c->end - c->p) < bytes) {
-		c->bad = true;
-		return;
-	}
-	c->p += bytes;
-}
-
-/* A NUL-terminated string at c (DW_FORM_string). */
-static const char *read_string(struct cursor *c)
-{
-	const char *s = (const char *)c->p;
-	const unsigned char *nul;
-
-	if (c->bad || !(nul = memchr(c->p, '\0', (size_t)(c->end - c->p)))) {
-		c->bad = true;
-		return NULL;
-	}
-	c->p = nul + 1;
-	return s;
-}
-
-/* The bytes a value of `form` takes, for the forms of fixed size, or -1. */
-static int fixed_form_size(unsigned form, const struct unit *unit)
-{
-	switch (form) {
-	case 0x0b:
-	case 0x0c:
-	case 0x11:
-	case 0x25:
-	case 0x29: /* data1 flag ref1 strx1 addrx1 */
-		return 1;
-	case 0x05:
-	case 0x12:
-	case 0x26:
-	case 0x2a: /* data2 ref2 strx2 addrx2 */
-		return 2;
-	case 0x27:
-	case 0x2b: /* strx3 addrx3 */
-		return 3;
-	case 0x06:
-	case 0x13:
-	case 0x1c:
-	case 0x28:
-	case 0x2c: /* data4 ref4 ref_sup4 strx4 addrx4 */
-		return 4;
-	case 0x07:
-	case 0x14:
-	case 0x20:
-	case 0x24: /* data8 ref8 ref_sig8 ref_sup8 */
-		return 8;
-	case 0x1e: /* data16 */
-		return 16;
-	case 0x19:
-	case DW_FORM_implicit_const: /* flag_present; the value is in the abbreviation */
-		return 0;
-	case 0x01: /* addr */
-		return (int)unit->address_size;
-	case 0x10: /* ref_addr: an address in DWARF 2 */
-		return (int)(unit->version == 2 ? unit->address_size : unit->offset_size);
-	case 0x0e:
-	case 0x17:
-	case 0x1d:
-	case 0x1f:
-	case 0x1f20:
-	case 0x1f21:
-		/* strp sec_offset strp_sup line_strp GNU_ref_alt GNU_strp_alt */
-		return (int)unit->offset_size;
-	default:
-		return -1;
-	}
-}
-
-/* Reads (or skips) one attribute value; false for a form this reader does
- * not know. */
-static bool read_value(struct cursor *c, unsigned form, const struct unit *unit,
-		       struct value *value)
-{
-	int size = fixed_form_size(form, unit);
-
-	value->form = form;
-	value->string = NULL;
-	value->number = 0;
-	if (size >= 0) {
-		value->number = read_fixed(c, (unsigned)size > 8 ? 0 : (unsigned)size);
-		if (size > 8)
-			skip(c, (uint64_t)size);
-		return true;
-	}
-	switch (form) {
-	case 0x08: /* string */
-		value->string = read_string(c);
-		return true;
-	case 0x0d: /* sdata */
-		value->number = read_leb(c, true);
-		return true;
-	case 0x0f:
-	case 0x15:
-	case 0x1a:
-	case 0x1b:
-	case 0x22:
-	case 0x23:
-	case 0x1f01:
-	case 0x1f02:
-		/* udata ref_udata strx addrx loclistx rnglistx GNU_addr_index
-		 * GNU_str_index */
-		value->number = read_leb(c, false);
-		return true;
-	case 0x0a: /* block1 */
-		skip(c, read_fixed(c, 1));
-		return true;
-	case 0x03: /* block2 */
-		skip(c, read_fixed(c, 2));
-		return true;
-	case 0x04: /* block4 */
-		skip(c, read_fixed(c, 4));
-		return true;
-	case 0x09:
-	case 0x18: /* block exprloc */
-		skip(c, read_leb(c, false));
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* A section by name, or none. */
-static struct bytes section_bytes(const struct elf_file *elf, const char *name)
-{
-	/* Never NULL: a cursor over no bytes still points somewhere. */
-	static const unsigned char no_bytes[1];
-	uint32_t index = elf_section_by_name(elf, name);
-	struct elf_section section;
-
-	if (index == 0)
-		return (struct bytes){no_bytes, 0};
-	section = elf_section(elf, index);
-	return (struct bytes){elf_section_data(elf, &section, name), section.size};
-}
-
-/* The string at `offset` of `in`, or NULL if it does not end inside it. */
-static const char *string_at(struct bytes in, uint64_t offset)
-{
-	if (offset >= in.size || !memchr(in.data + offset, '\0', in.size - offset))
-		return NULL;
-	return (const char *)in.data + offset;
-}
-
 /* Entry `index` of a table of `bytes`-wide words at `base` of `in`. */
-static bool table_entry(struct bytes in, uint64_t base, uint64_t index, unsigned bytes,
+static bool table_entry(struct dwarf_bytes in, uint64_t base, uint64_t index, unsigned bytes,
 			uint64_t *entry)
 {
-	struct cursor c = {in.data, in.data + in.size, false};
+	struct dwarf_cursor c = {in.data, in.data + in.size, false};
 
 	if (base > in.size || index > (in.size - base) / bytes)
 		return false;
 	c.p += base + index * bytes;
-	*entry = read_fixed(&c, bytes);
+	*entry = dwarf_read_fixed(&c, bytes);
 	return !c.bad;
 }
 
 /* The string an attribute names, or NULL. */
 static const char *value_string(const struct reader *r, const struct unit *unit,
-				const struct value *v)
+				const struct dwarf_value *v)
 {
 	uint64_t offset;
 
@@ -272,9 +69,9 @@ static const char *value_string(const struct reader *r, const struct unit *unit,
 	case 0x08:
 		return v->string;
 	case 0x0e:
-		return string_at(r->str, v->number);
+		return dwarf_string_at(r->str, v->number);
 	case 0x1f:
-		return string_at(r->line_str, v->number);
+		return dwarf_string_at(r->line_str, v->number);
 	case 0x1a:
 	case 0x25:
 	case 0x26:
@@ -283,7 +80,7 @@ static const char *value_string(const struct reader *r, const struct unit *unit,
 		if (!table_entry(r->str_offsets, unit->str_offsets_base, v->number,
 				 unit->offset_size, &offset))
 			return NULL;
-		return string_at(r->str, offset);
+		return dwarf_string_at(r->str, offset);
 	default:
 		return NULL;
 	}
@@ -291,7 +88,7 @@ static const char *value_string(const struct reader *r, const struct unit *unit,
 
 /* The address an attribute gives, if it gives one. */
 static bool value_address(const struct reader *r, const struct unit *unit,
-			  const struct value *v, uint64_t *addr)
+			  const struct dwarf_value *v, uint64_t *addr)
 {
 	switch (v->form) {
 	case 0x01:
@@ -312,28 +109,28 @@ static bool value_address(const struct reader *r, const struct unit *unit,
 /* The abbreviation `code` of the table at `offset`: its tag, whether it has
  * children, and where its attribute specifications start. */
 static bool find_abbrev(const struct reader *r, uint64_t offset, uint64_t code,
-			uint64_t *tag, struct cursor *specs)
+			uint64_t *tag, struct dwarf_cursor *specs)
 {
-	struct cursor c = {r->abbrev.data, r->abbrev.data + r->abbrev.size, false};
+	struct dwarf_cursor c = {r->abbrev.data, r->abbrev.data + r->abbrev.size, false};
 
-	skip(&c, offset);
+	dwarf_skip(&c, offset);
 	while (!c.bad) {
-		uint64_t this_code = read_leb(&c, false);
+		uint64_t this_code = dwarf_read_leb(&c, false);
 
 		if (this_code == 0)
 			return false;
-		*tag = read_leb(&c, false);
-		read_fixed(&c, 1); /* children */
+		*tag = dwarf_read_leb(&c, false);
+		dwarf_read_fixed(&c, 1); /* children */
 		if (this_code == code) {
 			*specs = c;
 			return !c.bad;
 		}
 		for (;;) { /* skip the specifications */
-			uint64_t attr = read_leb(&c, false);
-			uint64_t form = read_leb(&c, false);
+			uint64_t attr = dwarf_read_leb(&c, false);
+			uint64_t form = dwarf_read_leb(&c, false);
 
 			if (form == DW_FORM_implicit_const)
-				read_leb(&c, true);
+				dwarf_read_leb(&c, true);
 			if ((attr == 0 && form == 0) || c.bad)
 				break;
 		}
@@ -353,31 +150,33 @@ static void add_name(struct reader *r, uint64_t addr, const char *name)
 
 /* What an entry says that matters here. */
 struct entry {
-	struct value low_pc, name, linkage, origin;
+	struct dwarf_value low_pc, name, linkage, origin;
 	bool has_low_pc, has_name, has_linkage, has_origin;
 };
 
 /* Reads the attributes of an entry at c, as `specs` lists them; the
  * unit's own entry (unit_entry) also gives the bases. */
-static bool read_attributes(struct cursor *c, struct unit *unit, struct cursor specs,
+static bool read_attributes(struct dwarf_cursor *c, struct unit *unit, struct dwarf_cursor specs,
 			    bool unit_entry, struct entry *e)
 {
 	memset(e, 0, sizeof(*e));
 	for (;;) {
-		uint64_t attr = read_leb(&specs, false);
-		uint64_t form = read_leb(&specs, false);
+		uint64_t attr = dwarf_read_leb(&specs, false);
+		uint64_t form = dwarf_read_leb(&specs, false);
 		int64_t implicit = 0;
-		struct value v;
+		struct dwarf_value v;
+		struct dwarf_sizes sizes = {unit->version, unit->offset_size,
+					    unit->address_size};
 
 		if (form == DW_FORM_implicit_const)
-			implicit = (int64_t)read_leb(&specs, true);
+			implicit = (int64_t)dwarf_read_leb(&specs, true);
 		if (specs.bad)
 			return false;
 		if (attr == 0 && form == 0)
 			return !c->bad;
 		while (form == DW_FORM_indirect && !c->bad)
-			form = read_leb(c, false);
-		if (!read_value(c, (unsigned)form, unit, &v))
+			form = dwarf_read_leb(c, false);
+		if (!dwarf_read_value(c, (unsigned)form, &sizes, &v))
 			return false;
 		if (form == DW_FORM_implicit_const)
 			v.number = (uint64_t)implicit;
@@ -412,8 +211,8 @@ static const char *entry_name(const struct reader *r, const struct unit *unit,
 			      const struct entry *e, unsigned depth)
 {
 	struct unit copy = *unit;
-	struct cursor c;
-	struct cursor specs;
+	struct dwarf_cursor c;
+	struct dwarf_cursor specs;
 	struct entry origin;
 	uint64_t code, tag;
 
@@ -426,8 +225,8 @@ static const char *entry_name(const struct reader *r, const struct unit *unit,
 	    e->origin.form > 0x15 ||
 	    e->origin.number >= (uint64_t)(unit->end - unit->start))
 		return NULL;
-	c = (struct cursor){unit->start + e->origin.number, unit->end, false};
-	code = read_leb(&c, false);
+	c = (struct dwarf_cursor){unit->start + e->origin.number, unit->end, false};
+	code = dwarf_read_leb(&c, false);
 	if (c.bad || !find_abbrev(r, unit->abbrev_offset, code, &tag, &specs) ||
 	    !read_attributes(&c, &copy, specs, false, &origin))
 		return NULL;
@@ -435,8 +234,8 @@ static const char *entry_name(const struct reader *r, const struct unit *unit,
 }
 
 /* One entry, at c: a subprogram with an entry address and a name is kept. */
-static bool read_entry(struct reader *r, struct cursor *c, struct unit *unit,
-		       uint64_t tag, struct cursor specs, bool unit_entry)
+static bool read_entry(struct reader *r, struct dwarf_cursor *c, struct unit *unit,
+		       uint64_t tag, struct dwarf_cursor specs, bool unit_entry)
 {
 	struct entry e;
 	const char *name;
@@ -453,42 +252,42 @@ static bool read_entry(struct reader *r, struct cursor *c, struct unit *unit,
 }
 
 /* One unit, whose header starts at c; c moves past it. */
-static bool read_unit(struct reader *r, struct cursor *c)
+static bool read_unit(struct reader *r, struct dwarf_cursor *c)
 {
 	struct unit unit = {0, 4, 0, 0, 0, 0, c->p, NULL};
-	uint64_t length = read_fixed(c, 4);
+	uint64_t length = dwarf_read_fixed(c, 4);
 	unsigned unit_type = DW_UT_compile;
-	struct cursor entries;
+	struct dwarf_cursor entries;
 	bool first = true;
 
 	if (length == 0xffffffff) {
 		unit.offset_size = 8;
-		length = read_fixed(c, 8);
+		length = dwarf_read_fixed(c, 8);
 	}
 	if (c->bad || length > (uint64_t)(c->end - c->p))
 		return false;
-	entries = (struct cursor){c->p, c->p + length, false};
+	entries = (struct dwarf_cursor){c->p, c->p + length, false};
 	c->p += length;
 	unit.end = c->p;
-	unit.version = (unsigned)read_fixed(&entries, 2);
+	unit.version = (unsigned)dwarf_read_fixed(&entries, 2);
 	if (unit.version < 2 || unit.version > 5)
 		return false;
 	if (unit.version == 5) {
-		unit_type = (unsigned)read_fixed(&entries, 1);
-		unit.address_size = (unsigned)read_fixed(&entries, 1);
-		unit.abbrev_offset = read_fixed(&entries, unit.offset_size);
+		unit_type = (unsigned)dwarf_read_fixed(&entries, 1);
+		unit.address_size = (unsigned)dwarf_read_fixed(&entries, 1);
+		unit.abbrev_offset = dwarf_read_fixed(&entries, unit.offset_size);
 	} else {
-		unit.abbrev_offset = read_fixed(&entries, unit.offset_size);
-		unit.address_size = (unsigned)read_fixed(&entries, 1);
+		unit.abbrev_offset = dwarf_read_fixed(&entries, unit.offset_size);
+		unit.address_size = (unsigned)dwarf_read_fixed(&entries, 1);
 	}
 	if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
 		return !entries.bad; /* type and split units name no code here */
 	if (entries.bad || (unit.address_size != 4 && unit.address_size != 8))
 		return false;
 	while (entries.p < entries.end) {
-		uint64_t code = read_leb(&entries, false);
+		uint64_t code = dwarf_read_leb(&entries, false);
 		uint64_t tag;
-		struct cursor specs;
+		struct dwarf_cursor specs;
 
 		if (code == 0)
 			continue; /* the end of a list of children */
@@ -515,15 +314,15 @@ struct dwarf_name *dwarf_names_read(const struct elf_file *elf, size_t *count)
 	struct reader r = {elf,	      {NULL, 0}, {NULL, 0}, {NULL, 0},
 			   {NULL, 0}, {NULL, 0}, {NULL, 0}, NULL,
 			   NULL,      0,	 0};
-	struct cursor c;
+	struct dwarf_cursor c;
 
-	r.info = section_bytes(elf, ".debug_info");
-	r.abbrev = section_bytes(elf, ".debug_abbrev");
-	r.str = section_bytes(elf, ".debug_str");
-	r.line_str = section_bytes(elf, ".debug_line_str");
-	r.str_offsets = section_bytes(elf, ".debug_str_offsets");
-	r.addr = section_bytes(elf, ".debug_addr");
-	c = (struct cursor){r.info.data, r.info.data + r.info.size, false};
+	r.info = dwarf_section(elf, ".debug_info");
+	r.abbrev = dwarf_section(elf, ".debug_abbrev");
+	r.str = dwarf_section(elf, ".debug_str");
+	r.line_str = dwarf_section(elf, ".debug_line_str");
+	r.str_offsets = dwarf_section(elf, ".debug_str_offsets");
+	r.addr = dwarf_section(elf, ".debug_addr");
+	c = (struct dwarf_cursor){r.info.data, r.info.data + r.info.size, false};
 	while (r.info.size && c.p < c.end) {
 		if (!read_unit(&r, &c)) {
 			/* Names from the symbol table alone, as without

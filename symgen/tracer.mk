@@ -99,7 +99,7 @@ endif
 # symgen reads .eh_frame with the tracer's own parser, and measures frame
 # sizes with its prologue decoder, built for the host (TRACER_HOST_VIEW: see
 # tracer/memory.h).
-TRACER_SYMGEN_LIB_SRCS := $(addprefix $(TRACER_SYMGEN_DIR)/,symgen.c die.c dwarf_names.c elf.c \
+TRACER_SYMGEN_LIB_SRCS := $(addprefix $(TRACER_SYMGEN_DIR)/,symgen.c die.c dwarf_names.c dwarf_read.c elf.c \
 	fde_index.c functions.c image_end.c image_view.c unwind_table.c) \
 	$(addprefix $(TRACER_DIR)/,cfi_parse.c cfi_row.c memory.c prologue_decode.c)
 TRACER_SYMGEN_SRCS := $(TRACER_SYMGEN_DIR)/main.c $(TRACER_SYMGEN_LIB_SRCS)

@@ -10,7 +10,7 @@
 #                   (tests/table_proof.py)
 
 TEST_TOOLS_CFLAGS := $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -Isymgen -Itests/tools
-TEST_TOOLS_COMMON := symgen/image_view.c symgen/die.c symgen/dwarf_names.c symgen/elf.c \
+TEST_TOOLS_COMMON := symgen/image_view.c symgen/die.c symgen/dwarf_names.c symgen/dwarf_read.c symgen/elf.c \
 	symgen/fde_index.c $(wildcard tracer/*.c)
 TEST_TOOLS_HEADERS := $(wildcard tests/tools/*.h symgen/*.h tracer/*.h)
 TEST_TOOLS := $(HOST_BUILD)/cfi_rows $(HOST_BUILD)/prologue_check $(HOST_BUILD)/table_check
