@@ -8,12 +8,14 @@
 #                   (tests/prologue_crosscheck.py)
 #   table_check     the unwind table against the interpreter, row by row
 #                   (tests/table_proof.py)
+#   line_rows       symgen's line table against addr2line (tests/line_oracle.py)
 
 TEST_TOOLS_CFLAGS := $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -Isymgen -Itests/tools
-TEST_TOOLS_COMMON := symgen/image_view.c symgen/die.c symgen/dwarf_names.c symgen/dwarf_read.c symgen/elf.c \
-	symgen/fde_index.c $(wildcard tracer/*.c)
+TEST_TOOLS_COMMON := symgen/image_view.c symgen/die.c symgen/dwarf_names.c symgen/dwarf_read.c \
+	symgen/elf.c symgen/fde_index.c $(wildcard tracer/*.c)
 TEST_TOOLS_HEADERS := $(wildcard tests/tools/*.h symgen/*.h tracer/*.h)
-TEST_TOOLS := $(HOST_BUILD)/cfi_rows $(HOST_BUILD)/prologue_check $(HOST_BUILD)/table_check
+TEST_TOOLS := $(HOST_BUILD)/cfi_rows $(HOST_BUILD)/prologue_check $(HOST_BUILD)/table_check \
+	$(HOST_BUILD)/line_rows
 # One object per source, shared by the tools (one set of flags).
 TEST_TOOLS_OBJ := $(HOST_BUILD)/tools-obj
 TEST_TOOLS_COMMON_OBJS := $(patsubst %.c,$(TEST_TOOLS_OBJ)/%.o,$(TEST_TOOLS_COMMON))
@@ -33,3 +35,10 @@ $(HOST_BUILD)/table_check: $(TEST_TOOLS_OBJ)/tests/tools/table_check.o \
 		$(TEST_TOOLS_OBJ)/symgen/functions.o $(TEST_TOOLS_OBJ)/symgen/unwind_table.o \
 		$(TEST_TOOLS_COMMON_OBJS)
 	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -o $@
+
+# line_rows: symgen's line table against addr2line (tests/line_oracle.py). The
+# line reader inflates compressed debug sections with zlib.
+$(HOST_BUILD)/line_rows: $(TEST_TOOLS_OBJ)/tests/tools/line_rows.o \
+		$(TEST_TOOLS_OBJ)/symgen/dwarf_lines.o $(TEST_TOOLS_OBJ)/symgen/dwarf_section.o \
+		$(TEST_TOOLS_COMMON_OBJS)
+	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@

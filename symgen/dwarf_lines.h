@@ -1,0 +1,50 @@
+/*
+ * dwarf_lines.h - the line table of a linked image: for each address, the
+ * source file and line the compiler recorded, read from every line program
+ * of .debug_line (DWARF 2 to 5, section 6.2), as binutils' addr2line reads
+ * them.
+ */
+#ifndef SYMGEN_DWARF_LINES_H
+#define SYMGEN_DWARF_LINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf.h"
+
+/* From addr up to the next row's address, the code is of file:line; an
+ * end row says that no line program covers the addresses from addr on. */
+struct line_row {
+	uint64_t addr;
+	uint32_t file; /* index in line_table.files */
+	uint32_t line; /* 0: code the compiler ties to no line */
+	bool end;      /* DW_LNE_end_sequence: no row from here */
+};
+
+/*
+ * Rows sorted by address, one per address: where rows of a program share
+ * an address, the last one (as addr2line keeps it). Files once each, by
+ * name: the directory the compiler recorded joined to the name, relative
+ * to the compilation directory when the program names it (DWARF 5's
+ * directory 0, or DWARF 4's directory index 0), else as recorded.
+ */
+struct line_table {
+	struct line_row *rows;
+	size_t row_count;
+	const char **files;
+	size_t file_count;
+};
+
+/*
+ * Reads every line program of elf's .debug_line (compressed with zlib or
+ * not); an image without one gives an empty table. Dies with "malformed
+ * .debug_line at offset 0x..." on anything out of bounds or inconsistent.
+ * The arrays and names are tracked blocks (die.h).
+ */
+void dwarf_lines_read(const struct elf_file *elf, struct line_table *table);
+
+/* The row in effect at addr, or NULL if no program covers it. */
+const struct line_row *dwarf_line_at(const struct line_table *table, uint64_t addr);
+
+#endif /* SYMGEN_DWARF_LINES_H */

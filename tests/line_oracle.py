@@ -1,0 +1,164 @@
+"""symgen's line table (symgen/dwarf_lines.c) against binutils' addr2line
+(issue 19): at every instruction address objdump disassembles in every test
+kernel, the file:line the table gives (tests/tools/line_rows) equals what
+`addr2line -e ELF` prints (without -i: the innermost location, the line
+table's own answer). Besides the e2e kernels (DWARF 5 from gcc 12 and clang
+14), kernels built with -gdwarf-4 (gcc and clang) and with compressed debug
+sections (-gz).
+
+addr2line prints paths joined to the compilation directory; the table keeps
+them relative to it (as Linux's LINEINFO does), so the compilation
+directories (DW_AT_comp_dir, from readelf) are taken off addr2line's answers
+before they are compared; its " (discriminator N)" suffix is dropped.
+
+Where the two differ, GDB's `info line *ADDR` is asked too, and the
+difference is accepted only for a reason named in KNOWN_DIFFERENCES.
+"""
+import os
+import re
+
+from testlib import CROSS, HOST_BUILD, TEST_BUILD, Results, run
+
+LINE_ROWS = os.path.join(HOST_BUILD, "line_rows")
+# Kernels built here, beside the e2e ones: (label, make variables).
+EXTRA_BUILDS = [
+    ("lines-gcc-dwarf4", ["OPT=-O2 -gdwarf-4"]),
+    ("lines-clang-dwarf4", ["CC=clang", "OPT=-O2 -gdwarf-4"]),
+    ("lines-gcc-gz", ["OPT=-O2 -gz"]),
+]
+INSTRUCTION_RE = re.compile(r"^\s+([0-9a-f]+):\t", re.M)
+COMP_DIR_RE = re.compile(r"DW_AT_comp_dir\s*:.*?(/\S*)\s*$", re.M)
+DISCRIMINATOR_RE = re.compile(r" \(discriminator \d+\)$")
+GDB_LINE_RE = re.compile(r'^(?:Line (\d+) of "([^"]*)"|No line number information)')
+
+
+def instruction_addresses(elf):
+    """Every instruction address objdump disassembles, in order."""
+    result = run([CROSS + "objdump", "-d", elf], timeout=120)
+    return [int(a, 16) for a in INSTRUCTION_RE.findall(result.stdout)]
+
+
+def compilation_dirs(elf):
+    """The DW_AT_comp_dir of every unit, longest first."""
+    result = run([CROSS + "readelf", "--debug-dump=info", elf], timeout=120)
+    return sorted(set(COMP_DIR_RE.findall(result.stdout)), key=len, reverse=True)
+
+
+def addr2line_answers(elf, addresses, dirs):
+    """addr2line's file:line per address, relative to the unit's compilation
+    directory when it is in it."""
+    result = run([CROSS + "addr2line", "-e", elf],
+                 input="".join("0x%x\n" % a for a in addresses), timeout=300)
+    answers = []
+    for line in result.stdout.splitlines():
+        line = DISCRIMINATOR_RE.sub("", line)
+        if line.endswith(":?") and line != "??:?":
+            line = line[:-1] + "0"  # line 0: no line; the table says 0
+        for d in dirs:
+            if line.startswith(d + "/"):
+                line = line[len(d) + 1:]
+                break
+        answers.append(line)
+    return answers
+
+
+def table_answers(elf, addresses):
+    result = run([LINE_ROWS, elf], input="".join("%x\n" % a for a in addresses),
+                 timeout=300)
+    answers = [line.split(" ", 1)[1] for line in result.stdout.splitlines()]
+    return result, answers
+
+
+def gdb_answers(elf, addresses):
+    """GDB's file:line (`info line *ADDR`) per address, "??:0" where it
+    has none; GDB names files as the table does, relative to the
+    compilation directory."""
+    answers = []
+    for first in range(0, len(addresses), 500):
+        commands = []
+        for a in addresses[first:first + 500]:
+            commands += ["-ex", "info line *0x%x" % a]
+        result = run(["gdb-multiarch", "-batch", "-nx", "-ex", "file " + elf] + commands,
+                     timeout=300)
+        for line in result.stdout.splitlines():
+            found = GDB_LINE_RE.match(line)
+            if found:
+                answers.append("%s:%s" % (found.group(2), found.group(1))
+                               if found.group(1) else "??:0")
+    return answers
+
+
+def known_difference(difference, gdb):
+    """The name of the addr2line (binutils 2.40) bug that explains a
+    difference, checked against GDB, or None.
+
+    "file numbers": addr2line reads DWARF 5 file numbers as if they counted
+    from 1, as DWARF 4's do; where a program's file 1 is not a copy of
+    file 0 (gcc -O0 and -Os put a header's inline function first), it names
+    the wrong file for the right line. GDB names the table's file.
+
+    "stale unit range": gas records an assembly unit's DW_AT_high_pc as a
+    length computed before the linker relaxed its calls, so the unit claims
+    the first bytes of the code that follows it; addr2line looks there, in
+    that unit's line program, finds no row and prints ??:?. The line
+    program itself is relocated right; GDB names the table's file.
+
+    Where these are, GDB's line may still differ from the table's: of rows
+    at one address GDB takes the last that is a statement (is_stmt), not
+    the last; addr2line, and so the table, the last."""
+    _, ours, theirs = difference
+    our_file, our_line = ours.rsplit(":", 1)
+    their_file, their_line = theirs.rsplit(":", 1)
+    gdb_file = gdb.rsplit(":", 1)[0]
+    if gdb_file != our_file:
+        return None
+    if their_line == our_line and their_file != our_file:
+        return "file numbers"
+    if theirs == "??:?":
+        return "stale unit range"
+    return None
+
+
+def check_kernel(results, name, elf):
+    """Every instruction: the table equals addr2line, or, where addr2line
+    (binutils 2.40) is known to be wrong, GDB agrees with the table."""
+    addresses = instruction_addresses(elf)
+    dirs = compilation_dirs(elf)
+    theirs = addr2line_answers(elf, addresses, dirs)
+    tool, ours = table_answers(elf, addresses)
+    ok = tool.returncode == 0 and len(ours) == len(addresses) == len(theirs) > 0
+    differences = [(a, o, t) for a, o, t in zip(addresses, ours, theirs) if o != t]
+    gdb = gdb_answers(elf, [a for a, _, _ in differences])
+    reasons = {}
+    unexplained = []
+    for (a, o, t), g in zip(differences, gdb):
+        reason = known_difference((a, o, t), g)
+        if reason:
+            reasons[reason] = reasons.get(reason, 0) + 1
+        else:
+            unexplained.append((a, o, t, g))
+    print("  %s: %d instructions, %d equal to addr2line; differ: %s, %d unexplained"
+          % (name, len(addresses), len(addresses) - len(differences),
+             ", ".join("%d %s" % (n, r) for r, n in sorted(reasons.items())) or "none",
+             len(unexplained)), flush=True)
+    results.check("line table %s: every instruction's file:line equals addr2line's or, "
+                  "where addr2line is known wrong, GDB's" % name,
+                  ok and len(gdb) == len(differences) and not unexplained,
+                  tool.stderr[-1000:] + "\n" +
+                  "\n".join("0x%x: table %s, addr2line %s, GDB %s" % d
+                            for d in unexplained[:40]))
+
+
+def build(results, label, variables):
+    build_dir = os.path.join(TEST_BUILD, label)
+    result = run(["make", "-s", "BUILD=" + build_dir] + variables, timeout=600)
+    ok = results.check("build %s (%s)" % (label, " ".join(variables)), result.returncode == 0,
+                       result.stdout[-2000:] + result.stderr[-2000:])
+    return os.path.join(build_dir, "kernel.elf") if ok else None
+
+
+def run_all(results: Results, kernels):
+    """kernels: [(name, elf)] from e2e_tests.run_all."""
+    extra = [(label, build(results, label, variables)) for label, variables in EXTRA_BUILDS]
+    for name, elf in list(kernels) + [(label, elf) for label, elf in extra if elf]:
+        check_kernel(results, name, elf)
