@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "dwarf_names.h"
 #include "dwarf_read.h"
 #include "dwarf_section.h"
 
@@ -479,6 +480,13 @@ static void read_unit(struct reader *r, struct dwarf_cursor *c)
 	tracked_free(p.files);
 }
 
+static int compare_offsets(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
 static int compare_rows(const void *a, const void *b)
 {
 	const struct raw_row *x = a, *y = b;
@@ -532,6 +540,8 @@ void dwarf_lines_read(const struct elf_file *elf, struct line_table *table)
 {
 	struct reader r;
 	struct dwarf_cursor c;
+	uint64_t *programs;
+	size_t program_count = 0;
 
 	memset(&r, 0, sizeof(r));
 	memset(table, 0, sizeof(*table));
@@ -539,9 +549,25 @@ void dwarf_lines_read(const struct elf_file *elf, struct line_table *table)
 	r.line = dwarf_section_inflated(elf, ".debug_line");
 	r.line_str = dwarf_section_inflated(elf, ".debug_line_str");
 	r.str = dwarf_section_inflated(elf, ".debug_str");
-	c = (struct dwarf_cursor){r.line.data, r.line.data + r.line.size, false};
-	while (c.p < c.end)
+	programs = dwarf_line_programs(elf, dwarf_section_inflated, &program_count);
+	if (!programs) {
+		table->problem = ".debug_info holds something symgen does not know";
+		return;
+	}
+	/* Only the programs of units, as addr2line and GDB read them: an
+	 * assembler may leave one that no unit names (clang 14's, of a .S). */
+	qsort(programs, program_count, sizeof(*programs), compare_offsets);
+	for (size_t i = 0; i < program_count; i++) {
+		if (i > 0 && programs[i] == programs[i - 1])
+			continue;
+		if (programs[i] >= r.line.size)
+			die(elf->path, "malformed .debug_info: DW_AT_stmt_list 0x%llx past "
+			    ".debug_line", (unsigned long long)programs[i]);
+		c = (struct dwarf_cursor){r.line.data + programs[i], r.line.data + r.line.size,
+					  false};
 		read_unit(&r, &c);
+	}
+	tracked_free(programs);
 	if (r.row_count > 1)
 		qsort(r.rows, r.row_count, sizeof(*r.rows), compare_rows);
 	table->rows = tracked_alloc(elf->path, r.row_count + 1, sizeof(*table->rows));

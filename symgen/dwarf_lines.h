@@ -34,11 +34,14 @@ struct line_table {
 	size_t row_count;
 	const char **files;
 	size_t file_count;
+	const char *problem; /* why there are no rows, if the image has lines */
 };
 
 /*
- * Reads every line program of elf's .debug_line (compressed with zlib or
- * not); an image without one gives an empty table. Dies with "malformed
+ * Reads the line program of every unit of elf's .debug_info (the sections
+ * compressed with zlib or not); an image without them gives an empty
+ * table, one whose .debug_info this reader does not know an empty table
+ * and a problem. Dies with "malformed
  * .debug_line at offset 0x..." on anything out of bounds or inconsistent.
  * The arrays and names are tracked blocks (die.h).
  */

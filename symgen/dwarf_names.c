@@ -15,6 +15,7 @@
 
 #define DW_TAG_subprogram	0x2e
 #define DW_AT_name		0x03
+#define DW_AT_stmt_list		0x10
 #define DW_AT_low_pc		0x11
 #define DW_AT_abstract_origin	0x31
 #define DW_AT_specification	0x47
@@ -33,6 +34,8 @@ struct unit {
 	uint64_t str_offsets_base;
 	uint64_t addr_base;
 	uint64_t abbrev_offset;
+	uint64_t stmt_list; /* the unit's line program, if has_stmt_list */
+	bool has_stmt_list;
 	const unsigned char *start; /* the unit header: references count from it */
 	const unsigned char *end;
 };
@@ -44,6 +47,9 @@ struct reader {
 	struct dwarf_name *names;
 	size_t count;
 	size_t capacity;
+	uint64_t *line_offsets; /* the units' DW_AT_stmt_list */
+	size_t line_count;
+	size_t line_capacity;
 };
 
 /* Entry `index` of a table of `bytes`-wide words at `base` of `in`. */
@@ -148,6 +154,16 @@ static void add_name(struct reader *r, uint64_t addr, const char *name)
 	r->names[r->count++] = (struct dwarf_name){addr, name};
 }
 
+static void add_line_offset(struct reader *r, uint64_t offset)
+{
+	if (r->line_count == r->line_capacity) {
+		r->line_capacity = r->line_capacity ? 2 * r->line_capacity : 64;
+		r->line_offsets = tracked_realloc(r->elf->path, r->line_offsets,
+						  r->line_capacity, sizeof(*r->line_offsets));
+	}
+	r->line_offsets[r->line_count++] = offset;
+}
+
 /* What an entry says that matters here. */
 struct entry {
 	struct dwarf_value low_pc, name, linkage, origin;
@@ -197,6 +213,9 @@ static bool read_attributes(struct dwarf_cursor *c, struct unit *unit, struct dw
 			unit->str_offsets_base = v.number;
 		} else if (unit_entry && attr == DW_AT_addr_base) {
 			unit->addr_base = v.number;
+		} else if (unit_entry && attr == DW_AT_stmt_list) {
+			unit->stmt_list = v.number;
+			unit->has_stmt_list = true;
 		}
 	}
 }
@@ -254,7 +273,7 @@ static bool read_entry(struct reader *r, struct dwarf_cursor *c, struct unit *un
 /* One unit, whose header starts at c; c moves past it. */
 static bool read_unit(struct reader *r, struct dwarf_cursor *c)
 {
-	struct unit unit = {0, 4, 0, 0, 0, 0, c->p, NULL};
+	struct unit unit = {0, 4, 0, 0, 0, 0, 0, false, c->p, NULL};
 	uint64_t length = dwarf_read_fixed(c, 4);
 	unsigned unit_type = DW_UT_compile;
 	struct dwarf_cursor entries;
@@ -294,6 +313,8 @@ static bool read_unit(struct reader *r, struct dwarf_cursor *c)
 		if (!find_abbrev(r, unit.abbrev_offset, code, &tag, &specs) ||
 		    !read_entry(r, &entries, &unit, tag, specs, first))
 			return false;
+		if (first && unit.has_stmt_list)
+			add_line_offset(r, unit.stmt_list);
 		first = false;
 	}
 	return !entries.bad;
@@ -309,33 +330,60 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(x->name, y->name); /* the same order every run */
 }
 
-struct dwarf_name *dwarf_names_read(const struct elf_file *elf, size_t *count)
+/* Reads every unit of .debug_info, its sections got through `section`;
+ * false if one holds something this reader does not know. */
+static bool read_units(struct reader *r, dwarf_section_reader *section)
 {
-	struct reader r = {elf,	      {NULL, 0}, {NULL, 0}, {NULL, 0},
-			   {NULL, 0}, {NULL, 0}, {NULL, 0}, NULL,
-			   NULL,      0,	 0};
 	struct dwarf_cursor c;
 
-	r.info = dwarf_section(elf, ".debug_info");
-	r.abbrev = dwarf_section(elf, ".debug_abbrev");
-	r.str = dwarf_section(elf, ".debug_str");
-	r.line_str = dwarf_section(elf, ".debug_line_str");
-	r.str_offsets = dwarf_section(elf, ".debug_str_offsets");
-	r.addr = dwarf_section(elf, ".debug_addr");
-	c = (struct dwarf_cursor){r.info.data, r.info.data + r.info.size, false};
-	while (r.info.size && c.p < c.end) {
-		if (!read_unit(&r, &c)) {
-			/* Names from the symbol table alone, as without
-			 * .debug_info: a kernel with debugging information this
-			 * reader does not know must still build. */
-			r.count = 0;
-			break;
-		}
+	r->info = section(r->elf, ".debug_info");
+	r->abbrev = section(r->elf, ".debug_abbrev");
+	r->str = section(r->elf, ".debug_str");
+	r->line_str = section(r->elf, ".debug_line_str");
+	r->str_offsets = section(r->elf, ".debug_str_offsets");
+	r->addr = section(r->elf, ".debug_addr");
+	c = (struct dwarf_cursor){r->info.data, r->info.data + r->info.size, false};
+	while (r->info.size && c.p < c.end)
+		if (!read_unit(r, &c))
+			return false;
+	return true;
+}
+
+struct dwarf_name *dwarf_names_read(const struct elf_file *elf, size_t *count)
+{
+	struct reader r;
+
+	memset(&r, 0, sizeof(r));
+	r.elf = elf;
+	if (!read_units(&r, dwarf_section)) {
+		/* Names from the symbol table alone, as without .debug_info: a
+		 * kernel with debugging information this reader does not know
+		 * must still build. */
+		r.count = 0;
 	}
+	tracked_free(r.line_offsets);
 	if (r.count > 1)
 		qsort(r.names, r.count, sizeof(*r.names), compare_names);
 	*count = r.count;
 	return r.names;
+}
+
+uint64_t *dwarf_line_programs(const struct elf_file *elf, dwarf_section_reader *section,
+			      size_t *count)
+{
+	struct reader r;
+
+	memset(&r, 0, sizeof(r));
+	r.elf = elf;
+	if (!read_units(&r, section)) {
+		tracked_free(r.names);
+		tracked_free(r.line_offsets);
+		return NULL;
+	}
+	tracked_free(r.names);
+	*count = r.line_count;
+	return r.line_offsets ? r.line_offsets
+			      : tracked_alloc(elf->path, 1, sizeof(*r.line_offsets));
 }
 
 const char *dwarf_name_at(const struct dwarf_name *names, size_t count, uint64_t addr)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dwarf_read.h"
 #include "elf.h"
 
 struct dwarf_name {
@@ -24,6 +25,16 @@ struct dwarf_name {
  * elf's data; the array is a tracked block (die.h), for tracked_free().
  */
 struct dwarf_name *dwarf_names_read(const struct elf_file *elf, size_t *count);
+
+/*
+ * The offsets in .debug_line of the line programs the units of .debug_info
+ * name (DW_AT_stmt_list), in the units' order; the sections got through
+ * `section` (dwarf_section, or one that inflates them). NULL if a unit
+ * holds something this reader does not know; else a tracked block (*count
+ * 0 if the image has no .debug_info).
+ */
+uint64_t *dwarf_line_programs(const struct elf_file *elf, dwarf_section_reader *section,
+			      size_t *count);
 
 /* The name dwarf_names_read() found for addr, or NULL. */
 const char *dwarf_name_at(const struct dwarf_name *names, size_t count, uint64_t addr);

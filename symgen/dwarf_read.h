@@ -63,6 +63,8 @@ bool dwarf_read_value(struct dwarf_cursor *c, unsigned form, const struct dwarf_
 
 /* A section by name, or none. */
 struct dwarf_bytes dwarf_section(const struct elf_file *elf, const char *name);
+/* dwarf_section, or another way to get a section's bytes. */
+typedef struct dwarf_bytes dwarf_section_reader(const struct elf_file *elf, const char *name);
 
 /* The string at `offset` of `in`, or NULL if it does not end inside it. */
 const char *dwarf_string_at(struct dwarf_bytes in, uint64_t offset);

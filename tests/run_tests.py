@@ -22,6 +22,7 @@ import docs_tests  # noqa: E402
 import e2e_tests  # noqa: E402
 import fuzz_tests  # noqa: E402
 import hostile_tests  # noqa: E402
+import line_oracle  # noqa: E402
 import panic_path_tests  # noqa: E402
 import port_kernel_tests  # noqa: E402
 import prologue_crosscheck  # noqa: E402
@@ -182,16 +183,17 @@ def main():
     symgen = Group("symgen_tests", with_kernels(symgen_tests.run_all), [kernels_built])
     prologue = Group("prologue_crosscheck", with_kernels(prologue_crosscheck.run_all), [kernels_built])
     table = Group("table_proof", with_kernels(table_proof.run_all), [kernels_built])
+    lines = Group("line_oracle", with_kernels(line_oracle.run_all), [kernels_built])
     # The groups that leave a kernel.elf in build/test/*/.
-    kernel_builders = [e2e, docs, symgen]
+    kernel_builders = [e2e, docs, symgen, lines]
     cfi = Group("cfi_differential",
                 lambda results: cfi_differential.run_all(results, all_kernels_built))
     bench = Group("bench_tests", lambda results: bench_tests.run_all(results, all_kernels_built))
     groups = [unit, fuzz, library, stack, e2e, docs, hostile, panic_path, port_kernel, symgen,
-              prologue, table, cfi, bench]
+              prologue, table, lines, cfi, bench]
     # The longest first: a thread waiting for a job slot is served in turn.
     for group in [e2e, fuzz, symgen, panic_path, hostile, port_kernel, library, unit, stack,
-                  docs, prologue, table, cfi, bench]:
+                  docs, prologue, table, lines, cfi, bench]:
         group.start()
     for group in groups:
         group.join()

@@ -35,6 +35,8 @@ int main(int argc, char **argv)
 	}
 	elf_open(&elf, argv[argc - 1]);
 	dwarf_lines_read(&elf, &table);
+	if (table.problem)
+		die(argv[argc - 1], "no line table: %s", table.problem);
 	if (rows) {
 		for (size_t i = 0; i < table.row_count; i++) {
 			printf("%" PRIx64 " ", table.rows[i].addr);
