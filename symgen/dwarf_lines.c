@@ -282,17 +282,24 @@ static void read_header(struct reader *r, struct program *p, struct dwarf_cursor
 	names = (struct dwarf_cursor){c->p, c->p + header_length, false};
 	c->p += header_length;
 	p->min_instruction_length = (unsigned)dwarf_read_fixed(&names, 1);
-	p->max_ops = p->sizes.version >= 4 ? (unsigned)dwarf_read_fixed(&names, 1) : 1;
+	if (p->sizes.version >= 4) {
+		at = names.p;
+		if ((p->max_ops = (unsigned)dwarf_read_fixed(&names, 1)) == 0 && !names.bad)
+			malformed(r, at, "zero operations per instruction");
+	} else {
+		p->max_ops = 1;
+	}
 	dwarf_read_fixed(&names, 1); /* default_is_stmt: addr2line ignores it */
 	p->line_base = (int)(int8_t)dwarf_read_fixed(&names, 1);
-	p->line_range = (unsigned)dwarf_read_fixed(&names, 1);
-	p->opcode_base = (unsigned)dwarf_read_fixed(&names, 1);
+	at = names.p;
+	if ((p->line_range = (unsigned)dwarf_read_fixed(&names, 1)) == 0 && !names.bad)
+		malformed(r, at, "line range 0");
+	at = names.p;
+	if ((p->opcode_base = (unsigned)dwarf_read_fixed(&names, 1)) == 0 && !names.bad)
+		malformed(r, at, "opcode base 0");
 	p->opcode_lengths = names.p;
-	if (p->opcode_base > 0)
-		dwarf_skip(&names, p->opcode_base - 1);
+	dwarf_skip(&names, p->opcode_base - 1);
 	check(r, &names, at, "truncated header");
-	if (p->max_ops == 0 || p->line_range == 0 || p->opcode_base == 0)
-		malformed(r, at, "zero operations per instruction, line range or opcode base");
 	if (p->sizes.version >= 5) {
 		read_v5_entries(r, p, &names, true);
 		read_v5_entries(r, p, &names, false);

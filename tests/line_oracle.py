@@ -15,6 +15,7 @@ Where the two differ, GDB's `info line *ADDR` is asked too, and the
 difference is accepted only for a reason named in KNOWN_DIFFERENCES.
 """
 import os
+import random
 import re
 
 from testlib import CROSS, HOST_BUILD, TEST_BUILD, Results, run
@@ -29,6 +30,7 @@ EXTRA_BUILDS = [
 INSTRUCTION_RE = re.compile(r"^\s+([0-9a-f]+):\t", re.M)
 COMP_DIR_RE = re.compile(r"DW_AT_comp_dir\s*:.*?(/\S*)\s*$", re.M)
 NO_LINE = "??:0"
+RAWLINE_OPCODE_RE = re.compile(r"^\s+\[(0x[0-9a-f]+)\]\s+(.*)$", re.M)
 DISCRIMINATOR_RE = re.compile(r" \(discriminator \d+\)$")
 GDB_LINE_RE = re.compile(r'^(?:Line (\d+) of "([^"]*)"|No line number information)')
 
@@ -175,10 +177,87 @@ def check_compressed(results, elf):
                   len(flags) == 1 and "C" in flags[0], "readelf -S flags: %s" % flags)
 
 
+def section_offset(elf, name):
+    """The file offset and size of a section, from readelf."""
+    for line in run([CROSS + "readelf", "-SW", elf]).stdout.splitlines():
+        if "] %s " % name in line:
+            fields = line.split("]", 1)[1].split()
+            return int(fields[3], 16), int(fields[4], 16)
+    return None
+
+
+def run_on_bytes(data, path):
+    with open(path, "wb") as out:
+        out.write(data)
+    return run([LINE_ROWS, "--rows", path], timeout=60)
+
+
+def check_malformed(results, label, elf, version):
+    """Damaged line programs: a clear one-line error naming the offset (the
+    house rule's "symgen: FILE: ..." form), never a crash; line_rows runs
+    under ASan and UBSan. The first unit's header fields are at the offsets
+    DWARF 5 section 6.2.4 gives (version 4: no address and segment sizes)."""
+    found = section_offset(elf, ".debug_line")
+    if not results.check("line table %s: .debug_line found" % label, found is not None):
+        return
+    start, size = found
+    image = open(elf, "rb").read()
+    work = os.path.join(TEST_BUILD, "lines-malformed")
+    os.makedirs(work, exist_ok=True)
+    path = os.path.join(work, label + ".elf")
+    line_range = 16 if version == 5 else 14
+    # The first DW_LNS_set_file, and the first opcode after it that adds a
+    # row, by readelf's offsets.
+    raw = run([CROSS + "readelf", "--debug-dump=rawline", elf], timeout=120).stdout
+    opcodes = RAWLINE_OPCODE_RE.findall(raw)
+    set_file = next(int(o, 16) for o, text in opcodes if text.startswith("Set File Name"))
+    row_after_set_file = next(int(o, 16) for o, text in opcodes
+                              if int(o, 16) > set_file
+                              and text.startswith(("Copy", "Special opcode")))
+    cases = [("unit length past the section", 0, b"\xf0\xff\xff\xfe",
+              "malformed .debug_line at offset 0x0: unit longer than .debug_line"),
+             ("line range 0", line_range, b"\0",
+              "malformed .debug_line at offset 0x%x: line range 0" % line_range),
+             ("opcode base 0", line_range + 1, b"\0",
+              "malformed .debug_line at offset 0x%x: opcode base 0" % (line_range + 1)),
+             ("DW_LNS_set_file past the file table (then a row)", set_file + 1, b"\x7f",
+              "malformed .debug_line at offset 0x%x: row of a file the header does not "
+              "list" % row_after_set_file)]
+    for name, offset, patch, expected in cases:
+        data = bytearray(image)
+        data[start + offset:start + offset + len(patch)] = patch
+        result = run_on_bytes(bytes(data), path)
+        results.check("line table %s: %s: exit 1, \"line_rows: FILE: %s\""
+                      % (label, name, expected),
+                      result.returncode == 1 and result.stdout == "" and
+                      result.stderr == "line_rows: %s: %s\n" % (path, expected),
+                      "exit %d\n%s" % (result.returncode, result.stderr[-1500:]))
+    # Bytes changed at random (seeded: the same every run): an answer or
+    # one line of error, nothing else.
+    generator = random.Random(19)
+    bad = []
+    for _ in range(200):
+        data = bytearray(image)
+        for _ in range(generator.randint(1, 4)):
+            data[start + generator.randrange(size)] = generator.randrange(256)
+        result = run_on_bytes(bytes(data), path)
+        if not (result.returncode == 0 or
+                (result.returncode == 1 and result.stderr.count("\n") == 1
+                 and result.stderr.startswith("line_rows: %s: " % path))):
+            bad.append("exit %d: %s" % (result.returncode, result.stderr[-600:]))
+    results.check("line table %s: 200 damaged .debug_line: rows or one line of error, "
+                  "never a crash" % label, not bad, "\n".join(bad[:3]))
+
+
 def run_all(results: Results, kernels):
     """kernels: [(name, elf)] from e2e_tests.run_all."""
     extra = [(label, build(results, label, variables)) for label, variables in EXTRA_BUILDS]
     if extra[-1][1]:
         check_compressed(results, extra[-1][1])
+    if extra[0][1]:
+        check_malformed(results, "dwarf4", extra[0][1], 4)
+    for name, elf in kernels:
+        if name == "kernel-gcc-O2-fp1":
+            check_malformed(results, "dwarf5", elf, 5)
     for name, elf in list(kernels) + [(label, elf) for label, elf in extra if elf]:
         check_kernel(results, name, elf)
