@@ -159,6 +159,112 @@ def check_kernel(results, name, elf):
                             for d in unexplained[:40]))
 
 
+def code_ranges(elf):
+    """[start, end) of each allocated executable section (readelf -S)."""
+    ranges = []
+    for line in run([CROSS + "readelf", "-SW", elf]).stdout.splitlines():
+        fields = line.split("]", 1)[1].split() if "]" in line else []
+        if len(fields) >= 7 and "A" in fields[6] and "X" in fields[6]:
+            start = int(fields[2], 16)
+            ranges.append((start, start + int(fields[4], 16)))
+    return ranges
+
+
+def distinct_rows(elf):
+    """The table's rows in the code, as (address, file or None at an end,
+    line), one per address range with a distinct (file, line)."""
+    ranges = code_ranges(elf)
+    rows = []
+    for line in run([LINE_ROWS, "--rows", elf], timeout=120).stdout.splitlines():
+        address, where = line.split(" ", 1)
+        address = int(address, 16)
+        if not any(start <= address < end for start, end in ranges):
+            continue
+        key = (None, 0) if where == "end" else tuple(where.rsplit(":", 1))
+        if not rows or rows[-1][1:] != key:
+            rows.append((address,) + key)
+    return rows
+
+
+def uleb_size(value):
+    size = 1
+    while value >= 128:
+        value >>= 7
+        size += 1
+    return size
+
+
+def sleb_size(value):
+    size = 1
+    while not -64 <= value < 64:
+        value >>= 7
+        size += 1
+    return size
+
+
+def lineinfo_size(rows, files):
+    """Linux LINEINFO's compressed layout as the issue describes it: blocks
+    of 64 rows, 8 bytes of index each (address, offset); each row after a
+    block's first: address delta, file, line delta as LEB128."""
+    size = 0
+    for i, (address, file, line) in enumerate(rows):
+        if i % 64 == 0:
+            size += 8 + uleb_size(files[file]) + uleb_size(int(line))
+        else:
+            size += (uleb_size(address - rows[i - 1][0]) + uleb_size(files[file])
+                     + sleb_size(int(line) - int(rows[i - 1][2])))
+    return size
+
+
+def exp_golomb_bits(value, k):
+    return 2 * (((value >> k) + 1).bit_length() - 1) + 1 + k
+
+
+def bit_packed_size(rows, files, address_k, line_k):
+    """A proposal for the issue's 1.85 bytes per row: blocks of 64 rows, 8
+    bytes of index each (address, bit offset); a block's first row has its
+    file and line (16 bits) in full; each other row is a bit string:
+    (address delta / 2 - 1) as exp-Golomb(address_k); the line's delta from
+    the last line of its own file in the block, zigzagged, as
+    exp-Golomb(line_k); then 1 bit if the file is the previous row's, else
+    3 bits: the second or third most recent file of the block, or the file
+    number (log2 files bits) after them. Each block ends on a byte."""
+    file_bits = max(1, (len(files) - 1).bit_length())
+    size = 0
+    for block in range(0, len(rows), 64):
+        bits = file_bits + 16
+        recent = [rows[block][1]]
+        last_line = {rows[block][1]: int(rows[block][2])}
+        for i in range(block + 1, min(block + 64, len(rows))):
+            address, file, line = rows[i]
+            delta = int(line) - last_line.get(file, int(rows[i - 1][2]))
+            zigzag = 2 * delta if delta >= 0 else -2 * delta - 1
+            bits += exp_golomb_bits((address - rows[i - 1][0]) // 2 - 1, address_k)
+            bits += exp_golomb_bits(zigzag, line_k)
+            bits += 1 if file == recent[0] else 3 if file in recent[1:3] else 3 + file_bits
+            if file in recent:
+                recent.remove(file)
+            recent.insert(0, file)
+            last_line[file] = int(line)
+        size += 8 + (bits + 7) // 8
+    return size
+
+
+def measure(name, elf):
+    """Prints the distinct rows and the bytes two compact layouts take."""
+    rows = distinct_rows(elf)
+    if not rows:
+        return
+    files = {file: n for n, file in enumerate(sorted({r[1] for r in rows}, key=str))}
+    lineinfo = lineinfo_size(rows, files)
+    packed, address_k, line_k = min((bit_packed_size(rows, files, a, k), a, k)
+                                    for a in range(3) for k in range(5))
+    print("  %s: %d distinct rows; LINEINFO's layout %d bytes (%.2f per row); bit-packed "
+          "(k=%d,%d) %d bytes (%.2f per row)"
+          % (name, len(rows), lineinfo, lineinfo / len(rows), address_k, line_k, packed,
+             packed / len(rows)), flush=True)
+
+
 def build(results, label, variables):
     build_dir = os.path.join(TEST_BUILD, label)
     result = run(["make", "-s", "BUILD=" + build_dir] + variables, timeout=600)
@@ -261,3 +367,4 @@ def run_all(results: Results, kernels):
             check_malformed(results, "dwarf5", elf, 5)
     for name, elf in list(kernels) + [(label, elf) for label, elf in extra if elf]:
         check_kernel(results, name, elf)
+        measure(name, elf)
