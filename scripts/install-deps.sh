@@ -15,6 +15,7 @@ packages=(
   opensbi
   gdb-multiarch
   python3
+  zlib1g-dev
 )
 
 missing=()
