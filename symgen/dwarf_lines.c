@@ -1,9 +1,9 @@
 /*
  * dwarf_lines.c - see dwarf_lines.h. Runs each line program's state
  * machine (DWARF 5, section 6.2.5) and keeps, of each row, the address, the
- * file and the line; columns, views, discriminators and the is_stmt,
- * basic_block, prologue and epilogue flags are read and dropped, as
- * addr2line drops them.
+ * file, the line and is_stmt (for GDB's choice among rows at one address);
+ * columns, views, discriminators and the basic_block, prologue and
+ * epilogue flags are read and dropped, as addr2line and GDB drop them.
  */
 #include "dwarf_lines.h"
 
@@ -39,10 +39,12 @@
 struct raw_row {
 	struct line_row row;
 	size_t order;
+	bool is_stmt;
 };
 
 struct reader {
 	const struct elf_file *elf;
+	enum line_choice choice;
 	struct dwarf_bytes line, line_str, str;
 	/* Every file of every program, duplicates included. */
 	const char **paths;
@@ -57,6 +59,7 @@ struct program {
 	struct dwarf_sizes sizes;
 	unsigned min_instruction_length;
 	unsigned max_ops; /* operations per instruction (VLIW; 1 here) */
+	bool default_is_stmt;
 	int line_base;
 	unsigned line_range;
 	unsigned opcode_base;
@@ -74,6 +77,14 @@ struct state {
 	uint64_t op_index;
 	uint64_t file;
 	uint32_t line;
+	bool is_stmt;
+	/* What GDB's choice of rows looks back at (add_row). */
+	uint64_t discriminator;
+	bool line_had_discriminator;
+	const char *last_path; /* of the last row GDB kept */
+	uint32_t last_line;
+	uint64_t last_address; /* of the last row */
+	bool stmt_at_address;  /* a statement row at last_address */
 };
 
 _Noreturn static void malformed(const struct reader *r, const unsigned char *at,
@@ -146,8 +157,8 @@ static const char *file_path(const struct reader *r, const struct program *p,
 	}
 	if (compilation_dir && (length = strlen(compilation_dir)) > 0 &&
 	    strncmp(directory, compilation_dir, length) == 0 &&
-	    directory[length] == '/')
-		directory += length + 1;
+	    (directory[length] == '/' || directory[length] == '\0'))
+		directory += directory[length] ? length + 1 : length;
 	return join_path(r, directory, name);
 }
 
@@ -173,8 +184,9 @@ static void read_v4_names(struct reader *r, struct program *p, struct dwarf_curs
 {
 	const unsigned char *list = c->p;
 	struct dwarf_cursor count = *c;
+	const char *dir;
 
-	while (!count.bad && *dwarf_read_string(&count) != '\0')
+	while ((dir = dwarf_read_string(&count)) && *dir != '\0')
 		p->dir_count++;
 	check(r, &count, list, "include directories not ended");
 	p->dirs = tracked_alloc(r->elf->path, p->dir_count + 1, sizeof(*p->dirs));
@@ -289,7 +301,7 @@ static void read_header(struct reader *r, struct program *p, struct dwarf_cursor
 	} else {
 		p->max_ops = 1;
 	}
-	dwarf_read_fixed(&names, 1); /* default_is_stmt: addr2line ignores it */
+	p->default_is_stmt = dwarf_read_fixed(&names, 1) != 0;
 	p->line_base = (int)(int8_t)dwarf_read_fixed(&names, 1);
 	at = names.p;
 	if ((p->line_range = (unsigned)dwarf_read_fixed(&names, 1)) == 0 && !names.bad)
@@ -309,27 +321,53 @@ static void read_header(struct reader *r, struct program *p, struct dwarf_cursor
 	p->first_file = p->sizes.version >= 5 ? 0 : 1;
 }
 
-static void add_row(struct reader *r, const struct program *p, const struct state *s,
-		    bool end, const unsigned char *at)
+static void add_row(struct reader *r, const struct program *p, struct state *s, bool end,
+		    const unsigned char *at)
 {
 	struct line_row row = {s->address, 0, s->line, end};
+	bool same_address = s->last_address == s->address;
+	bool skip = false;
 
+	s->discriminator = 0;
+	if (!same_address)
+		s->stmt_at_address = false;
+	s->last_address = s->address;
 	if (!end) {
 		if (s->file < p->first_file || s->file - p->first_file >= p->file_count)
 			malformed(r, at, "row of a file the header does not list");
 		row.file = (uint32_t)p->files[s->file - p->first_file];
 	}
+	if (!end && r->choice == LINE_CHOICE_GDB) {
+		/* GDB 13 (dwarf2/read.c, lnp_state_machine::record_line) keeps
+		 * no row of line 0, where the line before goes on, nor one that
+		 * changes file where a statement row already is; nor, without
+		 * forgetting it, one that repeats the last on a line with
+		 * discriminators. */
+		bool file_changed = !s->last_path || strcmp(s->last_path, r->paths[row.file]);
+
+		skip = s->line == 0 ||
+		       (file_changed && same_address && s->stmt_at_address && !s->is_stmt);
+		s->stmt_at_address |= s->is_stmt;
+		if (skip)
+			return;
+		skip = !file_changed && s->last_line == s->line && s->line_had_discriminator;
+		s->last_path = r->paths[row.file];
+		s->last_line = s->line;
+		if (skip)
+			return;
+	}
+	s->stmt_at_address |= s->is_stmt;
 	if (r->row_count == r->row_capacity) {
 		r->row_capacity = r->row_capacity ? 2 * r->row_capacity : 1024;
 		r->rows = tracked_realloc(r->elf->path, r->rows, r->row_capacity,
 					  sizeof(*r->rows));
 	}
-	r->rows[r->row_count] = (struct raw_row){row, r->row_count};
+	r->rows[r->row_count] = (struct raw_row){row, r->row_count, s->is_stmt};
 	r->row_count++;
 }
 
 /* Ends the sequence whose end row was just added: of rows at one address,
- * only the last covers code; rows at the end address cover none. */
+ * one covers the code (line_choice); rows at the end address cover none. */
 static void end_sequence(struct reader *r)
 {
 	struct raw_row *rows = r->rows + r->sequence_start;
@@ -337,10 +375,21 @@ static void end_sequence(struct reader *r)
 	uint64_t end = rows[count - 1].row.addr;
 	size_t kept = 0;
 
-	for (size_t i = 0; i + 1 < count; i++) {
-		if (rows[i].row.addr == rows[i + 1].row.addr || rows[i].row.addr == end)
-			continue;
-		rows[kept++] = rows[i];
+	for (size_t i = 0; i + 1 < count;) {
+		size_t last = i, chosen;
+
+		while (last + 2 < count && rows[last + 1].row.addr == rows[i].row.addr)
+			last++;
+		chosen = last;
+		if (r->choice == LINE_CHOICE_GDB && !rows[last].is_stmt)
+			for (size_t j = last; j-- > i;)
+				if (rows[j].is_stmt) {
+					chosen = j;
+					break;
+				}
+		if (rows[i].row.addr != end)
+			rows[kept++] = rows[chosen];
+		i = last + 1;
 	}
 	rows[kept++] = rows[count - 1];
 	r->row_count = r->sequence_start + kept;
@@ -354,6 +403,14 @@ static void advance(const struct program *p, struct state *s, uint64_t operation
 
 	s->address += p->min_instruction_length * (total / p->max_ops);
 	s->op_index = total % p->max_ops;
+}
+
+/* The line register moves; GDB then forgets the old line's discriminators. */
+static void advance_line(struct state *s, int64_t delta)
+{
+	s->line += (uint32_t)delta;
+	if (delta != 0)
+		s->line_had_discriminator = s->discriminator != 0;
 }
 
 /* An extended opcode (after its 0 byte), at c. */
@@ -374,7 +431,7 @@ static void run_extended(struct reader *r, struct program *p, struct state *s,
 	case DW_LNE_end_sequence:
 		add_row(r, p, s, true, at);
 		end_sequence(r);
-		*s = (struct state){0, 0, 1, 1};
+		*s = (struct state){0, 0, 1, 1, p->default_is_stmt, 0, false, NULL, 0, 0, false};
 		break;
 	case DW_LNE_set_address:
 		if (length - 1 == 0 || length - 1 > 8)
@@ -395,7 +452,11 @@ static void run_extended(struct reader *r, struct program *p, struct state *s,
 		add_file(r, p, path);
 		break;
 	}
-	default: /* DW_LNE_set_discriminator, vendor opcodes: nothing kept */
+	case DW_LNE_set_discriminator:
+		s->discriminator = dwarf_read_leb(&operands, false);
+		s->line_had_discriminator |= s->discriminator != 0;
+		break;
+	default: /* vendor opcodes: nothing kept */
 		break;
 	}
 	check(r, &operands, at, "extended opcode longer than its length");
@@ -404,7 +465,7 @@ static void run_extended(struct reader *r, struct program *p, struct state *s,
 /* The program from c to its unit's end. */
 static void run_program(struct reader *r, struct program *p, struct dwarf_cursor *c)
 {
-	struct state s = {0, 0, 1, 1};
+	struct state s = {0, 0, 1, 1, p->default_is_stmt, 0, false, NULL, 0, 0, false};
 
 	while (c->p < c->end) {
 		const unsigned char *at = c->p;
@@ -414,7 +475,7 @@ static void run_program(struct reader *r, struct program *p, struct dwarf_cursor
 			unsigned adjusted = opcode - p->opcode_base;
 
 			advance(p, &s, adjusted / p->line_range);
-			s.line += (uint32_t)(p->line_base + (int)(adjusted % p->line_range));
+			advance_line(&s, p->line_base + (int)(adjusted % p->line_range));
 			add_row(r, p, &s, false, at);
 			continue;
 		}
@@ -429,7 +490,7 @@ static void run_program(struct reader *r, struct program *p, struct dwarf_cursor
 			advance(p, &s, dwarf_read_leb(c, false));
 			break;
 		case DW_LNS_advance_line:
-			s.line += (uint32_t)dwarf_read_leb(c, true);
+			advance_line(&s, (int64_t)dwarf_read_leb(c, true));
 			break;
 		case DW_LNS_set_file:
 			s.file = dwarf_read_leb(c, false);
@@ -446,6 +507,8 @@ static void run_program(struct reader *r, struct program *p, struct dwarf_cursor
 			dwarf_read_leb(c, false);
 			break;
 		case DW_LNS_negate_stmt:
+			s.is_stmt = !s.is_stmt;
+			break;
 		case DW_LNS_set_basic_block:
 		case DW_LNS_set_prologue_end:
 		case DW_LNS_set_epilogue_begin:
@@ -543,7 +606,8 @@ static void unique_files(struct reader *r, struct line_table *table)
 	tracked_free(number);
 }
 
-void dwarf_lines_read(const struct elf_file *elf, struct line_table *table)
+void dwarf_lines_read(const struct elf_file *elf, enum line_choice choice,
+		      struct line_table *table)
 {
 	struct reader r;
 	struct dwarf_cursor c;
@@ -553,6 +617,7 @@ void dwarf_lines_read(const struct elf_file *elf, struct line_table *table)
 	memset(&r, 0, sizeof(r));
 	memset(table, 0, sizeof(*table));
 	r.elf = elf;
+	r.choice = choice;
 	r.line = dwarf_section_inflated(elf, ".debug_line");
 	r.line_str = dwarf_section_inflated(elf, ".debug_line_str");
 	r.str = dwarf_section_inflated(elf, ".debug_str");

@@ -22,9 +22,18 @@ struct line_row {
 	bool end;      /* DW_LNE_end_sequence: no row from here */
 };
 
+/* Which of the rows a sequence has at one address covers the code there. */
+enum line_choice {
+	LINE_CHOICE_ADDR2LINE, /* the last (binutils' addr2line) */
+	/* the last that is a statement (is_stmt), if the last is not and one
+	 * is; rows of line 0 dropped: as GDB 13's find_pc_line() (info line,
+	 * bt) in all but the rows it merges on lines with discriminators */
+	LINE_CHOICE_GDB,
+};
+
 /*
- * Rows sorted by address, one per address: where rows of a program share
- * an address, the last one (as addr2line keeps it). Files once each, by
+ * Rows sorted by address, one per address: where rows of a sequence share
+ * an address, the one `choice` says. Files once each, by
  * name: the directory the compiler recorded joined to the name, relative
  * to the compilation directory when the program names it (DWARF 5's
  * directory 0, or DWARF 4's directory index 0), else as recorded.
@@ -45,7 +54,8 @@ struct line_table {
  * .debug_line at offset 0x..." on anything out of bounds or inconsistent.
  * The arrays and names are tracked blocks (die.h).
  */
-void dwarf_lines_read(const struct elf_file *elf, struct line_table *table);
+void dwarf_lines_read(const struct elf_file *elf, enum line_choice choice,
+		      struct line_table *table);
 
 /* The row in effect at addr, or NULL if no program covers it. */
 const struct line_row *dwarf_line_at(const struct line_table *table, uint64_t addr);

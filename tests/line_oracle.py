@@ -27,6 +27,10 @@ EXTRA_BUILDS = [
     ("lines-clang-dwarf4", ["CC=clang", "OPT=-O2 -gdwarf-4"]),
     ("lines-gcc-gz", ["OPT=-O2 -gz"]),
 ]
+# The kernels whose every instruction is also asked of GDB (a GDB session
+# per kernel): each compiler, optimization level and DWARF version once.
+GDB_CHOICE_KERNELS = {"gcc-O0-fp1", "gcc-O2-fp1", "gcc-Os-fp0", "clang-O2-fp1",
+                      "lines-gcc-dwarf4", "lines-clang-dwarf4", "lines-gcc-gz"}
 INSTRUCTION_RE = re.compile(r"^\s+([0-9a-f]+):\t", re.M)
 COMP_DIR_RE = re.compile(r"DW_AT_comp_dir\s*:.*?(/\S*)\s*$", re.M)
 NO_LINE = "??:0"
@@ -65,9 +69,11 @@ def addr2line_answers(elf, addresses, dirs):
     return answers
 
 
-def table_answers(elf, addresses):
-    result = run([LINE_ROWS, elf], input="".join("%x\n" % a for a in addresses),
-                 timeout=300)
+def table_answers(elf, addresses, choice=()):
+    """The table's file:line per address; choice ["--gdb"]: GDB's choice of
+    rows at one address."""
+    result = run([LINE_ROWS] + list(choice) + [elf],
+                 input="".join("%x\n" % a for a in addresses), timeout=300)
     answers = [line.split(" ", 1)[1] for line in result.stdout.splitlines()]
     return result, answers
 
@@ -75,19 +81,20 @@ def table_answers(elf, addresses):
 def gdb_answers(elf, addresses):
     """GDB's file:line (`info line *ADDR`) per address, "??:0" where it
     has none; GDB names files as the table does, relative to the
-    compilation directory."""
+    compilation directory. One GDB reads a command file of them all."""
+    if not addresses:
+        return []
+    commands = elf + ".info-line.gdb"
+    with open(commands, "w") as out:
+        out.write("".join("info line *0x%x\n" % a for a in addresses))
+    result = run(["gdb-multiarch", "-batch", "-nx", "-ex", "file " + elf, "-x", commands],
+                 timeout=600)
     answers = []
-    for first in range(0, len(addresses), 500):
-        commands = []
-        for a in addresses[first:first + 500]:
-            commands += ["-ex", "info line *0x%x" % a]
-        result = run(["gdb-multiarch", "-batch", "-nx", "-ex", "file " + elf] + commands,
-                     timeout=300)
-        for line in result.stdout.splitlines():
-            found = GDB_LINE_RE.match(line)
-            if found:
-                answers.append("%s:%s" % (found.group(2), found.group(1))
-                               if found.group(1) else "??:0")
+    for line in result.stdout.splitlines():
+        found = GDB_LINE_RE.match(line)
+        if found:
+            answers.append("%s:%s" % (found.group(2), found.group(1))
+                           if found.group(1) else NO_LINE)
     return answers
 
 
@@ -265,6 +272,24 @@ def measure(name, elf):
              packed / len(rows)), flush=True)
 
 
+def check_gdb_choice(results, name, elf):
+    """With GDB's choice of rows (line_rows --gdb), the table equals GDB's
+    `info line` at every instruction: what the panic trace must print to
+    equal GDB's bt."""
+    addresses = instruction_addresses(elf)
+    tool, ours = table_answers(elf, addresses, ["--gdb"])
+    gdb = gdb_answers(elf, addresses)
+    differences = [(a, o, g) for a, o, g in zip(addresses, ours, gdb) if o != g]
+    print("  %s: %d instructions, %d equal to GDB's info line with GDB's choice of rows"
+          % (name, len(addresses), len(addresses) - len(differences)), flush=True)
+    results.check("line table %s, GDB's choice: every instruction's file:line equals GDB's"
+                  % name,
+                  tool.returncode == 0 and len(ours) == len(gdb) == len(addresses) > 0
+                  and not differences,
+                  tool.stderr[-1000:] + "\n" + "\n".join(
+                      "0x%x: table %s, GDB %s" % d for d in differences[:40]))
+
+
 def build(results, label, variables):
     build_dir = os.path.join(TEST_BUILD, label)
     result = run(["make", "-s", "BUILD=" + build_dir] + variables, timeout=600)
@@ -367,4 +392,6 @@ def run_all(results: Results, kernels):
             check_malformed(results, "dwarf5", elf, 5)
     for name, elf in list(kernels) + [(label, elf) for label, elf in extra if elf]:
         check_kernel(results, name, elf)
+        if name.replace("kernel-", "") in GDB_CHOICE_KERNELS:
+            check_gdb_choice(results, name, elf)
         measure(name, elf)

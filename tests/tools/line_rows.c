@@ -7,6 +7,10 @@
  *                                   line program covers ADDR
  *     line_rows --rows ELF          the table: "ADDR FILE:LINE" per row,
  *                                   "ADDR end" per end of a sequence
+ *
+ * Of the rows a program gives one address, the table keeps the last, as
+ * addr2line does; with --gdb before ELF, the one GDB's info line and bt
+ * take (dwarf_lines.h).
  */
 #include "die.h"
 #include "dwarf_lines.h"
@@ -23,18 +27,28 @@ static void print_row(const struct line_table *table, const struct line_row *row
 
 int main(int argc, char **argv)
 {
-	bool rows = argc == 3 && strcmp(argv[1], "--rows") == 0;
+	enum line_choice choice = LINE_CHOICE_ADDR2LINE;
+	bool rows = false;
 	struct elf_file elf;
 	struct line_table table;
 	char query[64];
+	int arg = 1;
 
 	die_program = "line_rows";
-	if (argc != 2 && !rows) {
-		fprintf(stderr, "usage: line_rows [--rows] ELF [< addresses]\n");
+	for (; arg < argc - 1; arg++) {
+		if (strcmp(argv[arg], "--rows") == 0)
+			rows = true;
+		else if (strcmp(argv[arg], "--gdb") == 0)
+			choice = LINE_CHOICE_GDB;
+		else
+			break;
+	}
+	if (arg != argc - 1) {
+		fprintf(stderr, "usage: line_rows [--rows] [--gdb] ELF [< addresses]\n");
 		return 2;
 	}
-	elf_open(&elf, argv[argc - 1]);
-	dwarf_lines_read(&elf, &table);
+	elf_open(&elf, argv[arg]);
+	dwarf_lines_read(&elf, choice, &table);
 	if (table.problem)
 		die(argv[argc - 1], "no line table: %s", table.problem);
 	if (rows) {
