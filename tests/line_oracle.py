@@ -12,7 +12,15 @@ directories (DW_AT_comp_dir, from readelf) are taken off addr2line's answers
 before they are compared; its " (discriminator N)" suffix is dropped.
 
 Where the two differ, GDB's `info line *ADDR` is asked too, and the
-difference is accepted only for a reason named in KNOWN_DIFFERENCES.
+difference is accepted only as one of the addr2line bugs known_difference()
+names. Of the rows a program gives one address, addr2line takes the last,
+GDB (so its bt) mostly the last statement: with GDB's choice (line_rows
+--gdb) the table must equal GDB's `info line` at every instruction of the
+kernels GDB_CHOICE_KERNELS names.
+
+Damaged line programs must give one line of error. Each kernel's distinct
+rows are printed with the bytes two compact layouts would take (issue 19's
+1.85 bytes per row).
 """
 import os
 import random
@@ -178,11 +186,12 @@ def code_ranges(elf):
 
 
 def distinct_rows(elf):
-    """The table's rows in the code, as (address, file or None at an end,
-    line), one per address range with a distinct (file, line)."""
+    """The table's rows in the code with GDB's choice (what a trace that
+    equals GDB's bt must embed), as (address, file or None at an end, line),
+    one per address range with a distinct (file, line)."""
     ranges = code_ranges(elf)
     rows = []
-    for line in run([LINE_ROWS, "--rows", elf], timeout=120).stdout.splitlines():
+    for line in run([LINE_ROWS, "--rows", "--gdb", elf], timeout=120).stdout.splitlines():
         address, where = line.split(" ", 1)
         address = int(address, 16)
         if not any(start <= address < end for start, end in ranges):
