@@ -266,7 +266,8 @@ static void read_v5_entries(struct reader *r, struct program *p, struct dwarf_cu
 			if (p->dir_count == 0)
 				malformed(r, entry, "files without directories");
 			if (!(path = file_path(r, p, name, dir)))
-				malformed(r, entry, "file's directory index out of range");
+				malformed(r, entry,
+					  "file's directory index out of range");
 			add_file(r, p, path);
 		}
 	}
@@ -296,7 +297,8 @@ static void read_header(struct reader *r, struct program *p, struct dwarf_cursor
 	p->min_instruction_length = (unsigned)dwarf_read_fixed(&names, 1);
 	if (p->sizes.version >= 4) {
 		at = names.p;
-		if ((p->max_ops = (unsigned)dwarf_read_fixed(&names, 1)) == 0 && !names.bad)
+		if ((p->max_ops = (unsigned)dwarf_read_fixed(&names, 1)) == 0 &&
+		    !names.bad)
 			malformed(r, at, "zero operations per instruction");
 	} else {
 		p->max_ops = 1;
@@ -343,14 +345,16 @@ static void add_row(struct reader *r, const struct program *p, struct state *s, 
 		 * changes file where a statement row already is; nor, without
 		 * forgetting it, one that repeats the last on a line with
 		 * discriminators. */
-		bool file_changed = !s->last_path || strcmp(s->last_path, r->paths[row.file]);
+		bool file_changed =
+		    !s->last_path || strcmp(s->last_path, r->paths[row.file]);
 
-		skip = s->line == 0 ||
-		       (file_changed && same_address && s->stmt_at_address && !s->is_stmt);
+		skip = s->line == 0 || (file_changed && same_address &&
+					s->stmt_at_address && !s->is_stmt);
 		s->stmt_at_address |= s->is_stmt;
 		if (skip)
 			return;
-		skip = !file_changed && s->last_line == s->line && s->line_had_discriminator;
+		skip =
+		    !file_changed && s->last_line == s->line && s->line_had_discriminator;
 		s->last_path = r->paths[row.file];
 		s->last_line = s->line;
 		if (skip)
@@ -431,7 +435,8 @@ static void run_extended(struct reader *r, struct program *p, struct state *s,
 	case DW_LNE_end_sequence:
 		add_row(r, p, s, true, at);
 		end_sequence(r);
-		*s = (struct state){0, 0, 1, 1, p->default_is_stmt, 0, false, NULL, 0, 0, false};
+		*s = (struct state){0,	  0, 1, 1,    p->default_is_stmt, 0, false,
+				    NULL, 0, 0, false};
 		break;
 	case DW_LNE_set_address:
 		if (length - 1 == 0 || length - 1 > 8)
@@ -583,14 +588,17 @@ static int compare_path_indices(const void *a, const void *b)
 /* Files once each: table->files sorted by name, rows renumbered. */
 static void unique_files(struct reader *r, struct line_table *table)
 {
-	size_t *by_name = tracked_alloc(r->elf->path, r->path_count + 1, sizeof(*by_name));
-	uint32_t *number = tracked_alloc(r->elf->path, r->path_count + 1, sizeof(*number));
+	size_t *by_name =
+	    tracked_alloc(r->elf->path, r->path_count + 1, sizeof(*by_name));
+	uint32_t *number =
+	    tracked_alloc(r->elf->path, r->path_count + 1, sizeof(*number));
 
 	for (size_t i = 0; i < r->path_count; i++)
 		by_name[i] = i;
 	sort_paths = r->paths;
 	qsort(by_name, r->path_count, sizeof(*by_name), compare_path_indices);
-	table->files = tracked_alloc(r->elf->path, r->path_count + 1, sizeof(*table->files));
+	table->files =
+	    tracked_alloc(r->elf->path, r->path_count + 1, sizeof(*table->files));
 	for (size_t i = 0; i < r->path_count; i++) {
 		const char *path = r->paths[by_name[i]];
 
@@ -633,10 +641,12 @@ void dwarf_lines_read(const struct elf_file *elf, enum line_choice choice,
 		if (i > 0 && programs[i] == programs[i - 1])
 			continue;
 		if (programs[i] >= r.line.size)
-			die(elf->path, "malformed .debug_info: DW_AT_stmt_list 0x%llx past "
-			    ".debug_line", (unsigned long long)programs[i]);
-		c = (struct dwarf_cursor){r.line.data + programs[i], r.line.data + r.line.size,
-					  false};
+			die(elf->path,
+			    "malformed .debug_info: DW_AT_stmt_list 0x%llx past "
+			    ".debug_line",
+			    (unsigned long long)programs[i]);
+		c = (struct dwarf_cursor){r.line.data + programs[i],
+					  r.line.data + r.line.size, false};
 		read_unit(&r, &c);
 	}
 	tracked_free(programs);

@@ -53,8 +53,8 @@ struct reader {
 };
 
 /* Entry `index` of a table of `bytes`-wide words at `base` of `in`. */
-static bool table_entry(struct dwarf_bytes in, uint64_t base, uint64_t index, unsigned bytes,
-			uint64_t *entry)
+static bool table_entry(struct dwarf_bytes in, uint64_t base, uint64_t index,
+			unsigned bytes, uint64_t *entry)
 {
 	struct dwarf_cursor c = {in.data, in.data + in.size, false};
 
@@ -158,8 +158,9 @@ static void add_line_offset(struct reader *r, uint64_t offset)
 {
 	if (r->line_count == r->line_capacity) {
 		r->line_capacity = r->line_capacity ? 2 * r->line_capacity : 64;
-		r->line_offsets = tracked_realloc(r->elf->path, r->line_offsets,
-						  r->line_capacity, sizeof(*r->line_offsets));
+		r->line_offsets =
+		    tracked_realloc(r->elf->path, r->line_offsets, r->line_capacity,
+				    sizeof(*r->line_offsets));
 	}
 	r->line_offsets[r->line_count++] = offset;
 }
@@ -172,8 +173,8 @@ struct entry {
 
 /* Reads the attributes of an entry at c, as `specs` lists them; the
  * unit's own entry (unit_entry) also gives the bases. */
-static bool read_attributes(struct dwarf_cursor *c, struct unit *unit, struct dwarf_cursor specs,
-			    bool unit_entry, struct entry *e)
+static bool read_attributes(struct dwarf_cursor *c, struct unit *unit,
+			    struct dwarf_cursor specs, bool unit_entry, struct entry *e)
 {
 	memset(e, 0, sizeof(*e));
 	for (;;) {

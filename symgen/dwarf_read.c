@@ -113,8 +113,8 @@ static int fixed_form_size(unsigned form, const struct dwarf_sizes *unit)
 
 /* Reads (or skips) one attribute value; false for a form this reader does
  * not know. */
-bool dwarf_read_value(struct dwarf_cursor *c, unsigned form, const struct dwarf_sizes *unit,
-		      struct dwarf_value *value)
+bool dwarf_read_value(struct dwarf_cursor *c, unsigned form,
+		      const struct dwarf_sizes *unit, struct dwarf_value *value)
 {
 	int size = fixed_form_size(form, unit);
 
@@ -122,7 +122,8 @@ bool dwarf_read_value(struct dwarf_cursor *c, unsigned form, const struct dwarf_
 	value->string = NULL;
 	value->number = 0;
 	if (size >= 0) {
-		value->number = dwarf_read_fixed(c, (unsigned)size > 8 ? 0 : (unsigned)size);
+		value->number =
+		    dwarf_read_fixed(c, (unsigned)size > 8 ? 0 : (unsigned)size);
 		if (size > 8)
 			dwarf_skip(c, (uint64_t)size);
 		return true;
@@ -185,4 +186,3 @@ const char *dwarf_string_at(struct dwarf_bytes in, uint64_t offset)
 		return NULL;
 	return (const char *)in.data + offset;
 }
-

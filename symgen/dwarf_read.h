@@ -12,13 +12,13 @@
 
 #include "elf.h"
 
-#define DW_FORM_block		0x09
-#define DW_FORM_string		0x08
-#define DW_FORM_strp		0x0e
-#define DW_FORM_udata		0x0f
-#define DW_FORM_indirect	0x16
-#define DW_FORM_line_strp	0x1f
-#define DW_FORM_implicit_const	0x21
+#define DW_FORM_block	       0x09
+#define DW_FORM_string	       0x08
+#define DW_FORM_strp	       0x0e
+#define DW_FORM_udata	       0x0f
+#define DW_FORM_indirect       0x16
+#define DW_FORM_line_strp      0x1f
+#define DW_FORM_implicit_const 0x21
 
 /* A section's bytes, or none (size 0) if the image lacks it. */
 struct dwarf_bytes {
@@ -58,13 +58,14 @@ const char *dwarf_read_string(struct dwarf_cursor *c);
 
 /* Reads (or skips) one attribute value; false for a form this reader does
  * not know. */
-bool dwarf_read_value(struct dwarf_cursor *c, unsigned form, const struct dwarf_sizes *sizes,
-		      struct dwarf_value *value);
+bool dwarf_read_value(struct dwarf_cursor *c, unsigned form,
+		      const struct dwarf_sizes *sizes, struct dwarf_value *value);
 
 /* A section by name, or none. */
 struct dwarf_bytes dwarf_section(const struct elf_file *elf, const char *name);
 /* dwarf_section, or another way to get a section's bytes. */
-typedef struct dwarf_bytes dwarf_section_reader(const struct elf_file *elf, const char *name);
+typedef struct dwarf_bytes dwarf_section_reader(const struct elf_file *elf,
+						const char *name);
 
 /* The string at `offset` of `in`, or NULL if it does not end inside it. */
 const char *dwarf_string_at(struct dwarf_bytes in, uint64_t offset);

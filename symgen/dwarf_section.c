@@ -41,7 +41,7 @@ struct dwarf_bytes dwarf_section_inflated(const struct elf_file *elf, const char
 	inflated_size = (uLongf)size;
 	if (uncompress(inflated, &inflated_size, c.p, (uLong)(c.end - c.p)) != Z_OK ||
 	    inflated_size != size)
-		die(elf->path, "%s: does not inflate to the %llu bytes its header gives", name,
-		    (unsigned long long)size);
+		die(elf->path, "%s: does not inflate to the %llu bytes its header gives",
+		    name, (unsigned long long)size);
 	return (struct dwarf_bytes){inflated, size};
 }
