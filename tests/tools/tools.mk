@@ -42,3 +42,10 @@ $(HOST_BUILD)/line_rows: $(TEST_TOOLS_OBJ)/tests/tools/line_rows.o \
 		$(TEST_TOOLS_OBJ)/symgen/dwarf_lines.o $(TEST_TOOLS_OBJ)/symgen/dwarf_section.o \
 		$(TEST_TOOLS_COMMON_OBJS)
 	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@
+
+# line_lookup (PROTOTYPE, issue 19): the tracer's line lookup over symgen's
+# encoding, against the rows of symgen/dwarf_lines.c.
+$(HOST_BUILD)/line_lookup: $(TEST_TOOLS_OBJ)/tests/tools/line_lookup.o \
+		$(TEST_TOOLS_OBJ)/symgen/line_table.o $(TEST_TOOLS_OBJ)/symgen/dwarf_lines.o \
+		$(TEST_TOOLS_OBJ)/symgen/dwarf_section.o $(TEST_TOOLS_COMMON_OBJS)
+	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@

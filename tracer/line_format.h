@@ -1,0 +1,99 @@
+/*
+ * line_format.h - PROTOTYPE (issue 19, not in the image yet): the layout of
+ * the line table (pc -> file, line), shared by the tracer's lookup
+ * (tracer/lines.c) and symgen's encoder (symgen/line_table.c).
+ *
+ * Rows: where the code of (file, line) starts, one per change of (file,
+ * line), sorted by address; the rows of GDB's choice (dwarf_lines.h). File 0
+ * is "no line": the end of a sequence, code no line program covers.
+ * Addresses are 2-byte aligned (RISC-V's C extension), so steps are counted
+ * in halfwords, each at least 1.
+ *
+ * Rows are cut into blocks of block_rows. Per block, two 32-bit words in
+ * arrays of their own: the address of its first row (from base) and the byte
+ * offset of its rows in the stream. A lookup binary-searches the block
+ * addresses, then decodes the block's rows from its first until the next
+ * starts above pc. In the stream a block starts with its first row's file
+ * and line; each further row follows in one of two codecs:
+ *
+ * TRACER_LINES_BYTES (the chosen one): DWARF's special opcodes (DWARF 5,
+ * section 6.2.5.1) on halfword steps. A byte >= TRACER_LINES_OPCODE_BASE is
+ * one row of the same file: (byte - base) / LINE_RANGE + 1 halfwords on,
+ * (byte - base) % LINE_RANGE + LINE_BASE lines on. Escapes:
+ *   TRACER_LINES_ADVANCE  ULEB128 steps - 1, SLEB128 line delta (same file)
+ *   TRACER_LINES_FILE     ULEB128 file, ULEB128 steps - 1, ULEB128 line
+ * A block's first row: ULEB128 file, ULEB128 line.
+ *
+ * TRACER_LINES_BITS (measured, rejected: too slow to decode): bit strings,
+ * most significant bit first. A block's first row: the file in file_bits
+ * bits, the line in 16 bits. Each further row: the file ("0" the previous
+ * row's, "10" + 1 bit the second or third most recent file of the block,
+ * "11" + file_bits bits any other), steps - 1 as exp-Golomb with k =
+ * address_k, the line's delta from the last line of the same file among
+ * the three most recent (else from the previous row's), zigzagged, as
+ * exp-Golomb with k = line_k.
+ */
+#ifndef TRACER_LINE_FORMAT_H
+#define TRACER_LINE_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TRACER_LINES_MAGIC   0x4e494c54u /* "TLIN" in memory */
+#define TRACER_LINES_VERSION 1u
+
+enum tracer_lines_codec {
+	TRACER_LINES_BYTES,
+	TRACER_LINES_BITS,
+};
+
+/* The byte codec's escapes and special opcodes (see above). LINE_BASE and
+ * LINE_RANGE chosen by measurement on the test kernels (docs in
+ * tracer/lines.c). */
+#define TRACER_LINES_ADVANCE	 0u
+#define TRACER_LINES_FILE	 1u
+#define TRACER_LINES_OPCODE_BASE 2u
+#define TRACER_LINES_LINE_BASE	 (-3)
+#define TRACER_LINES_LINE_RANGE	 12u
+
+/* Bounds on what a table may say: blocks of at most 64 rows; files,
+ * lines and halfword steps below 2^28 (LEB128 of at most 4 bytes). */
+#define TRACER_LINES_MAX_BLOCK_ROWS 64u
+#define TRACER_LINES_MAX_VALUE	    0x0fffffffu
+#define TRACER_LINES_MAX_FILE_BITS  16u
+#define TRACER_LINES_MAX_EG_K	    8u
+
+struct tracer_lines {
+	uint32_t magic;
+	uint32_t version;
+	uint32_t codec; /* enum tracer_lines_codec */
+	uint32_t block_rows;
+	uint32_t row_count;
+	uint32_t block_count; /* row_count / block_rows, rounded up */
+	uint32_t stream_size; /* bytes */
+	uint32_t file_count;  /* file 0 included */
+	uint32_t file_bits;   /* TRACER_LINES_BITS: bits of a literal file */
+	uint32_t address_k;   /* TRACER_LINES_BITS: exp-Golomb k of the steps */
+	uint32_t line_k;      /* TRACER_LINES_BITS: exp-Golomb k of the lines */
+	uintptr_t base;	      /* addresses are from here */
+	const uint32_t *block_address; /* block_count, from base, ascending */
+	const uint32_t *block_offset;  /* block_count, in stream */
+	const uint8_t *stream;
+};
+
+/* The byte codec's special opcode for a step of `steps` halfwords and a
+ * line delta, or -1 if none has them. */
+static inline int tracer_lines_special(uint32_t steps, int64_t line_delta)
+{
+	const int64_t line_index = line_delta - TRACER_LINES_LINE_BASE;
+	uint64_t opcode;
+
+	if (steps == 0 || line_index < 0 || line_index >= TRACER_LINES_LINE_RANGE)
+		return -1;
+	opcode = (uint64_t)(steps - 1) * TRACER_LINES_LINE_RANGE + (uint64_t)line_index +
+		 TRACER_LINES_OPCODE_BASE;
+	return opcode <= 255 ? (int)opcode : -1;
+}
+
+#endif /* TRACER_LINE_FORMAT_H */

@@ -1,0 +1,270 @@
+/*
+ * lines.c - PROTOTYPE (issue 19, not in the image yet): see lines.h and
+ * the layout in line_format.h. Every read of the stream is checked against
+ * its size; steps and values are bounded (TRACER_LINES_MAX_VALUE) and
+ * addresses kept in 64 bits, so no sum overflows; lines wrap (unsigned), so
+ * a hostile table gives a wrong line, never undefined behaviour.
+ */
+#include "lines.h"
+
+bool tracer_lines_valid(const struct tracer_lines *table)
+{
+	uint32_t blocks;
+
+	if (table->magic != TRACER_LINES_MAGIC || table->version != TRACER_LINES_VERSION ||
+	    table->block_rows == 0 || table->block_rows > TRACER_LINES_MAX_BLOCK_ROWS ||
+	    table->block_address == NULL || table->block_offset == NULL ||
+	    (table->stream == NULL && table->stream_size != 0))
+		return false;
+	blocks = table->row_count / table->block_rows +
+		 (table->row_count % table->block_rows != 0);
+	if (table->block_count != blocks)
+		return false;
+	if (table->codec == TRACER_LINES_BYTES)
+		return true;
+	return table->codec == TRACER_LINES_BITS && table->file_bits >= 1 &&
+	       table->file_bits <= TRACER_LINES_MAX_FILE_BITS &&
+	       table->address_k <= TRACER_LINES_MAX_EG_K &&
+	       table->line_k <= TRACER_LINES_MAX_EG_K;
+}
+
+/* A block's rows as they are decoded: the current one, and where the
+ * next starts. */
+struct line_state {
+	uint64_t address; /* from base */
+	uint32_t file;
+	uint32_t line;
+};
+
+struct byte_reader {
+	const uint8_t *stream;
+	uint32_t size;
+	uint32_t position;
+	bool bad;
+};
+
+static inline uint32_t read_byte(struct byte_reader *reader)
+{
+	if (reader->position >= reader->size) {
+		reader->bad = true;
+		return 0;
+	}
+	return reader->stream[reader->position++];
+}
+
+/* At most 4 bytes: values up to TRACER_LINES_MAX_VALUE. */
+static uint32_t read_uleb(struct byte_reader *reader)
+{
+	uint32_t value = 0;
+
+	for (unsigned shift = 0; shift < 28; shift += 7) {
+		uint32_t byte = read_byte(reader);
+
+		value |= (byte & 0x7f) << shift;
+		if (!(byte & 0x80))
+			return value;
+	}
+	reader->bad = true;
+	return 0;
+}
+
+/* At most 4 bytes, as a 28-bit two's complement (returned as uint32_t, to
+ * be added with wrap-around). */
+static uint32_t read_sleb(struct byte_reader *reader)
+{
+	uint32_t value = 0;
+
+	for (unsigned shift = 0; shift < 28; shift += 7) {
+		uint32_t byte = read_byte(reader);
+
+		value |= (byte & 0x7f) << shift;
+		if (!(byte & 0x80)) {
+			shift += 7;
+			if (shift < 32 && byte & 0x40)
+				value |= ~(uint32_t)0 << shift;
+			return value;
+		}
+	}
+	reader->bad = true;
+	return 0;
+}
+
+/* The byte codec: rows after the block's first while they start at or
+ * below offset. */
+static bool bytes_advance(const struct tracer_lines *table, uint32_t start,
+			  uint32_t rows, uint64_t offset, struct line_state *state)
+{
+	struct byte_reader reader = {table->stream, table->stream_size, start, false};
+
+	state->file = read_uleb(&reader);
+	state->line = read_uleb(&reader);
+	while (rows-- > 0 && !reader.bad) {
+		uint32_t opcode = read_byte(&reader);
+		uint64_t address;
+
+		if (opcode >= TRACER_LINES_OPCODE_BASE) {
+			opcode -= TRACER_LINES_OPCODE_BASE;
+			address = state->address +
+				  2 * (opcode / TRACER_LINES_LINE_RANGE + 1);
+			if (address > offset)
+				break;
+			state->address = address;
+			state->line += opcode % TRACER_LINES_LINE_RANGE +
+				       (uint32_t)TRACER_LINES_LINE_BASE;
+		} else if (opcode == TRACER_LINES_ADVANCE) {
+			address = state->address + 2 * ((uint64_t)read_uleb(&reader) + 1);
+			if (address > offset)
+				break;
+			state->address = address;
+			state->line += read_sleb(&reader);
+		} else {
+			uint32_t file = read_uleb(&reader);
+
+			address = state->address + 2 * ((uint64_t)read_uleb(&reader) + 1);
+			if (address > offset)
+				break;
+			state->address = address;
+			state->file = file;
+			state->line = read_uleb(&reader);
+		}
+	}
+	return !reader.bad;
+}
+
+struct bit_reader {
+	const uint8_t *stream;
+	uint32_t size;
+	uint32_t position; /* of the next byte to load */
+	unsigned count;	   /* bits in buffer, its low ones */
+	uint64_t buffer;
+	bool bad;
+};
+
+/* count <= 32 bits, most significant first. */
+static uint32_t read_bits(struct bit_reader *reader, unsigned count)
+{
+	while (reader->count < count) {
+		if (reader->position >= reader->size) {
+			reader->bad = true;
+			return 0;
+		}
+		reader->buffer = reader->buffer << 8 | reader->stream[reader->position++];
+		reader->count += 8;
+	}
+	reader->count -= count;
+	return (uint32_t)(reader->buffer >> reader->count) &
+	       (uint32_t)(((uint64_t)1 << count) - 1);
+}
+
+/* Exp-Golomb with parameter k: zeros, then as many bits after a 1, then k
+ * bits. Values past TRACER_LINES_MAX_VALUE are corrupt. */
+static uint32_t read_exp_golomb(struct bit_reader *reader, unsigned k)
+{
+	unsigned zeros = 0;
+	uint64_t value;
+
+	while (read_bits(reader, 1) == 0) {
+		if (++zeros > 28 || reader->bad) {
+			reader->bad = true;
+			return 0;
+		}
+	}
+	value = ((uint64_t)1 << zeros | read_bits(reader, zeros)) - 1;
+	value = value << k | read_bits(reader, k);
+	if (value > TRACER_LINES_MAX_VALUE) {
+		reader->bad = true;
+		return 0;
+	}
+	return (uint32_t)value;
+}
+
+/* The bit codec (line_format.h): the three most recent files of the block
+ * and their last lines, most recent first. */
+static bool bits_advance(const struct tracer_lines *table, uint32_t start,
+			 uint32_t rows, uint64_t offset, struct line_state *state)
+{
+	struct bit_reader reader = {table->stream, table->stream_size, start, 0, 0, false};
+	uint32_t recent_file[3], recent_line[3];
+	unsigned known = 1;
+
+	recent_file[0] = read_bits(&reader, table->file_bits);
+	recent_line[0] = read_bits(&reader, 16);
+	while (rows-- > 0 && !reader.bad) {
+		unsigned index = 0;
+		uint32_t file, line, zigzag;
+		uint64_t address;
+
+		if (read_bits(&reader, 1)) {
+			if (read_bits(&reader, 1) == 0) {
+				index = 1 + read_bits(&reader, 1);
+				if (index >= known) {
+					reader.bad = true;
+					break;
+				}
+			} else {
+				index = 3;
+			}
+		}
+		file = index < 3 ? recent_file[index] : read_bits(&reader, table->file_bits);
+		address = state->address +
+			  2 * ((uint64_t)read_exp_golomb(&reader, table->address_k) + 1);
+		if (address > offset)
+			break;
+		zigzag = read_exp_golomb(&reader, table->line_k);
+		line = (index < 3 ? recent_line[index] : recent_line[0]) +
+		       (zigzag & 1 ? ~(zigzag >> 1) : zigzag >> 1);
+		state->address = address;
+		/* Move to the front. */
+		if (index == 3) {
+			index = known < 3 ? known++ : 2;
+		}
+		for (; index > 0; index--) {
+			recent_file[index] = recent_file[index - 1];
+			recent_line[index] = recent_line[index - 1];
+		}
+		recent_file[0] = file;
+		recent_line[0] = line;
+	}
+	state->file = recent_file[0];
+	state->line = recent_line[0];
+	return !reader.bad;
+}
+
+enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr_t pc,
+				       struct tracer_line *found)
+{
+	uint32_t low = 0, high = table->block_count, block, rows;
+	uint64_t offset;
+	struct line_state state;
+	bool good;
+
+	if (pc < table->base || pc - table->base > UINT32_MAX)
+		return TRACER_LINE_NONE;
+	offset = pc - table->base;
+	/* The last block that starts at or below offset. */
+	while (low < high) {
+		uint32_t middle = low + (high - low) / 2;
+
+		if (table->block_address[middle] <= offset)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	if (low == 0)
+		return TRACER_LINE_NONE;
+	block = low - 1;
+	rows = table->row_count - block * table->block_rows;
+	rows = (rows < table->block_rows ? rows : table->block_rows) - 1;
+	state.address = table->block_address[block];
+	if (table->codec == TRACER_LINES_BYTES)
+		good = bytes_advance(table, table->block_offset[block], rows, offset, &state);
+	else
+		good = bits_advance(table, table->block_offset[block], rows, offset, &state);
+	if (!good || state.file >= table->file_count)
+		return TRACER_LINE_CORRUPT;
+	if (state.file == 0)
+		return TRACER_LINE_NONE;
+	found->file = state.file;
+	found->line = state.line;
+	return TRACER_LINE_FOUND;
+}
