@@ -1,0 +1,21 @@
+/*
+ * line_bench.h - PROTOTYPE (issue 19): what line_lookup --emit-c writes for
+ * tests/bench/line_bench.c: a line table, the pcs to look up and the rows'
+ * answers (file, line; file 0 for none).
+ */
+#ifndef LINE_BENCH_H
+#define LINE_BENCH_H
+
+#include <stdint.h>
+
+#include "lines.h"
+
+extern const struct tracer_lines bench_table;
+extern const uint8_t bench_stream[];
+extern const uint32_t bench_block_address[];
+extern const uint32_t bench_block_offset[];
+extern const uint64_t bench_pcs[];
+extern const uint32_t bench_answers[];
+extern const uint32_t bench_pc_count;
+
+#endif /* LINE_BENCH_H */

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""PROTOTYPE (issue 19): the line table's layouts on size and lookup cost.
+
+    tests/bench/line_bench.py OUT_DIR ELF...
+
+For each kernel and each layout of LAYOUTS: line_lookup's size and its check
+at every address (host build, ASan+UBSan), then the lookup's instructions on
+rv64imac -O2 (tests/bench/line_bench.c under qemu-system-riscv64 -icount
+shift=0) at two sets of pcs: each return address - 1 (a call: jal or jalr
+that links ra, from objdump) and every instruction (objdump). Prints one
+line per kernel, layout and set.
+"""
+import os
+import re
+import subprocess
+import sys
+
+CROSS = "riscv64-unknown-elf-"
+LINE_LOOKUP = "build/host/line_lookup"
+LAYOUTS = [
+    ("bytes-16", ["--block", "16"]),
+    ("bytes-32", ["--block", "32"]),
+    ("bits-16", ["--bits", "--block", "16", "--k", "1,1"]),
+    ("bits-64", ["--bits", "--block", "64", "--k", "1,1"]),
+]
+CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-march=rv64imac_zicsr", "-mabi=lp64",
+          "-mcmodel=medany", "-ffreestanding", "-fno-builtin", "-nostdlib", "-static",
+          "-Itracer", "-Itests/bench", "-T", "tests/bench/line_bench.ld"]
+INSTRUCTION_RE = re.compile(r"^\s*([0-9a-f]+):\s+([0-9a-f]+)\s+(\S+)\s*(\S*)", re.M)
+BENCH_RE = re.compile(r"LINEBENCH lookups=(\d+) total=(\d+) max=(\d+) max_pc=([0-9a-f]+) "
+                      r"stack=(\d+) wrong=(\d+)")
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, capture_output=True, text=True, check=False, **kwargs)
+
+
+def pcs_of(elf):
+    """(each return address - 1, every instruction), from objdump."""
+    calls, instructions = [], []
+    text = run([CROSS + "objdump", "-d", elf]).stdout
+    for address, encoding, mnemonic, operands in INSTRUCTION_RE.findall(text):
+        address = int(address, 16)
+        instructions.append(address)
+        links_ra = ((mnemonic == "jal" and "," not in operands)
+                    or (mnemonic == "jalr" and ("," not in operands
+                                                or operands.startswith("ra,"))))
+        if links_ra:
+            calls.append(address + len(encoding) // 2 - 1)
+    return calls, instructions
+
+
+def bench(out_dir, elf, layout, options, pcs, label):
+    source = os.path.join(out_dir, "%s-%s.c" % (layout, label))
+    image = os.path.join(out_dir, "%s-%s.elf" % (layout, label))
+    host = run([LINE_LOOKUP] + options + ["--emit-c", source, elf],
+               input="".join("%x\n" % pc for pc in pcs))
+    if host.returncode != 0:
+        sys.exit("line_lookup failed:\n" + host.stdout[-2000:] + host.stderr[-2000:])
+    build = run([CROSS + "gcc"] + CFLAGS + ["tests/bench/line_bench_start.S",
+                                            "tests/bench/line_bench.c", "tracer/lines.c",
+                                            source, "-o", image])
+    if build.returncode != 0:
+        sys.exit("build failed:\n" + build.stderr[-3000:])
+    qemu = run(["qemu-system-riscv64", "-M", "virt", "-bios", "none", "-nographic",
+                "-icount", "shift=0", "-kernel", image], timeout=600)
+    found = BENCH_RE.search(qemu.stdout)
+    if not found:
+        sys.exit("no LINEBENCH line:\n" + qemu.stdout[-2000:] + qemu.stderr[-2000:])
+    lookups, total, most, most_pc, stack, wrong = found.groups()
+    return host.stdout, int(lookups), int(total), int(most), most_pc, int(stack), int(wrong)
+
+
+def main():
+    out_dir, elves = sys.argv[1], sys.argv[2:]
+    os.makedirs(out_dir, exist_ok=True)
+    for elf in elves:
+        calls, instructions = pcs_of(elf)
+        for layout, options in LAYOUTS:
+            size_line = None
+            for label, pcs in (("calls", calls), ("all", instructions)):
+                host, lookups, total, most, most_pc, stack, wrong = bench(
+                    out_dir, elf, layout, options, pcs, label)
+                size_line = size_line or host.splitlines()[0]
+                print("%s %s %s: %d lookups, average %.1f, max %d (at 0x%s), stack %d, "
+                      "wrong %d" % (elf, layout, label, lookups, total / lookups, most,
+                                    most_pc, stack, wrong), flush=True)
+            print("%s %s size: %s" % (elf, layout, size_line), flush=True)
+
+
+if __name__ == "__main__":
+    main()
