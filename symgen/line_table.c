@@ -97,25 +97,64 @@ struct kept_row {
 	uint32_t line;
 };
 
-static void encode_bytes_row(struct stream *stream, const struct kept_row *previous,
-			     const struct kept_row *row)
+/* The byte codec's state of a block, as bytes_advance() in tracer/lines.c
+ * keeps it: the current file and line, and the two files before it with
+ * their last lines (file NO_FILE: none yet). */
+#define NO_FILE UINT32_MAX
+
+struct byte_files {
+	uint32_t file[3];
+	uint32_t line[3];
+};
+
+static bool fits_int8(int64_t value)
+{
+	return value >= -128 && value <= 127;
+}
+
+static void encode_bytes_row(struct stream *stream, struct byte_files *files,
+			     const struct kept_row *previous, const struct kept_row *row)
 {
 	const uint64_t steps = (row->address - previous->address) / 2;
-	const int64_t line_delta = (int64_t)row->line - (int64_t)previous->line;
-	int special = tracer_lines_special((uint32_t)steps, line_delta);
+	unsigned index = 0;
+	int64_t delta;
 
-	if (row->file != previous->file) {
+	while (index < 3 && files->file[index] != row->file)
+		index++;
+	delta = index < 3 ? (int64_t)row->line - (int64_t)files->line[index] : 0;
+	if (index == 0) {
+		int special = tracer_lines_special((uint32_t)steps, delta);
+
+		if (special >= 0) {
+			put_byte(stream, (uint8_t)special);
+		} else if (steps <= 32 && fits_int8(delta)) {
+			put_byte(stream, (uint8_t)(TRACER_LINES_NEAR + steps - 1));
+			put_byte(stream, (uint8_t)delta);
+		} else {
+			put_byte(stream, TRACER_LINES_ADVANCE);
+			put_uleb(stream, steps - 1);
+			put_sleb(stream, delta);
+		}
+		files->line[0] = row->line;
+		return;
+	}
+	if (index < 3 && steps <= 16 && fits_int8(delta)) {
+		put_byte(stream, (uint8_t)(TRACER_LINES_RECENT + 16 * (index - 1) + steps - 1));
+		put_byte(stream, (uint8_t)delta);
+	} else {
 		put_byte(stream, TRACER_LINES_FILE);
 		put_uleb(stream, row->file);
 		put_uleb(stream, steps - 1);
 		put_uleb(stream, row->line);
-	} else if (steps <= UINT32_MAX && special >= 0) {
-		put_byte(stream, (uint8_t)special);
-	} else {
-		put_byte(stream, TRACER_LINES_ADVANCE);
-		put_uleb(stream, steps - 1);
-		put_sleb(stream, line_delta);
+		index = index < 3 ? index : 2;
 	}
+	/* Move to the front. */
+	for (; index > 0; index--) {
+		files->file[index] = files->file[index - 1];
+		files->line[index] = files->line[index - 1];
+	}
+	files->file[0] = row->file;
+	files->line[0] = row->line;
 }
 
 /* The bit codec's state of a block: as bits_advance() in tracer/lines.c. */
@@ -166,6 +205,8 @@ void line_table_encode(const char *path, const struct line_table *rows,
 {
 	struct stream stream = {.path = path};
 	struct recent_files recent = {{0}, {0}, 0};
+	struct byte_files byte_files = {{0}, {0}};
+	uint32_t group = 0;
 	struct kept_row *kept = tracked_alloc(path, rows->row_count + 1, sizeof(*kept));
 	size_t count = 0;
 	unsigned file_bits = 1;
@@ -194,26 +235,46 @@ void line_table_encode(const char *path, const struct line_table *rows,
 		die(path, "line table: %zu files", rows->file_count);
 
 	memset(out, 0, sizeof(*out));
-	out->header.block_count = (uint32_t)((count + layout->block_rows - 1) / layout->block_rows);
-	out->block_address = tracked_alloc(path, out->header.block_count + 1, sizeof(uint32_t));
-	out->block_offset = tracked_alloc(path, out->header.block_count + 1, sizeof(uint32_t));
+	out->header.block_count =
+	    (uint32_t)((count + layout->block_rows - 1) / layout->block_rows);
+	out->header.group_count =
+	    (out->header.block_count + TRACER_LINES_GROUP_BLOCKS - 1) / TRACER_LINES_GROUP_BLOCKS;
+	out->group_address = tracked_alloc(path, out->header.group_count + 1, sizeof(uint32_t));
+	out->group_offset = tracked_alloc(path, out->header.group_count + 1, sizeof(uint32_t));
+	out->block_address = tracked_alloc(path, out->header.block_count + 1, sizeof(uint16_t));
+	out->block_offset = tracked_alloc(path, out->header.block_count + 1, sizeof(uint16_t));
 	for (size_t i = 0; i < count; i++) {
 		const uint32_t block = (uint32_t)(i / layout->block_rows);
+		const uint64_t address = kept[i].address - kept[0].address;
 
 		if (i % layout->block_rows == 0) {
 			flush_bits(&stream);
-			out->block_address[block] = (uint32_t)(kept[i].address - kept[0].address);
-			out->block_offset[block] = (uint32_t)stream.size;
+			if (block % TRACER_LINES_GROUP_BLOCKS == 0) {
+				group = block / TRACER_LINES_GROUP_BLOCKS;
+				out->group_address[group] = (uint32_t)address;
+				out->group_offset[group] = (uint32_t)stream.size;
+			}
+			if ((address - out->group_address[group]) / 2 > UINT16_MAX ||
+			    stream.size - out->group_offset[group] > UINT16_MAX)
+				die(path, "line table: a group of blocks past 64 Ki halfwords "
+					  "or bytes at 0x%llx",
+				    (unsigned long long)kept[i].address);
+			out->block_address[block] =
+			    (uint16_t)((address - out->group_address[group]) / 2);
+			out->block_offset[block] =
+			    (uint16_t)(stream.size - out->group_offset[group]);
 			if (layout->codec == TRACER_LINES_BYTES) {
 				put_uleb(&stream, kept[i].file);
 				put_uleb(&stream, kept[i].line);
+				byte_files = (struct byte_files){
+				    {kept[i].file, NO_FILE, NO_FILE}, {kept[i].line, 0, 0}};
 			} else {
 				put_bits(&stream, kept[i].file, file_bits);
 				put_bits(&stream, kept[i].line, 16);
 				recent = (struct recent_files){{kept[i].file}, {kept[i].line}, 1};
 			}
 		} else if (layout->codec == TRACER_LINES_BYTES) {
-			encode_bytes_row(&stream, &kept[i - 1], &kept[i]);
+			encode_bytes_row(&stream, &byte_files, &kept[i - 1], &kept[i]);
 		} else {
 			encode_bits_row(&stream, layout, file_bits, &recent, &kept[i - 1],
 					&kept[i]);
@@ -230,12 +291,15 @@ void line_table_encode(const char *path, const struct line_table *rows,
 	    .block_rows = layout->block_rows,
 	    .row_count = (uint32_t)count,
 	    .block_count = out->header.block_count,
+	    .group_count = out->header.group_count,
 	    .stream_size = (uint32_t)stream.size,
 	    .file_count = (uint32_t)rows->file_count + 1,
 	    .file_bits = file_bits,
 	    .address_k = layout->address_k,
 	    .line_k = layout->line_k,
 	    .base = count ? (uintptr_t)kept[0].address : 0,
+	    .group_address = out->group_address,
+	    .group_offset = out->group_offset,
 	    .block_address = out->block_address,
 	    .block_offset = out->block_offset,
 	    .stream = out->stream ? out->stream : (const uint8_t *)"",
@@ -247,6 +311,7 @@ size_t line_table_bytes(const struct encoded_lines *table)
 {
 	/* The header as a 64-bit image holds it, then the index. */
 	return sizeof(struct tracer_lines) +
-	       (size_t)table->header.block_count * 2 * sizeof(uint32_t) +
+	       (size_t)table->header.group_count * 2 * sizeof(uint32_t) +
+	       (size_t)table->header.block_count * 2 * sizeof(uint16_t) +
 	       table->header.stream_size;
 }

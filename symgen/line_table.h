@@ -23,8 +23,10 @@ struct line_table_layout {
  * row's address and header's pointers point at the arrays. */
 struct encoded_lines {
 	struct tracer_lines header;
-	uint32_t *block_address;
-	uint32_t *block_offset;
+	uint32_t *group_address;
+	uint32_t *group_offset;
+	uint16_t *block_address;
+	uint16_t *block_offset;
 	uint8_t *stream;
 };
 

@@ -9,22 +9,35 @@
  * Addresses are 2-byte aligned (RISC-V's C extension), so steps are counted
  * in halfwords, each at least 1.
  *
- * Rows are cut into blocks of block_rows. Per block, two 32-bit words in
- * arrays of their own: the address of its first row (from base) and the byte
- * offset of its rows in the stream. A lookup binary-searches the block
- * addresses, then decodes the block's rows from its first until the next
- * starts above pc. In the stream a block starts with its first row's file
- * and line; each further row follows in one of two codecs:
+ * Rows are cut into blocks of block_rows, and blocks into groups of
+ * TRACER_LINES_GROUP_BLOCKS. Per group, in arrays of their own: the address
+ * of its first row (32 bits, from base) and the byte offset of its first
+ * block in the stream (32 bits); per block, from its group's: the address
+ * of its first row in halfwords and its byte offset (16 bits each). A
+ * lookup binary-searches the groups, then their blocks, then decodes the
+ * block's rows from its first until the next starts above pc. In the
+ * stream a block starts with its first row's file and line; each further
+ * row follows in one of two codecs:
  *
- * TRACER_LINES_BYTES (the chosen one): DWARF's special opcodes (DWARF 5,
- * section 6.2.5.1) on halfword steps. A byte >= TRACER_LINES_OPCODE_BASE is
- * one row of the same file: (byte - base) / LINE_RANGE + 1 halfwords on,
- * (byte - base) % LINE_RANGE + LINE_BASE lines on. Escapes:
- *   TRACER_LINES_ADVANCE  ULEB128 steps - 1, SLEB128 line delta (same file)
- *   TRACER_LINES_FILE     ULEB128 file, ULEB128 steps - 1, ULEB128 line
+ * TRACER_LINES_BYTES (the chosen one): a byte-oriented code like DWARF's
+ * special opcodes (DWARF 5, section 6.2.5.1), on halfword steps, with the
+ * two files before the current one remembered with their last lines (an
+ * inlined function's rows alternate with its caller's):
+ *   >= TRACER_LINES_SPECIAL   one row of the same file: (byte - SPECIAL) /
+ *                             16 + 1 halfwords on, (byte - SPECIAL) % 16 +
+ *                             LINE_BASE lines on
+ *   TRACER_LINES_NEAR + n     (n < 32) n + 1 halfwords on, same file, the
+ *                             next byte (int8) lines on
+ *   TRACER_LINES_RECENT + n   (n < 32) n % 16 + 1 halfwords on, in the
+ *                             file before the current one (n < 16) or the
+ *                             one before it; the next byte (int8) lines on
+ *                             from that file's last line
+ *   TRACER_LINES_ADVANCE      ULEB128 steps - 1, SLEB128 lines (same file)
+ *   TRACER_LINES_FILE         ULEB128 file, ULEB128 steps - 1, ULEB128 line
  * A block's first row: ULEB128 file, ULEB128 line.
  *
- * TRACER_LINES_BITS (measured, rejected: too slow to decode): bit strings,
+ * TRACER_LINES_BITS (measured, rejected: several times slower to decode):
+ * bit strings,
  * most significant bit first. A block's first row: the file in file_bits
  * bits, the line in 16 bits. Each further row: the file ("0" the previous
  * row's, "10" + 1 bit the second or third most recent file of the block,
@@ -48,14 +61,17 @@ enum tracer_lines_codec {
 	TRACER_LINES_BITS,
 };
 
-/* The byte codec's escapes and special opcodes (see above). LINE_BASE and
- * LINE_RANGE chosen by measurement on the test kernels (docs in
- * tracer/lines.c). */
-#define TRACER_LINES_ADVANCE	 0u
-#define TRACER_LINES_FILE	 1u
-#define TRACER_LINES_OPCODE_BASE 2u
-#define TRACER_LINES_LINE_BASE	 (-3)
-#define TRACER_LINES_LINE_RANGE	 12u
+/* The byte codec's opcodes (see above); LINE_BASE, and the 32 codes of
+ * NEAR and RECENT each, chosen by measurement on the test kernels. */
+#define TRACER_LINES_FILE	0u
+#define TRACER_LINES_ADVANCE	1u
+#define TRACER_LINES_NEAR	2u
+#define TRACER_LINES_RECENT	34u
+#define TRACER_LINES_SPECIAL	66u
+#define TRACER_LINES_LINE_BASE	(-5)
+#define TRACER_LINES_LINE_RANGE 16u
+
+#define TRACER_LINES_GROUP_BLOCKS 16u
 
 /* Bounds on what a table may say: blocks of at most 64 rows; files,
  * lines and halfword steps below 2^28 (LEB128 of at most 4 bytes). */
@@ -71,14 +87,17 @@ struct tracer_lines {
 	uint32_t block_rows;
 	uint32_t row_count;
 	uint32_t block_count; /* row_count / block_rows, rounded up */
+	uint32_t group_count; /* block_count / TRACER_LINES_GROUP_BLOCKS, up */
 	uint32_t stream_size; /* bytes */
 	uint32_t file_count;  /* file 0 included */
 	uint32_t file_bits;   /* TRACER_LINES_BITS: bits of a literal file */
 	uint32_t address_k;   /* TRACER_LINES_BITS: exp-Golomb k of the steps */
 	uint32_t line_k;      /* TRACER_LINES_BITS: exp-Golomb k of the lines */
 	uintptr_t base;	      /* addresses are from here */
-	const uint32_t *block_address; /* block_count, from base, ascending */
-	const uint32_t *block_offset;  /* block_count, in stream */
+	const uint32_t *group_address; /* group_count: bytes from base */
+	const uint32_t *group_offset;  /* group_count: bytes in stream */
+	const uint16_t *block_address; /* block_count: halfwords from group's */
+	const uint16_t *block_offset;  /* block_count: bytes from group's */
 	const uint8_t *stream;
 };
 
@@ -92,7 +111,7 @@ static inline int tracer_lines_special(uint32_t steps, int64_t line_delta)
 	if (steps == 0 || line_index < 0 || line_index >= TRACER_LINES_LINE_RANGE)
 		return -1;
 	opcode = (uint64_t)(steps - 1) * TRACER_LINES_LINE_RANGE + (uint64_t)line_index +
-		 TRACER_LINES_OPCODE_BASE;
+		 TRACER_LINES_SPECIAL;
 	return opcode <= 255 ? (int)opcode : -1;
 }
 

@@ -13,12 +13,15 @@ bool tracer_lines_valid(const struct tracer_lines *table)
 
 	if (table->magic != TRACER_LINES_MAGIC || table->version != TRACER_LINES_VERSION ||
 	    table->block_rows == 0 || table->block_rows > TRACER_LINES_MAX_BLOCK_ROWS ||
+	    table->group_address == NULL || table->group_offset == NULL ||
 	    table->block_address == NULL || table->block_offset == NULL ||
 	    (table->stream == NULL && table->stream_size != 0))
 		return false;
 	blocks = table->row_count / table->block_rows +
 		 (table->row_count % table->block_rows != 0);
-	if (table->block_count != blocks)
+	if (table->block_count != blocks ||
+	    table->group_count != blocks / TRACER_LINES_GROUP_BLOCKS +
+					  (blocks % TRACER_LINES_GROUP_BLOCKS != 0))
 		return false;
 	if (table->codec == TRACER_LINES_BYTES)
 		return true;
@@ -89,45 +92,93 @@ static uint32_t read_sleb(struct byte_reader *reader)
 	return 0;
 }
 
+/* A signed byte as a delta to add with wrap-around. */
+static inline uint32_t read_int8(struct byte_reader *reader)
+{
+	return (read_byte(reader) ^ 0x80u) - 0x80u;
+}
+
+/* No file: a remembered file the block has not had. */
+#define NO_FILE UINT32_MAX
+
 /* The byte codec: rows after the block's first while they start at or
- * below offset. */
+ * below offset. The current file and line, and the two files before it
+ * with their last lines (most recent first). */
 static bool bytes_advance(const struct tracer_lines *table, uint32_t start,
 			  uint32_t rows, uint64_t offset, struct line_state *state)
 {
 	struct byte_reader reader = {table->stream, table->stream_size, start, false};
+	uint32_t file = read_uleb(&reader), line = read_uleb(&reader);
+	uint32_t before_file = NO_FILE, before_line = 0;
+	uint32_t earlier_file = NO_FILE, earlier_line = 0;
+	uint64_t address = state->address;
 
-	state->file = read_uleb(&reader);
-	state->line = read_uleb(&reader);
 	while (rows-- > 0 && !reader.bad) {
-		uint32_t opcode = read_byte(&reader);
-		uint64_t address;
+		uint32_t opcode = read_byte(&reader), swap;
+		uint64_t next;
 
-		if (opcode >= TRACER_LINES_OPCODE_BASE) {
-			opcode -= TRACER_LINES_OPCODE_BASE;
-			address = state->address +
-				  2 * (opcode / TRACER_LINES_LINE_RANGE + 1);
-			if (address > offset)
+		if (opcode >= TRACER_LINES_SPECIAL) {
+			opcode -= TRACER_LINES_SPECIAL;
+			next = address + 2 * ((opcode >> 4) + 1);
+			if (next > offset)
 				break;
-			state->address = address;
-			state->line += opcode % TRACER_LINES_LINE_RANGE +
-				       (uint32_t)TRACER_LINES_LINE_BASE;
+			line += (opcode & 15) + (uint32_t)TRACER_LINES_LINE_BASE;
+		} else if (opcode >= TRACER_LINES_RECENT) {
+			opcode -= TRACER_LINES_RECENT;
+			next = address + 2 * ((opcode & 15) + 1);
+			if (next > offset)
+				break;
+			swap = file;
+			if (opcode < 16) {
+				file = before_file;
+				before_file = swap;
+				swap = line;
+				line = before_line;
+				before_line = swap;
+			} else {
+				file = earlier_file;
+				earlier_file = before_file;
+				before_file = swap;
+				swap = line;
+				line = earlier_line;
+				earlier_line = before_line;
+				before_line = swap;
+			}
+			if (file == NO_FILE)
+				reader.bad = true;
+			line += read_int8(&reader);
+		} else if (opcode >= TRACER_LINES_NEAR) {
+			next = address + 2 * (opcode - TRACER_LINES_NEAR + 1);
+			if (next > offset)
+				break;
+			line += read_int8(&reader);
 		} else if (opcode == TRACER_LINES_ADVANCE) {
-			address = state->address + 2 * ((uint64_t)read_uleb(&reader) + 1);
-			if (address > offset)
+			next = address + 2 * ((uint64_t)read_uleb(&reader) + 1);
+			if (next > offset)
 				break;
-			state->address = address;
-			state->line += read_sleb(&reader);
+			line += read_sleb(&reader);
 		} else {
-			uint32_t file = read_uleb(&reader);
+			uint32_t new_file = read_uleb(&reader);
 
-			address = state->address + 2 * ((uint64_t)read_uleb(&reader) + 1);
-			if (address > offset)
+			next = address + 2 * ((uint64_t)read_uleb(&reader) + 1);
+			if (next > offset)
 				break;
-			state->address = address;
-			state->file = file;
-			state->line = read_uleb(&reader);
+			/* Files most recent first: new_file, file, and of the
+			 * two before, the one that is not new_file. */
+			if (new_file != before_file) {
+				earlier_file = before_file;
+				earlier_line = before_line;
+			}
+			before_file = file;
+			before_line = line;
+			file = new_file;
+			line = read_uleb(&reader);
 		}
+		address = next;
 	}
+	state->address = address;
+	state->file = file;
+	state->line = line;
 	return !reader.bad;
 }
 
@@ -230,36 +281,65 @@ static bool bits_advance(const struct tracer_lines *table, uint32_t start,
 	return !reader.bad;
 }
 
+/* The last of count entries of addresses at or below offset, plus one (0
+ * if none is). */
+static uint32_t search_groups(const uint32_t *addresses, uint32_t count, uint64_t offset)
+{
+	uint32_t low = 0, high = count;
+
+	while (low < high) {
+		uint32_t middle = low + (high - low) / 2;
+
+		if (addresses[middle] <= offset)
+			low = middle + 1;
+		else
+			high = middle;
+	}
+	return low;
+}
+
 enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr_t pc,
 				       struct tracer_line *found)
 {
-	uint32_t low = 0, high = table->block_count, block, rows;
-	uint64_t offset;
+	uint32_t group, low, high, block, rows, start;
+	uint64_t offset, group_address, halfwords;
 	struct line_state state;
 	bool good;
 
 	if (pc < table->base || pc - table->base > UINT32_MAX)
 		return TRACER_LINE_NONE;
 	offset = pc - table->base;
-	/* The last block that starts at or below offset. */
+	group = search_groups(table->group_address, table->group_count, offset);
+	if (group == 0)
+		return TRACER_LINE_NONE;
+	group--;
+	group_address = table->group_address[group];
+	halfwords = (offset - group_address) / 2;
+	/* The group's last block that starts at or below offset: its first
+	 * does (its address is the group's). */
+	low = group * TRACER_LINES_GROUP_BLOCKS + 1;
+	high = table->block_count - low + 1 < TRACER_LINES_GROUP_BLOCKS
+		   ? table->block_count
+		   : low - 1 + TRACER_LINES_GROUP_BLOCKS;
 	while (low < high) {
 		uint32_t middle = low + (high - low) / 2;
 
-		if (table->block_address[middle] <= offset)
+		if (table->block_address[middle] <= halfwords)
 			low = middle + 1;
 		else
 			high = middle;
 	}
-	if (low == 0)
-		return TRACER_LINE_NONE;
 	block = low - 1;
 	rows = table->row_count - block * table->block_rows;
 	rows = (rows < table->block_rows ? rows : table->block_rows) - 1;
-	state.address = table->block_address[block];
+	state.address = group_address + 2 * (uint64_t)table->block_address[block];
+	start = table->group_offset[group] + table->block_offset[block];
+	if (start < table->group_offset[group])
+		return TRACER_LINE_CORRUPT;
 	if (table->codec == TRACER_LINES_BYTES)
-		good = bytes_advance(table, table->block_offset[block], rows, offset, &state);
+		good = bytes_advance(table, start, rows, offset, &state);
 	else
-		good = bits_advance(table, table->block_offset[block], rows, offset, &state);
+		good = bits_advance(table, start, rows, offset, &state);
 	if (!good || state.file >= table->file_count)
 		return TRACER_LINE_CORRUPT;
 	if (state.file == 0)
