@@ -39,63 +39,36 @@ struct line_state {
 	uint32_t line;
 };
 
-struct byte_reader {
-	const uint8_t *stream;
-	uint32_t size;
-	uint32_t position;
-	bool bad;
-};
-
-static inline uint32_t read_byte(struct byte_reader *reader)
+/* The byte codec's reads: each moves *at past what it read and fails at
+ * end. LEB128 values of at most 4 bytes, 28 bits (TRACER_LINES_MAX_VALUE);
+ * a signed one as a 28-bit two's complement, returned as uint32_t to add
+ * with wrap-around. */
+static inline bool read_leb(const uint8_t **at, const uint8_t *end, bool is_signed,
+			    uint32_t *value)
 {
-	if (reader->position >= reader->size) {
-		reader->bad = true;
-		return 0;
-	}
-	return reader->stream[reader->position++];
-}
+	uint32_t result = 0;
 
-/* At most 4 bytes: values up to TRACER_LINES_MAX_VALUE. */
-static uint32_t read_uleb(struct byte_reader *reader)
-{
-	uint32_t value = 0;
+	for (unsigned shift = 0; shift < 28 && *at < end; shift += 7) {
+		uint32_t byte = *(*at)++;
 
-	for (unsigned shift = 0; shift < 28; shift += 7) {
-		uint32_t byte = read_byte(reader);
-
-		value |= (byte & 0x7f) << shift;
-		if (!(byte & 0x80))
-			return value;
-	}
-	reader->bad = true;
-	return 0;
-}
-
-/* At most 4 bytes, as a 28-bit two's complement (returned as uint32_t, to
- * be added with wrap-around). */
-static uint32_t read_sleb(struct byte_reader *reader)
-{
-	uint32_t value = 0;
-
-	for (unsigned shift = 0; shift < 28; shift += 7) {
-		uint32_t byte = read_byte(reader);
-
-		value |= (byte & 0x7f) << shift;
+		result |= (byte & 0x7f) << shift;
 		if (!(byte & 0x80)) {
-			shift += 7;
-			if (shift < 32 && byte & 0x40)
-				value |= ~(uint32_t)0 << shift;
-			return value;
+			if (is_signed && byte & 0x40)
+				result |= ~(uint32_t)0 << (shift + 7);
+			*value = result;
+			return true;
 		}
 	}
-	reader->bad = true;
-	return 0;
+	return false;
 }
 
 /* A signed byte as a delta to add with wrap-around. */
-static inline uint32_t read_int8(struct byte_reader *reader)
+static inline bool read_int8(const uint8_t **at, const uint8_t *end, uint32_t *value)
 {
-	return (read_byte(reader) ^ 0x80u) - 0x80u;
+	if (*at >= end)
+		return false;
+	*value = (*(*at)++ ^ 0x80u) - 0x80u;
+	return true;
 }
 
 /* No file: a remembered file the block has not had. */
@@ -104,28 +77,39 @@ static inline uint32_t read_int8(struct byte_reader *reader)
 /* The byte codec: rows after the block's first while they start at or
  * below offset. The current file and line, and the two files before it
  * with their last lines (most recent first). */
-static bool bytes_advance(const struct tracer_lines *table, uint32_t start,
-			  uint32_t rows, uint64_t offset, struct line_state *state)
+static inline bool bytes_advance(const struct tracer_lines *table, uint32_t start,
+				 uint32_t rows, uint64_t offset, struct line_state *state)
 {
-	struct byte_reader reader = {table->stream, table->stream_size, start, false};
-	uint32_t file = read_uleb(&reader), line = read_uleb(&reader);
+	const uint8_t *at, *end = table->stream + table->stream_size;
+	uint32_t file, line, delta, steps, swap;
 	uint32_t before_file = NO_FILE, before_line = 0;
 	uint32_t earlier_file = NO_FILE, earlier_line = 0;
-	uint64_t address = state->address;
+	uint64_t address = state->address, next;
 
-	while (rows-- > 0 && !reader.bad) {
-		uint32_t opcode = read_byte(&reader), swap;
-		uint64_t next;
+	if (start > table->stream_size)
+		return false;
+	at = table->stream + start;
+	if (!read_leb(&at, end, false, &file) ||
+	    !read_leb(&at, end, false, &line))
+		return false;
+	for (; rows > 0; rows--) {
+		uint32_t opcode;
 
+		if (at >= end)
+			return false;
+		opcode = *at++;
 		if (opcode >= TRACER_LINES_SPECIAL) {
 			opcode -= TRACER_LINES_SPECIAL;
-			next = address + 2 * ((opcode >> 4) + 1);
+			next = address + 2 * (opcode >> 4) + 2;
 			if (next > offset)
 				break;
+			address = next;
 			line += (opcode & 15) + (uint32_t)TRACER_LINES_LINE_BASE;
-		} else if (opcode >= TRACER_LINES_RECENT) {
+			continue;
+		}
+		if (opcode >= TRACER_LINES_RECENT) {
 			opcode -= TRACER_LINES_RECENT;
-			next = address + 2 * ((opcode & 15) + 1);
+			next = address + 2 * (opcode & 15) + 2;
 			if (next > offset)
 				break;
 			swap = file;
@@ -144,23 +128,32 @@ static bool bytes_advance(const struct tracer_lines *table, uint32_t start,
 				earlier_line = before_line;
 				before_line = swap;
 			}
-			if (file == NO_FILE)
-				reader.bad = true;
-			line += read_int8(&reader);
+			if (file == NO_FILE || !read_int8(&at, end, &delta))
+				return false;
+			line += delta;
 		} else if (opcode >= TRACER_LINES_NEAR) {
-			next = address + 2 * (opcode - TRACER_LINES_NEAR + 1);
+			next = address + 2 * (opcode - TRACER_LINES_NEAR) + 2;
 			if (next > offset)
 				break;
-			line += read_int8(&reader);
+			if (!read_int8(&at, end, &delta))
+				return false;
+			line += delta;
 		} else if (opcode == TRACER_LINES_ADVANCE) {
-			next = address + 2 * ((uint64_t)read_uleb(&reader) + 1);
+			if (!read_leb(&at, end, false, &steps))
+				return false;
+			next = address + 2 * (uint64_t)steps + 2;
 			if (next > offset)
 				break;
-			line += read_sleb(&reader);
+			if (!read_leb(&at, end, true, &delta))
+				return false;
+			line += delta;
 		} else {
-			uint32_t new_file = read_uleb(&reader);
+			uint32_t new_file;
 
-			next = address + 2 * ((uint64_t)read_uleb(&reader) + 1);
+			if (!read_leb(&at, end, false, &new_file) ||
+			    !read_leb(&at, end, false, &steps))
+				return false;
+			next = address + 2 * (uint64_t)steps + 2;
 			if (next > offset)
 				break;
 			/* Files most recent first: new_file, file, and of the
@@ -172,14 +165,15 @@ static bool bytes_advance(const struct tracer_lines *table, uint32_t start,
 			before_file = file;
 			before_line = line;
 			file = new_file;
-			line = read_uleb(&reader);
+			if (!read_leb(&at, end, false, &line))
+				return false;
 		}
 		address = next;
 	}
 	state->address = address;
 	state->file = file;
 	state->line = line;
-	return !reader.bad;
+	return true;
 }
 
 struct bit_reader {
@@ -231,7 +225,7 @@ static uint32_t read_exp_golomb(struct bit_reader *reader, unsigned k)
 
 /* The bit codec (line_format.h): the three most recent files of the block
  * and their last lines, most recent first. */
-static bool bits_advance(const struct tracer_lines *table, uint32_t start,
+static __attribute__((noinline)) bool bits_advance(const struct tracer_lines *table, uint32_t start,
 			 uint32_t rows, uint64_t offset, struct line_state *state)
 {
 	struct bit_reader reader = {table->stream, table->stream_size, start, 0, 0, false};

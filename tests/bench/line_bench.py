@@ -20,8 +20,9 @@ LINE_LOOKUP = "build/host/line_lookup"
 LAYOUTS = [
     ("bytes-16", ["--block", "16"]),
     ("bytes-32", ["--block", "32"]),
-    ("bits-16", ["--bits", "--block", "16", "--k", "1,1"]),
+    ("bytes-64", ["--block", "64"]),
     ("bits-64", ["--bits", "--block", "64", "--k", "1,1"]),
+    ("bits-16", ["--bits", "--block", "16", "--k", "1,1"]),
 ]
 CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-march=rv64imac_zicsr", "-mabi=lp64",
           "-mcmodel=medany", "-ffreestanding", "-fno-builtin", "-nostdlib", "-static",
