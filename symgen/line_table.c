@@ -130,6 +130,10 @@ static void encode_bytes_row(struct stream *stream, struct byte_files *files,
 		} else if (steps <= 32 && fits_int8(delta)) {
 			put_byte(stream, (uint8_t)(TRACER_LINES_NEAR + steps - 1));
 			put_byte(stream, (uint8_t)delta);
+		} else if (steps <= 16 && delta >= INT16_MIN && delta <= INT16_MAX) {
+			put_byte(stream, (uint8_t)(TRACER_LINES_FAR + steps - 1));
+			put_byte(stream, (uint8_t)((uint64_t)delta & 0xff));
+			put_byte(stream, (uint8_t)((uint64_t)delta >> 8 & 0xff));
 		} else {
 			put_byte(stream, TRACER_LINES_ADVANCE);
 			put_uleb(stream, steps - 1);
@@ -142,9 +146,14 @@ static void encode_bytes_row(struct stream *stream, struct byte_files *files,
 		put_byte(stream, (uint8_t)(TRACER_LINES_RECENT + 16 * (index - 1) + steps - 1));
 		put_byte(stream, (uint8_t)delta);
 	} else {
-		put_byte(stream, TRACER_LINES_FILE);
-		put_uleb(stream, row->file);
-		put_uleb(stream, steps - 1);
+		if (steps <= 16) {
+			put_byte(stream, (uint8_t)(TRACER_LINES_SWITCH + steps - 1));
+			put_uleb(stream, row->file);
+		} else {
+			put_byte(stream, TRACER_LINES_FILE);
+			put_uleb(stream, row->file);
+			put_uleb(stream, steps - 1);
+		}
 		put_uleb(stream, row->line);
 		index = index < 3 ? index : 2;
 	}

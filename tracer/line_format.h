@@ -32,9 +32,15 @@
  *                             file before the current one (n < 16) or the
  *                             one before it; the next byte (int8) lines on
  *                             from that file's last line
+ *   TRACER_LINES_FAR + n      (n < 16) n + 1 halfwords on, same file, the
+ *                             next two bytes (int16, little-endian) lines on
+ *   TRACER_LINES_SWITCH + n   (n < 16) n + 1 halfwords on, in the file of
+ *                             the ULEB128 that follows, at the line of the
+ *                             ULEB128 after it
  *   TRACER_LINES_ADVANCE      ULEB128 steps - 1, SLEB128 lines (same file)
  *   TRACER_LINES_FILE         ULEB128 file, ULEB128 steps - 1, ULEB128 line
- * A block's first row: ULEB128 file, ULEB128 line.
+ * A block's first row: ULEB128 file, ULEB128 line. A block's rows end
+ * where the next block's start (the last's at the end of the stream).
  *
  * TRACER_LINES_BITS (measured, rejected: several times slower to decode):
  * bit strings,
@@ -61,13 +67,15 @@ enum tracer_lines_codec {
 	TRACER_LINES_BITS,
 };
 
-/* The byte codec's opcodes (see above); LINE_BASE, and the 32 codes of
- * NEAR and RECENT each, chosen by measurement on the test kernels. */
+/* The byte codec's opcodes (see above); LINE_BASE and the number of
+ * codes of each kind chosen by measurement on the test kernels. */
 #define TRACER_LINES_FILE	0u
 #define TRACER_LINES_ADVANCE	1u
 #define TRACER_LINES_NEAR	2u
 #define TRACER_LINES_RECENT	34u
-#define TRACER_LINES_SPECIAL	66u
+#define TRACER_LINES_SWITCH	66u
+#define TRACER_LINES_FAR	82u
+#define TRACER_LINES_SPECIAL	98u
 #define TRACER_LINES_LINE_BASE	(-5)
 #define TRACER_LINES_LINE_RANGE 16u
 

@@ -74,70 +74,105 @@ static inline bool read_int8(const uint8_t **at, const uint8_t *end, uint32_t *v
 /* No file: a remembered file the block has not had. */
 #define NO_FILE UINT32_MAX
 
-/* The byte codec: rows after the block's first while they start at or
- * below offset. The current file and line, and the two files before it
- * with their last lines (most recent first). */
-static inline bool bytes_advance(const struct tracer_lines *table, uint32_t start,
-				 uint32_t rows, uint64_t offset, struct line_state *state)
+/* The byte codec's files: the current one and its line, and the two
+ * before it with their last lines, most recent first. */
+struct byte_files {
+	uint32_t file, line;
+	uint32_t before_file, before_line;
+	uint32_t earlier_file, earlier_line;
+};
+
+/* A row of new_file (the opcodes FILE and SWITCH): of the two files before,
+ * the one that is not new_file stays. */
+static inline void switch_file(struct byte_files *files, uint32_t new_file)
 {
-	const uint8_t *at, *end = table->stream + table->stream_size;
-	uint32_t file, line, delta, steps, swap;
-	uint32_t before_file = NO_FILE, before_line = 0;
-	uint32_t earlier_file = NO_FILE, earlier_line = 0;
+	if (new_file != files->before_file) {
+		files->earlier_file = files->before_file;
+		files->earlier_line = files->before_line;
+	}
+	files->before_file = files->file;
+	files->before_line = files->line;
+	files->file = new_file;
+}
+
+/* The byte codec: the block's rows in stream[start, stop) after its first
+ * while they start at or below offset. */
+static inline bool bytes_advance(const struct tracer_lines *table, uint32_t start,
+				 uint32_t stop, uint64_t offset, struct line_state *state)
+{
+	const uint8_t *at, *end;
+	struct byte_files files = {0, 0, NO_FILE, 0, NO_FILE, 0};
+	uint32_t delta, steps, swap, new_file;
 	uint64_t address = state->address, next;
 
-	if (start > table->stream_size)
+	if (start > stop || stop > table->stream_size)
 		return false;
 	at = table->stream + start;
-	if (!read_leb(&at, end, false, &file) ||
-	    !read_leb(&at, end, false, &line))
+	end = table->stream + stop;
+	if (!read_leb(&at, end, false, &files.file) ||
+	    !read_leb(&at, end, false, &files.line))
 		return false;
-	for (; rows > 0; rows--) {
-		uint32_t opcode;
+	while (at < end) {
+		uint32_t opcode = *at++;
 
-		if (at >= end)
-			return false;
-		opcode = *at++;
 		if (opcode >= TRACER_LINES_SPECIAL) {
 			opcode -= TRACER_LINES_SPECIAL;
 			next = address + 2 * (opcode >> 4) + 2;
 			if (next > offset)
 				break;
 			address = next;
-			line += (opcode & 15) + (uint32_t)TRACER_LINES_LINE_BASE;
+			files.line += (opcode & 15) + (uint32_t)TRACER_LINES_LINE_BASE;
 			continue;
 		}
-		if (opcode >= TRACER_LINES_RECENT) {
+		if (opcode >= TRACER_LINES_FAR) {
+			next = address + 2 * (opcode - TRACER_LINES_FAR) + 2;
+			if (next > offset)
+				break;
+			if (end - at < 2)
+				return false;
+			delta = (uint32_t)at[0] | (uint32_t)at[1] << 8;
+			at += 2;
+			files.line += (delta ^ 0x8000u) - 0x8000u;
+		} else if (opcode >= TRACER_LINES_SWITCH) {
+			next = address + 2 * (opcode - TRACER_LINES_SWITCH) + 2;
+			if (next > offset)
+				break;
+			if (!read_leb(&at, end, false, &new_file))
+				return false;
+			switch_file(&files, new_file);
+			if (!read_leb(&at, end, false, &files.line))
+				return false;
+		} else if (opcode >= TRACER_LINES_RECENT) {
 			opcode -= TRACER_LINES_RECENT;
 			next = address + 2 * (opcode & 15) + 2;
 			if (next > offset)
 				break;
-			swap = file;
+			swap = files.file;
 			if (opcode < 16) {
-				file = before_file;
-				before_file = swap;
-				swap = line;
-				line = before_line;
-				before_line = swap;
+				files.file = files.before_file;
+				files.before_file = swap;
+				swap = files.line;
+				files.line = files.before_line;
+				files.before_line = swap;
 			} else {
-				file = earlier_file;
-				earlier_file = before_file;
-				before_file = swap;
-				swap = line;
-				line = earlier_line;
-				earlier_line = before_line;
-				before_line = swap;
+				files.file = files.earlier_file;
+				files.earlier_file = files.before_file;
+				files.before_file = swap;
+				swap = files.line;
+				files.line = files.earlier_line;
+				files.earlier_line = files.before_line;
+				files.before_line = swap;
 			}
-			if (file == NO_FILE || !read_int8(&at, end, &delta))
+			if (files.file == NO_FILE || !read_int8(&at, end, &delta))
 				return false;
-			line += delta;
+			files.line += delta;
 		} else if (opcode >= TRACER_LINES_NEAR) {
 			next = address + 2 * (opcode - TRACER_LINES_NEAR) + 2;
 			if (next > offset)
 				break;
 			if (!read_int8(&at, end, &delta))
 				return false;
-			line += delta;
+			files.line += delta;
 		} else if (opcode == TRACER_LINES_ADVANCE) {
 			if (!read_leb(&at, end, false, &steps))
 				return false;
@@ -146,33 +181,23 @@ static inline bool bytes_advance(const struct tracer_lines *table, uint32_t star
 				break;
 			if (!read_leb(&at, end, true, &delta))
 				return false;
-			line += delta;
+			files.line += delta;
 		} else {
-			uint32_t new_file;
-
 			if (!read_leb(&at, end, false, &new_file) ||
 			    !read_leb(&at, end, false, &steps))
 				return false;
 			next = address + 2 * (uint64_t)steps + 2;
 			if (next > offset)
 				break;
-			/* Files most recent first: new_file, file, and of the
-			 * two before, the one that is not new_file. */
-			if (new_file != before_file) {
-				earlier_file = before_file;
-				earlier_line = before_line;
-			}
-			before_file = file;
-			before_line = line;
-			file = new_file;
-			if (!read_leb(&at, end, false, &line))
+			switch_file(&files, new_file);
+			if (!read_leb(&at, end, false, &files.line))
 				return false;
 		}
 		address = next;
 	}
 	state->address = address;
-	state->file = file;
-	state->line = line;
+	state->file = files.file;
+	state->line = files.line;
 	return true;
 }
 
@@ -292,6 +317,21 @@ static uint32_t search_groups(const uint32_t *addresses, uint32_t count, uint64_
 	return low;
 }
 
+/* Where a block's rows end in the stream: where the next block's start. */
+static uint32_t block_end(const struct tracer_lines *table, uint32_t group, uint32_t block)
+{
+	const uint32_t next = block + 1;
+	uint32_t start;
+
+	if (next == table->block_count)
+		return table->stream_size;
+	if (next % TRACER_LINES_GROUP_BLOCKS == 0)
+		return table->group_offset[group + 1];
+	start = table->group_offset[group] + table->block_offset[next];
+	/* A sum that wraps: a corrupt table, which bytes_advance() rejects. */
+	return start < table->group_offset[group] ? 0 : start;
+}
+
 enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr_t pc,
 				       struct tracer_line *found)
 {
@@ -331,7 +371,8 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	if (start < table->group_offset[group])
 		return TRACER_LINE_CORRUPT;
 	if (table->codec == TRACER_LINES_BYTES)
-		good = bytes_advance(table, start, rows, offset, &state);
+		good = bytes_advance(table, start, block_end(table, group, block), offset,
+				     &state);
 	else
 		good = bits_advance(table, start, rows, offset, &state);
 	if (!good || state.file >= table->file_count)
