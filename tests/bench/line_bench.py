@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PROTOTYPE (issue 19): the line table's layouts on size and lookup cost.
 
-    tests/bench/line_bench.py OUT_DIR ELF...
+    tests/bench/line_bench.py [--layouts NAME,...] OUT_DIR ELF...
 
 For each kernel and each layout of LAYOUTS: line_lookup's size and its check
 at every address (host build, ASan+UBSan), then the lookup's instructions on
@@ -19,10 +19,10 @@ CROSS = "riscv64-unknown-elf-"
 LINE_LOOKUP = "build/host/line_lookup"
 LAYOUTS = [
     ("bytes-16", ["--block", "16"]),
+    ("bytes-24", ["--block", "24"]),
     ("bytes-32", ["--block", "32"]),
-    ("bytes-64", ["--block", "64"]),
-    ("bits-64", ["--bits", "--block", "64", "--k", "1,1"]),
     ("bits-16", ["--bits", "--block", "16", "--k", "1,1"]),
+    ("bits-64", ["--bits", "--block", "64", "--k", "1,1"]),
 ]
 CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-march=rv64imac_zicsr", "-mabi=lp64",
           "-mcmodel=medany", "-ffreestanding", "-fno-builtin", "-nostdlib", "-static",
@@ -73,11 +73,17 @@ def bench(out_dir, elf, layout, options, pcs, label):
 
 
 def main():
-    out_dir, elves = sys.argv[1], sys.argv[2:]
+    arguments = sys.argv[1:]
+    layouts = LAYOUTS
+    if arguments[:1] == ["--layouts"]:
+        names = arguments[1].split(",")
+        layouts = [layout for layout in LAYOUTS if layout[0] in names]
+        arguments = arguments[2:]
+    out_dir, elves = arguments[0], arguments[1:]
     os.makedirs(out_dir, exist_ok=True)
     for elf in elves:
         calls, instructions = pcs_of(elf)
-        for layout, options in LAYOUTS:
+        for layout, options in layouts:
             size_line = None
             for label, pcs in (("calls", calls), ("all", instructions)):
                 host, lookups, total, most, most_pc, stack, wrong = bench(
