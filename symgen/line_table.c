@@ -20,8 +20,8 @@ static void put_byte(struct stream *stream, uint8_t byte)
 {
 	if (stream->size == stream->capacity) {
 		stream->capacity = stream->capacity ? 2 * stream->capacity : 4096;
-		stream->bytes = tracked_realloc(stream->path, stream->bytes,
-						stream->capacity, 1);
+		stream->bytes =
+		    tracked_realloc(stream->path, stream->bytes, stream->capacity, 1);
 	}
 	stream->bytes[stream->size++] = byte;
 }
@@ -143,7 +143,8 @@ static void encode_bytes_row(struct stream *stream, struct byte_files *files,
 		return;
 	}
 	if (index < 3 && steps <= 16 && fits_int8(delta)) {
-		put_byte(stream, (uint8_t)(TRACER_LINES_RECENT + 16 * (index - 1) + steps - 1));
+		put_byte(stream,
+			 (uint8_t)(TRACER_LINES_RECENT + 16 * (index - 1) + steps - 1));
 		put_byte(stream, (uint8_t)delta);
 	} else {
 		if (steps <= 16) {
@@ -194,10 +195,12 @@ static void encode_bits_row(struct stream *stream, const struct line_table_layou
 		put_bits(stream, 3, 2);
 		put_bits(stream, row->file, file_bits);
 	}
-	put_exp_golomb(stream, (row->address - previous->address) / 2 - 1, layout->address_k);
+	put_exp_golomb(stream, (row->address - previous->address) / 2 - 1,
+		       layout->address_k);
 	base_line = index < 3 ? recent->line[index] : recent->line[0];
 	delta = (int64_t)row->line - (int64_t)base_line;
-	put_exp_golomb(stream, delta >= 0 ? (uint64_t)delta * 2 : (uint64_t)(-delta) * 2 - 1,
+	put_exp_golomb(stream,
+		       delta >= 0 ? (uint64_t)delta * 2 : (uint64_t)(-delta) * 2 - 1,
 		       layout->line_k);
 	if (index == 3)
 		index = recent->known < 3 ? recent->known++ : 2;
@@ -235,7 +238,8 @@ void line_table_encode(const char *path, const struct line_table *rows,
 			die(path, "line table: row at 0x%llx odd or 4 GiB past the first",
 			    (unsigned long long)next.address);
 		if (next.line > TRACER_LINES_MAX_VALUE || next.line > 0xffff)
-			die(path, "line table: line %u past the layout's bound", next.line);
+			die(path, "line table: line %u past the layout's bound",
+			    next.line);
 		kept[count++] = next;
 	}
 	while (rows->file_count + 1 > (size_t)1 << file_bits)
@@ -247,11 +251,16 @@ void line_table_encode(const char *path, const struct line_table *rows,
 	out->header.block_count =
 	    (uint32_t)((count + layout->block_rows - 1) / layout->block_rows);
 	out->header.group_count =
-	    (out->header.block_count + TRACER_LINES_GROUP_BLOCKS - 1) / TRACER_LINES_GROUP_BLOCKS;
-	out->group_address = tracked_alloc(path, out->header.group_count + 1, sizeof(uint32_t));
-	out->group_offset = tracked_alloc(path, out->header.group_count + 1, sizeof(uint32_t));
-	out->block_address = tracked_alloc(path, out->header.block_count + 1, sizeof(uint16_t));
-	out->block_offset = tracked_alloc(path, out->header.block_count + 1, sizeof(uint16_t));
+	    (out->header.block_count + TRACER_LINES_GROUP_BLOCKS - 1) /
+	    TRACER_LINES_GROUP_BLOCKS;
+	out->group_address =
+	    tracked_alloc(path, out->header.group_count + 1, sizeof(uint32_t));
+	out->group_offset =
+	    tracked_alloc(path, out->header.group_count + 1, sizeof(uint32_t));
+	out->block_address =
+	    tracked_alloc(path, out->header.block_count + 1, sizeof(uint16_t));
+	out->block_offset =
+	    tracked_alloc(path, out->header.block_count + 1, sizeof(uint16_t));
 	for (size_t i = 0; i < count; i++) {
 		const uint32_t block = (uint32_t)(i / layout->block_rows);
 		const uint64_t address = kept[i].address - kept[0].address;
@@ -265,8 +274,9 @@ void line_table_encode(const char *path, const struct line_table *rows,
 			}
 			if ((address - out->group_address[group]) / 2 > UINT16_MAX ||
 			    stream.size - out->group_offset[group] > UINT16_MAX)
-				die(path, "line table: a group of blocks past 64 Ki halfwords "
-					  "or bytes at 0x%llx",
+				die(path,
+				    "line table: a group of blocks past 64 Ki halfwords "
+				    "or bytes at 0x%llx",
 				    (unsigned long long)kept[i].address);
 			out->block_address[block] =
 			    (uint16_t)((address - out->group_address[group]) / 2);
@@ -275,12 +285,14 @@ void line_table_encode(const char *path, const struct line_table *rows,
 			if (layout->codec == TRACER_LINES_BYTES) {
 				put_uleb(&stream, kept[i].file);
 				put_uleb(&stream, kept[i].line);
-				byte_files = (struct byte_files){
-				    {kept[i].file, NO_FILE, NO_FILE}, {kept[i].line, 0, 0}};
+				byte_files =
+				    (struct byte_files){{kept[i].file, NO_FILE, NO_FILE},
+							{kept[i].line, 0, 0}};
 			} else {
 				put_bits(&stream, kept[i].file, file_bits);
 				put_bits(&stream, kept[i].line, 16);
-				recent = (struct recent_files){{kept[i].file}, {kept[i].line}, 1};
+				recent = (struct recent_files){
+				    {kept[i].file}, {kept[i].line}, 1};
 			}
 		} else if (layout->codec == TRACER_LINES_BYTES) {
 			encode_bytes_row(&stream, &byte_files, &kept[i - 1], &kept[i]);

@@ -106,14 +106,14 @@ struct tracer_lines {
 	uint32_t codec; /* enum tracer_lines_codec */
 	uint32_t block_rows;
 	uint32_t row_count;
-	uint32_t block_count; /* row_count / block_rows, rounded up */
-	uint32_t group_count; /* block_count / TRACER_LINES_GROUP_BLOCKS, up */
-	uint32_t stream_size; /* bytes */
-	uint32_t file_count;  /* file 0 included */
-	uint32_t file_bits;   /* TRACER_LINES_BITS: bits of a literal file */
-	uint32_t address_k;   /* TRACER_LINES_BITS: exp-Golomb k of the steps */
-	uint32_t line_k;      /* TRACER_LINES_BITS: exp-Golomb k of the lines */
-	uintptr_t base;	      /* addresses are from here */
+	uint32_t block_count;	       /* row_count / block_rows, rounded up */
+	uint32_t group_count;	       /* block_count / TRACER_LINES_GROUP_BLOCKS, up */
+	uint32_t stream_size;	       /* bytes */
+	uint32_t file_count;	       /* file 0 included */
+	uint32_t file_bits;	       /* TRACER_LINES_BITS: bits of a literal file */
+	uint32_t address_k;	       /* TRACER_LINES_BITS: exp-Golomb k of the steps */
+	uint32_t line_k;	       /* TRACER_LINES_BITS: exp-Golomb k of the lines */
+	uintptr_t base;		       /* addresses are from here */
 	const uint32_t *group_address; /* group_count: bytes from base */
 	const uint32_t *group_offset;  /* group_count: bytes in stream */
 	const uint16_t *block_address; /* block_count: halfwords from group's */

@@ -11,8 +11,9 @@ bool tracer_lines_valid(const struct tracer_lines *table)
 {
 	uint32_t blocks;
 
-	if (table->magic != TRACER_LINES_MAGIC || table->version != TRACER_LINES_VERSION ||
-	    table->block_rows == 0 || table->block_rows > TRACER_LINES_MAX_BLOCK_ROWS ||
+	if (table->magic != TRACER_LINES_MAGIC ||
+	    table->version != TRACER_LINES_VERSION || table->block_rows == 0 ||
+	    table->block_rows > TRACER_LINES_MAX_BLOCK_ROWS ||
 	    table->group_address == NULL || table->group_offset == NULL ||
 	    table->block_address == NULL || table->block_offset == NULL ||
 	    (table->stream == NULL && table->stream_size != 0))
@@ -21,7 +22,7 @@ bool tracer_lines_valid(const struct tracer_lines *table)
 		 (table->row_count % table->block_rows != 0);
 	if (table->block_count != blocks ||
 	    table->group_count != blocks / TRACER_LINES_GROUP_BLOCKS +
-					  (blocks % TRACER_LINES_GROUP_BLOCKS != 0))
+				      (blocks % TRACER_LINES_GROUP_BLOCKS != 0))
 		return false;
 	if (table->codec == TRACER_LINES_BYTES)
 		return true;
@@ -250,10 +251,13 @@ static uint32_t read_exp_golomb(struct bit_reader *reader, unsigned k)
 
 /* The bit codec (line_format.h): the three most recent files of the block
  * and their last lines, most recent first. */
-static __attribute__((noinline)) bool bits_advance(const struct tracer_lines *table, uint32_t start,
-			 uint32_t rows, uint64_t offset, struct line_state *state)
+static __attribute__((noinline)) bool bits_advance(const struct tracer_lines *table,
+						   uint32_t start, uint32_t rows,
+						   uint64_t offset,
+						   struct line_state *state)
 {
-	struct bit_reader reader = {table->stream, table->stream_size, start, 0, 0, false};
+	struct bit_reader reader = {table->stream, table->stream_size, start, 0, 0,
+				    false};
 	uint32_t recent_file[3], recent_line[3];
 	unsigned known = 1;
 
@@ -275,7 +279,8 @@ static __attribute__((noinline)) bool bits_advance(const struct tracer_lines *ta
 				index = 3;
 			}
 		}
-		file = index < 3 ? recent_file[index] : read_bits(&reader, table->file_bits);
+		file =
+		    index < 3 ? recent_file[index] : read_bits(&reader, table->file_bits);
 		address = state->address +
 			  2 * ((uint64_t)read_exp_golomb(&reader, table->address_k) + 1);
 		if (address > offset)
@@ -318,7 +323,8 @@ static uint32_t search_groups(const uint32_t *addresses, uint32_t count, uint64_
 }
 
 /* Where a block's rows end in the stream: where the next block's start. */
-static uint32_t block_end(const struct tracer_lines *table, uint32_t group, uint32_t block)
+static uint32_t block_end(const struct tracer_lines *table, uint32_t group,
+			  uint32_t block)
 {
 	const uint32_t next = block + 1;
 	uint32_t start;

@@ -98,8 +98,9 @@ void bench_main(void)
 		}
 		if (result == TRACER_LINE_CORRUPT ||
 		    (result == TRACER_LINE_NONE && bench_answers[2 * i] != 0) ||
-		    (result == TRACER_LINE_FOUND && (found.file != bench_answers[2 * i] ||
-						     found.line != bench_answers[2 * i + 1])))
+		    (result == TRACER_LINE_FOUND &&
+		     (found.file != bench_answers[2 * i] ||
+		      found.line != bench_answers[2 * i + 1])))
 			wrong++;
 	}
 	stack = stack_used(sp);
