@@ -114,36 +114,27 @@ static inline bool bytes_advance(const struct tracer_lines *table, uint32_t star
 	    !read_leb(&at, end, false, &files.line))
 		return false;
 	while (at < end) {
-		uint32_t opcode = *at++;
+		uintptr_t opcode = *at++;
 
+		/* By frequency on the test kernels: special 53% of rows, near
+		 * 21%, recent 13%, far 7%, switch 6%, the others 0.2%. */
 		if (opcode >= TRACER_LINES_SPECIAL) {
 			opcode -= TRACER_LINES_SPECIAL;
-			next = address + 2 * (opcode >> 4) + 2;
+			next = address + (opcode >> 3 & ~(uintptr_t)1) + 2;
 			if (next > offset)
 				break;
 			address = next;
-			files.line += (opcode & 15) + (uint32_t)TRACER_LINES_LINE_BASE;
+			files.line += (uint32_t)(opcode & 15) + (uint32_t)TRACER_LINES_LINE_BASE;
 			continue;
 		}
-		if (opcode >= TRACER_LINES_FAR) {
-			next = address + 2 * (opcode - TRACER_LINES_FAR) + 2;
+		if (opcode < TRACER_LINES_RECENT && opcode >= TRACER_LINES_NEAR) {
+			next = address + 2 * (opcode - TRACER_LINES_NEAR) + 2;
 			if (next > offset)
 				break;
-			if (end - at < 2)
+			if (!read_int8(&at, end, &delta))
 				return false;
-			delta = (uint32_t)at[0] | (uint32_t)at[1] << 8;
-			at += 2;
-			files.line += (delta ^ 0x8000u) - 0x8000u;
-		} else if (opcode >= TRACER_LINES_SWITCH) {
-			next = address + 2 * (opcode - TRACER_LINES_SWITCH) + 2;
-			if (next > offset)
-				break;
-			if (!read_leb(&at, end, false, &new_file))
-				return false;
-			switch_file(&files, new_file);
-			if (!read_leb(&at, end, false, &files.line))
-				return false;
-		} else if (opcode >= TRACER_LINES_RECENT) {
+			files.line += delta;
+		} else if (opcode >= TRACER_LINES_RECENT && opcode < TRACER_LINES_SWITCH) {
 			opcode -= TRACER_LINES_RECENT;
 			next = address + 2 * (opcode & 15) + 2;
 			if (next > offset)
@@ -167,13 +158,24 @@ static inline bool bytes_advance(const struct tracer_lines *table, uint32_t star
 			if (files.file == NO_FILE || !read_int8(&at, end, &delta))
 				return false;
 			files.line += delta;
-		} else if (opcode >= TRACER_LINES_NEAR) {
-			next = address + 2 * (opcode - TRACER_LINES_NEAR) + 2;
+		} else if (opcode >= TRACER_LINES_FAR) {
+			next = address + 2 * (opcode - TRACER_LINES_FAR) + 2;
 			if (next > offset)
 				break;
-			if (!read_int8(&at, end, &delta))
+			if (end - at < 2)
 				return false;
-			files.line += delta;
+			delta = (uint32_t)at[0] | (uint32_t)at[1] << 8;
+			at += 2;
+			files.line += (delta ^ 0x8000u) - 0x8000u;
+		} else if (opcode >= TRACER_LINES_SWITCH) {
+			next = address + 2 * (opcode - TRACER_LINES_SWITCH) + 2;
+			if (next > offset)
+				break;
+			if (!read_leb(&at, end, false, &new_file))
+				return false;
+			switch_file(&files, new_file);
+			if (!read_leb(&at, end, false, &files.line))
+				return false;
 		} else if (opcode == TRACER_LINES_ADVANCE) {
 			if (!read_leb(&at, end, false, &steps))
 				return false;
@@ -307,12 +309,12 @@ static __attribute__((noinline)) bool bits_advance(const struct tracer_lines *ta
 
 /* The last of count entries of addresses at or below offset, plus one (0
  * if none is). */
-static uint32_t search_groups(const uint32_t *addresses, uint32_t count, uint64_t offset)
+static uintptr_t search_groups(const uint32_t *addresses, uintptr_t count, uint64_t offset)
 {
-	uint32_t low = 0, high = count;
+	uintptr_t low = 0, high = count;
 
 	while (low < high) {
-		uint32_t middle = low + (high - low) / 2;
+		uintptr_t middle = (low + high) / 2;
 
 		if (addresses[middle] <= offset)
 			low = middle + 1;
@@ -323,10 +325,10 @@ static uint32_t search_groups(const uint32_t *addresses, uint32_t count, uint64_
 }
 
 /* Where a block's rows end in the stream: where the next block's start. */
-static uint32_t block_end(const struct tracer_lines *table, uint32_t group,
-			  uint32_t block)
+static uint32_t block_end(const struct tracer_lines *table, uintptr_t group,
+			  uintptr_t block)
 {
-	const uint32_t next = block + 1;
+	const uintptr_t next = block + 1;
 	uint32_t start;
 
 	if (next == table->block_count)
@@ -341,7 +343,8 @@ static uint32_t block_end(const struct tracer_lines *table, uint32_t group,
 enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr_t pc,
 				       struct tracer_line *found)
 {
-	uint32_t group, low, high, block, rows, start;
+	uintptr_t group, low, high, block, rows;
+	uint32_t start;
 	uint64_t offset, group_address, halfwords;
 	struct line_state state;
 	bool good;
@@ -362,7 +365,7 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 		   ? table->block_count
 		   : low - 1 + TRACER_LINES_GROUP_BLOCKS;
 	while (low < high) {
-		uint32_t middle = low + (high - low) / 2;
+		uintptr_t middle = (low + high) / 2;
 
 		if (table->block_address[middle] <= halfwords)
 			low = middle + 1;
