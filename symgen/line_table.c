@@ -302,6 +302,21 @@ void line_table_encode(const char *path, const struct line_table *rows,
 		}
 	}
 	flush_bits(&stream);
+	/* Each page's groups: those whose first row starts at or below it. */
+	out->header.page_count =
+	    count ? (uint32_t)((kept[count - 1].address - kept[0].address) >>
+			       TRACER_LINES_PAGE_SHIFT) +
+			1
+		  : 0;
+	out->page_group =
+	    tracked_alloc(path, out->header.page_count + 1, sizeof(uint16_t));
+	for (uint32_t page = 0, groups = 0; page < out->header.page_count; page++) {
+		while (groups < out->header.group_count &&
+		       out->group_address[groups] <= (uint64_t)page
+							 << TRACER_LINES_PAGE_SHIFT)
+			groups++;
+		out->page_group[page] = (uint16_t)groups;
+	}
 	if (stream.size > UINT32_MAX)
 		die(path, "line table: %zu bytes", stream.size);
 	out->stream = stream.bytes;
@@ -313,12 +328,14 @@ void line_table_encode(const char *path, const struct line_table *rows,
 	    .row_count = (uint32_t)count,
 	    .block_count = out->header.block_count,
 	    .group_count = out->header.group_count,
+	    .page_count = out->header.page_count,
 	    .stream_size = (uint32_t)stream.size,
 	    .file_count = (uint32_t)rows->file_count + 1,
 	    .file_bits = file_bits,
 	    .address_k = layout->address_k,
 	    .line_k = layout->line_k,
 	    .base = count ? (uintptr_t)kept[0].address : 0,
+	    .page_group = out->page_group,
 	    .group_address = out->group_address,
 	    .group_offset = out->group_offset,
 	    .block_address = out->block_address,
@@ -332,6 +349,7 @@ size_t line_table_bytes(const struct encoded_lines *table)
 {
 	/* The header as a 64-bit image holds it, then the index. */
 	return sizeof(struct tracer_lines) +
+	       (size_t)table->header.page_count * sizeof(uint16_t) +
 	       (size_t)table->header.group_count * 2 * sizeof(uint32_t) +
 	       (size_t)table->header.block_count * 2 * sizeof(uint16_t) +
 	       table->header.stream_size;

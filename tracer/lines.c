@@ -14,6 +14,7 @@ bool tracer_lines_valid(const struct tracer_lines *table)
 	if (table->magic != TRACER_LINES_MAGIC ||
 	    table->version != TRACER_LINES_VERSION || table->block_rows == 0 ||
 	    table->block_rows > TRACER_LINES_MAX_BLOCK_ROWS ||
+	    (table->page_group == NULL && table->page_count != 0) ||
 	    table->group_address == NULL || table->group_offset == NULL ||
 	    table->block_address == NULL || table->block_offset == NULL ||
 	    (table->stream == NULL && table->stream_size != 0))
@@ -49,6 +50,11 @@ static inline bool read_leb(const uint8_t **at, const uint8_t *end, bool is_sign
 {
 	uint32_t result = 0;
 
+	/* Most are one byte: a file, a line below 128. */
+	if (*at < end && **at < 0x40) {
+		*value = *(*at)++;
+		return true;
+	}
 	for (unsigned shift = 0; shift < 28 && *at < end; shift += 7) {
 		uint32_t byte = *(*at)++;
 
@@ -124,7 +130,8 @@ static inline bool bytes_advance(const struct tracer_lines *table, uint32_t star
 			if (next > offset)
 				break;
 			address = next;
-			files.line += (uint32_t)(opcode & 15) + (uint32_t)TRACER_LINES_LINE_BASE;
+			files.line +=
+			    (uint32_t)(opcode & 15) + (uint32_t)TRACER_LINES_LINE_BASE;
 			continue;
 		}
 		if (opcode < TRACER_LINES_RECENT && opcode >= TRACER_LINES_NEAR) {
@@ -134,7 +141,8 @@ static inline bool bytes_advance(const struct tracer_lines *table, uint32_t star
 			if (!read_int8(&at, end, &delta))
 				return false;
 			files.line += delta;
-		} else if (opcode >= TRACER_LINES_RECENT && opcode < TRACER_LINES_SWITCH) {
+		} else if (opcode >= TRACER_LINES_RECENT &&
+			   opcode < TRACER_LINES_SWITCH) {
 			opcode -= TRACER_LINES_RECENT;
 			next = address + 2 * (opcode & 15) + 2;
 			if (next > offset)
@@ -307,23 +315,6 @@ static __attribute__((noinline)) bool bits_advance(const struct tracer_lines *ta
 	return !reader.bad;
 }
 
-/* The last of count entries of addresses at or below offset, plus one (0
- * if none is). */
-static uintptr_t search_groups(const uint32_t *addresses, uintptr_t count, uint64_t offset)
-{
-	uintptr_t low = 0, high = count;
-
-	while (low < high) {
-		uintptr_t middle = (low + high) / 2;
-
-		if (addresses[middle] <= offset)
-			low = middle + 1;
-		else
-			high = middle;
-	}
-	return low;
-}
-
 /* Where a block's rows end in the stream: where the next block's start. */
 static uint32_t block_end(const struct tracer_lines *table, uintptr_t group,
 			  uintptr_t block)
@@ -352,7 +343,15 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	if (pc < table->base || pc - table->base > UINT32_MAX)
 		return TRACER_LINE_NONE;
 	offset = pc - table->base;
-	group = search_groups(table->group_address, table->group_count, offset);
+	/* The page's groups, then those that start between the page and
+	 * offset (a group spans pages: 16 blocks of rows). */
+	group = offset >> TRACER_LINES_PAGE_SHIFT < table->page_count
+		    ? table->page_group[offset >> TRACER_LINES_PAGE_SHIFT]
+		    : table->group_count;
+	if (group > table->group_count)
+		return TRACER_LINE_CORRUPT;
+	while (group < table->group_count && table->group_address[group] <= offset)
+		group++;
 	if (group == 0)
 		return TRACER_LINE_NONE;
 	group--;
@@ -373,8 +372,6 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 			high = middle;
 	}
 	block = low - 1;
-	rows = table->row_count - block * table->block_rows;
-	rows = (rows < table->block_rows ? rows : table->block_rows) - 1;
 	state.address = group_address + 2 * (uint64_t)table->block_address[block];
 	start = table->group_offset[group] + table->block_offset[block];
 	if (start < table->group_offset[group])
@@ -382,8 +379,11 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	if (table->codec == TRACER_LINES_BYTES)
 		good = bytes_advance(table, start, block_end(table, group, block), offset,
 				     &state);
-	else
-		good = bits_advance(table, start, rows, offset, &state);
+	else {
+		rows = table->row_count - block * table->block_rows;
+		rows = (rows < table->block_rows ? rows : table->block_rows) - 1;
+		good = bits_advance(table, start, (uint32_t)rows, offset, &state);
+	}
 	if (!good || state.file >= table->file_count)
 		return TRACER_LINE_CORRUPT;
 	if (state.file == 0)
