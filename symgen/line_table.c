@@ -302,20 +302,23 @@ void line_table_encode(const char *path, const struct line_table *rows,
 		}
 	}
 	flush_bits(&stream);
-	/* Each page's groups: those whose first row starts at or below it. */
+	/* Each page's blocks: those whose first row starts at or below it. */
 	out->header.page_count =
 	    count ? (uint32_t)((kept[count - 1].address - kept[0].address) >>
 			       TRACER_LINES_PAGE_SHIFT) +
 			1
 		  : 0;
-	out->page_group =
+	out->page_block =
 	    tracked_alloc(path, out->header.page_count + 1, sizeof(uint16_t));
-	for (uint32_t page = 0, groups = 0; page < out->header.page_count; page++) {
-		while (groups < out->header.group_count &&
-		       out->group_address[groups] <= (uint64_t)page
-							 << TRACER_LINES_PAGE_SHIFT)
-			groups++;
-		out->page_group[page] = (uint16_t)groups;
+	if (out->header.block_count > UINT16_MAX)
+		die(path, "line table: %u blocks", out->header.block_count);
+	for (uint32_t page = 0, blocks = 0; page < out->header.page_count; page++) {
+		while (blocks < out->header.block_count &&
+		       out->group_address[blocks / TRACER_LINES_GROUP_BLOCKS] +
+			       2 * (uint64_t)out->block_address[blocks] <=
+			   (uint64_t)page << TRACER_LINES_PAGE_SHIFT)
+			blocks++;
+		out->page_block[page] = (uint16_t)blocks;
 	}
 	if (stream.size > UINT32_MAX)
 		die(path, "line table: %zu bytes", stream.size);
@@ -335,7 +338,7 @@ void line_table_encode(const char *path, const struct line_table *rows,
 	    .address_k = layout->address_k,
 	    .line_k = layout->line_k,
 	    .base = count ? (uintptr_t)kept[0].address : 0,
-	    .page_group = out->page_group,
+	    .page_block = out->page_block,
 	    .group_address = out->group_address,
 	    .group_offset = out->group_offset,
 	    .block_address = out->block_address,

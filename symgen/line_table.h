@@ -23,7 +23,7 @@ struct line_table_layout {
  * row's address and header's pointers point at the arrays. */
 struct encoded_lines {
 	struct tracer_lines header;
-	uint16_t *page_group;
+	uint16_t *page_block;
 	uint32_t *group_address;
 	uint32_t *group_offset;
 	uint16_t *block_address;

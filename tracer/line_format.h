@@ -11,12 +11,13 @@
  * row at blocks of 32 rows (at most 1.82 on the test kernels, 1.35 on the
  * 10x kernel), with 16-bit block entries under 32-bit group entries (0.14
  * bytes per row; two 32-bit words per block would take 0.25). Its lookup
- * costs 501 instructions on average at gcc-O2-fp0's return addresses on
- * rv64imac -O2 (blocks of 24: 417 at 1.88 bytes per row; of 16: 355 at
- * 2.00), was 612 before the page map of groups, the opcodes tested by
- * frequency, word-size indices and one-byte LEB128 in line: about 230 a
- * lookup whatever the block (the page, a binary search of the group's 16
- * blocks, the first row, the call) and 17 a row decoded. The issue's 400
+ * costs 482 instructions on average at gcc-O2-fp0's return addresses on
+ * rv64imac -O2 (clang-O2-fp1: 489 at 1.84 bytes per row; the 10x kernel:
+ * 488 at 1.35; blocks of 24: 407 at 1.88; of 16: 363 at 2.00), was 612
+ * before the page map of blocks, the opcodes tested by frequency,
+ * word-size indices and one-byte LEB128 in line: about 210 a lookup
+ * whatever the block (the page, the blocks after it, the first row, the
+ * call) and 17 a row decoded. The issue's 400
  * is for the lines and the inline chain together, so the open question
  * stays the rows decoded. Next lever: blocks that start at each function,
  * found by the symbol's index, which the frame's symbol lookup has already
@@ -33,9 +34,10 @@
  * of its first row (32 bits, from base) and the byte offset of its first
  * block in the stream (32 bits); per block, from its group's: the address
  * of its first row in halfwords and its byte offset (16 bits each); per
- * 1 KiB page of code (TRACER_LINES_PAGE_SHIFT), the groups that start at or
- * below it (16 bits). A lookup takes the page's groups and any that start
- * between the page and pc, binary-searches the last one's blocks, then
+ * 1 KiB page of code (TRACER_LINES_PAGE_SHIFT), the blocks that start at or
+ * below it (16 bits). A lookup takes the page's blocks and any that start
+ * between the page and pc (no search: 512-byte pages save 14 instructions
+ * more at blocks of 32, but take clang-O2-fp1 to 1.859 bytes per row), then
  * decodes the block's rows from its first until the next starts above pc. In the
  * stream a block starts with its first row's file and line; each further
  * row follows in one of two codecs:
@@ -102,7 +104,7 @@ enum tracer_lines_codec {
 
 #define TRACER_LINES_GROUP_BLOCKS 16u
 
-/* page_group[] has an entry per 2^TRACER_LINES_PAGE_SHIFT bytes of code. */
+/* page_block[] has an entry per 2^TRACER_LINES_PAGE_SHIFT bytes of code. */
 #define TRACER_LINES_PAGE_SHIFT 10u
 
 /* Bounds on what a table may say: blocks of at most 64 rows; files,
@@ -128,7 +130,7 @@ struct tracer_lines {
 	uint32_t line_k;      /* TRACER_LINES_BITS: exp-Golomb k of the lines */
 	uintptr_t base;	      /* addresses are from here */
 	const uint16_t
-	    *page_group; /* page_count: groups that start at or below the page */
+	    *page_block; /* page_count: blocks that start at or below the page */
 	const uint32_t *group_address; /* group_count: bytes from base */
 	const uint32_t *group_offset;  /* group_count: bytes in stream */
 	const uint16_t *block_address; /* block_count: halfwords from group's */

@@ -14,7 +14,7 @@ bool tracer_lines_valid(const struct tracer_lines *table)
 	if (table->magic != TRACER_LINES_MAGIC ||
 	    table->version != TRACER_LINES_VERSION || table->block_rows == 0 ||
 	    table->block_rows > TRACER_LINES_MAX_BLOCK_ROWS ||
-	    (table->page_group == NULL && table->page_count != 0) ||
+	    (table->page_block == NULL && table->page_count != 0) ||
 	    table->group_address == NULL || table->group_offset == NULL ||
 	    table->block_address == NULL || table->block_offset == NULL ||
 	    (table->stream == NULL && table->stream_size != 0))
@@ -334,44 +334,32 @@ static uint32_t block_end(const struct tracer_lines *table, uintptr_t group,
 enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr_t pc,
 				       struct tracer_line *found)
 {
-	uintptr_t group, low, high, block, rows;
+	uintptr_t group, block, rows;
 	uint32_t start;
-	uint64_t offset, group_address, halfwords;
+	uint64_t offset, group_address;
 	struct line_state state;
 	bool good;
 
 	if (pc < table->base || pc - table->base > UINT32_MAX)
 		return TRACER_LINE_NONE;
 	offset = pc - table->base;
-	/* The page's groups, then those that start between the page and
-	 * offset (a group spans pages: 16 blocks of rows). */
-	group = offset >> TRACER_LINES_PAGE_SHIFT < table->page_count
-		    ? table->page_group[offset >> TRACER_LINES_PAGE_SHIFT]
-		    : table->group_count;
-	if (group > table->group_count)
+	/* The blocks that start at or below the page, then those that start
+	 * between the page and offset. */
+	block = offset >> TRACER_LINES_PAGE_SHIFT < table->page_count
+		    ? table->page_block[offset >> TRACER_LINES_PAGE_SHIFT]
+		    : table->block_count;
+	if (block > table->block_count)
 		return TRACER_LINE_CORRUPT;
-	while (group < table->group_count && table->group_address[group] <= offset)
-		group++;
-	if (group == 0)
+	while (block < table->block_count &&
+	       table->group_address[block / TRACER_LINES_GROUP_BLOCKS] +
+		       2 * (uint64_t)table->block_address[block] <=
+		   offset)
+		block++;
+	if (block == 0)
 		return TRACER_LINE_NONE;
-	group--;
+	block--;
+	group = block / TRACER_LINES_GROUP_BLOCKS;
 	group_address = table->group_address[group];
-	halfwords = (offset - group_address) / 2;
-	/* The group's last block that starts at or below offset: its first
-	 * does (its address is the group's). */
-	low = group * TRACER_LINES_GROUP_BLOCKS + 1;
-	high = table->block_count - low + 1 < TRACER_LINES_GROUP_BLOCKS
-		   ? table->block_count
-		   : low - 1 + TRACER_LINES_GROUP_BLOCKS;
-	while (low < high) {
-		uintptr_t middle = (low + high) / 2;
-
-		if (table->block_address[middle] <= halfwords)
-			low = middle + 1;
-		else
-			high = middle;
-	}
-	block = low - 1;
 	state.address = group_address + 2 * (uint64_t)table->block_address[block];
 	start = table->group_offset[group] + table->block_offset[block];
 	if (start < table->group_offset[group])
