@@ -8,7 +8,7 @@
  * faster than bit-packed exp-Golomb rows (bits in blocks of 64 rows: 1.59
  * bytes per row on gcc -O2 but 10,000 instructions a lookup; of 16 rows:
  * 2,900), and with the opcodes below it holds the issue's 1.85 bytes per
- * row at blocks of 32 rows (at most 1.82 on the test kernels, 1.35 on the
+ * row at blocks of 32 rows (at most 1.84 on the test kernels, 1.35 on the
  * 10x kernel), with 16-bit block entries under 32-bit group entries (0.14
  * bytes per row; two 32-bit words per block would take 0.25). Its lookup
  * costs 482 instructions on average at gcc-O2-fp0's return addresses on
@@ -19,9 +19,11 @@
  * whatever the block (the page, the blocks after it, the first row, the
  * call) and 17 a row decoded. The issue's 400
  * is for the lines and the inline chain together, so the open question
- * stays the rows decoded. Next lever: blocks that start at each function,
- * found by the symbol's index, which the frame's symbol lookup has already
- * paid for (no search; a function has 21 rows on average).
+ * stays the rows decoded. Considered, not built: blocks that start at each
+ * function, found by the symbol's index, which the frame's symbol lookup
+ * has already paid for (a function has 21 rows on average); but a block's
+ * first row and entries for each of 284 functions take about 0.3 bytes a
+ * row more, past the 1.85.
  *
  * Rows: where the code of (file, line) starts, one per change of (file,
  * line), sorted by address; the rows of GDB's choice (dwarf_lines.h). File 0
