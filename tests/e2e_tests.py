@@ -25,6 +25,7 @@ import re
 import socket
 import subprocess
 
+import frame_lines
 from testlib import ROOT, TEST_BUILD, Results, in_parallel, job_slot, run
 
 # (label, make variables, tracers to check: the tracer= names, which the
@@ -291,6 +292,7 @@ def check_scenario(results, label, elf, tracer, scenario, kind):
     results.check(name + ": frames up to the trap entry equal GDB's bt at panic()",
                   not compare_frames(trace["before"], gdb_frames["panic"], False),
                   "\n".join(compare_frames(trace["before"], gdb_frames["panic"], False)))
+    frame_lines.check(results, name, elf, gdb_out)
     if kind != "trap":
         results.check(name + ": no trap separator", trace["trap"] is None, trace["trap"])
         return

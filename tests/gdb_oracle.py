@@ -2,8 +2,14 @@
 # gdbstub, and prints the frames GDB sees, one per line:
 #
 #     FRAMES <label>
-#     FRAME <pc hex> <function name or ??>
+#     INLINE <function name or ??> <file:line or ??>   (issue 19)
+#     FRAME <pc hex> <function name or ??> <file:line or ??>
 #     TRAP <sepc hex> <scause hex> <stval hex>
+#
+# A machine frame's INLINE lines come before its FRAME line, innermost
+# first, as GDB's bt lists them; each location is the one bt prints (the
+# pc's line for the newest of a machine frame's frames, the call's line
+# for the others, GDB's pc - 1 rule for return addresses).
 #
 # Call stop_at_panic() or stop_at_trap() (gdb -ex 'python stop_at_trap()'),
 # stop_at_entry_then_panic("function"), or stop_at_traps([...]) and stop_at_panic_all_harts() for the panic-path
@@ -19,19 +25,29 @@ import gdb
 EXCEPTION = "$scause >= 0"
 
 
+def location(frame):
+    """The file:line GDB's bt prints for a frame, or ??."""
+    sal = frame.find_sal()
+    if sal.symtab is None or not sal.line:
+        return "??"
+    return "%s:%d" % (sal.symtab.filename, sal.line)
+
+
 def print_frames(label):
-    """Prints GDB's backtrace from the newest frame, real frames only.
+    """Prints GDB's backtrace from the newest frame.
 
     GDB shows a function inlined into another as an extra frame with the
-    same pc. The tracer sees machine frames, so inline frames are skipped
-    and each real frame is named by the function that owns its code."""
+    same pc: an INLINE line. The tracer's unwinders see machine frames, so
+    each FRAME line is one, named by the function that owns its code."""
     print("FRAMES %s" % label)
     frame = gdb.newest_frame()
     count = 0
     while frame is not None and count < 200:
-        if frame.type() != gdb.INLINE_FRAME:
-            name = frame.name() or "??"
-            print("FRAME 0x%x %s" % (frame.pc(), name))
+        name = frame.name() or "??"
+        if frame.type() == gdb.INLINE_FRAME:
+            print("INLINE %s %s" % (name, location(frame)))
+        else:
+            print("FRAME 0x%x %s %s" % (frame.pc(), name, location(frame)))
             count += 1
         try:
             frame = frame.older()

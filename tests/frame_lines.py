@@ -1,0 +1,93 @@
+"""Issue 19: symgen's line table (symgen/dwarf_lines.c, GDB's choice of rows)
+against the file:line GDB's bt prints, at every machine frame of every
+GDB-compared end-to-end boot: the same boots, no more.
+
+GDB names a machine frame's line at its pc when it is the newest frame, at
+pc - 1 for the others (a return address: the call is below it). The table is
+asked the same addresses, by that rule, so that both the table and the rule
+the tracer will print lines by are checked against GDB. Where GDB shows
+inlined calls (INLINE lines before the machine frame's FRAME line), the
+innermost of them names the pc's line; the others name call sites, for the
+inline table to check.
+"""
+import bisect
+import os
+import threading
+
+from testlib import HOST_BUILD, run
+
+LINE_ROWS = os.path.join(HOST_BUILD, "line_rows")
+
+_cache = {}
+_cache_lock = threading.Lock()
+
+
+def gdb_machine_frames(output):
+    """gdb_oracle.py's lines: {label: [(pc, name, location, inlined)]}, the
+    newest first; inlined: [(name, location)] of the frames GDB shows
+    inlined into the machine frame, innermost first."""
+    frames, label, inlined = {}, None, []
+    for line in output.splitlines():
+        parts = line.split()
+        if line.startswith("FRAMES "):
+            label, inlined = parts[1], []
+            frames[label] = []
+        elif line.startswith("INLINE ") and label and len(parts) == 3:
+            inlined.append((parts[1], parts[2]))
+        elif line.startswith("FRAME ") and label and len(parts) == 4:
+            frames[label].append((int(parts[1], 16), parts[2], parts[3], inlined))
+            inlined = []
+    return frames
+
+
+def table_rows(elf):
+    """The line table of elf (GDB's choice of rows), as two sorted lists:
+    row addresses, and each row's "file:line" (None for the end of a
+    sequence). One line_rows run per image, whatever the boots ask."""
+    key = os.path.realpath(elf), os.path.getmtime(elf)
+    with _cache_lock:
+        if key not in _cache:
+            addresses, locations = [], []
+            result = run([LINE_ROWS, "--rows", "--gdb", elf], timeout=60)
+            for line in result.stdout.splitlines():
+                address, location = line.split(" ", 1)
+                addresses.append(int(address, 16))
+                locations.append(None if location == "end" else location)
+            _cache[key] = addresses, locations
+        return _cache[key]
+
+
+def table_location(rows, address):
+    """The row in effect at address (as dwarf_line_at() finds it): the last
+    that starts at or below it; "??:0" before the first, or in the end of a
+    sequence."""
+    addresses, locations = rows
+    index = bisect.bisect_right(addresses, address) - 1
+    return locations[index] if index >= 0 and locations[index] else "??:0"
+
+
+def differences(elf, frames):
+    """Text lines, one per machine frame whose innermost location (its
+    innermost inlined frame's, or its own) is not the table's at its pc
+    (the newest frame) or pc - 1 (the others)."""
+    rows = table_rows(elf)
+    problems = []
+    for i, (pc, name, location, inlined) in enumerate(frames):
+        address = pc if i == 0 else pc - 1
+        table = table_location(rows, address)
+        gdb = inlined[0][1] if inlined else location
+        if gdb == "??":
+            gdb = "??:0"
+        if table != gdb:
+            problems.append("frame %d (%s, pc 0x%x): GDB %s, the table at 0x%x %s"
+                            % (i, name, pc, gdb, address, table))
+    return problems
+
+
+def check(results, name, elf, gdb_out):
+    """Checks every stop GDB printed in gdb_out (gdb_oracle.py's lines)."""
+    for label, frames in sorted(gdb_machine_frames(gdb_out).items()):
+        problems = differences(elf, frames)
+        results.check("%s: the line table names GDB's file:line at its %d frames at %s()"
+                      % (name, len(frames), label),
+                      frames and not problems, "\n".join(problems) or "no frames")
