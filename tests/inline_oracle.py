@@ -1,0 +1,215 @@
+"""symgen's inlined calls (symgen/dwarf_inlines.c) against binutils'
+addr2line -i (issue 19): at every instruction address objdump disassembles
+in every test kernel, the chain of inlined calls symgen finds
+(tests/tools/inline_rows) equals the one `addr2line -f -i -e ELF` prints.
+The kernels: the e2e ones (gcc 12 -O0, -O2, -Os and clang 14 -O2, with and
+without frame pointers and CFI; DWARF 5) and line_oracle's (-gdwarf-4 from
+gcc and clang, and compressed sections); those not yet built are built.
+
+For one address addr2line prints pairs of lines: the innermost function and
+the location of the address, then each caller and the location of the call
+it makes. So the chain of inlined calls, innermost first, is: the function
+of each pair but the last, with the location of the pair after it. Paths
+are made relative to the compilation directories as line_oracle does.
+
+Not in make test (it takes a while):
+
+    make build/host/inline_rows && python3 tests/inline_oracle.py [LABEL...]
+
+It prints, per kernel, the addresses checked, those with an inlined call,
+those equal to addr2line and those that differ, by reason; then the number
+of inlined calls with code and of distinct (function, call file, call line)
+tuples, for sizing an inline table. It exits 1 if a difference is not
+explained.
+"""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import e2e_tests  # noqa: E402
+import line_oracle  # noqa: E402
+from testlib import CROSS, HOST_BUILD, TEST_BUILD, Results, run  # noqa: E402
+
+INLINE_ROWS = os.path.join(HOST_BUILD, "inline_rows")
+NO_LOCATION = "??:0"
+
+
+def kernels(results, labels):
+    """(label, elf) of the e2e kernels and line_oracle's extra ones; those
+    not built yet are built (as e2e_tests and line_oracle build them)."""
+    found = []
+    configs = [(label, variables, e2e_tests.build) for label, variables, _ in e2e_tests.CONFIGS]
+    configs += [(label, variables, line_oracle.build)
+                for label, variables in line_oracle.EXTRA_BUILDS]
+    for label, variables, build in configs:
+        if labels and label not in labels:
+            continue
+        elf = os.path.join(TEST_BUILD, label, "kernel.elf")
+        if not os.path.exists(elf):
+            elf = build(results, label, variables)
+        if elf:
+            found.append((label, elf))
+    return found
+
+
+def location(text, dirs):
+    """addr2line's file:line, as inline_rows prints it: without the
+    discriminator, relative to the compilation directory, line 0 for none."""
+    text = line_oracle.DISCRIMINATOR_RE.sub("", text)
+    if text.endswith(":?"):
+        text = text[:-1] + "0"
+    for d in dirs:
+        if text.startswith(d + "/"):
+            return text[len(d) + 1:]
+    return text
+
+
+def addr2line_chains(elf, addresses, dirs):
+    """Per address, addr2line's chain of inlined calls: [(function, call
+    file:line)], innermost first. One addr2line reads them all (-a marks
+    where each address's answer starts)."""
+    result = run([CROSS + "addr2line", "-a", "-f", "-i", "-e", elf],
+                 input="".join("0x%x\n" % a for a in addresses), timeout=600)
+    answers = {}
+    lines = result.stdout.splitlines()
+    i = 0
+    for address in addresses:
+        if i >= len(lines) or lines[i] != "0x%016x" % address:
+            raise RuntimeError("addr2line: no answer for 0x%x at line %d" % (address, i))
+        i += 1
+        pairs = []
+        while i + 1 < len(lines) and not lines[i].startswith("0x"):
+            pairs.append((lines[i], location(lines[i + 1], dirs)))
+            i += 2
+        answers[address] = [(pairs[n][0], pairs[n + 1][1]) for n in range(len(pairs) - 1)]
+    return answers
+
+
+def symgen_chains(elf, addresses):
+    """Per address, inline_rows' chain: [(function, call file:line)]."""
+    result = run([INLINE_ROWS, elf], input="".join("%x\n" % a for a in addresses),
+                 timeout=600)
+    answers = {}
+    for line in result.stdout.splitlines():
+        fields = line.split("\t")
+        answers[int(fields[0], 16)] = [tuple(f.split(" ", 1)) for f in fields[1:]]
+    return result, answers
+
+
+# GDB's chain at each address, from its blocks (gdb.block_for_pc): each
+# function's block inside another function's is an inlined call, and GDB
+# gives its symbol the call's line and file (DW_AT_call_line,
+# DW_AT_call_file): what bt prints for the caller's frame.
+GDB_SCRIPT = """
+import gdb
+def chain(pc):
+    block = gdb.block_for_pc(pc)
+    calls = []
+    while block is not None and not block.is_static and not block.is_global:
+        if block.function is not None and not block.superblock.is_static:
+            symbol = block.function
+            calls.append("%s %s:%d" % (symbol.name,
+                                       symbol.symtab.filename if symbol.symtab else "??",
+                                       symbol.line))
+        block = block.superblock
+    return calls
+with open(ADDRESSES) as addresses:
+    for line in addresses:
+        pc = int(line, 16)
+        print("\t".join(["%x" % pc] + chain(pc)))
+"""
+
+
+def gdb_chains(elf, addresses):
+    """Per address, GDB's chain: [(function, call file:line)]. One GDB
+    reads them all."""
+    listing = elf + ".inline-addresses"
+    with open(listing, "w") as out:
+        out.write("".join("%x\n" % a for a in addresses))
+    script = elf + ".inline-chain.py"
+    with open(script, "w") as out:
+        out.write("ADDRESSES = %r\n" % listing + GDB_SCRIPT)
+    result = run(["gdb-multiarch", "-batch", "-nx", "-ex", "file " + elf, "-x", script],
+                 timeout=1200)
+    answers = {}
+    for line in result.stdout.splitlines():
+        fields = line.split("\t")
+        try:
+            address = int(fields[0], 16)
+        except ValueError:
+            continue  # GDB's own messages
+        answers[address] = [tuple(f.split(" ", 1)) for f in fields[1:]]
+    return answers
+
+
+def explain(address, ours, theirs):
+    """The name of a checked reason for a difference, or None."""
+    return None
+
+
+def check_kernel(results, label, elf):
+    """Every instruction: symgen's chain equals addr2line's, or a named
+    reason explains the difference. Returns the differences unexplained."""
+    addresses = line_oracle.instruction_addresses(elf)
+    dirs = line_oracle.compilation_dirs(elf)
+    theirs = addr2line_chains(elf, addresses, dirs)
+    tool, ours = symgen_chains(elf, addresses)
+    gdb = gdb_chains(elf, addresses)
+    ok = tool.returncode == 0 and len(ours) == len(addresses) > 0
+    with_chain = sum(1 for a in addresses if ours.get(a))
+    differences = [a for a in addresses if ours.get(a) != theirs[a]]
+    reasons = {}
+    unexplained = []
+    for a in differences:
+        reason = explain(a, ours.get(a), theirs[a])
+        if reason:
+            reasons[reason] = reasons.get(reason, 0) + 1
+        else:
+            unexplained.append(a)
+    gdb_equal = sum(1 for a in addresses if ours.get(a) == gdb.get(a))
+    print("  %s: %d addresses, %d with an inlined call (addr2line: %d), %d equal, "
+          "%d differ (%s), %d unexplained; %d equal to GDB's"
+          % (label, len(addresses), with_chain, sum(1 for a in addresses if theirs[a]),
+             len(addresses) - len(differences), len(differences),
+             ", ".join("%d %s" % (n, r) for r, n in sorted(reasons.items())) or "none",
+             len(unexplained), gdb_equal), flush=True)
+    results.check("inline chains %s: every instruction's chain equals addr2line -i's, or a "
+                  "checked reason explains it" % label, ok and not unexplained,
+                  tool.stderr[-1000:] + "\n" +
+                  "\n".join("0x%x:\n    symgen    %s\n    addr2line %s\n    GDB       %s"
+                            % (a, ours.get(a), theirs[a], gdb.get(a))
+                            for a in unexplained[:20]))
+    return unexplained
+
+
+def measure(label, elf):
+    """The inlined calls with code, and their distinct (function, call
+    file, call line) tuples: input to sizing an inline table."""
+    result = run([INLINE_ROWS, "--calls", elf], timeout=600)
+    calls = [line.split(" ", 3) for line in result.stdout.splitlines()]
+    tuples = {call[3] for call in calls}
+    ranges = sum(int(call[2]) for call in calls)
+    depth = max((int(call[1]) for call in calls), default=-1) + 1
+    print("  %s: %d inlined calls with code (%d address ranges, nesting up to %d), "
+          "%d distinct (function, call file, call line)"
+          % (label, len(calls), ranges, depth, len(tuples)), flush=True)
+
+
+def main(labels):
+    start = time.time()
+    results = Results()
+    found = kernels(results, labels)
+    for label, elf in found:
+        check_kernel(results, label, elf)
+    print("Sizes:")
+    for label, elf in found:
+        measure(label, elf)
+    print("%d passed, %d failed, %.0f s" % (results.passed, results.failed,
+                                            time.time() - start))
+    return 1 if results.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
