@@ -5,8 +5,9 @@
  *     inline_rows ELF < addresses   one line per address (hex, one a line):
  *                                   "ADDR" then, for each inlined call at
  *                                   ADDR, innermost first, a tab and
- *                                   "NAME FILE:LINE": the inlined function
- *                                   and the file:line of its call
+ *                                   "OFFSET NAME FILE:LINE": its entry's
+ *                                   offset in .debug_info, the inlined
+ *                                   function and the file:line of its call
  *     inline_rows --calls ELF       every inlined call that has code: "OFFSET
  *                                   DEPTH RANGES NAME FILE:LINE" (its entry's
  *                                   offset in .debug_info, its nesting, the
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
 			    addr, length, MAX_CHAIN);
 		printf("%" PRIx64, addr);
 		for (size_t i = 0; i < length; i++) {
-			printf("\t");
+			printf("\t%" PRIx64 " ", table.calls[chain[i]].offset);
 			print_call(&table.calls[chain[i]]);
 		}
 		printf("\n");
