@@ -205,10 +205,15 @@ static const char *origin_name(const struct reader *r, const struct unit *unit,
 		bool has_children;
 		struct dwarf_cursor c, specs;
 
-		if (current.has_linkage || current.has_name)
-			return dwarf_value_string(&r->info, &unit->header,
-						  current.has_linkage ? &current.linkage
-								      : &current.name);
+		if (current.has_linkage || current.has_name) {
+			const char *name = dwarf_value_string(
+			    &r->info, &unit->header,
+			    current.has_linkage ? &current.linkage : &current.name);
+
+			if (!name)
+				malformed_info(r, at, "name not in the string sections");
+			return name;
+		}
 		if (!current.has_origin)
 			return NULL;
 		if (current.origin.form == DW_FORM_ref_addr) {
@@ -275,9 +280,10 @@ static uint64_t list_address(const struct reader *r, const struct unit *unit,
 	return addr;
 }
 
-/* DWARF 5: the range list at `offset` of .debug_rnglists (section 2.17.3). */
-static void read_rnglist(struct reader *r, const struct unit *unit, uint64_t offset,
-			 size_t call)
+/* DWARF 5: the range list at `offset` of .debug_rnglists (section 2.17.3),
+ * for the entry at `entry`. */
+static void read_rnglist(struct reader *r, const struct unit *unit,
+			 const unsigned char *entry, uint64_t offset, size_t call)
 {
 	const char *section = ".debug_rnglists";
 	struct dwarf_cursor c = {r->rnglists.data, r->rnglists.data + r->rnglists.size,
@@ -286,8 +292,7 @@ static void read_rnglist(struct reader *r, const struct unit *unit, uint64_t off
 	uint64_t base = unit->base_address;
 
 	if (offset >= r->rnglists.size)
-		malformed_info(r, unit->entries.p,
-			       "range list offset past .debug_rnglists");
+		malformed_info(r, entry, "range list offset past .debug_rnglists");
 	c.p += offset;
 	for (;;) {
 		const unsigned char *at = c.p;
@@ -348,9 +353,9 @@ static void read_rnglist(struct reader *r, const struct unit *unit, uint64_t off
 
 /* DWARF 2-4: the range list at `offset` of .debug_ranges (DWARF 4,
  * section 2.17.3): pairs of addresses from the base address; (0, 0) ends
- * it, (all ones, address) sets the base address. */
-static void read_ranges(struct reader *r, const struct unit *unit, uint64_t offset,
-			size_t call)
+ * it, (all ones, address) sets the base address. For the entry at `entry`. */
+static void read_ranges(struct reader *r, const struct unit *unit,
+			const unsigned char *entry, uint64_t offset, size_t call)
 {
 	const char *section = ".debug_ranges";
 	struct dwarf_cursor c = {r->ranges.data, r->ranges.data + r->ranges.size, false};
@@ -359,8 +364,7 @@ static void read_ranges(struct reader *r, const struct unit *unit, uint64_t offs
 	uint64_t base = unit->base_address;
 
 	if (offset >= r->ranges.size)
-		malformed_info(r, unit->entries.p,
-			       "range list offset past .debug_ranges");
+		malformed_info(r, entry, "range list offset past .debug_ranges");
 	c.p += offset;
 	for (;;) {
 		const unsigned char *at = c.p;
@@ -393,21 +397,19 @@ static void read_call_ranges(struct reader *r, const struct unit *unit,
 		if (e->ranges.form == DW_FORM_rnglistx) {
 			if (!unit->has_rnglists_base)
 				malformed_info(r, at,
-					       "DW_FORM_rnglistx without "
-					       "DW_AT_rnglists_base");
+					       "rnglistx without DW_AT_rnglists_base");
 			/* The index's offset counts from the base (2.17.3). */
 			if (!dwarf_table_entry(r->rnglists, unit->rnglists_base,
 					       e->ranges.number,
 					       unit->header.sizes.offset_size, &offset) ||
 			    offset > UINT64_MAX - unit->rnglists_base)
 				malformed_info(r, at,
-					       "range list index out of "
-					       ".debug_rnglists");
-			read_rnglist(r, unit, unit->rnglists_base + offset, call);
+					       "range list index past .debug_rnglists");
+			read_rnglist(r, unit, at, unit->rnglists_base + offset, call);
 		} else if (unit->header.sizes.version >= 5) {
-			read_rnglist(r, unit, e->ranges.number, call);
+			read_rnglist(r, unit, at, e->ranges.number, call);
 		} else {
-			read_ranges(r, unit, e->ranges.number, call);
+			read_ranges(r, unit, at, e->ranges.number, call);
 		}
 		return;
 	}
