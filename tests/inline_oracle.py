@@ -12,17 +12,21 @@ it makes. So the chain of inlined calls, innermost first, is: the function
 of each pair but the last, with the location of the pair after it. Paths
 are made relative to the compilation directories as line_oracle does.
 
-Not in make test (it takes a while):
+GDB's chain is asked too, at every address (its blocks: see GDB_SCRIPT). A
+difference with addr2line passes only as the addr2line bug explain() names,
+checked with GDB and readelf. Damaged debugging information must give one
+line of error, never a crash.
 
-    make build/host/inline_rows && python3 tests/inline_oracle.py [LABEL | ELF]...
+Not in make test (it takes a while; it builds build/host/inline_rows):
+
+    python3 tests/inline_oracle.py [LABEL | ELF]...
 
 (LABEL: a kernel of those above; ELF: any other image, such as make bench's
-build/bench-10x/kernel.elf.)
-It prints, per kernel, the addresses checked, those with an inlined call,
-those equal to addr2line and those that differ, by reason; then the number
-of inlined calls with code and of distinct (function, call file, call line)
-tuples, for sizing an inline table. It exits 1 if a difference is not
-explained.
+build/bench-10x/kernel.elf.) It prints, per kernel, the addresses checked,
+those with an inlined call, those equal to addr2line's chain and those that
+differ, by reason, and those equal to GDB's; then the number of inlined
+calls with code and of distinct (function, call file, call line) tuples,
+for sizing an inline table. It exits 1 if a check fails.
 """
 import os
 import random
@@ -34,11 +38,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import e2e_tests  # noqa: E402
 import line_oracle  # noqa: E402
-from testlib import CROSS, HOST_BUILD, TEST_BUILD, Results, run  # noqa: E402
+from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, run  # noqa: E402
 
 INLINE_ROWS = os.path.join(HOST_BUILD, "inline_rows")
 ENTRY_RE = re.compile(r"^ <\d+><([0-9a-f]+)>: Abbrev Number: \d+ \((\w+)\)")
 RNGLISTX_RE = re.compile(r"^\s+<[0-9a-f]+>\s+DW_AT_ranges\s*: \(index: (?:0x)?[0-9a-f]+\)")
+# The kernels damaged on purpose: DWARF 5 from gcc and clang, DWARF 4 from gcc
+# and clang.
+MALFORMED_KERNELS = {"gcc-O2-fp1", "clang-O2-fp1", "lines-gcc-dwarf4", "lines-clang-dwarf4"}
+DAMAGED_IMAGES = 200
+COMPRESSED_SECTIONS = [".debug_info", ".debug_abbrev", ".debug_rnglists"]
+ATTRIBUTE_RE = re.compile(r"^\s+<([0-9a-f]+)>\s+(DW_AT_\w+)\s*:")
 
 
 def kernels(results, labels):
@@ -243,13 +253,138 @@ def measure(label, elf):
           flush=True)
 
 
+def inlined_entries(elf):
+    """The DW_TAG_inlined_subroutine entries of readelf's dump: (offset,
+    [(attribute, value offset, value bytes)], unit's DWARF version); bytes 0
+    for an implicit constant (its value is in the abbreviation)."""
+    entries = []
+    current = None
+    version = None
+    dump = run([CROSS + "readelf", "--debug-dump=info", elf], timeout=300).stdout
+    for line in dump.splitlines():
+        if line.startswith("   Version:"):
+            version = int(line.split()[1])
+        found = ENTRY_RE.match(line)
+        attribute = ATTRIBUTE_RE.match(line)
+        if found or attribute:
+            offset = int((found or attribute).group(1), 16)
+            if current and current[1] and current[1][-1][2] is None:
+                name, at, _ = current[1][-1]
+                current[1][-1] = (name, at, offset - at)
+        if found:
+            current = (offset, [], version) \
+                if found.group(2) == "DW_TAG_inlined_subroutine" else None
+            if current:
+                entries.append(current)
+        elif attribute and current:
+            current[1].append((attribute.group(2), int(attribute.group(1), 16), None))
+    return entries
+
+
+def first_attribute(entries, name, size):
+    """(entry offset, value offset, unit's version) of the first inlined call
+    whose `name` attribute takes `size` bytes in the entry."""
+    for offset, attributes, version in entries:
+        for attribute, at, length in attributes:
+            if attribute == name and length == size:
+                return offset, at, version
+    return None
+
+
+def check_malformed(results, label, elf):
+    """Damaged debugging information: one line of error naming the file and
+    the offset, exit 1, never a crash (inline_rows runs under ASan and
+    UBSan). Offsets from readelf's dump; each patch hand-derived."""
+    sections = {name: line_oracle.section_offset(elf, name)
+                for name in (".debug_info", ".debug_abbrev", ".debug_rnglists",
+                             ".debug_ranges", ".debug_addr", ".debug_str_offsets")}
+    info, _ = sections[".debug_info"]
+    entries = inlined_entries(elf)
+    cases = [("unit length past the section", 0, b"\xf0\xff\xff\xfe",
+              "malformed .debug_info at offset 0x0: unit header truncated, or of a "
+              "version or address size symgen does not know")]
+    origin = first_attribute(entries, "DW_AT_abstract_origin", 4)
+    if origin:  # ref4, from the unit's start: past every unit
+        cases.append(("DW_AT_abstract_origin past the units", origin[1], b"\xff\xff\xff\x7f",
+                      "malformed .debug_info at offset 0x%x: reference out of the units "
+                      "of .debug_info" % origin[0]))
+    call_file = first_attribute(entries, "DW_AT_call_file", 1)
+    if call_file:  # data1 or udata: file 127, past the few files of a unit
+        cases.append(("DW_AT_call_file past the files", call_file[1], b"\x7f",
+                      "malformed .debug_info at offset 0x%x: DW_AT_call_file past the line "
+                      "program's files" % call_file[0]))
+    range_list = first_attribute(entries, "DW_AT_ranges", 4)
+    if range_list:  # sec_offset
+        ranges = ".debug_rnglists" if range_list[2] >= 5 else ".debug_ranges"
+        cases.append(("DW_AT_ranges past " + ranges, range_list[1], b"\xff\xff\xff\x7f",
+                      "malformed .debug_info at offset 0x%x: range list offset past %s"
+                      % (range_list[0], ranges)))
+    work = os.path.join(TEST_BUILD, "inlines-malformed")
+    os.makedirs(work, exist_ok=True)
+    path = os.path.join(work, label + ".elf")
+    image = open(elf, "rb").read()
+    for name, offset, patch, expected in cases:
+        data = bytearray(image)
+        data[info + offset:info + offset + len(patch)] = patch
+        result = run_on_bytes(bytes(data), path)
+        results.check("inline chains %s: %s: exit 1, \"inline_rows: FILE: %s\""
+                      % (label, name, expected),
+                      result.returncode == 1 and result.stdout == "" and
+                      result.stderr == "inline_rows: %s: %s\n" % (path, expected),
+                      "exit %d\n%s" % (result.returncode, result.stderr[-1500:]))
+    # Bytes changed at random (seeded: the same every run), half in
+    # .debug_info: the calls or one line of error, nothing else.
+    present = [(name, where) for name, where in sorted(sections.items()) if where]
+    generator = random.Random(19)
+    bad = []
+    for attempt in range(DAMAGED_IMAGES):
+        data = bytearray(image)
+        name, (start, size) = (present[0] if attempt % 2 else generator.choice(present))
+        for _ in range(generator.randint(1, 4)):
+            data[start + generator.randrange(size)] = generator.randrange(256)
+        result = run_on_bytes(bytes(data), path)
+        if not (result.returncode == 0 or
+                (result.returncode == 1 and result.stderr.count("\n") == 1
+                 and result.stderr.startswith("inline_rows: %s: " % path))):
+            bad.append("%s: exit %d: %s" % (name, result.returncode, result.stderr[-600:]))
+    results.check("inline chains %s: %d damaged images: the calls or one line of error, "
+                  "never a crash" % (label, DAMAGED_IMAGES), not bad, "\n".join(bad[:3]))
+
+
+def run_on_bytes(data, path):
+    with open(path, "wb") as out:
+        out.write(data)
+    return run([INLINE_ROWS, "--calls", path], timeout=60)
+
+
+def check_compressed(results, elf):
+    """The -gz kernel's .debug_info, .debug_abbrev and .debug_rnglists are
+    compressed (flag C in readelf -S), so that its check covers the
+    inflating reader."""
+    flags = {}
+    for line in run([CROSS + "readelf", "-SW", elf]).stdout.splitlines():
+        fields = line.split("]", 1)[1].split() if "]" in line else []
+        if fields and fields[0] in COMPRESSED_SECTIONS:
+            flags[fields[0]] = fields[6]
+    results.check("inline chains: the -gz kernel's %s are compressed"
+                  % ", ".join(COMPRESSED_SECTIONS),
+                  sorted(flags) == sorted(COMPRESSED_SECTIONS)
+                  and all("C" in f for f in flags.values()), "readelf -S flags: %s" % flags)
+
+
 def main(labels):
     start = time.time()
     results = Results()
+    tool = run(["make", "-s", os.path.relpath(INLINE_ROWS, ROOT)], timeout=600)
+    if not results.check("build inline_rows", tool.returncode == 0,
+                         tool.stdout[-2000:] + tool.stderr[-2000:]):
+        return 1
     found = kernels(results, labels)
     for label, elf in found:
         check_kernel(results, label, elf)
     for label, elf in found:
+        if label == "lines-gcc-gz":
+            check_compressed(results, elf)
         if label in MALFORMED_KERNELS:
             check_malformed(results, label, elf)
     print("Sizes:")
