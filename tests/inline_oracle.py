@@ -4,7 +4,8 @@ in every test kernel, the chain of inlined calls symgen finds
 (tests/tools/inline_rows) equals the one `addr2line -f -i -e ELF` prints.
 The kernels: the e2e ones (gcc 12 -O0, -O2, -Os and clang 14 -O2, with and
 without frame pointers and CFI; DWARF 5) and line_oracle's (-gdwarf-4 from
-gcc and clang, and compressed sections); those not yet built are built.
+gcc and clang, and compressed sections); those not yet built are built. And
+inline-lto, two fixtures linked with -flto: references across units.
 
 For one address addr2line prints pairs of lines: the innermost function and
 the location of the address, then each caller and the location of the call
@@ -58,6 +59,10 @@ def kernels(results, labels):
     labels = [label for label in labels if not os.path.isfile(label)]
     if found and not labels:
         return found
+    if not labels or "inline-lto" in labels:
+        lto = build_lto(results)
+        if lto:
+            found.append(("inline-lto", lto))
     configs = [(label, variables, e2e_tests.build) for label, variables, _ in e2e_tests.CONFIGS]
     configs += [(label, variables, line_oracle.build)
                 for label, variables in line_oracle.EXTRA_BUILDS]
@@ -70,6 +75,27 @@ def kernels(results, labels):
         if elf:
             found.append((label, elf))
     return found
+
+
+def build_lto(results):
+    """The LTO fixture (tests/fixtures/inline_lto_*.c): references across
+    units. None if it does not build."""
+    build_dir = os.path.join(TEST_BUILD, "inline-lto")
+    os.makedirs(build_dir, exist_ok=True)
+    elf = os.path.join(build_dir, "inline_lto.elf")
+    result = run([CROSS + "gcc", "-std=c11", "-O2", "-g", "-flto", "-ffreestanding",
+                  "-nostdlib", "-march=rv64imac", "-mabi=lp64", "-mcmodel=medany",
+                  "tests/fixtures/inline_lto_a.c", "tests/fixtures/inline_lto_b.c",
+                  "-o", elf], timeout=300)
+    ok = results.check("build the LTO fixture", result.returncode == 0,
+                       result.stdout[-2000:] + result.stderr[-2000:])
+    if not ok:
+        return None
+    abbreviations = run([CROSS + "readelf", "--debug-dump=abbrev", elf]).stdout
+    results.check("the LTO fixture's origins are DW_FORM_ref_addr references",
+                  re.search(r"DW_AT_abstract_origin\s+DW_FORM_ref_addr", abbreviations),
+                  abbreviations[-2000:])
+    return elf
 
 
 def location(text, dirs):
@@ -160,9 +186,9 @@ with open(ADDRESSES) as addresses:
 """
 
 
-def gdb_chains(elf, addresses):
-    """Per address, GDB's chain: [(function, call file:line)]. One GDB
-    reads them all."""
+def gdb_chains(elf, addresses, dirs):
+    """Per address, GDB's chain: [(function, call file:line)], paths as
+    addr2line's are made. One GDB reads them all."""
     listing = elf + ".inline-addresses"
     with open(listing, "w") as out:
         out.write("".join("%x\n" % a for a in addresses))
@@ -178,7 +204,8 @@ def gdb_chains(elf, addresses):
             address = int(fields[0], 16)
         except ValueError:
             continue  # GDB's own messages
-        answers[address] = [tuple(f.split(" ", 1)) for f in fields[1:]]
+        answers[address] = [(name, location(where, dirs))
+                             for name, where in (f.split(" ", 1) for f in fields[1:])]
     return answers
 
 
@@ -202,13 +229,13 @@ def explain(ours, offsets, theirs, gdb, rnglistx):
 
 
 def check_kernel(results, label, elf):
-    """Every instruction: symgen's chain equals addr2line's, or a named
-    reason explains the difference. Returns the differences unexplained."""
+    """Every instruction: symgen's chain equals GDB's, and addr2line's or,
+    where they differ, a checked reason explains it."""
     addresses = line_oracle.instruction_addresses(elf)
     dirs = line_oracle.compilation_dirs(elf)
     theirs = addr2line_chains(elf, addresses, dirs)
     tool, ours, offsets = symgen_chains(elf, addresses)
-    gdb = gdb_chains(elf, addresses)
+    gdb = gdb_chains(elf, addresses, dirs)
     rnglistx = rnglistx_calls(elf)
     ok = tool.returncode == 0 and len(ours) == len(addresses) > 0
     with_chain = sum(1 for a in addresses if ours.get(a))
@@ -221,20 +248,23 @@ def check_kernel(results, label, elf):
             reasons[reason] = reasons.get(reason, 0) + 1
         else:
             unexplained.append(a)
-    gdb_equal = sum(1 for a in addresses if ours.get(a) == gdb.get(a))
+    gdb_differences = [a for a in addresses if ours.get(a) != gdb.get(a)]
     print("  %s: %d addresses, %d with an inlined call (addr2line: %d), %d equal, "
           "%d differ (%s), %d unexplained; %d equal to GDB's"
           % (label, len(addresses), with_chain, sum(1 for a in addresses if theirs[a]),
              len(addresses) - len(differences), len(differences),
              ", ".join("%d %s" % (n, r) for r, n in sorted(reasons.items())) or "none",
-             len(unexplained), gdb_equal), flush=True)
+             len(unexplained), len(addresses) - len(gdb_differences)), flush=True)
+    results.check("inline chains %s: every instruction's chain equals GDB's" % label,
+                  ok and not gdb_differences,
+                  "\n".join("0x%x:\n    symgen    %s\n    GDB       %s"
+                            % (a, ours.get(a), gdb.get(a)) for a in gdb_differences[:20]))
     results.check("inline chains %s: every instruction's chain equals addr2line -i's, or a "
                   "checked reason explains it" % label, ok and not unexplained,
                   tool.stderr[-1000:] + "\n" +
                   "\n".join("0x%x:\n    symgen    %s\n    addr2line %s\n    GDB       %s"
                             % (a, ours.get(a), theirs[a], gdb.get(a))
                             for a in unexplained[:20]))
-    return unexplained
 
 
 def measure(label, elf):
