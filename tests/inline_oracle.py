@@ -5,7 +5,9 @@ in every test kernel, the chain of inlined calls symgen finds
 The kernels: the e2e ones (gcc 12 -O0, -O2, -Os and clang 14 -O2, with and
 without frame pointers and CFI; DWARF 5) and line_oracle's (-gdwarf-4 from
 gcc and clang, and compressed sections); those not yet built are built. And
-inline-lto, two fixtures linked with -flto: references across units.
+inline-lto, two fixtures linked with -flto: references across units; and
+inline-forms, DWARF written by hand in the forms the compilers do not use
+for the kernels (tests/fixtures/inline_forms.S).
 
 For one address addr2line prints pairs of lines: the innermost function and
 the location of the address, then each caller and the location of the call
@@ -59,10 +61,11 @@ def kernels(results, labels):
     labels = [label for label in labels if not os.path.isfile(label)]
     if found and not labels:
         return found
-    if not labels or "inline-lto" in labels:
-        lto = build_lto(results)
-        if lto:
-            found.append(("inline-lto", lto))
+    for label, build in (("inline-lto", build_lto), ("inline-forms", build_forms)):
+        if not labels or label in labels:
+            elf = build(results)
+            if elf:
+                found.append((label, elf))
     configs = [(label, variables, e2e_tests.build) for label, variables, _ in e2e_tests.CONFIGS]
     configs += [(label, variables, line_oracle.build)
                 for label, variables in line_oracle.EXTRA_BUILDS]
@@ -93,9 +96,51 @@ def build_lto(results):
         return None
     abbreviations = run([CROSS + "readelf", "--debug-dump=abbrev", elf]).stdout
     results.check("the LTO fixture's origins are DW_FORM_ref_addr references",
-                  re.search(r"DW_AT_abstract_origin\s+DW_FORM_ref_addr", abbreviations),
+                  bool(re.search(r"DW_AT_abstract_origin\s+DW_FORM_ref_addr",
+                                 abbreviations)),
                   abbreviations[-2000:])
     return elf
+
+
+def build_forms(results):
+    """The hand-written fixture (tests/fixtures/inline_forms.S): the forms
+    the compilers do not write for the kernels. None if it does not build."""
+    build_dir = os.path.join(TEST_BUILD, "inline-forms")
+    os.makedirs(build_dir, exist_ok=True)
+    obj = os.path.join(build_dir, "inline_forms.o")
+    elf = os.path.join(build_dir, "inline_forms.elf")
+    result = run([CROSS + "gcc", "-c", "-march=rv64imac", "-mabi=lp64",
+                  "tests/fixtures/inline_forms.S", "-o", obj], timeout=120)
+    if result.returncode == 0:
+        result = run([CROSS + "ld", "-e", "_start", obj, "-o", elf], timeout=120)
+    ok = results.check("build the hand-written fixture", result.returncode == 0,
+                       result.stdout[-2000:] + result.stderr[-2000:])
+    return elf if ok else None
+
+
+# The chains of inline_forms.S, by offset from _start, as its comment
+# derives them by hand from the ranges it writes.
+OUTER = ("inl_outer", "inline_forms.c:20")
+INNER = ("inl_inner", "inline_forms.h:5")
+FORMS_CHAINS = dict(
+    [(offset, []) for offset in (0x00, 0x04, 0x30, 0x34, 0x38, 0x3c, 0x5c)]
+    + [(offset, [OUTER]) for offset in (0x08, 0x0c, 0x18, 0x1c, 0x2c, 0x48, 0x4c, 0x58)]
+    + [(offset, [INNER, OUTER]) for offset in (0x10, 0x20, 0x24, 0x28, 0x40, 0x44)]
+    + [(0x14, [("inl_spec", "inline_forms.h:7"), INNER, OUTER])]
+    + [(offset, [("inl_deep", "inline_forms.c:300")]) for offset in (0x50, 0x54)])
+
+
+def check_forms(results, elf):
+    """symgen's chains in the hand-written fixture equal the hand-derived
+    ones, at each of its 24 instructions."""
+    start = next(int(line.split()[0], 16) for line in
+                 run([CROSS + "nm", elf]).stdout.splitlines() if line.endswith(" _start"))
+    expected = {start + offset: chain for offset, chain in FORMS_CHAINS.items()}
+    tool, ours, _ = symgen_chains(elf, sorted(expected))
+    wrong = ["_start+0x%x: symgen %s, by hand %s" % (a - start, ours.get(a), chain)
+             for a, chain in sorted(expected.items()) if ours.get(a) != chain]
+    results.check("inline chains inline-forms: the chains derived by hand",
+                  tool.returncode == 0 and not wrong, tool.stderr + "\n".join(wrong))
 
 
 def location(text, dirs):
@@ -413,6 +458,8 @@ def main(labels):
     for label, elf in found:
         check_kernel(results, label, elf)
     for label, elf in found:
+        if label == "inline-forms":
+            check_forms(results, elf)
         if label == "lines-gcc-gz":
             check_compressed(results, elf)
         if label in MALFORMED_KERNELS:
