@@ -451,8 +451,12 @@ static const char *call_file(const struct reader *r, const struct unit *unit,
 	const struct line_files *files = &unit->files;
 	uint64_t number = e->call_file.number;
 
-	if (!e->has_call_file || (number == 0 && unit->header.sizes.version < 5))
-		return NULL; /* DWARF 2-4's file 0: none */
+	if (!e->has_call_file)
+		return NULL;
+	/* File 0 of a DWARF 2-4 line program (or unit, without one) is none. */
+	if (number == 0 &&
+	    (unit->has_files ? files->first == 1 : unit->header.sizes.version < 5))
+		return NULL;
 	if (!unit->has_files)
 		malformed_info(r, at, "DW_AT_call_file in a unit without a line program");
 	if (number < files->first || number - files->first >= files->count)

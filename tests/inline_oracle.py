@@ -127,12 +127,14 @@ FORMS_CHAINS = dict(
     + [(offset, [OUTER]) for offset in (0x08, 0x0c, 0x18, 0x1c, 0x2c, 0x48, 0x4c, 0x58)]
     + [(offset, [INNER, OUTER]) for offset in (0x10, 0x20, 0x24, 0x28, 0x40, 0x44)]
     + [(0x14, [("inl_spec", "inline_forms.h:7"), INNER, OUTER])]
-    + [(offset, [("inl_deep", "inline_forms.c:300")]) for offset in (0x50, 0x54)])
+    + [(offset, [("inl_deep", "inline_forms.c:300")]) for offset in (0x50, 0x54)]
+    + [(offset, []) for offset in (0x68, 0x6c, 0x78, 0x7c)]
+    + [(offset, [("inl_v4", "inline_forms.h:40")]) for offset in (0x60, 0x64, 0x70, 0x74)])
 
 
 def check_forms(results, elf):
     """symgen's chains in the hand-written fixture equal the hand-derived
-    ones, at each of its 24 instructions."""
+    ones, at each of its 32 instructions."""
     start = next(int(line.split()[0], 16) for line in
                  run([CROSS + "nm", elf]).stdout.splitlines() if line.endswith(" _start"))
     expected = {start + offset: chain for offset, chain in FORMS_CHAINS.items()}
@@ -264,7 +266,13 @@ def explain(ours, offsets, theirs, gdb, rnglistx):
     first, from the innermost, of the others (or none), and from there it
     follows the entries' nesting as symgen does. Checked: GDB's chain equals
     symgen's, and addr2line's is symgen's without its innermost calls of
-    such ranges (readelf says which)."""
+    such ranges (readelf says which).
+
+    "asked alone" (check_kernel): binutils 2.40's addr2line, once it has
+    looked up an address in a unit whose ranges are in .debug_rnglists, no
+    longer finds the inlined calls of a DWARF 4 unit whose ranges are in
+    .debug_ranges (seen in inline_forms.S); asked for the address alone, it
+    gives symgen's chain, and so does GDB."""
     if ours != gdb:
         return None
     first = 0
@@ -289,6 +297,9 @@ def check_kernel(results, label, elf):
     unexplained = []
     for a in differences:
         reason = explain(ours.get(a), offsets.get(a, []), theirs[a], gdb.get(a), rnglistx)
+        if not reason and ours.get(a) == gdb.get(a) and \
+                addr2line_chains(elf, [a], dirs)[a] == ours.get(a):
+            reason = "asked alone"
         if reason:
             reasons[reason] = reasons.get(reason, 0) + 1
         else:
