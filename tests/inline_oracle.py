@@ -47,8 +47,9 @@ INLINE_ROWS = os.path.join(HOST_BUILD, "inline_rows")
 ENTRY_RE = re.compile(r"^ <\d+><([0-9a-f]+)>: Abbrev Number: \d+ \((\w+)\)")
 RNGLISTX_RE = re.compile(r"^\s+<[0-9a-f]+>\s+DW_AT_ranges\s*: \(index: (?:0x)?[0-9a-f]+\)")
 # The kernels damaged on purpose: DWARF 5 from gcc and clang, DWARF 4 from gcc
-# and clang.
-MALFORMED_KERNELS = {"gcc-O2-fp1", "clang-O2-fp1", "lines-gcc-dwarf4", "lines-clang-dwarf4"}
+# and clang, and the hand-written forms.
+MALFORMED_KERNELS = {"gcc-O2-fp1", "clang-O2-fp1", "lines-gcc-dwarf4", "lines-clang-dwarf4",
+                     "inline-forms"}
 DAMAGED_IMAGES = 200
 COMPRESSED_SECTIONS = [".debug_info", ".debug_abbrev", ".debug_rnglists"]
 ATTRIBUTE_RE = re.compile(r"^\s+<([0-9a-f]+)>\s+(DW_AT_\w+)\s*:")
