@@ -48,8 +48,8 @@
 #define DW_RLE_start_end	  0x06
 #define DW_RLE_start_length	  0x07
 /* How many DW_AT_abstract_origin and DW_AT_specification steps a name may
- * take: gcc and clang take at most two (an out-of-line copy, its abstract
- * instance, its declaration); more is a loop. */
+ * take: gcc and clang take at most two (abstract instance, declaration);
+ * a longer chain is taken for a loop. */
 #define MAX_ORIGIN_STEPS 8
 
 /* A unit and what its own entry says. */
