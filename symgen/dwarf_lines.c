@@ -528,31 +528,51 @@ static void run_program(struct reader *r, struct program *p, struct dwarf_cursor
 		malformed(r, c->end, "rows after the last DW_LNE_end_sequence");
 }
 
-/* One unit, at c; c moves past it. */
-static void read_unit(struct reader *r, struct dwarf_cursor *c)
+/* One unit's header, at c, into p; c moves past the unit, *unit covers its
+ * program. */
+static void read_unit_header(struct reader *r, struct program *p, struct dwarf_cursor *c,
+			     struct dwarf_cursor *unit)
 {
 	const unsigned char *at = c->p;
-	struct program p;
 	uint64_t length;
-	struct dwarf_cursor unit;
 
-	memset(&p, 0, sizeof(p));
-	p.sizes.offset_size = 4;
-	p.sizes.address_size = 8;
+	memset(p, 0, sizeof(*p));
+	p->sizes.offset_size = 4;
+	p->sizes.address_size = 8;
 	length = dwarf_read_fixed(c, 4);
 	if (length == 0xffffffff) {
-		p.sizes.offset_size = 8;
+		p->sizes.offset_size = 8;
 		length = dwarf_read_fixed(c, 8);
 	}
 	check(r, c, at, "truncated unit length");
 	if (length > (uint64_t)(c->end - c->p))
 		malformed(r, at, "unit longer than .debug_line");
-	unit = (struct dwarf_cursor){c->p, c->p + length, false};
+	*unit = (struct dwarf_cursor){c->p, c->p + length, false};
 	c->p += length;
-	read_header(r, &p, &unit);
+	read_header(r, p, unit);
+}
+
+/* One unit, at c; c moves past it. */
+static void read_unit(struct reader *r, struct dwarf_cursor *c)
+{
+	struct program p;
+	struct dwarf_cursor unit;
+
+	read_unit_header(r, &p, c, &unit);
 	run_program(r, &p, &unit);
 	tracked_free(p.dirs);
 	tracked_free(p.files);
+}
+
+/* A cursor at the program a unit names at `offset`. */
+static struct dwarf_cursor program_at(const struct reader *r, uint64_t offset)
+{
+	if (offset >= r->line.size)
+		die(r->elf->path,
+		    "malformed .debug_info: DW_AT_stmt_list 0x%llx past .debug_line",
+		    (unsigned long long)offset);
+	return (struct dwarf_cursor){r->line.data + offset, r->line.data + r->line.size,
+				     false};
 }
 
 static int compare_offsets(const void *a, const void *b)
@@ -614,6 +634,17 @@ static void unique_files(struct reader *r, struct line_table *table)
 	tracked_free(number);
 }
 
+static void start_reader(struct reader *r, const struct elf_file *elf,
+			 enum line_choice choice)
+{
+	memset(r, 0, sizeof(*r));
+	r->elf = elf;
+	r->choice = choice;
+	r->line = dwarf_section_inflated(elf, ".debug_line");
+	r->line_str = dwarf_section_inflated(elf, ".debug_line_str");
+	r->str = dwarf_section_inflated(elf, ".debug_str");
+}
+
 void dwarf_lines_read(const struct elf_file *elf, enum line_choice choice,
 		      struct line_table *table)
 {
@@ -622,13 +653,8 @@ void dwarf_lines_read(const struct elf_file *elf, enum line_choice choice,
 	uint64_t *programs;
 	size_t program_count = 0;
 
-	memset(&r, 0, sizeof(r));
 	memset(table, 0, sizeof(*table));
-	r.elf = elf;
-	r.choice = choice;
-	r.line = dwarf_section_inflated(elf, ".debug_line");
-	r.line_str = dwarf_section_inflated(elf, ".debug_line_str");
-	r.str = dwarf_section_inflated(elf, ".debug_str");
+	start_reader(&r, elf, choice);
 	programs = dwarf_line_programs(elf, dwarf_section_inflated, &program_count);
 	if (!programs) {
 		table->problem = ".debug_info holds something symgen does not know";
@@ -640,13 +666,7 @@ void dwarf_lines_read(const struct elf_file *elf, enum line_choice choice,
 	for (size_t i = 0; i < program_count; i++) {
 		if (i > 0 && programs[i] == programs[i - 1])
 			continue;
-		if (programs[i] >= r.line.size)
-			die(elf->path,
-			    "malformed .debug_info: DW_AT_stmt_list 0x%llx past "
-			    ".debug_line",
-			    (unsigned long long)programs[i]);
-		c = (struct dwarf_cursor){r.line.data + programs[i],
-					  r.line.data + r.line.size, false};
+		c = program_at(&r, programs[i]);
 		read_unit(&r, &c);
 	}
 	tracked_free(programs);
@@ -662,6 +682,29 @@ void dwarf_lines_read(const struct elf_file *elf, enum line_choice choice,
 	}
 	unique_files(&r, table);
 	tracked_free(r.rows);
+	tracked_free(r.paths);
+}
+
+void dwarf_line_files(const struct elf_file *elf, const uint64_t *offsets, size_t count,
+		      struct line_files *files)
+{
+	struct reader r;
+
+	start_reader(&r, elf, LINE_CHOICE_ADDR2LINE);
+	for (size_t i = 0; i < count; i++) {
+		struct dwarf_cursor c = program_at(&r, offsets[i]), unit;
+		struct program p;
+
+		read_unit_header(&r, &p, &c, &unit);
+		files[i].names =
+		    tracked_alloc(elf->path, p.file_count + 1, sizeof(*files[i].names));
+		for (size_t n = 0; n < p.file_count; n++)
+			files[i].names[n] = r.paths[p.files[n]];
+		files[i].count = p.file_count;
+		files[i].first = (unsigned)p.first_file;
+		tracked_free(p.dirs);
+		tracked_free(p.files);
+	}
 	tracked_free(r.paths);
 }
 

@@ -57,6 +57,23 @@ struct line_table {
 void dwarf_lines_read(const struct elf_file *elf, enum line_choice choice,
 		      struct line_table *table);
 
+/* The files of one line program's header, by number: names[n - first] is
+ * file n, named as in line_table.files. */
+struct line_files {
+	const char **names;
+	size_t count;
+	unsigned first; /* the number of names[0]: 0 in DWARF 5, else 1 */
+};
+
+/*
+ * The file tables of the line programs at offsets[0 .. count) of elf's
+ * .debug_line (units' DW_AT_stmt_list), into files[0 .. count): what a
+ * unit's DW_AT_decl_file and DW_AT_call_file count in. Dies as
+ * dwarf_lines_read() does. The arrays and names are tracked blocks.
+ */
+void dwarf_line_files(const struct elf_file *elf, const uint64_t *offsets, size_t count,
+		      struct line_files *files);
+
 /* The row in effect at addr, or NULL if no program covers it. */
 const struct line_row *dwarf_line_at(const struct line_table *table, uint64_t addr);
 

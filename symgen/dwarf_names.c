@@ -23,27 +23,10 @@
 #define DW_AT_MIPS_linkage_name 0x2007
 #define DW_AT_str_offsets_base	0x72
 #define DW_AT_addr_base		0x73
-#define DW_UT_compile		0x01
-#define DW_UT_partial		0x03
-
-/* What one unit's entries need to resolve their attributes. */
-struct unit {
-	unsigned version;
-	unsigned offset_size;  /* 4: 32-bit DWARF, 8: 64-bit */
-	unsigned address_size; /* 4 or 8 */
-	uint64_t str_offsets_base;
-	uint64_t addr_base;
-	uint64_t abbrev_offset;
-	uint64_t stmt_list; /* the unit's line program, if has_stmt_list */
-	bool has_stmt_list;
-	const unsigned char *start; /* the unit header: references count from it */
-	const unsigned char *end;
-};
 
 struct reader {
 	const struct elf_file *elf;
-	struct dwarf_bytes info, abbrev, str, line_str, str_offsets, addr;
-	const char *problem; /* why the debugging information was set aside */
+	struct dwarf_info info;
 	struct dwarf_name *names;
 	size_t count;
 	size_t capacity;
@@ -51,98 +34,6 @@ struct reader {
 	size_t line_count;
 	size_t line_capacity;
 };
-
-/* Entry `index` of a table of `bytes`-wide words at `base` of `in`. */
-static bool table_entry(struct dwarf_bytes in, uint64_t base, uint64_t index,
-			unsigned bytes, uint64_t *entry)
-{
-	struct dwarf_cursor c = {in.data, in.data + in.size, false};
-
-	if (base > in.size || index > (in.size - base) / bytes)
-		return false;
-	c.p += base + index * bytes;
-	*entry = dwarf_read_fixed(&c, bytes);
-	return !c.bad;
-}
-
-/* The string an attribute names, or NULL. */
-static const char *value_string(const struct reader *r, const struct unit *unit,
-				const struct dwarf_value *v)
-{
-	uint64_t offset;
-
-	switch (v->form) {
-	case 0x08:
-		return v->string;
-	case 0x0e:
-		return dwarf_string_at(r->str, v->number);
-	case 0x1f:
-		return dwarf_string_at(r->line_str, v->number);
-	case 0x1a:
-	case 0x25:
-	case 0x26:
-	case 0x27:
-	case 0x28: /* strx, strx1-4 */
-		if (!table_entry(r->str_offsets, unit->str_offsets_base, v->number,
-				 unit->offset_size, &offset))
-			return NULL;
-		return dwarf_string_at(r->str, offset);
-	default:
-		return NULL;
-	}
-}
-
-/* The address an attribute gives, if it gives one. */
-static bool value_address(const struct reader *r, const struct unit *unit,
-			  const struct dwarf_value *v, uint64_t *addr)
-{
-	switch (v->form) {
-	case 0x01:
-		*addr = v->number;
-		return true;
-	case 0x1b:
-	case 0x29:
-	case 0x2a:
-	case 0x2b:
-	case 0x2c: /* addrx, addrx1-4 */
-		return table_entry(r->addr, unit->addr_base, v->number,
-				   unit->address_size, addr);
-	default:
-		return false;
-	}
-}
-
-/* The abbreviation `code` of the table at `offset`: its tag, whether it has
- * children, and where its attribute specifications start. */
-static bool find_abbrev(const struct reader *r, uint64_t offset, uint64_t code,
-			uint64_t *tag, struct dwarf_cursor *specs)
-{
-	struct dwarf_cursor c = {r->abbrev.data, r->abbrev.data + r->abbrev.size, false};
-
-	dwarf_skip(&c, offset);
-	while (!c.bad) {
-		uint64_t this_code = dwarf_read_leb(&c, false);
-
-		if (this_code == 0)
-			return false;
-		*tag = dwarf_read_leb(&c, false);
-		dwarf_read_fixed(&c, 1); /* children */
-		if (this_code == code) {
-			*specs = c;
-			return !c.bad;
-		}
-		for (;;) { /* skip the specifications */
-			uint64_t attr = dwarf_read_leb(&c, false);
-			uint64_t form = dwarf_read_leb(&c, false);
-
-			if (form == DW_FORM_implicit_const)
-				dwarf_read_leb(&c, true);
-			if ((attr == 0 && form == 0) || c.bad)
-				break;
-		}
-	}
-	return false;
-}
 
 static void add_name(struct reader *r, uint64_t addr, const char *name)
 {
@@ -172,31 +63,17 @@ struct entry {
 };
 
 /* Reads the attributes of an entry at c, as `specs` lists them; the
- * unit's own entry (unit_entry) also gives the bases. */
-static bool read_attributes(struct dwarf_cursor *c, struct unit *unit,
-			    struct dwarf_cursor specs, bool unit_entry, struct entry *e)
+ * unit's own entry (unit_entry) also gives the bases and the line program. */
+static bool read_attributes(struct dwarf_cursor *c, struct dwarf_unit *unit,
+			    struct dwarf_cursor specs, bool unit_entry, struct entry *e,
+			    uint64_t *stmt_list, bool *has_stmt_list)
 {
-	memset(e, 0, sizeof(*e));
-	for (;;) {
-		uint64_t attr = dwarf_read_leb(&specs, false);
-		uint64_t form = dwarf_read_leb(&specs, false);
-		int64_t implicit = 0;
-		struct dwarf_value v;
-		struct dwarf_sizes sizes = {unit->version, unit->offset_size,
-					    unit->address_size};
+	uint64_t attr;
+	struct dwarf_value v;
+	int more;
 
-		if (form == DW_FORM_implicit_const)
-			implicit = (int64_t)dwarf_read_leb(&specs, true);
-		if (specs.bad)
-			return false;
-		if (attr == 0 && form == 0)
-			return !c->bad;
-		while (form == DW_FORM_indirect && !c->bad)
-			form = dwarf_read_leb(c, false);
-		if (!dwarf_read_value(c, (unsigned)form, &sizes, &v))
-			return false;
-		if (form == DW_FORM_implicit_const)
-			v.number = (uint64_t)implicit;
+	memset(e, 0, sizeof(*e));
+	while ((more = dwarf_next_attribute(c, unit, &specs, &attr, &v)) > 0) {
 		if (attr == DW_AT_low_pc) {
 			e->low_pc = v;
 			e->has_low_pc = true;
@@ -215,10 +92,11 @@ static bool read_attributes(struct dwarf_cursor *c, struct unit *unit,
 		} else if (unit_entry && attr == DW_AT_addr_base) {
 			unit->addr_base = v.number;
 		} else if (unit_entry && attr == DW_AT_stmt_list) {
-			unit->stmt_list = v.number;
-			unit->has_stmt_list = true;
+			*stmt_list = v.number;
+			*has_stmt_list = true;
 		}
 	}
+	return more == 0;
 }
 
 /*
@@ -227,19 +105,20 @@ static bool read_attributes(struct dwarf_cursor *c, struct unit *unit,
  * its declaration, the name of the entry it refers to in the same unit (as
  * GDB names it). NULL if none within a few such steps.
  */
-static const char *entry_name(const struct reader *r, const struct unit *unit,
+static const char *entry_name(const struct reader *r, const struct dwarf_unit *unit,
 			      const struct entry *e, unsigned depth)
 {
-	struct unit copy = *unit;
+	struct dwarf_unit copy = *unit;
 	struct dwarf_cursor c;
 	struct dwarf_cursor specs;
 	struct entry origin;
-	uint64_t code, tag;
+	uint64_t code, tag, stmt_list;
+	bool has_children, has_stmt_list;
 
 	if (e->has_linkage)
-		return value_string(r, unit, &e->linkage);
+		return dwarf_value_string(&r->info, unit, &e->linkage);
 	if (e->has_name)
-		return value_string(r, unit, &e->name);
+		return dwarf_value_string(&r->info, unit, &e->name);
 	/* ref1, ref2, ref4, ref8, ref_udata: offsets from the unit's start. */
 	if (!e->has_origin || depth >= 4 || e->origin.form < 0x11 ||
 	    e->origin.form > 0x15 ||
@@ -247,26 +126,32 @@ static const char *entry_name(const struct reader *r, const struct unit *unit,
 		return NULL;
 	c = (struct dwarf_cursor){unit->start + e->origin.number, unit->end, false};
 	code = dwarf_read_leb(&c, false);
-	if (c.bad || !find_abbrev(r, unit->abbrev_offset, code, &tag, &specs) ||
-	    !read_attributes(&c, &copy, specs, false, &origin))
+	if (c.bad ||
+	    !dwarf_find_abbrev(&r->info, unit, code, &tag, &has_children, &specs) ||
+	    !read_attributes(&c, &copy, specs, false, &origin, &stmt_list,
+			     &has_stmt_list))
 		return NULL;
 	return entry_name(r, unit, &origin, depth + 1);
 }
 
-/* One entry, at c: a subprogram with an entry address and a name is kept. */
-static bool read_entry(struct reader *r, struct dwarf_cursor *c, struct unit *unit,
+/* One entry, at c: a subprogram with an entry address and a name is kept;
+ * the unit's own entry gives the unit's line program. */
+static bool read_entry(struct reader *r, struct dwarf_cursor *c, struct dwarf_unit *unit,
 		       uint64_t tag, struct dwarf_cursor specs, bool unit_entry)
 {
 	struct entry e;
 	const char *name;
-	uint64_t addr;
+	uint64_t addr, stmt_list = 0;
+	bool has_stmt_list = false;
 
-	if (!read_attributes(c, unit, specs, unit_entry, &e))
+	if (!read_attributes(c, unit, specs, unit_entry, &e, &stmt_list, &has_stmt_list))
 		return false;
+	if (has_stmt_list)
+		add_line_offset(r, stmt_list);
 	if (tag != DW_TAG_subprogram || !e.has_low_pc)
 		return true;
 	name = entry_name(r, unit, &e, 0);
-	if (name && *name && value_address(r, unit, &e.low_pc, &addr))
+	if (name && *name && dwarf_value_address(&r->info, unit, &e.low_pc, &addr))
 		add_name(r, addr, name);
 	return true;
 }
@@ -274,48 +159,26 @@ static bool read_entry(struct reader *r, struct dwarf_cursor *c, struct unit *un
 /* One unit, whose header starts at c; c moves past it. */
 static bool read_unit(struct reader *r, struct dwarf_cursor *c)
 {
-	struct unit unit = {0, 4, 0, 0, 0, 0, 0, false, c->p, NULL};
-	uint64_t length = dwarf_read_fixed(c, 4);
-	unsigned unit_type = DW_UT_compile;
+	struct dwarf_unit unit;
 	struct dwarf_cursor entries;
 	bool first = true;
 
-	if (length == 0xffffffff) {
-		unit.offset_size = 8;
-		length = dwarf_read_fixed(c, 8);
-	}
-	if (c->bad || length > (uint64_t)(c->end - c->p))
+	if (!dwarf_read_unit(c, &unit, &entries))
 		return false;
-	entries = (struct dwarf_cursor){c->p, c->p + length, false};
-	c->p += length;
-	unit.end = c->p;
-	unit.version = (unsigned)dwarf_read_fixed(&entries, 2);
-	if (unit.version < 2 || unit.version > 5)
-		return false;
-	if (unit.version == 5) {
-		unit_type = (unsigned)dwarf_read_fixed(&entries, 1);
-		unit.address_size = (unsigned)dwarf_read_fixed(&entries, 1);
-		unit.abbrev_offset = dwarf_read_fixed(&entries, unit.offset_size);
-	} else {
-		unit.abbrev_offset = dwarf_read_fixed(&entries, unit.offset_size);
-		unit.address_size = (unsigned)dwarf_read_fixed(&entries, 1);
-	}
-	if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
-		return !entries.bad; /* type and split units name no code here */
-	if (entries.bad || (unit.address_size != 4 && unit.address_size != 8))
-		return false;
+	if (unit.type != DW_UT_compile && unit.type != DW_UT_partial)
+		return true; /* type and split units name no code here */
 	while (entries.p < entries.end) {
 		uint64_t code = dwarf_read_leb(&entries, false);
 		uint64_t tag;
+		bool has_children;
 		struct dwarf_cursor specs;
 
 		if (code == 0)
 			continue; /* the end of a list of children */
-		if (!find_abbrev(r, unit.abbrev_offset, code, &tag, &specs) ||
+		if (!dwarf_find_abbrev(&r->info, &unit, code, &tag, &has_children,
+				       &specs) ||
 		    !read_entry(r, &entries, &unit, tag, specs, first))
 			return false;
-		if (first && unit.has_stmt_list)
-			add_line_offset(r, unit.stmt_list);
 		first = false;
 	}
 	return !entries.bad;
@@ -337,14 +200,10 @@ static bool read_units(struct reader *r, dwarf_section_reader *section)
 {
 	struct dwarf_cursor c;
 
-	r->info = section(r->elf, ".debug_info");
-	r->abbrev = section(r->elf, ".debug_abbrev");
-	r->str = section(r->elf, ".debug_str");
-	r->line_str = section(r->elf, ".debug_line_str");
-	r->str_offsets = section(r->elf, ".debug_str_offsets");
-	r->addr = section(r->elf, ".debug_addr");
-	c = (struct dwarf_cursor){r->info.data, r->info.data + r->info.size, false};
-	while (r->info.size && c.p < c.end)
+	dwarf_info_sections(r->elf, section, &r->info);
+	c = (struct dwarf_cursor){r->info.info.data,
+				  r->info.info.data + r->info.info.size, false};
+	while (r->info.info.size && c.p < c.end)
 		if (!read_unit(r, &c))
 			return false;
 	return true;

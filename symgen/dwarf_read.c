@@ -186,3 +186,160 @@ const char *dwarf_string_at(struct dwarf_bytes in, uint64_t offset)
 		return NULL;
 	return (const char *)in.data + offset;
 }
+
+void dwarf_info_sections(const struct elf_file *elf, dwarf_section_reader *section,
+			 struct dwarf_info *info)
+{
+	info->info = section(elf, ".debug_info");
+	info->abbrev = section(elf, ".debug_abbrev");
+	info->str = section(elf, ".debug_str");
+	info->line_str = section(elf, ".debug_line_str");
+	info->str_offsets = section(elf, ".debug_str_offsets");
+	info->addr = section(elf, ".debug_addr");
+}
+
+bool dwarf_read_unit(struct dwarf_cursor *c, struct dwarf_unit *unit,
+		     struct dwarf_cursor *entries)
+{
+	uint64_t length;
+
+	*unit = (struct dwarf_unit){{0, 4, 0}, DW_UT_compile, 0, 0, 0, c->p, NULL};
+	length = dwarf_read_fixed(c, 4);
+	if (length == 0xffffffff) {
+		unit->sizes.offset_size = 8;
+		length = dwarf_read_fixed(c, 8);
+	}
+	if (c->bad || length > (uint64_t)(c->end - c->p))
+		return false;
+	*entries = (struct dwarf_cursor){c->p, c->p + length, false};
+	c->p += length;
+	unit->end = c->p;
+	unit->sizes.version = (unsigned)dwarf_read_fixed(entries, 2);
+	if (unit->sizes.version < 2 || unit->sizes.version > 5)
+		return false;
+	if (unit->sizes.version == 5) {
+		unit->type = (unsigned)dwarf_read_fixed(entries, 1);
+		unit->sizes.address_size = (unsigned)dwarf_read_fixed(entries, 1);
+		unit->abbrev_offset = dwarf_read_fixed(entries, unit->sizes.offset_size);
+	} else {
+		unit->abbrev_offset = dwarf_read_fixed(entries, unit->sizes.offset_size);
+		unit->sizes.address_size = (unsigned)dwarf_read_fixed(entries, 1);
+	}
+	if (unit->type != DW_UT_compile && unit->type != DW_UT_partial)
+		return !entries->bad; /* type and split units: the caller skips them */
+	return !entries->bad &&
+	       (unit->sizes.address_size == 4 || unit->sizes.address_size == 8);
+}
+
+bool dwarf_find_abbrev(const struct dwarf_info *info, const struct dwarf_unit *unit,
+		       uint64_t code, uint64_t *tag, bool *has_children,
+		       struct dwarf_cursor *specs)
+{
+	struct dwarf_cursor c = {info->abbrev.data, info->abbrev.data + info->abbrev.size,
+				 false};
+
+	dwarf_skip(&c, unit->abbrev_offset);
+	while (!c.bad) {
+		uint64_t this_code = dwarf_read_leb(&c, false);
+
+		if (this_code == 0)
+			return false;
+		*tag = dwarf_read_leb(&c, false);
+		*has_children = dwarf_read_fixed(&c, 1) != 0;
+		if (this_code == code) {
+			*specs = c;
+			return !c.bad;
+		}
+		for (;;) { /* skip the specifications */
+			uint64_t attr = dwarf_read_leb(&c, false);
+			uint64_t form = dwarf_read_leb(&c, false);
+
+			if (form == DW_FORM_implicit_const)
+				dwarf_read_leb(&c, true);
+			if ((attr == 0 && form == 0) || c.bad)
+				break;
+		}
+	}
+	return false;
+}
+
+int dwarf_next_attribute(struct dwarf_cursor *c, const struct dwarf_unit *unit,
+			 struct dwarf_cursor *specs, uint64_t *attribute,
+			 struct dwarf_value *value)
+{
+	uint64_t form;
+	int64_t implicit = 0;
+
+	*attribute = dwarf_read_leb(specs, false);
+	form = dwarf_read_leb(specs, false);
+	if (form == DW_FORM_implicit_const)
+		implicit = (int64_t)dwarf_read_leb(specs, true);
+	if (specs->bad)
+		return -1;
+	if (*attribute == 0 && form == 0)
+		return c->bad ? -1 : 0;
+	while (form == DW_FORM_indirect && !c->bad)
+		form = dwarf_read_leb(c, false);
+	if (form > 0xffff || !dwarf_read_value(c, (unsigned)form, &unit->sizes, value))
+		return -1;
+	if (form == DW_FORM_implicit_const)
+		value->number = (uint64_t)implicit;
+	return c->bad ? -1 : 1;
+}
+
+bool dwarf_table_entry(struct dwarf_bytes in, uint64_t base, uint64_t index,
+		       unsigned bytes, uint64_t *entry)
+{
+	struct dwarf_cursor c = {in.data, in.data + in.size, false};
+
+	if (base > in.size || index > (in.size - base) / bytes)
+		return false;
+	c.p += base + index * bytes;
+	*entry = dwarf_read_fixed(&c, bytes);
+	return !c.bad;
+}
+
+const char *dwarf_value_string(const struct dwarf_info *info,
+			       const struct dwarf_unit *unit, const struct dwarf_value *v)
+{
+	uint64_t offset;
+
+	switch (v->form) {
+	case DW_FORM_string:
+		return v->string;
+	case DW_FORM_strp:
+		return dwarf_string_at(info->str, v->number);
+	case DW_FORM_line_strp:
+		return dwarf_string_at(info->line_str, v->number);
+	case 0x1a:
+	case 0x25:
+	case 0x26:
+	case 0x27:
+	case 0x28: /* strx, strx1-4 */
+		if (!dwarf_table_entry(info->str_offsets, unit->str_offsets_base,
+				       v->number, unit->sizes.offset_size, &offset))
+			return NULL;
+		return dwarf_string_at(info->str, offset);
+	default:
+		return NULL;
+	}
+}
+
+bool dwarf_value_address(const struct dwarf_info *info, const struct dwarf_unit *unit,
+			 const struct dwarf_value *v, uint64_t *addr)
+{
+	switch (v->form) {
+	case 0x01: /* addr */
+		*addr = v->number;
+		return true;
+	case 0x1b:
+	case 0x29:
+	case 0x2a:
+	case 0x2b:
+	case 0x2c: /* addrx, addrx1-4 */
+		return dwarf_table_entry(info->addr, unit->addr_base, v->number,
+					 unit->sizes.address_size, addr);
+	default:
+		return false;
+	}
+}

@@ -9,6 +9,8 @@
 #   table_check     the unwind table against the interpreter, row by row
 #                   (tests/table_proof.py)
 #   line_rows       symgen's line table against addr2line (tests/line_oracle.py)
+#   inline_rows     symgen's inlined calls against addr2line -i (tests/inline_oracle.py;
+#                   not in make test: make build/host/inline_rows)
 
 TEST_TOOLS_CFLAGS := $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -Isymgen -Itests/tools
 TEST_TOOLS_COMMON := symgen/image_view.c symgen/die.c symgen/dwarf_names.c symgen/dwarf_read.c \
@@ -41,6 +43,12 @@ $(HOST_BUILD)/table_check: $(TEST_TOOLS_OBJ)/tests/tools/table_check.o \
 $(HOST_BUILD)/line_rows: $(TEST_TOOLS_OBJ)/tests/tools/line_rows.o \
 		$(TEST_TOOLS_OBJ)/symgen/dwarf_lines.o $(TEST_TOOLS_OBJ)/symgen/dwarf_section.o \
 		$(TEST_TOOLS_COMMON_OBJS)
+	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@
+
+# inline_rows: symgen's inlined calls against addr2line -i (tests/inline_oracle.py).
+$(HOST_BUILD)/inline_rows: $(TEST_TOOLS_OBJ)/tests/tools/inline_rows.o \
+		$(TEST_TOOLS_OBJ)/symgen/dwarf_inlines.o $(TEST_TOOLS_OBJ)/symgen/dwarf_lines.o \
+		$(TEST_TOOLS_OBJ)/symgen/dwarf_section.o $(TEST_TOOLS_COMMON_OBJS)
 	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@
 
 # line_lookup (PROTOTYPE, issue 19): the tracer's line lookup over symgen's
