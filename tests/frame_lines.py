@@ -1,14 +1,16 @@
 """Issue 19: symgen's line table (symgen/dwarf_lines.c, GDB's choice of rows)
-against the file:line GDB's bt prints, at every machine frame of every
-GDB-compared end-to-end boot: the same boots, no more.
+and inlined calls (symgen/dwarf_inlines.c) against GDB's bt, at every machine
+frame of every GDB-compared end-to-end boot: the same boots, no more.
 
 GDB names a machine frame's line at its pc when it is the newest frame, at
 pc - 1 for the others (a return address: the call is below it). The table is
 asked the same addresses, by that rule, so that both the table and the rule
 the tracer will print lines by are checked against GDB. Where GDB shows
 inlined calls (INLINE lines before the machine frame's FRAME line), the
-innermost of them names the pc's line; the others name call sites, for the
-inline table to check.
+innermost of them names the pc's line, and each frame after it the line of
+the call inlined into it: symgen's chain of inlined calls at the same
+address must name the same functions, innermost first, and the same call
+sites.
 """
 import bisect
 import os
@@ -17,6 +19,7 @@ import threading
 from testlib import HOST_BUILD, run
 
 LINE_ROWS = os.path.join(HOST_BUILD, "line_rows")
+INLINE_ROWS = os.path.join(HOST_BUILD, "inline_rows")
 
 _cache = {}
 _cache_lock = threading.Lock()
@@ -66,14 +69,27 @@ def table_location(rows, address):
     return locations[index] if index >= 0 and locations[index] else "??:0"
 
 
+def inline_chains(elf, addresses):
+    """{address: [(function, "file:line" of its call)]}, innermost first,
+    from symgen's inlined calls of elf (one inline_rows run)."""
+    result = run([INLINE_ROWS, elf], timeout=60,
+                 input="".join("%x\n" % address for address in addresses))
+    chains = {}
+    for line in result.stdout.splitlines():
+        fields = line.split("\t")
+        chains[int(fields[0], 16)] = [tuple(call.split(" ")[1:3]) for call in fields[1:]]
+    return chains
+
+
 def differences(elf, frames):
     """Text lines, one per machine frame whose innermost location (its
     innermost inlined frame's, or its own) is not the table's at its pc
     (the newest frame) or pc - 1 (the others)."""
     rows = table_rows(elf)
+    addresses = [pc if i == 0 else pc - 1 for i, (pc, _, _, _) in enumerate(frames)]
+    chains = inline_chains(elf, addresses)
     problems = []
-    for i, (pc, name, location, inlined) in enumerate(frames):
-        address = pc if i == 0 else pc - 1
+    for i, ((pc, name, location, inlined), address) in enumerate(zip(frames, addresses)):
         table = table_location(rows, address)
         gdb = inlined[0][1] if inlined else location
         if gdb == "??":
@@ -81,6 +97,13 @@ def differences(elf, frames):
         if table != gdb:
             problems.append("frame %d (%s, pc 0x%x): GDB %s, the table at 0x%x %s"
                             % (i, name, pc, gdb, address, table))
+        # GDB's frames of the machine frame, innermost first: each inlined
+        # function, then the call site the next frame shows.
+        gdb_chain = [(function, (inlined[1:] + [(name, location)])[k][1])
+                     for k, (function, _) in enumerate(inlined)]
+        if chains.get(address) != gdb_chain:
+            problems.append("frame %d (%s, pc 0x%x): GDB's inlined calls %s, symgen's at "
+                            "0x%x %s" % (i, name, pc, gdb_chain, address, chains.get(address)))
     return problems
 
 
@@ -88,6 +111,7 @@ def check(results, name, elf, gdb_out):
     """Checks every stop GDB printed in gdb_out (gdb_oracle.py's lines)."""
     for label, frames in sorted(gdb_machine_frames(gdb_out).items()):
         problems = differences(elf, frames)
-        results.check("%s: the line table names GDB's file:line at its %d frames at %s()"
-                      % (name, len(frames), label),
+        results.check("%s: the line table and the inlined calls are GDB's at its %d "
+                      "frames at %s() (%d inlined)"
+                      % (name, len(frames), label, sum(len(f[3]) for f in frames)),
                       frames and not problems, "\n".join(problems) or "no frames")

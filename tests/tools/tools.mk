@@ -9,15 +9,16 @@
 #   table_check     the unwind table against the interpreter, row by row
 #                   (tests/table_proof.py)
 #   line_rows       symgen's line table against addr2line (tests/line_oracle.py)
-#   inline_rows     symgen's inlined calls against addr2line -i (tests/inline_oracle.py;
-#                   not in make test: make build/host/inline_rows)
+#                   and GDB's bt (tests/frame_lines.py)
+#   inline_rows     symgen's inlined calls against addr2line -i (tests/inline_oracle.py)
+#                   and GDB's bt (tests/frame_lines.py)
 
 TEST_TOOLS_CFLAGS := $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -Isymgen -Itests/tools
 TEST_TOOLS_COMMON := symgen/image_view.c symgen/die.c symgen/dwarf_names.c symgen/dwarf_read.c \
 	symgen/elf.c symgen/fde_index.c $(wildcard tracer/*.c)
 TEST_TOOLS_HEADERS := $(wildcard tests/tools/*.h symgen/*.h tracer/*.h)
 TEST_TOOLS := $(HOST_BUILD)/cfi_rows $(HOST_BUILD)/prologue_check $(HOST_BUILD)/table_check \
-	$(HOST_BUILD)/line_rows
+	$(HOST_BUILD)/line_rows $(HOST_BUILD)/inline_rows
 # One object per source, shared by the tools (one set of flags).
 TEST_TOOLS_OBJ := $(HOST_BUILD)/tools-obj
 TEST_TOOLS_COMMON_OBJS := $(patsubst %.c,$(TEST_TOOLS_OBJ)/%.o,$(TEST_TOOLS_COMMON))
