@@ -494,4 +494,5 @@ def run_all(results: Results, built=lambda kernels: None):
             tasks.append(functools.partial(check_unwinder_set, results, label, elf, tracers,
                                            unlinked))
     in_parallel(tasks)
+    frame_lines.finish(results)
     return kernels

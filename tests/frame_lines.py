@@ -13,16 +13,20 @@ address must name the same functions, innermost first, and the same call
 sites.
 """
 import bisect
+import functools
 import os
 import threading
 
-from testlib import HOST_BUILD, run
+from testlib import HOST_BUILD, in_parallel, run
 
 LINE_ROWS = os.path.join(HOST_BUILD, "line_rows")
 INLINE_ROWS = os.path.join(HOST_BUILD, "inline_rows")
 
 _cache = {}
 _cache_lock = threading.Lock()
+# The stops check() was given, checked by finish(): [(name, elf, label, frames)].
+_pending = []
+
 
 
 def gdb_machine_frames(output):
@@ -81,13 +85,18 @@ def inline_chains(elf, addresses):
     return chains
 
 
-def differences(elf, frames):
+def frame_addresses(frames):
+    """The address each machine frame's line is named at: the newest frame's
+    pc, the others' pc - 1."""
+    return [pc if i == 0 else pc - 1 for i, (pc, _, _, _) in enumerate(frames)]
+
+
+def differences(rows, chains, frames):
     """Text lines, one per machine frame whose innermost location (its
-    innermost inlined frame's, or its own) is not the table's at its pc
-    (the newest frame) or pc - 1 (the others)."""
-    rows = table_rows(elf)
-    addresses = [pc if i == 0 else pc - 1 for i, (pc, _, _, _) in enumerate(frames)]
-    chains = inline_chains(elf, addresses)
+    innermost inlined frame's, or its own) is not the table's at its
+    address (frame_addresses), or whose inlined frames are not symgen's
+    chain there."""
+    addresses = frame_addresses(frames)
     problems = []
     for i, ((pc, name, location, inlined), address) in enumerate(zip(frames, addresses)):
         table = table_location(rows, address)
@@ -108,9 +117,31 @@ def differences(elf, frames):
 
 
 def check(results, name, elf, gdb_out):
-    """Checks every stop GDB printed in gdb_out (gdb_oracle.py's lines)."""
-    for label, frames in sorted(gdb_machine_frames(gdb_out).items()):
-        problems = differences(elf, frames)
+    """Records every stop GDB printed in gdb_out (gdb_oracle.py's lines),
+    for finish() to check: one run of each tool per image, whatever the
+    boots."""
+    with _cache_lock:
+        for label, frames in sorted(gdb_machine_frames(gdb_out).items()):
+            _pending.append((name, elf, label, frames))
+
+
+def finish(results):
+    """Checks the stops check() recorded, the images side by side."""
+    with _cache_lock:
+        stops = list(_pending)
+        del _pending[:]
+    in_parallel([functools.partial(check_image, results, elf,
+                                   [stop for stop in stops if stop[1] == elf])
+                 for elf in sorted(set(stop[1] for stop in stops))])
+
+
+def check_image(results, elf, mine):
+    """Checks the stops of one image."""
+    rows = table_rows(elf)
+    chains = inline_chains(elf, sorted(set(
+        address for _, _, _, frames in mine for address in frame_addresses(frames))))
+    for name, _, label, frames in mine:
+        problems = differences(rows, chains, frames)
         results.check("%s: the line table and the inlined calls are GDB's at its %d "
                       "frames at %s() (%d inlined)"
                       % (name, len(frames), label, sum(len(f[3]) for f in frames)),
