@@ -85,63 +85,55 @@
 #include <stdint.h>
 
 #define TRACER_LINES_MAGIC   0x4e494c54u /* "TLIN" in memory */
-#define TRACER_LINES_VERSION 1u
+#define TRACER_LINES_VERSION 2u
 
-enum tracer_lines_codec {
-	TRACER_LINES_BYTES,
-	TRACER_LINES_BITS,
-};
-
-/* The byte codec's opcodes (see above); LINE_BASE and the number of
- * codes of each kind chosen by measurement on the test kernels. */
-#define TRACER_LINES_FILE	0u
-#define TRACER_LINES_ADVANCE	1u
-#define TRACER_LINES_NEAR	2u
-#define TRACER_LINES_RECENT	34u
-#define TRACER_LINES_SWITCH	66u
-#define TRACER_LINES_FAR	82u
-#define TRACER_LINES_SPECIAL	98u
+/* The opcodes (see above); LINE_BASE and the number of codes of each
+ * kind chosen by measurement on the test kernels. */
+#define TRACER_LINES_END	0u
+#define TRACER_LINES_FILE	1u
+#define TRACER_LINES_ADVANCE	2u
+#define TRACER_LINES_NEAR	3u
+#define TRACER_LINES_RECENT	35u
+#define TRACER_LINES_SWITCH	67u
+#define TRACER_LINES_FAR	83u
+#define TRACER_LINES_SPECIAL	99u
 #define TRACER_LINES_LINE_BASE	(-5)
 #define TRACER_LINES_LINE_RANGE 16u
 
-#define TRACER_LINES_GROUP_BLOCKS 16u
-
-/* page_block[] has an entry per 2^TRACER_LINES_PAGE_SHIFT bytes of code. */
+/* page_block[] has an entry per 2^TRACER_LINES_PAGE_SHIFT bytes of code;
+ * a block's first row says its address in halfwords from its page's start,
+ * in the low TRACER_LINES_PAGE_BITS bits of its literal. */
 #define TRACER_LINES_PAGE_SHIFT 10u
+#define TRACER_LINES_PAGE_BITS	(TRACER_LINES_PAGE_SHIFT - 1u)
 
-/* Bounds on what a table may say: blocks of at most 64 rows; files,
- * lines and halfword steps below 2^28 (LEB128 of at most 4 bytes). */
-#define TRACER_LINES_MAX_BLOCK_ROWS 64u
-#define TRACER_LINES_MAX_VALUE	    0x0fffffffu
-#define TRACER_LINES_MAX_FILE_BITS  16u
-#define TRACER_LINES_MAX_EG_K	    8u
+/* Bounds on what a table may say: blocks of at most 256 bytes; literals
+ * of at most 8 bytes; files below 2^16; halfword steps and LEB128 values
+ * below 2^28 (at most 4 bytes). */
+#define TRACER_LINES_MAX_BLOCK_BYTES   256u
+#define TRACER_LINES_MAX_LITERAL_BYTES 8u
+#define TRACER_LINES_MAX_FILE_BITS     16u
+#define TRACER_LINES_MAX_VALUE	       0x0fffffffu
 
 struct tracer_lines {
 	uint32_t magic;
 	uint32_t version;
-	uint32_t codec; /* enum tracer_lines_codec */
-	uint32_t block_rows;
-	uint32_t row_count;
-	uint32_t block_count; /* row_count / block_rows, rounded up */
-	uint32_t group_count; /* block_count / TRACER_LINES_GROUP_BLOCKS, up */
+	uint32_t block_bytes;	/* each block's share of the stream */
+	uint32_t literal_bytes; /* of a block's first row */
+	uint32_t file_bits;	/* of a file in a block's first row */
+	uint32_t row_count;	/* for the record: the lookup needs it not */
+	uint32_t block_count;
 	uint32_t page_count;  /* pages of code from base to the last row */
-	uint32_t stream_size; /* bytes */
+	uint32_t stream_size; /* bytes: the last block's may be fewer */
 	uint32_t file_count;  /* file 0 included */
-	uint32_t file_bits;   /* TRACER_LINES_BITS: bits of a literal file */
-	uint32_t address_k;   /* TRACER_LINES_BITS: exp-Golomb k of the steps */
-	uint32_t line_k;      /* TRACER_LINES_BITS: exp-Golomb k of the lines */
 	uintptr_t base;	      /* addresses are from here */
-	const uint16_t
-	    *page_block; /* page_count: blocks that start at or below the page */
-	const uint32_t *group_address; /* group_count: bytes from base */
-	const uint32_t *group_offset;  /* group_count: bytes in stream */
-	const uint16_t *block_address; /* block_count: halfwords from group's */
-	const uint16_t *block_offset;  /* block_count: bytes from group's */
+	/* page_count + 1 entries: the blocks that start below each page, then
+	 * block_count */
+	const uint16_t *page_block;
 	const uint8_t *stream;
 };
 
-/* The byte codec's special opcode for a step of `steps` halfwords and a
- * line delta, or -1 if none has them. */
+/* The special opcode for a step of `steps` halfwords and a line delta, or
+ * -1 if none has them. */
 static inline int tracer_lines_special(uint32_t steps, int64_t line_delta)
 {
 	const int64_t line_index = line_delta - TRACER_LINES_LINE_BASE;

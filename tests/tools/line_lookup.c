@@ -3,18 +3,17 @@
  * (tracer/lines.c) over symgen's encoding (symgen/line_table.c) of an
  * image's rows of GDB's choice, against those rows (symgen/dwarf_lines.c).
  *
- *     line_lookup [--bits] [--block N] [--k A,L] ELF
+ *     line_lookup [--block BYTES] ELF
  *         the table's size, then the lookup at every address from each row
  *         to the next (64 KiB at most) and below the first: it must equal
  *         the rows' answer (dwarf_line_at) everywhere; exit 1 if not
- *     line_lookup [options] --emit-c OUT.c ELF < pcs
+ *     line_lookup [--block BYTES] --emit-c OUT.c ELF < pcs
  *         also writes the table and the pcs (hex, one a line) with the
  *         rows' answers as C, for the instruction count on RISC-V
  *         (tests/bench/line_bench.c)
  *
- * Layouts (tracer/line_format.h): the byte codec by default, --bits the
- * bit codec with exp-Golomb parameters A (steps) and L (lines); blocks of
- * N rows (default 16).
+ * The layout is tracer/line_format.h's, in blocks of BYTES bytes (default
+ * 32).
  */
 #include "die.h"
 #include "dwarf_lines.h"
@@ -131,15 +130,7 @@ static void emit_c(const char *path, const struct encoded_lines *encoded,
 	emit_array(out, "uint8_t", "bench_stream", encoded->stream,
 		   encoded->header.stream_size, 1);
 	emit_array(out, "uint16_t", "bench_page_block", encoded->page_block,
-		   encoded->header.page_count, 2);
-	emit_array(out, "uint32_t", "bench_group_address", encoded->group_address,
-		   encoded->header.group_count, 4);
-	emit_array(out, "uint32_t", "bench_group_offset", encoded->group_offset,
-		   encoded->header.group_count, 4);
-	emit_array(out, "uint16_t", "bench_block_address", encoded->block_address,
-		   encoded->header.block_count, 2);
-	emit_array(out, "uint16_t", "bench_block_offset", encoded->block_offset,
-		   encoded->header.block_count, 2);
+		   encoded->header.page_count + 1, 2);
 	emit_array(out, "uint64_t", "bench_pcs", pcs, count, 8);
 	emit_array(out, "uint32_t", "bench_answers", answers, 2 * count, 4);
 	fprintf(out,
@@ -147,23 +138,20 @@ static void emit_c(const char *path, const struct encoded_lines *encoded,
 		"const struct tracer_lines bench_table = {\n"
 		"\t0x%" PRIx32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32
 		"u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32
-		"u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32 "u, 0x%" PRIxPTR "u,\n"
-		"\tbench_page_block, bench_group_address, bench_group_offset, "
-		"bench_block_address,\n"
-		"\tbench_block_offset, bench_stream};\n",
+		"u, 0x%" PRIxPTR "u,\n"
+		"\tbench_page_block, bench_stream};\n",
 		count, encoded->header.magic, encoded->header.version,
-		encoded->header.codec, encoded->header.block_rows,
-		encoded->header.row_count, encoded->header.block_count,
-		encoded->header.group_count, encoded->header.page_count,
+		encoded->header.block_bytes, encoded->header.literal_bytes,
+		encoded->header.file_bits, encoded->header.row_count,
+		encoded->header.block_count, encoded->header.page_count,
 		encoded->header.stream_size, encoded->header.file_count,
-		encoded->header.file_bits, encoded->header.address_k,
-		encoded->header.line_k, encoded->header.base);
+		encoded->header.base);
 	fclose(out);
 }
 
 int main(int argc, char **argv)
 {
-	struct line_table_layout layout = {TRACER_LINES_BYTES, 16, 0, 0};
+	uint32_t block_bytes = 32;
 	const char *emit = NULL;
 	struct elf_file elf;
 	struct line_table rows;
@@ -173,38 +161,33 @@ int main(int argc, char **argv)
 
 	die_program = "line_lookup";
 	for (; arg < argc - 1; arg++) {
-		if (strcmp(argv[arg], "--bits") == 0)
-			layout.codec = TRACER_LINES_BITS;
-		else if (strcmp(argv[arg], "--block") == 0 && arg + 1 < argc - 1)
-			layout.block_rows = (uint32_t)strtoul(argv[++arg], NULL, 10);
-		else if (strcmp(argv[arg], "--k") == 0 && arg + 1 < argc - 1 &&
-			 sscanf(argv[arg + 1], "%" SCNu32 ",%" SCNu32, &layout.address_k,
-				&layout.line_k) == 2)
-			arg++;
+		if (strcmp(argv[arg], "--block") == 0 && arg + 1 < argc - 1)
+			block_bytes = (uint32_t)strtoul(argv[++arg], NULL, 10);
 		else if (strcmp(argv[arg], "--emit-c") == 0 && arg + 1 < argc - 1)
 			emit = argv[++arg];
 		else
 			break;
 	}
 	if (arg != argc - 1) {
-		fprintf(stderr, "usage: line_lookup [--bits] [--block N] [--k A,L] "
-				"[--emit-c OUT.c] ELF\n");
+		fprintf(stderr,
+			"usage: line_lookup [--block BYTES] [--emit-c OUT.c] ELF\n");
 		return 2;
 	}
 	elf_open(&elf, argv[arg]);
 	dwarf_lines_read(&elf, LINE_CHOICE_GDB, &rows);
 	if (rows.problem)
 		die(argv[arg], "no line table: %s", rows.problem);
-	line_table_encode(argv[arg], &rows, &layout, &encoded);
+	line_table_encode(argv[arg], &rows, block_bytes, &encoded);
 	if (!tracer_lines_valid(&encoded.header))
 		die(argv[arg], "the lookup rejects the encoded table's header");
 	bytes = line_table_bytes(&encoded);
-	printf("layout %s block %" PRIu32 " k %" PRIu32 ",%" PRIu32 ": %" PRIu32
-	       " rows, %zu bytes (index %zu, stream %" PRIu32 "), %.3f bytes per row\n",
-	       layout.codec == TRACER_LINES_BYTES ? "bytes" : "bits", layout.block_rows,
-	       layout.address_k, layout.line_k, encoded.header.row_count, bytes,
-	       (size_t)encoded.header.group_count * 8 +
-		   (size_t)encoded.header.block_count * 4,
+	printf("layout block %" PRIu32 " bytes: %" PRIu32 " rows, %" PRIu32
+	       " blocks (%.1f rows each), %zu bytes (page map %zu, stream %" PRIu32
+	       "), %.3f bytes per row\n",
+	       block_bytes, encoded.header.row_count, encoded.header.block_count,
+	       (double)encoded.header.row_count /
+		   (encoded.header.block_count ? encoded.header.block_count : 1),
+	       bytes, ((size_t)encoded.header.page_count + 1) * sizeof(uint16_t),
 	       encoded.header.stream_size,
 	       (double)bytes / (encoded.header.row_count ? encoded.header.row_count : 1));
 	if (emit)
