@@ -153,8 +153,8 @@ static void start_block(struct stream *stream, const struct tracer_lines *header
 	while (stream->size % header->block_bytes != 0)
 		put_byte(stream, TRACER_LINES_END);
 	literal = (address & ((1u << TRACER_LINES_PAGE_SHIFT) - 1)) / 2 |
-		  (uint64_t)row->file << TRACER_LINES_PAGE_BITS |
-		  (uint64_t)row->line << (TRACER_LINES_PAGE_BITS + header->file_bits);
+		  (uint64_t)row->file << 8 |
+		  (uint64_t)row->line << (8 + header->file_bits);
 	for (uint32_t i = 0; i < header->literal_bytes; i++)
 		put_byte(stream, (uint8_t)(literal >> 8 * i));
 }
@@ -192,8 +192,9 @@ void line_table_encode(const char *path, const struct line_table *rows,
 		kept[count++] = next;
 	}
 	header.file_bits = bits_of(rows->file_count);
-	header.literal_bytes =
-	    (TRACER_LINES_PAGE_BITS + header.file_bits + bits_of(max_line) + 7) / 8;
+	header.literal_bytes = 1 + (header.file_bits + bits_of(max_line) + 7) / 8;
+	if (header.literal_bytes < TRACER_LINES_MIN_LITERAL_BYTES)
+		header.literal_bytes = TRACER_LINES_MIN_LITERAL_BYTES;
 	if (header.file_bits > TRACER_LINES_MAX_FILE_BITS)
 		die(path, "line table: %zu files", rows->file_count);
 	if (block_bytes < header.literal_bytes ||

@@ -100,16 +100,16 @@
 #define TRACER_LINES_LINE_BASE	(-5)
 #define TRACER_LINES_LINE_RANGE 16u
 
-/* page_block[] has an entry per 2^TRACER_LINES_PAGE_SHIFT bytes of code;
- * a block's first row says its address in halfwords from its page's start,
- * in the low TRACER_LINES_PAGE_BITS bits of its literal. */
-#define TRACER_LINES_PAGE_SHIFT 10u
-#define TRACER_LINES_PAGE_BITS	(TRACER_LINES_PAGE_SHIFT - 1u)
+/* page_block[] has an entry per 2^TRACER_LINES_PAGE_SHIFT bytes of code:
+ * a block's first byte, its address in halfwords from its page's start,
+ * holds 256 of them. */
+#define TRACER_LINES_PAGE_SHIFT 9u
 
 /* Bounds on what a table may say: blocks of at most 256 bytes; literals
- * of at most 8 bytes; files below 2^16; halfword steps and LEB128 values
+ * of 4 to 8 bytes; files below 2^16; halfword steps and LEB128 values
  * below 2^28 (at most 4 bytes). */
 #define TRACER_LINES_MAX_BLOCK_BYTES   256u
+#define TRACER_LINES_MIN_LITERAL_BYTES 4u
 #define TRACER_LINES_MAX_LITERAL_BYTES 8u
 #define TRACER_LINES_MAX_FILE_BITS     16u
 #define TRACER_LINES_MAX_VALUE	       0x0fffffffu

@@ -14,11 +14,12 @@ bool tracer_lines_valid(const struct tracer_lines *table)
 
 	if (table->magic != TRACER_LINES_MAGIC ||
 	    table->version != TRACER_LINES_VERSION ||
+	    table->literal_bytes < TRACER_LINES_MIN_LITERAL_BYTES ||
 	    table->literal_bytes > TRACER_LINES_MAX_LITERAL_BYTES ||
 	    table->literal_bytes > block_bytes ||
 	    block_bytes > TRACER_LINES_MAX_BLOCK_BYTES || table->file_bits == 0 ||
 	    table->file_bits > TRACER_LINES_MAX_FILE_BITS ||
-	    TRACER_LINES_PAGE_BITS + table->file_bits >= 8 * table->literal_bytes)
+	    table->file_bits >= 8 * (table->literal_bytes - 1))
 		return false;
 	if (table->block_count == 0)
 		return table->page_count == 0 && table->stream_size == 0;
@@ -29,16 +30,6 @@ bool tracer_lines_valid(const struct tracer_lines *table)
 	       (table->block_count - 1) * block_bytes + table->literal_bytes <=
 		   table->stream_size &&
 	       table->stream_size <= table->block_count * block_bytes;
-}
-
-/* A block's address in halfwords from its page's start: the low bits of
- * its literal. */
-static inline uint32_t block_halfword(const struct tracer_lines *table, uint32_t block)
-{
-	const uint8_t *literal = table->stream + (uintptr_t)block * table->block_bytes;
-
-	return (literal[0] | (uint32_t)literal[1] << 8) &
-	       ((1u << TRACER_LINES_PAGE_BITS) - 1);
 }
 
 /* LEB128 values of at most 4 bytes, 28 bits (TRACER_LINES_MAX_VALUE); a
@@ -194,29 +185,33 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uint64_t offse
 enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr_t pc,
 				       struct tracer_line *found)
 {
-	uint64_t offset, address, literal = 0;
-	uint32_t page, halfword, first, last, block;
+	const uint8_t *const stream = table->stream;
+	const uintptr_t block_bytes = table->block_bytes;
+	uintptr_t offset, page, halfword, first, last, block, fields;
 	const uint8_t *at, *end;
 	struct line_state state;
 
-	if (pc < table->base || pc - table->base > UINT32_MAX || table->block_count == 0)
+	if (pc < table->base || table->block_count == 0)
 		return TRACER_LINE_NONE;
 	offset = pc - table->base;
-	page = (uint32_t)(offset >> TRACER_LINES_PAGE_SHIFT);
-	halfword = (uint32_t)(offset >> 1) & ((1u << TRACER_LINES_PAGE_BITS) - 1);
+	page = offset >> TRACER_LINES_PAGE_SHIFT;
+	halfword = (offset >> 1) & 0xff;
 	if (page >= table->page_count) {
 		/* Past the last row's page: the last block's rows. */
 		page = table->page_count - 1;
-		halfword = (1u << TRACER_LINES_PAGE_BITS) - 1;
+		halfword = 0xff;
 	}
-	/* The last block of the page that starts at or below offset; if none
-	 * does, the one before the page's first, from an earlier page. */
+	/* The last block of the page that starts at or below offset (a
+	 * block's first byte is its address in halfwords from its page's
+	 * start); if none does, the one before the page's first, which
+	 * starts in the last page before with a block. */
 	first = table->page_block[page];
 	last = table->page_block[page + 1];
 	if (first > last || last > table->block_count)
 		return TRACER_LINE_CORRUPT;
-	for (block = first; block < last && block_halfword(table, block) <= halfword;)
-		block++;
+	at = stream + first * block_bytes;
+	for (block = first; block < last && *at <= halfword; block++)
+		at += block_bytes;
 	if (block == first) {
 		if (first == 0)
 			return TRACER_LINE_CORRUPT;
@@ -226,25 +221,26 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 			page--;
 		} while (table->page_block[page] >= first);
 	}
-	block--;
-	at = table->stream + (uintptr_t)block * table->block_bytes;
-	end = block + 1 < table->block_count ? at + table->block_bytes
-					     : table->stream + table->stream_size;
-	for (uint32_t i = table->literal_bytes; i-- > 0;)
-		literal = literal << 8 | at[i];
-	at += table->literal_bytes;
-	address = ((uint64_t)page << TRACER_LINES_PAGE_SHIFT) +
-		  2 * (literal & ((1u << TRACER_LINES_PAGE_BITS) - 1));
-	literal >>= TRACER_LINES_PAGE_BITS;
+	at -= block_bytes;
+	end = at + block_bytes;
+	if (end > stream + table->stream_size)
+		end = stream + table->stream_size;
+	/* The first row: its address, then its file and line in the bytes
+	 * after, little-endian (the header bounds both). */
+	fields = at[1] | (uint32_t)at[2] << 8 | (uint32_t)at[3] << 16;
+	for (uintptr_t i = 4; i < table->literal_bytes; i++)
+		fields |= (uint64_t)at[i] << (8 * (i - 1));
 	state = (struct line_state){
-	    (uint32_t)literal & ((1u << table->file_bits) - 1),
-	    (uint32_t)(literal >> table->file_bits),
+	    (uint32_t)fields & ((1u << table->file_bits) - 1),
+	    (uint32_t)(fields >> table->file_bits),
 	    NO_FILE,
 	    0,
 	    NO_FILE,
 	    0,
 	};
-	if (!advance(at, end, offset, address, &state) || state.file >= table->file_count)
+	if (!advance(at + table->literal_bytes, end, offset,
+		     (page << TRACER_LINES_PAGE_SHIFT) + 2 * (uintptr_t)at[0], &state) ||
+	    state.file >= table->file_count)
 		return TRACER_LINE_CORRUPT;
 	if (state.file == 0)
 		return TRACER_LINE_NONE;
