@@ -95,7 +95,8 @@ static void encode_row(struct stream *stream, struct byte_files *files,
 		} else if (steps <= 32 && fits_int8(delta)) {
 			put_byte(stream, (uint8_t)(TRACER_LINES_NEAR + steps - 1));
 			put_byte(stream, (uint8_t)delta);
-		} else if (steps <= 16 && delta >= INT16_MIN && delta <= INT16_MAX) {
+		} else if (steps <= TRACER_LINES_SPECIAL - TRACER_LINES_FAR &&
+			   delta >= INT16_MIN && delta <= INT16_MAX) {
 			put_byte(stream, (uint8_t)(TRACER_LINES_FAR + steps - 1));
 			put_byte(stream, (uint8_t)((uint64_t)delta & 0xff));
 			put_byte(stream, (uint8_t)((uint64_t)delta >> 8 & 0xff));

@@ -97,23 +97,25 @@ static inline void recent_file(struct line_state *state, bool earlier)
 	state->before_line = line;
 }
 
-/* The rows of stream[at, end) after a block's first (state, at address),
- * while they start at or below offset. */
-static inline bool advance(const uint8_t *at, const uint8_t *end, uint64_t offset,
-			   uint64_t address, struct line_state *state)
+/* The rows of stream[at, end) after a block's first (state, at halfword
+ * address), while they start at or below halfword target. Addresses count
+ * halfwords: a special opcode's step is then its high nibble less a
+ * constant. */
+static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t target,
+			   uintptr_t address, struct line_state *state)
 {
-	uint64_t next;
+	uintptr_t next;
 	uint32_t delta, steps, new_file;
 
 	while (at < end) {
 		uintptr_t opcode = *at++;
 
-		/* By frequency on the test kernels: special 53% of rows, near
-		 * 21%, recent 13%, far 7%, switch 6%, the others 0.2%. */
+		/* By frequency on the test kernels: special 68% of the rows a
+		 * lookup decodes, near 18%, recent 6%, switch 6%, far 1%. */
 		if (opcode >= TRACER_LINES_SPECIAL) {
-			opcode -= TRACER_LINES_SPECIAL;
-			next = address + (opcode >> 3 & ~(uintptr_t)1) + 2;
-			if (next > offset)
+			next = address + (opcode >> 4) -
+			       (TRACER_LINES_SPECIAL / TRACER_LINES_LINE_RANGE - 1);
+			if (next > target)
 				break;
 			address = next;
 			state->line +=
@@ -121,8 +123,8 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uint64_t offse
 			continue;
 		}
 		if (opcode < TRACER_LINES_RECENT && opcode >= TRACER_LINES_NEAR) {
-			next = address + 2 * (opcode - TRACER_LINES_NEAR) + 2;
-			if (next > offset)
+			next = address + opcode - (TRACER_LINES_NEAR - 1);
+			if (next > target)
 				break;
 			if (at >= end)
 				return false;
@@ -130,16 +132,16 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uint64_t offse
 		} else if (opcode >= TRACER_LINES_RECENT &&
 			   opcode < TRACER_LINES_SWITCH) {
 			opcode -= TRACER_LINES_RECENT;
-			next = address + 2 * (opcode & 15) + 2;
-			if (next > offset)
+			next = address + (opcode & 15) + 1;
+			if (next > target)
 				break;
 			recent_file(state, opcode >= 16);
 			if (state->file == NO_FILE || at >= end)
 				return false;
 			state->line += (*at++ ^ 0x80u) - 0x80u;
 		} else if (opcode >= TRACER_LINES_FAR) {
-			next = address + 2 * (opcode - TRACER_LINES_FAR) + 2;
-			if (next > offset)
+			next = address + opcode - (TRACER_LINES_FAR - 1);
+			if (next > target)
 				break;
 			if (end - at < 2)
 				return false;
@@ -147,8 +149,8 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uint64_t offse
 			at += 2;
 			state->line += (delta ^ 0x8000u) - 0x8000u;
 		} else if (opcode >= TRACER_LINES_SWITCH) {
-			next = address + 2 * (opcode - TRACER_LINES_SWITCH) + 2;
-			if (next > offset)
+			next = address + opcode - (TRACER_LINES_SWITCH - 1);
+			if (next > target)
 				break;
 			if (!read_leb(&at, end, false, &new_file))
 				return false;
@@ -158,8 +160,8 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uint64_t offse
 		} else if (opcode == TRACER_LINES_ADVANCE) {
 			if (!read_leb(&at, end, false, &steps))
 				return false;
-			next = address + 2 * (uint64_t)steps + 2;
-			if (next > offset)
+			next = address + (uintptr_t)steps + 1;
+			if (next > target)
 				break;
 			if (!read_leb(&at, end, true, &delta))
 				return false;
@@ -168,8 +170,8 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uint64_t offse
 			if (!read_leb(&at, end, false, &new_file) ||
 			    !read_leb(&at, end, false, &steps))
 				return false;
-			next = address + 2 * (uint64_t)steps + 2;
-			if (next > offset)
+			next = address + (uintptr_t)steps + 1;
+			if (next > target)
 				break;
 			switch_file(state, new_file);
 			if (!read_leb(&at, end, false, &state->line))
@@ -238,8 +240,8 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	    NO_FILE,
 	    0,
 	};
-	if (!advance(at + table->literal_bytes, end, offset,
-		     (page << TRACER_LINES_PAGE_SHIFT) + 2 * (uintptr_t)at[0], &state) ||
+	if (!advance(at + table->literal_bytes, end, offset >> 1,
+		     (page << (TRACER_LINES_PAGE_SHIFT - 1)) + at[0], &state) ||
 	    state.file >= table->file_count)
 		return TRACER_LINE_CORRUPT;
 	if (state.file == 0)
