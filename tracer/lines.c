@@ -108,7 +108,7 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 	uint32_t delta, steps, new_file;
 
 	while (at < end) {
-		uintptr_t opcode = *at++;
+		uintptr_t opcode = *at;
 
 		/* By frequency on the test kernels: special 68% of the rows a
 		 * lookup decodes, near 18%, recent 6%, switch 6%, far 1%. */
@@ -120,8 +120,10 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 			address = next;
 			state->line +=
 			    (uint32_t)(opcode & 15) + (uint32_t)TRACER_LINES_LINE_BASE;
+			at++;
 			continue;
 		}
+		at++;
 		if (opcode < TRACER_LINES_RECENT && opcode >= TRACER_LINES_NEAR) {
 			next = address + opcode - (TRACER_LINES_NEAR - 1);
 			if (next > target)
