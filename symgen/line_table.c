@@ -62,12 +62,12 @@ struct kept_row {
 	uint32_t line;
 };
 
-/* A block's state as the lookup (tracer/lines.c) keeps it: the current file
- * and line, and the two files before it with their last lines (file
- * NO_FILE: none yet). */
+/* A block's state as the lookup (tracer/lines.c) keeps it: three
+ * contexts, each a file and its last line, most recent first; the current
+ * row is the first's (file NO_FILE: none yet). */
 #define NO_FILE UINT32_MAX
 
-struct byte_files {
+struct contexts {
 	uint32_t file[3];
 	uint32_t line[3];
 };
@@ -77,16 +77,44 @@ static bool fits_int8(int64_t value)
 	return value >= -128 && value <= 127;
 }
 
-static void encode_row(struct stream *stream, struct byte_files *files,
+/* Moves context `index` to the front; the ones before it move back. */
+static void to_front(struct contexts *contexts, unsigned index)
+{
+	const uint32_t file = contexts->file[index], line = contexts->line[index];
+
+	for (; index > 0; index--) {
+		contexts->file[index] = contexts->file[index - 1];
+		contexts->line[index] = contexts->line[index - 1];
+	}
+	contexts->file[0] = file;
+	contexts->line[0] = line;
+}
+
+/* Pushes a context in front: the last one is forgotten. */
+static void push(struct contexts *contexts, uint32_t file, uint32_t line)
+{
+	contexts->file[2] = file;
+	contexts->line[2] = line;
+	to_front(contexts, 2);
+}
+
+static void encode_row(struct stream *stream, struct contexts *contexts,
 		       const struct kept_row *previous, const struct kept_row *row)
 {
 	const uint64_t steps = (row->address - previous->address) / 2;
-	unsigned index = 0;
-	int64_t delta;
+	unsigned index = 3;
+	int64_t delta = 0;
 
-	while (index < 3 && files->file[index] != row->file)
-		index++;
-	delta = index < 3 ? (int64_t)row->line - (int64_t)files->line[index] : 0;
+	/* Of the contexts in row's file, the first whose line is near. */
+	for (unsigned i = 3; i-- > 0;) {
+		const int64_t from_here = (int64_t)row->line - (int64_t)contexts->line[i];
+
+		if (contexts->file[i] == row->file &&
+		    (index == 3 || fits_int8(from_here) || !fits_int8(delta))) {
+			index = i;
+			delta = from_here;
+		}
+	}
 	if (index == 0) {
 		int special = tracer_lines_special((uint32_t)steps, delta);
 
@@ -97,40 +125,40 @@ static void encode_row(struct stream *stream, struct byte_files *files,
 			put_byte(stream, (uint8_t)delta);
 		} else if (steps <= TRACER_LINES_SPECIAL - TRACER_LINES_FAR &&
 			   delta >= INT16_MIN && delta <= INT16_MAX) {
+			/* A jump in the file (an inlined function of the same
+			 * file, say): the line it left is a context of its own,
+			 * for the row that comes back. */
 			put_byte(stream, (uint8_t)(TRACER_LINES_FAR + steps - 1));
 			put_byte(stream, (uint8_t)((uint64_t)delta & 0xff));
 			put_byte(stream, (uint8_t)((uint64_t)delta >> 8 & 0xff));
+			push(contexts, row->file, row->line);
+			return;
 		} else {
 			put_byte(stream, TRACER_LINES_ADVANCE);
 			put_uleb(stream, steps - 1);
 			put_sleb(stream, delta);
 		}
-		files->line[0] = row->line;
+		contexts->line[0] = row->line;
 		return;
 	}
 	if (index < 3 && steps <= 16 && fits_int8(delta)) {
 		put_byte(stream,
 			 (uint8_t)(TRACER_LINES_RECENT + 16 * (index - 1) + steps - 1));
 		put_byte(stream, (uint8_t)delta);
+		to_front(contexts, index);
+		contexts->line[0] = row->line;
+		return;
+	}
+	if (steps <= 16) {
+		put_byte(stream, (uint8_t)(TRACER_LINES_SWITCH + steps - 1));
+		put_uleb(stream, row->file);
 	} else {
-		if (steps <= 16) {
-			put_byte(stream, (uint8_t)(TRACER_LINES_SWITCH + steps - 1));
-			put_uleb(stream, row->file);
-		} else {
-			put_byte(stream, TRACER_LINES_FILE);
-			put_uleb(stream, row->file);
-			put_uleb(stream, steps - 1);
-		}
-		put_uleb(stream, row->line);
-		index = index < 3 ? index : 2;
+		put_byte(stream, TRACER_LINES_FILE);
+		put_uleb(stream, row->file);
+		put_uleb(stream, steps - 1);
 	}
-	/* Move to the front. */
-	for (; index > 0; index--) {
-		files->file[index] = files->file[index - 1];
-		files->line[index] = files->line[index - 1];
-	}
-	files->file[0] = row->file;
-	files->line[0] = row->line;
+	put_uleb(stream, row->line);
+	push(contexts, row->file, row->line);
 }
 
 /* Bits to hold value. */
@@ -164,7 +192,7 @@ void line_table_encode(const char *path, const struct line_table *rows,
 		       uint32_t block_bytes, struct encoded_lines *out)
 {
 	struct stream stream = {.path = path};
-	struct byte_files files = {{0}, {0}};
+	struct contexts contexts = {{0}, {0}};
 	struct kept_row *kept = tracked_alloc(path, rows->row_count + 1, sizeof(*kept));
 	struct tracer_lines header = {.magic = TRACER_LINES_MAGIC,
 				      .version = TRACER_LINES_VERSION,
@@ -211,15 +239,15 @@ void line_table_encode(const char *path, const struct line_table *rows,
 		const size_t before = stream.size;
 
 		if (i > 0) {
-			encode_row(&stream, &files, &kept[i - 1], &kept[i]);
+			encode_row(&stream, &contexts, &kept[i - 1], &kept[i]);
 			if (stream.size <= (size_t)block * block_bytes)
 				continue;
 			stream.size = before;
 		}
 		start_block(&stream, &header, &kept[i], kept[0].address);
 		block_address[block++] = kept[i].address - kept[0].address;
-		files = (struct byte_files){{kept[i].file, NO_FILE, NO_FILE},
-					    {kept[i].line, 0, 0}};
+		contexts = (struct contexts){{kept[i].file, NO_FILE, NO_FILE},
+					     {kept[i].line, 0, 0}};
 	}
 	if (stream.size > UINT32_MAX || block > UINT16_MAX)
 		die(path, "line table: %zu bytes, %u blocks", stream.size, block);

@@ -54,33 +54,31 @@ static inline bool read_leb(const uint8_t **at, const uint8_t *end, bool is_sign
 	return false;
 }
 
-/* No file: a remembered file the block has not had. */
+/* No file: a context the block has not had. */
 #define NO_FILE UINT32_MAX
 
-/* The rows of a block as they are decoded: the current file and its line,
- * and the two files before it with their last lines, most recent first. */
+/* The rows of a block as they are decoded: three contexts, each a file and
+ * its last line, most recent first; the current row is the first's. */
 struct line_state {
 	uint32_t file, line;
 	uint32_t before_file, before_line;
 	uint32_t earlier_file, earlier_line;
 };
 
-/* A row of new_file (the opcodes FILE and SWITCH): of the two files before,
- * the one that is not new_file stays. */
-static inline void switch_file(struct line_state *state, uint32_t new_file)
+/* A new context in front, of new_file (the opcodes FILE, SWITCH and FAR);
+ * the last is forgotten. */
+static inline void push_context(struct line_state *state, uint32_t new_file)
 {
-	if (new_file != state->before_file) {
-		state->earlier_file = state->before_file;
-		state->earlier_line = state->before_line;
-	}
+	state->earlier_file = state->before_file;
+	state->earlier_line = state->before_line;
 	state->before_file = state->file;
 	state->before_line = state->line;
 	state->file = new_file;
 }
 
-/* A row of the file before the current one (earlier: the one before it),
- * at its last line; the current one becomes the one before. */
-static inline void recent_file(struct line_state *state, bool earlier)
+/* The second context (earlier: the third) to the front (the opcode
+ * RECENT). */
+static inline void recent_context(struct line_state *state, bool earlier)
 {
 	const uint32_t file = state->file, line = state->line;
 
@@ -137,7 +135,7 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 			next = address + (opcode & 15) + 1;
 			if (next > target)
 				break;
-			recent_file(state, opcode >= 16);
+			recent_context(state, opcode >= 16);
 			if (state->file == NO_FILE || at >= end)
 				return false;
 			state->line += (*at++ ^ 0x80u) - 0x80u;
@@ -149,6 +147,7 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 				return false;
 			delta = (uint32_t)at[0] | (uint32_t)at[1] << 8;
 			at += 2;
+			push_context(state, state->file);
 			state->line += (delta ^ 0x8000u) - 0x8000u;
 		} else if (opcode >= TRACER_LINES_SWITCH) {
 			next = address + opcode - (TRACER_LINES_SWITCH - 1);
@@ -156,7 +155,7 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 				break;
 			if (!read_leb(&at, end, false, &new_file))
 				return false;
-			switch_file(state, new_file);
+			push_context(state, new_file);
 			if (!read_leb(&at, end, false, &state->line))
 				return false;
 		} else if (opcode == TRACER_LINES_ADVANCE) {
@@ -175,7 +174,7 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 			next = address + (uintptr_t)steps + 1;
 			if (next > target)
 				break;
-			switch_file(state, new_file);
+			push_context(state, new_file);
 			if (!read_leb(&at, end, false, &state->line))
 				return false;
 		} else {
