@@ -188,6 +188,16 @@ static void start_block(struct stream *stream, const struct tracer_lines *header
 		put_byte(stream, (uint8_t)(literal >> 8 * i));
 }
 
+/* Whether each page's blocks below it, less its group's first page's,
+ * fit a byte, in groups of 2^shift pages. */
+static bool bytes_fit(const uint32_t *below, uint32_t page_count, unsigned shift)
+{
+	for (uint32_t page = 0; page <= page_count; page++)
+		if (below[page] - below[page >> shift << shift] > UINT8_MAX)
+			return false;
+	return true;
+}
+
 void line_table_encode(const char *path, const struct line_table *rows,
 		       uint32_t block_bytes, struct encoded_lines *out)
 {
@@ -200,6 +210,7 @@ void line_table_encode(const char *path, const struct line_table *rows,
 				      .file_count = (uint32_t)rows->file_count + 1};
 	uint32_t max_line = 0, block = 0;
 	uint64_t *block_address;
+	uint32_t *below;
 	size_t count = 0;
 
 	for (size_t i = 0; i < rows->row_count; i++) {
@@ -255,25 +266,42 @@ void line_table_encode(const char *path, const struct line_table *rows,
 	header.block_count = block;
 	header.stream_size = (uint32_t)stream.size;
 	header.base = count ? (uintptr_t)kept[0].address : 0;
-	/* Each page's entry: the blocks that start below it. */
+	/* The blocks that start below each page, as a group's entry plus the
+	 * page's own byte: groups as large as that byte allows. */
 	header.page_count =
 	    count ? (uint32_t)((kept[count - 1].address - kept[0].address) >>
 			       TRACER_LINES_PAGE_SHIFT) +
 			1
 		  : 0;
-	out->page_block =
-	    tracked_alloc(path, header.page_count + 1, sizeof(*out->page_block));
+	below = tracked_alloc(path, header.page_count + 1, sizeof(*below));
 	for (uint32_t page = 0, blocks = 0; page <= header.page_count; page++) {
 		while (blocks < block &&
 		       block_address[blocks] < (uint64_t)page << TRACER_LINES_PAGE_SHIFT)
 			blocks++;
-		out->page_block[page] =
-		    (uint16_t)(page < header.page_count ? blocks : block);
+		below[page] = page < header.page_count ? blocks : block;
+	}
+	header.group_shift = TRACER_LINES_GROUP_SHIFT + 1;
+	do
+		header.group_shift--;
+	while (!bytes_fit(below, header.page_count, header.group_shift));
+	out->group_block =
+	    tracked_alloc(path, (header.page_count >> header.group_shift) + 1,
+			  sizeof(*out->group_block));
+	out->page_block =
+	    tracked_alloc(path, header.page_count + 1, sizeof(*out->page_block));
+	for (uint32_t page = 0; page <= header.page_count; page++) {
+		const uint32_t group = page >> header.group_shift;
+
+		if (page % (1u << header.group_shift) == 0)
+			out->group_block[group] = (uint16_t)below[page];
+		out->page_block[page] = (uint8_t)(below[page] - out->group_block[group]);
 	}
 	out->stream = stream.bytes;
+	header.group_block = out->group_block;
 	header.page_block = out->page_block;
 	header.stream = out->stream ? out->stream : (const uint8_t *)"";
 	out->header = header;
+	tracked_free(below);
 	tracked_free(block_address);
 	tracked_free(kept);
 }
@@ -282,6 +310,7 @@ size_t line_table_bytes(const struct encoded_lines *table)
 {
 	/* The header as a 64-bit image holds it, then the page map. */
 	return sizeof(struct tracer_lines) +
-	       ((size_t)table->header.page_count + 1) * sizeof(uint16_t) +
-	       table->header.stream_size;
+	       (((size_t)table->header.page_count >> table->header.group_shift) + 1) *
+		   sizeof(uint16_t) +
+	       ((size_t)table->header.page_count + 1) + table->header.stream_size;
 }

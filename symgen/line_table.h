@@ -16,7 +16,8 @@
  * row's address and header's pointers point at the arrays. */
 struct encoded_lines {
 	struct tracer_lines header;
-	uint16_t *page_block;
+	uint16_t *group_block;
+	uint8_t *page_block;
 	uint8_t *stream;
 };
 

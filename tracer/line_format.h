@@ -105,6 +105,10 @@
  * holds 256 of them. */
 #define TRACER_LINES_PAGE_SHIFT 9u
 
+/* Pages per group of the page map at most: 2^TRACER_LINES_GROUP_SHIFT
+ * (symgen takes fewer where a group's blocks pass 255). */
+#define TRACER_LINES_GROUP_SHIFT 5u
+
 /* Bounds on what a table may say: blocks of at most 256 bytes; literals
  * of 4 to 8 bytes; files below 2^16; halfword steps and LEB128 values
  * below 2^28 (at most 4 bytes). */
@@ -112,6 +116,7 @@
 #define TRACER_LINES_MIN_LITERAL_BYTES 4u
 #define TRACER_LINES_MAX_LITERAL_BYTES 8u
 #define TRACER_LINES_MAX_FILE_BITS     16u
+#define TRACER_LINES_MAX_GROUP_SHIFT   16u
 #define TRACER_LINES_MAX_VALUE	       0x0fffffffu
 
 struct tracer_lines {
@@ -125,10 +130,13 @@ struct tracer_lines {
 	uint32_t page_count;  /* pages of code from base to the last row */
 	uint32_t stream_size; /* bytes: the last block's may be fewer */
 	uint32_t file_count;  /* file 0 included */
+	uint32_t group_shift; /* a group has 2^group_shift pages */
 	uintptr_t base;	      /* addresses are from here */
-	/* page_count + 1 entries: the blocks that start below each page, then
-	 * block_count */
-	const uint16_t *page_block;
+	/* The blocks that start below a page: its group's entry plus its own;
+	 * page_count + 1 entries (the last says block_count) and a group for
+	 * each */
+	const uint16_t *group_block;
+	const uint8_t *page_block;
 	const uint8_t *stream;
 };
 

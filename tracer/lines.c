@@ -19,14 +19,15 @@ bool tracer_lines_valid(const struct tracer_lines *table)
 	    table->literal_bytes > block_bytes ||
 	    block_bytes > TRACER_LINES_MAX_BLOCK_BYTES || table->file_bits == 0 ||
 	    table->file_bits > TRACER_LINES_MAX_FILE_BITS ||
+	    table->group_shift > TRACER_LINES_MAX_GROUP_SHIFT ||
 	    table->file_bits >= 8 * (table->literal_bytes - 1))
 		return false;
 	if (table->block_count == 0)
 		return table->page_count == 0 && table->stream_size == 0;
 	/* Every block's literal is in the stream: the lookup reads them
 	 * unchecked. */
-	return table->page_count != 0 && table->page_block != NULL &&
-	       table->stream != NULL &&
+	return table->page_count != 0 && table->group_block != NULL &&
+	       table->page_block != NULL && table->stream != NULL &&
 	       (table->block_count - 1) * block_bytes + table->literal_bytes <=
 		   table->stream_size &&
 	       table->stream_size <= table->block_count * block_bytes;
@@ -185,6 +186,13 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 	return true;
 }
 
+/* The blocks that start below page (at most page_count). */
+static inline uintptr_t blocks_below(const struct tracer_lines *table, uintptr_t page)
+{
+	return (uintptr_t)table->group_block[page >> table->group_shift] +
+	       table->page_block[page];
+}
+
 enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr_t pc,
 				       struct tracer_line *found)
 {
@@ -208,8 +216,8 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	 * block's first byte is its address in halfwords from its page's
 	 * start); if none does, the one before the page's first, which
 	 * starts in the last page before with a block. */
-	first = table->page_block[page];
-	last = table->page_block[page + 1];
+	first = blocks_below(table, page);
+	last = blocks_below(table, page + 1);
 	if (first > last || last > table->block_count)
 		return TRACER_LINE_CORRUPT;
 	at = stream + first * block_bytes;
@@ -222,7 +230,7 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 			if (page == 0)
 				return TRACER_LINE_CORRUPT;
 			page--;
-		} while (table->page_block[page] >= first);
+		} while (blocks_below(table, page) >= first);
 	}
 	at -= block_bytes;
 	end = at + block_bytes;
