@@ -41,6 +41,11 @@ static inline bool read_leb(const uint8_t **at, const uint8_t *end, bool is_sign
 {
 	uint32_t result = 0;
 
+	/* Most are one byte: a file, a line below 128. */
+	if (*at < end && **at < (is_signed ? 0x40 : 0x80)) {
+		*value = *(*at)++;
+		return true;
+	}
 	for (unsigned shift = 0; shift < 28 && *at < end; shift += 7) {
 		uint32_t byte = *(*at)++;
 
