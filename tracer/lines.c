@@ -4,7 +4,8 @@
  * literal inside the stream, and each further read is checked against its
  * block's end; steps and values are bounded (TRACER_LINES_MAX_VALUE) and
  * addresses kept in 64 bits, so no sum overflows; lines wrap (unsigned), so
- * a hostile table gives a wrong line, never undefined behaviour.
+ * a hostile table gives a wrong line, never undefined behaviour. Signed
+ * bytes are read as int8_t, a character type, so any byte is a value.
  */
 #include "lines.h"
 
@@ -134,7 +135,7 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 				break;
 			if (at >= end)
 				return false;
-			state->line += (*at++ ^ 0x80u) - 0x80u;
+			state->line += (uint32_t) * (const int8_t *)at++;
 		} else if (opcode >= TRACER_LINES_RECENT &&
 			   opcode < TRACER_LINES_SWITCH) {
 			opcode -= TRACER_LINES_RECENT;
@@ -144,17 +145,17 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 			recent_context(state, opcode >= 16);
 			if (state->file == NO_FILE || at >= end)
 				return false;
-			state->line += (*at++ ^ 0x80u) - 0x80u;
+			state->line += (uint32_t) * (const int8_t *)at++;
 		} else if (opcode >= TRACER_LINES_FAR) {
 			next = address + opcode - (TRACER_LINES_FAR - 1);
 			if (next > target)
 				break;
 			if (end - at < 2)
 				return false;
-			delta = (uint32_t)at[0] | (uint32_t)at[1] << 8;
+			delta = at[0] | (uint32_t)((const int8_t *)at)[1] << 8;
 			at += 2;
 			push_context(state, state->file);
-			state->line += (delta ^ 0x8000u) - 0x8000u;
+			state->line += delta;
 		} else if (opcode >= TRACER_LINES_SWITCH) {
 			next = address + opcode - (TRACER_LINES_SWITCH - 1);
 			if (next > target)
@@ -207,13 +208,15 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	const uint8_t *at, *end;
 	struct line_state state;
 
-	if (pc < table->base || table->block_count == 0)
+	if (pc < table->base)
 		return TRACER_LINE_NONE;
 	offset = pc - table->base;
 	page = offset >> TRACER_LINES_PAGE_SHIFT;
 	halfword = (offset >> 1) & 0xff;
 	if (page >= table->page_count) {
 		/* Past the last row's page: the last block's rows. */
+		if (table->page_count == 0)
+			return TRACER_LINE_NONE;
 		page = table->page_count - 1;
 		halfword = 0xff;
 	}
