@@ -204,7 +204,8 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 {
 	const uint8_t *const stream = table->stream;
 	const uintptr_t block_bytes = table->block_bytes;
-	uintptr_t offset, page, halfword, first, last, block, fields;
+	uintptr_t offset, page, halfword, first, last, block;
+	uint64_t fields;
 	const uint8_t *at, *end;
 	struct line_state state;
 
