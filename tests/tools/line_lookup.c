@@ -13,7 +13,7 @@
  *         (tests/bench/line_bench.c)
  *
  * The layout is tracer/line_format.h's, in blocks of BYTES bytes (default
- * 32).
+ * LINE_TABLE_BLOCK_BYTES).
  */
 #include "die.h"
 #include "dwarf_lines.h"
@@ -153,7 +153,7 @@ static void emit_c(const char *path, const struct encoded_lines *encoded,
 
 int main(int argc, char **argv)
 {
-	uint32_t block_bytes = 32;
+	uint32_t block_bytes = LINE_TABLE_BLOCK_BYTES;
 	const char *emit = NULL;
 	struct elf_file elf;
 	struct line_table rows;
