@@ -19,7 +19,7 @@
  *   blocks start in pc's page.
  * - The page map: a byte per page under a 16-bit entry per group of pages.
  * At 28 bytes a block holds about 16 rows: 1.79 to 1.85 bytes per row on
- * the -O2 kernels, 248 to 261 instructions a lookup at their return
+ * the -O2 kernels, 248 to 260 instructions a lookup at their return
  * addresses on rv64imac -O2; the layout of 32-row blocks it replaces took
  * 1.82 to 1.84 bytes per row and 482 to 489 instructions.
  *
