@@ -12,11 +12,8 @@
 
 extern const struct tracer_lines bench_table;
 extern const uint8_t bench_stream[];
-extern const uint16_t bench_page_block[];
-extern const uint32_t bench_group_address[];
-extern const uint32_t bench_group_offset[];
-extern const uint16_t bench_block_address[];
-extern const uint16_t bench_block_offset[];
+extern const uint16_t bench_group_block[];
+extern const uint8_t bench_page_block[];
 extern const uint64_t bench_pcs[];
 extern const uint32_t bench_answers[];
 extern const uint32_t bench_pc_count;

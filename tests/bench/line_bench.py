@@ -17,13 +17,7 @@ import sys
 
 CROSS = "riscv64-unknown-elf-"
 LINE_LOOKUP = "build/host/line_lookup"
-LAYOUTS = [
-    ("bytes-16", ["--block", "16"]),
-    ("bytes-24", ["--block", "24"]),
-    ("bytes-32", ["--block", "32"]),
-    ("bits-16", ["--bits", "--block", "16", "--k", "1,1"]),
-    ("bits-64", ["--bits", "--block", "64", "--k", "1,1"]),
-]
+LAYOUTS = [("bytes-%d" % size, ["--block", str(size)]) for size in (16, 20, 24, 28, 32, 40)]
 CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-march=rv64imac_zicsr", "-mabi=lp64",
           "-mcmodel=medany", "-ffreestanding", "-fno-builtin", "-nostdlib", "-static",
           "-Itracer", "-Itests/bench", "-T", "tests/bench/line_bench.ld"]
