@@ -3,6 +3,7 @@
  */
 #include "line_table.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "die.h"
@@ -55,21 +56,24 @@ static void put_sleb(struct stream *stream, int64_t value)
 	}
 }
 
-/* A row as the layout keeps it: file 0 for an end. */
+/* A row as the layout keeps it: file 0 for an end; call 0 for none, else
+ * the innermost inlined call's number. */
 struct kept_row {
 	uint64_t address;
 	uint32_t file;
 	uint32_t line;
+	uint32_t call;
 };
 
 /* A block's state as the lookup (tracer/lines.c) keeps it: three
- * contexts, each a file and its last line, most recent first; the current
- * row is the first's (file NO_FILE: none yet). */
+ * contexts, each a file, its last line and its call, most recent first;
+ * the current row is the first's (file NO_FILE: none yet). */
 #define NO_FILE UINT32_MAX
 
 struct contexts {
 	uint32_t file[3];
 	uint32_t line[3];
+	uint32_t call[3];
 };
 
 static bool fits_int8(int64_t value)
@@ -81,38 +85,71 @@ static bool fits_int8(int64_t value)
 static void to_front(struct contexts *contexts, unsigned index)
 {
 	const uint32_t file = contexts->file[index], line = contexts->line[index];
+	const uint32_t call = contexts->call[index];
 
 	for (; index > 0; index--) {
 		contexts->file[index] = contexts->file[index - 1];
 		contexts->line[index] = contexts->line[index - 1];
+		contexts->call[index] = contexts->call[index - 1];
 	}
 	contexts->file[0] = file;
 	contexts->line[0] = line;
+	contexts->call[0] = call;
 }
 
-/* Pushes a context in front: the last one is forgotten. */
+/* Pushes a context in front, of the current call: the last one is
+ * forgotten. */
 static void push(struct contexts *contexts, uint32_t file, uint32_t line)
 {
 	contexts->file[2] = file;
 	contexts->line[2] = line;
+	contexts->call[2] = contexts->call[0];
 	to_front(contexts, 2);
 }
 
+static void encode_context_row(struct stream *stream, struct contexts *contexts,
+			       const struct kept_row *previous,
+			       const struct kept_row *row);
+
+/* A row, then CALL if its call is not its context's. */
 static void encode_row(struct stream *stream, struct contexts *contexts,
 		       const struct kept_row *previous, const struct kept_row *row)
 {
+	encode_context_row(stream, contexts, previous, row);
+	if (contexts->call[0] != row->call) {
+		put_byte(stream, TRACER_LINES_CALL);
+		put_sleb(stream, (int64_t)row->call - (int64_t)contexts->call[0]);
+		contexts->call[0] = row->call;
+	}
+}
+
+/* How well context i serves row: its file, then a line near, then its
+ * call; 0 if not of row's file. */
+static unsigned context_score(const struct contexts *contexts, unsigned i,
+			      const struct kept_row *row)
+{
+	if (contexts->file[i] != row->file)
+		return 0;
+	return 1 + 2 * fits_int8((int64_t)row->line - (int64_t)contexts->line[i]) +
+	       (contexts->call[i] == row->call);
+}
+
+static void encode_context_row(struct stream *stream, struct contexts *contexts,
+			       const struct kept_row *previous,
+			       const struct kept_row *row)
+{
 	const uint64_t steps = (row->address - previous->address) / 2;
-	unsigned index = 3;
+	unsigned index = 3, best = 0;
 	int64_t delta = 0;
 
-	/* Of the contexts in row's file, the first whose line is near. */
-	for (unsigned i = 3; i-- > 0;) {
-		const int64_t from_here = (int64_t)row->line - (int64_t)contexts->line[i];
+	/* Of the contexts in row's file, the first that serves it best. */
+	for (unsigned i = 0; i < 3; i++) {
+		const unsigned score = context_score(contexts, i, row);
 
-		if (contexts->file[i] == row->file &&
-		    (index == 3 || fits_int8(from_here) || !fits_int8(delta))) {
+		if (score > best) {
+			best = score;
 			index = i;
-			delta = from_here;
+			delta = (int64_t)row->line - (int64_t)contexts->line[i];
 		}
 	}
 	if (index == 0) {
@@ -183,7 +220,8 @@ static void start_block(struct stream *stream, const struct tracer_lines *header
 		put_byte(stream, TRACER_LINES_END);
 	literal = (address & ((1u << TRACER_LINES_PAGE_SHIFT) - 1)) / 2 |
 		  (uint64_t)row->file << 8 |
-		  (uint64_t)row->line << (8 + header->file_bits);
+		  (uint64_t)row->call << (8 + header->file_bits) |
+		  (uint64_t)row->line << (8 + header->file_bits + header->call_bits);
 	for (uint32_t i = 0; i < header->literal_bytes; i++)
 		put_byte(stream, (uint8_t)(literal >> 8 * i));
 }
@@ -198,12 +236,150 @@ static bool bytes_fit(const uint32_t *below, uint32_t page_count, unsigned shift
 	return true;
 }
 
+static int compare_addresses(const void *a, const void *b)
+{
+	const uint64_t left = *(const uint64_t *)a, right = *(const uint64_t *)b;
+
+	return (left > right) - (left < right);
+}
+
+/* Where a row may start: each row's address and, with inlines, each end of
+ * an inlined call's range, from the first row on; sorted, once each. */
+static size_t row_starts(const char *path, const struct line_table *rows,
+			 const struct inline_table *inlines, uint64_t **out)
+{
+	const size_t range_count = inlines ? inlines->range_count : 0;
+	uint64_t *starts =
+	    tracked_alloc(path, rows->row_count + 2 * range_count + 1, sizeof(*starts));
+	size_t count = 0, kept = 0;
+
+	for (size_t i = 0; i < rows->row_count; i++)
+		starts[count++] = rows->rows[i].addr;
+	for (size_t i = 0; i < range_count; i++) {
+		const struct inline_range *range = &inlines->ranges[i];
+
+		if (rows->row_count == 0)
+			break;
+		if (range->low >= rows->rows[0].addr)
+			starts[count++] = range->low;
+		if (range->high >= rows->rows[0].addr)
+			starts[count++] = range->high;
+	}
+	qsort(starts, count, sizeof(*starts), compare_addresses);
+	for (size_t i = 0; i < count; i++)
+		if (kept == 0 || starts[kept - 1] != starts[i])
+			starts[kept++] = starts[i];
+	*out = starts;
+	return kept;
+}
+
+/* The number of inlines->calls[call] (1 on), given on first use: a call's
+ * parents are numbered before it, so a parent's number is below its
+ * child's (what the lookup checks to end a chain). */
+static uint32_t call_number(const char *path, const struct inline_table *inlines,
+			    uint32_t *number, size_t *call_of, uint32_t *count,
+			    size_t call)
+{
+	if (number[call] == 0) {
+		const size_t parent = inlines->calls[call].parent;
+
+		if (parent != INLINE_NO_CALL)
+			call_number(path, inlines, number, call_of, count, parent);
+		if (*count == UINT32_MAX)
+			die(path, "line table: too many inlined calls");
+		number[call] = ++*count;
+		call_of[*count - 1] = call;
+	}
+	return number[call];
+}
+
+/* Index 1 on of name in names[0 .. *count), added if not there; 0 for
+ * NULL. */
+static uint32_t name_index(const char **names, size_t *count, const char *name)
+{
+	if (name == NULL)
+		return 0;
+	for (size_t i = 0; i < *count; i++)
+		if (strcmp(names[i], name) == 0)
+			return (uint32_t)i + 1;
+	names[(*count)++] = name;
+	return (uint32_t)*count;
+}
+
+/* The call's file as the rows number files (1 on), 0 for none. */
+static uint32_t file_index(const char *path, const struct line_table *rows,
+			   const char *file)
+{
+	if (file == NULL)
+		return 0;
+	for (size_t i = 0; i < rows->file_count; i++)
+		if (strcmp(rows->files[i], file) == 0)
+			return (uint32_t)i + 1;
+	die(path, "line table: inlined call from %s, a file no line program names", file);
+}
+
+/* The records of calls 1 to header->call_count (see line_format.h), and
+ * the header's fields for them. */
+static void encode_records(const char *path, const struct line_table *rows,
+			   const struct inline_table *inlines, const uint32_t *number,
+			   struct tracer_lines *header, struct encoded_lines *out)
+{
+	const size_t count = header->call_count;
+	uint32_t *name = tracked_alloc(path, count + 1, sizeof(*name));
+	uint32_t *file = tracked_alloc(path, count + 1, sizeof(*file));
+	size_t name_count = 0;
+	uint32_t max_line = 0;
+
+	out->names = tracked_alloc(path, count + 1, sizeof(*out->names));
+	for (size_t n = 0; n < count; n++) {
+		const struct inline_call *call = &inlines->calls[out->call_of[n]];
+
+		name[n] = name_index(out->names, &name_count, call->name);
+		file[n] = file_index(path, rows, call->call_file);
+		max_line = call->call_line > max_line ? call->call_line : max_line;
+	}
+	header->name_count = (uint32_t)name_count;
+	header->name_bits = bits_of(name_count);
+	header->call_line_bits = bits_of(max_line);
+	header->record_bytes = (header->call_bits + header->name_bits +
+				header->file_bits + header->call_line_bits + 7) /
+			       8;
+	if (header->name_bits > TRACER_LINES_MAX_NAME_BITS ||
+	    header->record_bytes > TRACER_LINES_MAX_RECORD_BYTES)
+		die(path, "line table: %zu names, records of %u bytes", name_count,
+		    header->record_bytes);
+	out->records = tracked_alloc(path, count * header->record_bytes + 1, 1);
+	for (size_t n = 0; n < count; n++) {
+		const struct inline_call *call = &inlines->calls[out->call_of[n]];
+		const uint32_t parent =
+		    call->parent == INLINE_NO_CALL ? 0 : number[call->parent];
+		uint64_t fields = parent;
+		unsigned shift = header->call_bits;
+
+		fields |= (uint64_t)name[n] << shift;
+		shift += header->name_bits;
+		fields |= (uint64_t)file[n] << shift;
+		shift += header->file_bits;
+		fields |= (uint64_t)call->call_line << shift;
+		for (uint32_t i = 0; i < header->record_bytes; i++)
+			out->records[n * header->record_bytes + i] =
+			    (uint8_t)(fields >> 8 * i);
+	}
+	tracked_free(name);
+	tracked_free(file);
+}
+
 void line_table_encode(const char *path, const struct line_table *rows,
-		       uint32_t block_bytes, struct encoded_lines *out)
+		       const struct inline_table *inlines, uint32_t block_bytes,
+		       struct encoded_lines *out)
 {
 	struct stream stream = {.path = path};
-	struct contexts contexts = {{0}, {0}};
-	struct kept_row *kept = tracked_alloc(path, rows->row_count + 1, sizeof(*kept));
+	struct contexts contexts = {{0}, {0}, {0}};
+	uint64_t *starts;
+	const size_t start_count = row_starts(path, rows, inlines, &starts);
+	struct kept_row *kept = tracked_alloc(path, start_count + 1, sizeof(*kept));
+	const size_t call_count = inlines ? inlines->call_count : 0;
+	uint32_t *number = tracked_alloc(path, call_count + 1, sizeof(*number));
 	struct tracer_lines header = {.magic = TRACER_LINES_MAGIC,
 				      .version = TRACER_LINES_VERSION,
 				      .block_bytes = block_bytes,
@@ -213,13 +389,21 @@ void line_table_encode(const char *path, const struct line_table *rows,
 	uint32_t *below;
 	size_t count = 0;
 
-	for (size_t i = 0; i < rows->row_count; i++) {
-		const struct line_row *row = &rows->rows[i];
-		struct kept_row next = {row->addr, row->end ? 0 : row->file + 1,
-					row->end ? 0 : row->line};
+	out->call_of = tracked_alloc(path, call_count + 1, sizeof(*out->call_of));
+	out->names = NULL;
+	out->records = NULL;
+	for (size_t i = 0; i < start_count; i++) {
+		const struct line_row *row = dwarf_line_at(rows, starts[i]);
+		struct kept_row next = {starts[i], row ? row->file + 1 : 0,
+					row ? row->line : 0, 0};
+		size_t innermost;
 
+		if (inlines && dwarf_inline_chain(inlines, starts[i], &innermost, 1) > 0)
+			next.call = call_number(path, inlines, number, out->call_of,
+						&header.call_count, innermost);
 		if (count > 0 && kept[count - 1].file == next.file &&
-		    kept[count - 1].line == next.line)
+		    kept[count - 1].line == next.line &&
+		    kept[count - 1].call == next.call)
 			continue;
 		if (count > 0 && ((next.address - kept[0].address) % 2 != 0 ||
 				  next.address - kept[0].address > UINT32_MAX))
@@ -231,8 +415,13 @@ void line_table_encode(const char *path, const struct line_table *rows,
 		max_line = next.line > max_line ? next.line : max_line;
 		kept[count++] = next;
 	}
+	tracked_free(starts);
+	header.call_bits = header.call_count ? bits_of(header.call_count) : 0;
+	if (header.call_bits > TRACER_LINES_MAX_CALL_BITS)
+		die(path, "line table: %u inlined calls", header.call_count);
 	header.file_bits = bits_of(rows->file_count);
-	header.literal_bytes = 1 + (header.file_bits + bits_of(max_line) + 7) / 8;
+	header.literal_bytes =
+	    1 + (header.file_bits + header.call_bits + bits_of(max_line) + 7) / 8;
 	if (header.literal_bytes < TRACER_LINES_MIN_LITERAL_BYTES)
 		header.literal_bytes = TRACER_LINES_MIN_LITERAL_BYTES;
 	if (header.file_bits > TRACER_LINES_MAX_FILE_BITS)
@@ -258,7 +447,8 @@ void line_table_encode(const char *path, const struct line_table *rows,
 		start_block(&stream, &header, &kept[i], kept[0].address);
 		block_address[block++] = kept[i].address - kept[0].address;
 		contexts = (struct contexts){{kept[i].file, NO_FILE, NO_FILE},
-					     {kept[i].line, 0, 0}};
+					     {kept[i].line, 0, 0},
+					     {kept[i].call, 0, 0}};
 	}
 	if (stream.size > UINT32_MAX || block > UINT16_MAX)
 		die(path, "line table: %zu bytes, %u blocks", stream.size, block);
@@ -296,7 +486,10 @@ void line_table_encode(const char *path, const struct line_table *rows,
 			out->group_block[group] = (uint16_t)below[page];
 		out->page_block[page] = (uint8_t)(below[page] - out->group_block[group]);
 	}
+	if (header.call_count)
+		encode_records(path, rows, inlines, number, &header, out);
 	out->stream = stream.bytes;
+	header.records = out->records;
 	header.group_block = out->group_block;
 	header.page_block = out->page_block;
 	header.stream = out->stream ? out->stream : (const uint8_t *)"";
@@ -304,6 +497,7 @@ void line_table_encode(const char *path, const struct line_table *rows,
 	tracked_free(below);
 	tracked_free(block_address);
 	tracked_free(kept);
+	tracked_free(number);
 }
 
 size_t line_table_bytes(const struct encoded_lines *table)
@@ -313,4 +507,13 @@ size_t line_table_bytes(const struct encoded_lines *table)
 	       (((size_t)table->header.page_count >> table->header.group_shift) + 1) *
 		   sizeof(uint16_t) +
 	       ((size_t)table->header.page_count + 1) + table->header.stream_size;
+}
+
+size_t line_table_record_bytes(const struct encoded_lines *table)
+{
+	size_t bytes = (size_t)table->header.call_count * table->header.record_bytes;
+
+	for (uint32_t i = 0; i < table->header.name_count; i++)
+		bytes += strlen(table->names[i]) + 1 + sizeof(uint32_t);
+	return bytes;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dwarf_inlines.h"
 #include "dwarf_lines.h"
 #include "line_format.h"
 
@@ -18,22 +19,33 @@
 #define LINE_TABLE_BLOCK_BYTES 28u
 
 /* The table, its arrays tracked blocks (die.h); header.base is the first
- * row's address and header's pointers point at the arrays. */
+ * row's address and header's pointers point at the arrays. names[n - 1]
+ * is name n of the records (the inline table's names, stored once each);
+ * call_of[n - 1] is call n's index in the inline_table encoded. */
 struct encoded_lines {
 	struct tracer_lines header;
 	uint16_t *group_block;
 	uint8_t *page_block;
 	uint8_t *stream;
+	uint8_t *records;
+	const char **names;
+	size_t *call_of;
 };
 
-/* Encodes rows (one per change of file and line, in order: the others are
- * dropped here) in blocks of block_bytes; dies naming path on what the
- * layout cannot hold. */
+/* Encodes rows (one per change of file, line and, if inlines is not NULL,
+ * innermost inlined call, in order: the others are dropped here) in blocks
+ * of block_bytes, and the records of inlines' calls that have code; dies
+ * naming path on what the layout cannot hold. */
 void line_table_encode(const char *path, const struct line_table *rows,
-		       uint32_t block_bytes, struct encoded_lines *out);
+		       const struct inline_table *inlines, uint32_t block_bytes,
+		       struct encoded_lines *out);
 
 /* The bytes the table takes in the image: its header, page map and stream
  * (not the file names, which are stored once each, apart). */
 size_t line_table_bytes(const struct encoded_lines *table);
+
+/* The bytes of the inline table's records and names: each name once, with
+ * its terminator, and a 32-bit offset to it. */
+size_t line_table_record_bytes(const struct encoded_lines *table);
 
 #endif /* SYMGEN_LINE_TABLE_H */

@@ -75,7 +75,7 @@
 #include <stdint.h>
 
 #define TRACER_LINES_MAGIC   0x4e494c54u /* "TLIN" in memory */
-#define TRACER_LINES_VERSION 2u
+#define TRACER_LINES_VERSION 3u
 
 /* The opcodes (see above); LINE_BASE and the number of codes of each
  * kind chosen by measurement on the test kernels. */
@@ -86,6 +86,7 @@
 #define TRACER_LINES_RECENT	35u
 #define TRACER_LINES_SWITCH	67u
 #define TRACER_LINES_FAR	83u
+#define TRACER_LINES_CALL	95u
 #define TRACER_LINES_SPECIAL	96u
 #define TRACER_LINES_LINE_BASE	(-5)
 #define TRACER_LINES_LINE_RANGE 16u
@@ -105,6 +106,9 @@
 #define TRACER_LINES_MIN_LITERAL_BYTES 4u
 #define TRACER_LINES_MAX_LITERAL_BYTES 8u
 #define TRACER_LINES_MAX_FILE_BITS     16u
+#define TRACER_LINES_MAX_CALL_BITS     16u
+#define TRACER_LINES_MAX_NAME_BITS     24u
+#define TRACER_LINES_MAX_RECORD_BYTES  8u
 #define TRACER_LINES_MAX_GROUP_SHIFT   16u
 #define TRACER_LINES_MAX_VALUE	       0x0fffffffu
 
@@ -116,17 +120,27 @@ struct tracer_lines {
 	uint32_t file_bits;	/* of a file in a block's first row */
 	uint32_t row_count;	/* for the record: the lookup needs it not */
 	uint32_t block_count;
-	uint32_t page_count;  /* pages of code from base to the last row */
-	uint32_t stream_size; /* bytes: the last block's may be fewer */
-	uint32_t file_count;  /* file 0 included */
-	uint32_t group_shift; /* a group has 2^group_shift pages */
-	uintptr_t base;	      /* addresses are from here */
+	uint32_t page_count;	 /* pages of code from base to the last row */
+	uint32_t stream_size;	 /* bytes: the last block's may be fewer */
+	uint32_t file_count;	 /* file 0 included */
+	uint32_t group_shift;	 /* a group has 2^group_shift pages */
+	uint32_t call_bits;	 /* of a call in a block's first row: 0 if none */
+	uint32_t call_count;	 /* inlined calls: records, 1 on (0 is none) */
+	uint32_t record_bytes;	 /* of a call's record */
+	uint32_t name_bits;	 /* of its function's name in the record */
+	uint32_t name_count;	 /* names, 1 on (0 is none) */
+	uint32_t call_line_bits; /* of its call's line in the record */
+	uintptr_t base;		 /* addresses are from here */
 	/* The blocks that start below a page: its group's entry plus its own;
 	 * page_count + 1 entries (the last says block_count) and a group for
 	 * each */
 	const uint16_t *group_block;
 	const uint8_t *page_block;
 	const uint8_t *stream;
+	/* Call n's record at records[(n - 1) * record_bytes], little-endian:
+	 * its parent in the low call_bits bits, then its name (name_bits),
+	 * its call's file (file_bits), its call's line (call_line_bits) */
+	const uint8_t *records;
 };
 
 /* The special opcode for a step of `steps` halfwords and a line delta, or

@@ -20,8 +20,20 @@ bool tracer_lines_valid(const struct tracer_lines *table)
 	    table->literal_bytes > block_bytes ||
 	    block_bytes > TRACER_LINES_MAX_BLOCK_BYTES || table->file_bits == 0 ||
 	    table->file_bits > TRACER_LINES_MAX_FILE_BITS ||
+	    table->call_bits > TRACER_LINES_MAX_CALL_BITS ||
 	    table->group_shift > TRACER_LINES_MAX_GROUP_SHIFT ||
-	    table->file_bits >= 8 * (table->literal_bytes - 1))
+	    table->file_bits + table->call_bits >= 8 * (table->literal_bytes - 1))
+		return false;
+	/* The records: calls numbered in call_bits, names in name_bits, and
+	 * the fields within a record; a field's shift stays below 64. */
+	if (table->call_count >> table->call_bits != 0 ||
+	    table->record_bytes > TRACER_LINES_MAX_RECORD_BYTES ||
+	    table->name_bits > TRACER_LINES_MAX_NAME_BITS || table->call_line_bits > 32 ||
+	    table->name_count >> table->name_bits != 0 ||
+	    (table->call_count != 0 && (table->call_bits + table->name_bits +
+						table->file_bits + table->call_line_bits >
+					    8 * table->record_bytes ||
+					table->records == NULL)))
 		return false;
 	if (table->block_count == 0)
 		return table->page_count == 0 && table->stream_size == 0;
@@ -64,22 +76,25 @@ static inline bool read_leb(const uint8_t **at, const uint8_t *end, bool is_sign
 /* No file: a context the block has not had. */
 #define NO_FILE UINT32_MAX
 
-/* The rows of a block as they are decoded: three contexts, each a file and
- * its last line, most recent first; the current row is the first's. */
+/* The rows of a block as they are decoded: three contexts, each a file,
+ * its last line and its innermost inlined call, most recent first; the
+ * current row is the first's. */
 struct line_state {
-	uint32_t file, line;
-	uint32_t before_file, before_line;
-	uint32_t earlier_file, earlier_line;
+	uint32_t file, line, call;
+	uint32_t before_file, before_line, before_call;
+	uint32_t earlier_file, earlier_line, earlier_call;
 };
 
-/* A new context in front, of new_file (the opcodes FILE, SWITCH and FAR);
- * the last is forgotten. */
+/* A new context in front, of new_file and the current call (the opcodes
+ * FILE, SWITCH and FAR); the last is forgotten. */
 static inline void push_context(struct line_state *state, uint32_t new_file)
 {
 	state->earlier_file = state->before_file;
 	state->earlier_line = state->before_line;
+	state->earlier_call = state->before_call;
 	state->before_file = state->file;
 	state->before_line = state->line;
+	state->before_call = state->call;
 	state->file = new_file;
 }
 
@@ -87,19 +102,23 @@ static inline void push_context(struct line_state *state, uint32_t new_file)
  * RECENT). */
 static inline void recent_context(struct line_state *state, bool earlier)
 {
-	const uint32_t file = state->file, line = state->line;
+	const uint32_t file = state->file, line = state->line, call = state->call;
 
 	if (earlier) {
 		state->file = state->earlier_file;
 		state->line = state->earlier_line;
+		state->call = state->earlier_call;
 		state->earlier_file = state->before_file;
 		state->earlier_line = state->before_line;
+		state->earlier_call = state->before_call;
 	} else {
 		state->file = state->before_file;
 		state->line = state->before_line;
+		state->call = state->before_call;
 	}
 	state->before_file = file;
 	state->before_line = line;
+	state->before_call = call;
 }
 
 /* The rows of stream[at, end) after a block's first (state, at halfword
@@ -129,6 +148,13 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 			continue;
 		}
 		at++;
+		if (opcode == TRACER_LINES_CALL) {
+			/* The row before is in another call: no row of its own. */
+			if (!read_leb(&at, end, true, &delta))
+				return false;
+			state->call += delta;
+			continue;
+		}
 		if (opcode < TRACER_LINES_RECENT && opcode >= TRACER_LINES_NEAR) {
 			next = address + opcode - (TRACER_LINES_NEAR - 1);
 			if (next > target)
@@ -252,19 +278,55 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 		fields |= (uint64_t)at[i] << (8 * (i - 1));
 	state = (struct line_state){
 	    (uint32_t)fields & ((1u << table->file_bits) - 1),
-	    (uint32_t)(fields >> table->file_bits),
+	    (uint32_t)(fields >> (table->file_bits + table->call_bits)),
+	    (uint32_t)(fields >> table->file_bits) & ((1u << table->call_bits) - 1),
 	    NO_FILE,
 	    0,
+	    0,
 	    NO_FILE,
+	    0,
 	    0,
 	};
 	if (!advance(at + table->literal_bytes, end, offset >> 1,
 		     (page << (TRACER_LINES_PAGE_SHIFT - 1)) + at[0], &state) ||
-	    state.file >= table->file_count)
+	    state.file >= table->file_count || state.call > table->call_count)
 		return TRACER_LINE_CORRUPT;
+	found->call = state.call;
 	if (state.file == 0)
 		return TRACER_LINE_NONE;
 	found->file = state.file;
 	found->line = state.line;
+	return TRACER_LINE_FOUND;
+}
+
+/* The low `bits` bits of value (bits <= 32). */
+static inline uint32_t low_bits(uint64_t value, uint32_t bits)
+{
+	return (uint32_t)(value & (((uint64_t)1 << bits) - 1));
+}
+
+enum tracer_line_result tracer_inline_call_at(const struct tracer_lines *table,
+					      uint32_t call,
+					      struct tracer_inline_call *found)
+{
+	const uint8_t *record;
+	uint64_t fields = 0;
+	uint32_t shift;
+
+	if (call == 0 || call > table->call_count)
+		return TRACER_LINE_CORRUPT;
+	record = table->records + (uintptr_t)(call - 1) * table->record_bytes;
+	for (uint32_t i = 0; i < table->record_bytes; i++)
+		fields |= (uint64_t)record[i] << (8 * i);
+	found->parent = low_bits(fields, table->call_bits);
+	shift = table->call_bits;
+	found->name = low_bits(fields >> shift, table->name_bits);
+	shift += table->name_bits;
+	found->file = low_bits(fields >> shift, table->file_bits);
+	shift += table->file_bits;
+	found->line = low_bits(fields >> shift, table->call_line_bits);
+	if (found->parent >= call || found->name > table->name_count ||
+	    found->file >= table->file_count)
+		return TRACER_LINE_CORRUPT;
 	return TRACER_LINE_FOUND;
 }

@@ -13,6 +13,16 @@
 struct tracer_line {
 	uint32_t file; /* index in the table's files, 1 on (0 is "no line") */
 	uint32_t line;
+	uint32_t call; /* the innermost inlined call in effect, 1 on (0: none) */
+};
+
+/* An inlined call's record: the function inlined, and where it is called
+ * from, inside its parent call (0: inside the function of the symbol). */
+struct tracer_inline_call {
+	uint32_t parent;
+	uint32_t name; /* index in the table's names, 1 on (0: no name given) */
+	uint32_t file; /* of the call, as tracer_line.file */
+	uint32_t line; /* of the call (0: not given) */
 };
 
 enum tracer_line_result {
@@ -26,8 +36,15 @@ enum tracer_line_result {
 bool tracer_lines_valid(const struct tracer_lines *table);
 
 /* The row in effect at pc in a table tracer_lines_valid() accepted: the
- * last that starts at or below it. */
+ * last that starts at or below it. found->call is set for NONE too. */
 enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr_t pc,
 				       struct tracer_line *found);
+
+/* The record of call (1 on) in a table tracer_lines_valid() accepted;
+ * CORRUPT if there is none, or its parent is not below it: a chain that
+ * follows parents ends, in at most call steps. */
+enum tracer_line_result tracer_inline_call_at(const struct tracer_lines *table,
+					      uint32_t call,
+					      struct tracer_inline_call *found);
 
 #endif /* TRACER_LINES_H */

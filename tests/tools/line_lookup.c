@@ -1,21 +1,27 @@
 /*
  * line_lookup.c - PROTOTYPE (issue 19): the tracer's line lookup
  * (tracer/lines.c) over symgen's encoding (symgen/line_table.c) of an
- * image's rows of GDB's choice, against those rows (symgen/dwarf_lines.c).
+ * image's rows of GDB's choice and its inlined calls, against those rows
+ * (symgen/dwarf_lines.c) and inlined calls (symgen/dwarf_inlines.c).
  *
  *     line_lookup [--block BYTES] ELF
- *         the table's size, then the lookup at every address from each row
- *         to the next (64 KiB at most) and below the first: it must equal
- *         the rows' answer (dwarf_line_at) everywhere; exit 1 if not
+ *         the sizes of the table without inlined calls (the line table
+ *         alone) and with them, then the lookup in both at every address
+ *         from each row to the next (64 KiB at most) and below the first:
+ *         the file:line must equal the rows' answer (dwarf_line_at), and the
+ *         chain of inlined calls (the call the lookup gives, then its
+ *         records' parents) dwarf_inline_chain()'s, name, call file and call
+ *         line of each; exit 1 if not
  *     line_lookup [--block BYTES] --emit-c OUT.c ELF < pcs
- *         also writes the table and the pcs (hex, one a line) with the
- *         rows' answers as C, for the instruction count on RISC-V
- *         (tests/bench/line_bench.c)
+ *         also writes the table with inlined calls and the pcs (hex, one a
+ *         line) with the rows' and dwarf_inline_chain()'s answers as C, for
+ *         the instruction count on RISC-V (tests/bench/line_bench.c)
  *
  * The layout is tracer/line_format.h's, in blocks of BYTES bytes (default
  * LINE_TABLE_BLOCK_BYTES).
  */
 #include "die.h"
+#include "dwarf_inlines.h"
 #include "dwarf_lines.h"
 #include "elf.h"
 #include "line_table.h"
@@ -30,7 +36,7 @@
 static struct tracer_line expected_at(const struct line_table *rows, uint64_t address)
 {
 	const struct line_row *row = dwarf_line_at(rows, address);
-	struct tracer_line answer = {0, 0};
+	struct tracer_line answer = {0, 0, 0};
 
 	if (row) {
 		answer.file = row->file + 1;
@@ -39,9 +45,12 @@ static struct tracer_line expected_at(const struct line_table *rows, uint64_t ad
 	return answer;
 }
 
+/* Chains longer than this are an error here: none is near it. */
+#define MAX_CHAIN 64
+
 static struct tracer_line lookup(const struct tracer_lines *table, uint64_t address)
 {
-	struct tracer_line answer = {0, 0};
+	struct tracer_line answer = {0, 0, 0};
 	enum tracer_line_result result =
 	    tracer_line_at(table, (uintptr_t)address, &answer);
 
@@ -49,12 +58,41 @@ static struct tracer_line lookup(const struct tracer_lines *table, uint64_t addr
 		die("line_lookup", "the lookup calls its own table corrupt at 0x%" PRIx64,
 		    address);
 	if (result == TRACER_LINE_NONE)
-		answer = (struct tracer_line){0, 0};
+		answer = (struct tracer_line){0, 0, answer.call};
 	return answer;
 }
 
-static size_t check(const struct line_table *rows, const struct tracer_lines *table,
-		    size_t *differences)
+/* Whether the lookup's chain from call equals want[0 .. length) of
+ * inlines->calls: the name, call file and call line of each. */
+static bool same_chain(const struct encoded_lines *encoded, const struct line_table *rows,
+		       const struct inline_table *inlines, uint32_t call,
+		       const size_t *want, size_t length)
+{
+	for (size_t i = 0; i < length; i++) {
+		const struct inline_call *expected = &inlines->calls[want[i]];
+		struct tracer_inline_call record;
+		const char *name, *file;
+
+		if (call == 0 || tracer_inline_call_at(&encoded->header, call, &record) !=
+				     TRACER_LINE_FOUND)
+			return false;
+		name = record.name ? encoded->names[record.name - 1] : NULL;
+		file = record.file ? rows->files[record.file - 1] : NULL;
+		if ((name == NULL) != (expected->name == NULL) ||
+		    (name && strcmp(name, expected->name) != 0) ||
+		    (file == NULL) != (expected->call_file == NULL) ||
+		    (file && strcmp(file, expected->call_file) != 0) ||
+		    record.line != expected->call_line)
+			return false;
+		call = record.parent;
+	}
+	return call == 0;
+}
+
+/* The lookup at every address against the rows and, with inlines, the
+ * inlined calls: the addresses checked; *differences those that differ. */
+static size_t check(const struct line_table *rows, const struct inline_table *inlines,
+		    const struct encoded_lines *encoded, size_t *differences)
 {
 	size_t checked = 0;
 
@@ -68,18 +106,30 @@ static size_t check(const struct line_table *rows, const struct tracer_lines *ta
 			to = rows->rows[i + 1].addr;
 		for (uint64_t address = from; address < to; address++) {
 			struct tracer_line want = expected_at(rows, address);
-			struct tracer_line got = lookup(table, address);
+			struct tracer_line got = lookup(&encoded->header, address);
+			size_t chain[MAX_CHAIN], length = 0;
 
+			if (inlines)
+				length = dwarf_inline_chain(inlines, address, chain,
+							    MAX_CHAIN);
+			if (length > MAX_CHAIN)
+				die("line_lookup", "0x%" PRIx64 ": %zu inlined calls",
+				    address, length);
 			checked++;
-			if (want.file != got.file || want.line != got.line) {
+			if (want.file != got.file || want.line != got.line ||
+			    (inlines ? !same_chain(encoded, rows, inlines, got.call,
+						   chain, length)
+				     : got.call != 0)) {
 				if (++*differences <= 10)
-					printf(
-					    "difference at 0x%" PRIx64
-					    ": rows %s:%" PRIu32 ", lookup file %" PRIu32
-					    " line %" PRIu32 "\n",
-					    address,
-					    want.file ? rows->files[want.file - 1] : "??",
-					    want.line, got.file, got.line);
+					printf("difference at 0x%" PRIx64
+					       ": rows %s:%" PRIu32
+					       ", %zu inlined calls; lookup file %" PRIu32
+					       " line %" PRIu32 " call %" PRIu32 "\n",
+					       address,
+					       want.file ? rows->files[want.file - 1]
+							 : "??",
+					       want.line, length, got.file, got.line,
+					       got.call);
 			}
 		}
 	}
@@ -99,32 +149,76 @@ static void emit_array(FILE *out, const char *type, const char *name, const void
 	fprintf(out, "%s\n};\n", count ? "" : "0");
 }
 
+/* Index 1 on of name in encoded's names (0 for NULL, UINT32_MAX if not
+ * there: the bench then counts a wrong answer). */
+static uint32_t expected_name(const struct encoded_lines *encoded, const char *name)
+{
+	if (name == NULL)
+		return 0;
+	for (uint32_t i = 0; i < encoded->header.name_count; i++)
+		if (strcmp(encoded->names[i], name) == 0)
+			return i + 1;
+	return UINT32_MAX;
+}
+
+/* Index 1 on of file in rows' files (0 for NULL, UINT32_MAX if not
+ * there). */
+static uint32_t expected_file(const struct line_table *rows, const char *file)
+{
+	if (file == NULL)
+		return 0;
+	for (size_t i = 0; i < rows->file_count; i++)
+		if (strcmp(rows->files[i], file) == 0)
+			return (uint32_t)i + 1;
+	return UINT32_MAX;
+}
+
 static void emit_c(const char *path, const struct encoded_lines *encoded,
-		   const struct line_table *rows)
+		   const struct line_table *rows, const struct inline_table *inlines)
 {
 	FILE *out = fopen(path, "w");
 	char query[64];
 	uint64_t *pcs = NULL;
-	uint32_t *answers = NULL;
-	size_t count = 0;
+	uint32_t *answers = NULL, *chain_start = NULL, *chain_calls = NULL;
+	size_t count = 0, chain_size = 0;
 
 	if (!out)
 		die(path, "cannot write");
 	while (fgets(query, sizeof(query), stdin)) {
 		uint64_t pc;
 		struct tracer_line answer;
+		size_t chain[MAX_CHAIN], length;
 
 		if (sscanf(query, "%" SCNx64, &pc) != 1)
 			die(path, "not an address: %s", query);
 		pcs = tracked_realloc(path, pcs, count + 1, sizeof(*pcs));
 		answers =
 		    tracked_realloc(path, answers, 2 * (count + 1), sizeof(*answers));
+		chain_start =
+		    tracked_realloc(path, chain_start, count + 2, sizeof(*chain_start));
 		answer = expected_at(rows, pc);
 		pcs[count] = pc;
 		answers[2 * count] = answer.file;
 		answers[2 * count + 1] = answer.line;
+		length = dwarf_inline_chain(inlines, pc, chain, MAX_CHAIN);
+		if (length > MAX_CHAIN)
+			die(path, "0x%" PRIx64 ": %zu inlined calls", pc, length);
+		chain_start[count] = (uint32_t)chain_size;
+		chain_calls =
+		    tracked_realloc(path, chain_calls, 3 * (chain_size + length) + 1,
+				    sizeof(*chain_calls));
+		for (size_t i = 0; i < length; i++, chain_size++) {
+			const struct inline_call *call = &inlines->calls[chain[i]];
+
+			chain_calls[3 * chain_size] = expected_name(encoded, call->name);
+			chain_calls[3 * chain_size + 1] =
+			    expected_file(rows, call->call_file);
+			chain_calls[3 * chain_size + 2] = call->call_line;
+		}
 		count++;
 	}
+	chain_start = tracked_realloc(path, chain_start, count + 1, sizeof(*chain_start));
+	chain_start[count] = (uint32_t)chain_size;
 	fprintf(out,
 		"/* Generated by line_lookup --emit-c. */\n#include \"line_bench.h\"\n");
 	emit_array(out, "uint8_t", "bench_stream", encoded->stream,
@@ -133,22 +227,70 @@ static void emit_c(const char *path, const struct encoded_lines *encoded,
 		   (encoded->header.page_count >> encoded->header.group_shift) + 1, 2);
 	emit_array(out, "uint8_t", "bench_page_block", encoded->page_block,
 		   encoded->header.page_count + 1, 1);
+	emit_array(out, "uint8_t", "bench_records", encoded->records,
+		   (size_t)encoded->header.call_count * encoded->header.record_bytes, 1);
 	emit_array(out, "uint64_t", "bench_pcs", pcs, count, 8);
 	emit_array(out, "uint32_t", "bench_answers", answers, 2 * count, 4);
+	emit_array(out, "uint32_t", "bench_chain_start", chain_start, count + 1, 4);
+	emit_array(out, "uint32_t", "bench_chain_calls", chain_calls, 3 * chain_size, 4);
 	fprintf(out,
 		"const uint32_t bench_pc_count = %zu;\n"
 		"const struct tracer_lines bench_table = {\n"
 		"\t0x%" PRIx32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32
 		"u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32
-		"u, %" PRIu32 "u, 0x%" PRIxPTR "u,\n"
-		"\tbench_group_block, bench_page_block, bench_stream};\n",
+		"u, %" PRIu32 "u,\n\t%" PRIu32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32
+		"u, %" PRIu32 "u, %" PRIu32 "u, 0x%" PRIxPTR "u,\n"
+		"\tbench_group_block, bench_page_block, bench_stream, bench_records};\n",
 		count, encoded->header.magic, encoded->header.version,
 		encoded->header.block_bytes, encoded->header.literal_bytes,
 		encoded->header.file_bits, encoded->header.row_count,
 		encoded->header.block_count, encoded->header.page_count,
 		encoded->header.stream_size, encoded->header.file_count,
-		encoded->header.group_shift, encoded->header.base);
+		encoded->header.group_shift, encoded->header.call_bits,
+		encoded->header.call_count, encoded->header.record_bytes,
+		encoded->header.name_bits, encoded->header.name_count,
+		encoded->header.call_line_bits, encoded->header.base);
 	fclose(out);
+	tracked_free(pcs);
+	tracked_free(answers);
+	tracked_free(chain_start);
+	tracked_free(chain_calls);
+}
+
+/* Encodes rows (and inlines, if not NULL) and checks the lookup at every
+ * address; prints the sizes and the counts; returns the differences. */
+static size_t encode_and_check(const char *path, const struct line_table *rows,
+			       const struct inline_table *inlines, uint32_t block_bytes,
+			       struct encoded_lines *encoded)
+{
+	size_t checked, differences, bytes;
+
+	line_table_encode(path, rows, inlines, block_bytes, encoded);
+	if (!tracer_lines_valid(&encoded->header))
+		die(path, "the lookup rejects the encoded table's header");
+	bytes = line_table_bytes(encoded);
+	printf("%s, block %" PRIu32 " bytes: %" PRIu32 " rows, %" PRIu32
+	       " blocks (%.1f rows each), %zu bytes (page map %zu, stream %" PRIu32
+	       "), %.3f bytes per row",
+	       inlines ? "with inlined calls" : "lines alone", block_bytes,
+	       encoded->header.row_count, encoded->header.block_count,
+	       (double)encoded->header.row_count /
+		   (encoded->header.block_count ? encoded->header.block_count : 1),
+	       bytes, bytes - sizeof(struct tracer_lines) - encoded->header.stream_size,
+	       encoded->header.stream_size,
+	       (double)bytes /
+		   (encoded->header.row_count ? encoded->header.row_count : 1));
+	if (inlines)
+		printf("; %" PRIu32 " calls, records of %" PRIu32 " bytes, %" PRIu32
+		       " names: %zu bytes of records and names",
+		       encoded->header.call_count, encoded->header.record_bytes,
+		       encoded->header.name_count, line_table_record_bytes(encoded));
+	printf("\n");
+	checked = check(rows, inlines, encoded, &differences);
+	printf("%s: checked %zu addresses: %zu equal to the rows%s, %zu differ\n",
+	       inlines ? "with inlined calls" : "lines alone", checked,
+	       checked - differences, inlines ? " and inlined calls" : "", differences);
+	return differences;
 }
 
 int main(int argc, char **argv)
@@ -157,8 +299,9 @@ int main(int argc, char **argv)
 	const char *emit = NULL;
 	struct elf_file elf;
 	struct line_table rows;
-	struct encoded_lines encoded;
-	size_t checked, differences, bytes;
+	struct inline_table inlines;
+	struct encoded_lines alone, with_calls;
+	size_t differences;
 	int arg = 1;
 
 	die_program = "line_lookup";
@@ -179,23 +322,15 @@ int main(int argc, char **argv)
 	dwarf_lines_read(&elf, LINE_CHOICE_GDB, &rows);
 	if (rows.problem)
 		die(argv[arg], "no line table: %s", rows.problem);
-	line_table_encode(argv[arg], &rows, block_bytes, &encoded);
-	if (!tracer_lines_valid(&encoded.header))
-		die(argv[arg], "the lookup rejects the encoded table's header");
-	bytes = line_table_bytes(&encoded);
-	printf("layout block %" PRIu32 " bytes: %" PRIu32 " rows, %" PRIu32
-	       " blocks (%.1f rows each), %zu bytes (page map %zu, stream %" PRIu32
-	       "), %.3f bytes per row\n",
-	       block_bytes, encoded.header.row_count, encoded.header.block_count,
-	       (double)encoded.header.row_count /
-		   (encoded.header.block_count ? encoded.header.block_count : 1),
-	       bytes, bytes - sizeof(struct tracer_lines) - encoded.header.stream_size,
-	       encoded.header.stream_size,
-	       (double)bytes / (encoded.header.row_count ? encoded.header.row_count : 1));
+	dwarf_inlines_read(&elf, &inlines);
+	differences = encode_and_check(argv[arg], &rows, NULL, block_bytes, &alone);
+	differences +=
+	    encode_and_check(argv[arg], &rows, &inlines, block_bytes, &with_calls);
+	printf("inline table: %zu bytes in the rows (the table with inlined calls less "
+	       "the line table alone), %zu of records and names\n",
+	       line_table_bytes(&with_calls) - line_table_bytes(&alone),
+	       line_table_record_bytes(&with_calls));
 	if (emit)
-		emit_c(emit, &encoded, &rows);
-	checked = check(&rows, &encoded.header, &differences);
-	printf("checked %zu addresses: %zu equal to the rows, %zu differ\n", checked,
-	       checked - differences, differences);
+		emit_c(emit, &with_calls, &rows, &inlines);
 	return differences ? 1 : 0;
 }

@@ -53,8 +53,10 @@ $(HOST_BUILD)/inline_rows: $(TEST_TOOLS_OBJ)/tests/tools/inline_rows.o \
 	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@
 
 # line_lookup (PROTOTYPE, issue 19): the tracer's line lookup over symgen's
-# encoding, against the rows of symgen/dwarf_lines.c.
+# encoding, against the rows of symgen/dwarf_lines.c and the inlined calls of
+# symgen/dwarf_inlines.c.
 $(HOST_BUILD)/line_lookup: $(TEST_TOOLS_OBJ)/tests/tools/line_lookup.o \
-		$(TEST_TOOLS_OBJ)/symgen/line_table.o $(TEST_TOOLS_OBJ)/symgen/dwarf_lines.o \
+		$(TEST_TOOLS_OBJ)/symgen/line_table.o $(TEST_TOOLS_OBJ)/symgen/dwarf_inlines.o \
+		$(TEST_TOOLS_OBJ)/symgen/dwarf_lines.o \
 		$(TEST_TOOLS_OBJ)/symgen/dwarf_section.o $(TEST_TOOLS_COMMON_OBJS)
 	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@
