@@ -1,16 +1,19 @@
 /*
  * line_bench.c - PROTOTYPE (issue 19): instructions of the line lookup
- * (tracer/lines.c) per pc, on bare-metal RISC-V (machine mode, QEMU's virt
- * board, -bios none) under -icount shift=0, where minstret counts retired
- * instructions exactly. tests/bench/line_bench.py builds it with a table and
- * pcs from line_lookup --emit-c and reads its one line:
+ * (tracer/lines.c) per pc, and of the walk of its chain of inlined calls, on bare-metal
+ * RISC-V (machine mode, QEMU's virt board, -bios none) under -icount shift=0, where
+ * minstret counts retired instructions exactly. tests/bench/line_bench.py builds it with
+ * a table and pcs from line_lookup --emit-c and reads its one line:
  *
  *   LINEBENCH lookups=<n> total=<instructions> max=<instructions>
  *   max_pc=<hex> stack=<bytes> wrong=<answers unlike the rows'>
+ *   lines=<instructions> calls=<inlined calls walked>
  *
- * A lookup's count runs from the instruction after one minstret read to the
- * next read, less what two reads back to back count: the call, its
- * arguments and the return included.
+ * total and max count the lookup and the walk of its chain together, lines
+ * the lookup alone (all pcs). A count runs from the instruction after one
+ * minstret read to the next read, less what two reads back to back count:
+ * the calls, their arguments and the returns included. The walk reads each
+ * call's record and compares it with the expected after the count.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -72,9 +75,41 @@ static __attribute__((noinline)) const uint8_t *current_sp(void)
 	return sp;
 }
 
+/* The walk of the chain from call, each record read counted into *count
+ * and then compared with the expected; false if one differs or is
+ * corrupt. Inlined, so that the stack figure is the lookups' alone. */
+static inline __attribute__((always_inline)) bool
+walk_chain(uint32_t call, uint32_t pc_index, uint64_t overhead, uint64_t *count,
+	   uint64_t *walked)
+{
+	const uint32_t *expected = &bench_chain_calls[3 * bench_chain_start[pc_index]];
+	const uint32_t length =
+	    bench_chain_start[pc_index + 1] - bench_chain_start[pc_index];
+	uint32_t level = 0;
+
+	*count = 0;
+	for (; call != 0; level++) {
+		struct tracer_inline_call record;
+		enum tracer_line_result result;
+		uint64_t before = retired();
+
+		result = tracer_inline_call_at(&bench_table, call, &record);
+		*count += retired() - before - overhead;
+		if (result != TRACER_LINE_FOUND || level >= length ||
+		    record.name != expected[3 * level] ||
+		    record.file != expected[3 * level + 1] ||
+		    record.line != expected[3 * level + 2])
+			return false;
+		call = record.parent;
+		++*walked;
+	}
+	return level == length;
+}
+
 void bench_main(void)
 {
 	uint64_t before, overhead, total = 0, most = 0, most_pc = 0, wrong = 0, stack;
+	uint64_t lines = 0, walked = 0;
 	const uint8_t *sp = current_sp();
 
 	for (uint8_t *byte = bench_stack; byte < sp; byte++)
@@ -84,19 +119,24 @@ void bench_main(void)
 	if (!tracer_lines_valid(&bench_table))
 		put_string("LINEBENCH invalid table\n");
 	for (uint32_t i = 0; i < bench_pc_count; i++) {
-		struct tracer_line found = {0, 0};
+		struct tracer_line found = {0, 0, 0};
 		enum tracer_line_result result;
-		uint64_t count;
+		uint64_t count, chain_count = 0;
+		bool chain_good;
 
 		before = retired();
 		result = tracer_line_at(&bench_table, (uintptr_t)bench_pcs[i], &found);
 		count = retired() - before - overhead;
+		lines += count;
+		chain_good = result != TRACER_LINE_CORRUPT &&
+			     walk_chain(found.call, i, overhead, &chain_count, &walked);
+		count += chain_count;
 		total += count;
 		if (count > most) {
 			most = count;
 			most_pc = bench_pcs[i];
 		}
-		if (result == TRACER_LINE_CORRUPT ||
+		if (!chain_good || result == TRACER_LINE_CORRUPT ||
 		    (result == TRACER_LINE_NONE && bench_answers[2 * i] != 0) ||
 		    (result == TRACER_LINE_FOUND &&
 		     (found.file != bench_answers[2 * i] ||
@@ -116,6 +156,10 @@ void bench_main(void)
 	put_number(stack, 10);
 	put_string(" wrong=");
 	put_number(wrong, 10);
+	put_string(" lines=");
+	put_number(lines, 10);
+	put_string(" calls=");
+	put_number(walked, 10);
 	put_string("\n");
 	*TEST_FINISH = 0x5555;
 	for (;;)

@@ -3,12 +3,15 @@
 
     tests/bench/line_bench.py [--layouts NAME,...] OUT_DIR ELF...
 
-For each kernel and each layout of LAYOUTS: line_lookup's size and its check
-at every address (host build, ASan+UBSan), then the lookup's instructions on
+For each kernel and each layout of LAYOUTS: line_lookup's sizes (the line
+table alone, and with inlined calls) and its check at every address (host
+build, ASan+UBSan), then the instructions of the lookup and the walk of its
+chain of inlined calls in the table with inlined calls on
 rv64imac -O2 (tests/bench/line_bench.c under qemu-system-riscv64 -icount
 shift=0) at two sets of pcs: each return address - 1 (a call: jal or jalr
 that links ra, from objdump) and every instruction (objdump). Prints one
-line per kernel, layout and set.
+line per kernel, layout and set (the average of the lookup and the chain
+together, and of each), and the size lines.
 """
 import os
 import re
@@ -23,7 +26,7 @@ CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-march=rv64imac_zic
           "-Itracer", "-Itests/bench", "-T", "tests/bench/line_bench.ld"]
 INSTRUCTION_RE = re.compile(r"^\s*([0-9a-f]+):\s+([0-9a-f]+)\s+(\S+)\s*(\S*)", re.M)
 BENCH_RE = re.compile(r"LINEBENCH lookups=(\d+) total=(\d+) max=(\d+) max_pc=([0-9a-f]+) "
-                      r"stack=(\d+) wrong=(\d+)")
+                      r"stack=(\d+) wrong=(\d+) lines=(\d+) calls=(\d+)")
 
 
 def run(command, **kwargs):
@@ -62,8 +65,9 @@ def bench(out_dir, elf, layout, options, pcs, label):
     found = BENCH_RE.search(qemu.stdout)
     if not found:
         sys.exit("no LINEBENCH line:\n" + qemu.stdout[-2000:] + qemu.stderr[-2000:])
-    lookups, total, most, most_pc, stack, wrong = found.groups()
-    return host.stdout, int(lookups), int(total), int(most), most_pc, int(stack), int(wrong)
+    lookups, total, most, most_pc, stack, wrong, lines, calls = found.groups()
+    return (host.stdout, int(lookups), int(total), int(most), most_pc, int(stack), int(wrong),
+            int(lines), int(calls))
 
 
 def main():
@@ -78,15 +82,19 @@ def main():
     for elf in elves:
         calls, instructions = pcs_of(elf)
         for layout, options in layouts:
-            size_line = None
+            size_lines = None
             for label, pcs in (("calls", calls), ("all", instructions)):
-                host, lookups, total, most, most_pc, stack, wrong = bench(
+                host, lookups, total, most, most_pc, stack, wrong, lines, walked = bench(
                     out_dir, elf, layout, options, pcs, label)
-                size_line = size_line or host.splitlines()[0]
-                print("%s %s %s: %d lookups, average %.1f, max %d (at 0x%s), stack %d, "
-                      "wrong %d" % (elf, layout, label, lookups, total / lookups, most,
-                                    most_pc, stack, wrong), flush=True)
-            print("%s %s size: %s" % (elf, layout, size_line), flush=True)
+                size_lines = size_lines or [line for line in host.splitlines()
+                                            if "bytes" in line]
+                print("%s %s %s: %d lookups, average %.1f (lines %.1f, chain %.1f: %.2f "
+                      "inlined calls a lookup), max %d (at 0x%s), stack %d, wrong %d"
+                      % (elf, layout, label, lookups, total / lookups, lines / lookups,
+                         (total - lines) / lookups, walked / lookups, most, most_pc, stack,
+                         wrong), flush=True)
+            for size_line in size_lines:
+                print("%s %s size: %s" % (elf, layout, size_line), flush=True)
 
 
 if __name__ == "__main__":
