@@ -157,10 +157,11 @@ static void encode_context_row(struct stream *stream, struct contexts *contexts,
 
 		if (special >= 0) {
 			put_byte(stream, (uint8_t)special);
-		} else if (steps <= 32 && fits_int8(delta)) {
+		} else if (steps <= TRACER_LINES_RECENT - TRACER_LINES_NEAR &&
+			   fits_int8(delta)) {
 			put_byte(stream, (uint8_t)(TRACER_LINES_NEAR + steps - 1));
 			put_byte(stream, (uint8_t)delta);
-		} else if (steps <= TRACER_LINES_SPECIAL - TRACER_LINES_FAR &&
+		} else if (steps <= TRACER_LINES_CALL - TRACER_LINES_FAR &&
 			   delta >= INT16_MIN && delta <= INT16_MAX) {
 			/* A jump in the file (an inlined function of the same
 			 * file, say): the line it left is a context of its own,
@@ -186,7 +187,7 @@ static void encode_context_row(struct stream *stream, struct contexts *contexts,
 		contexts->line[0] = row->line;
 		return;
 	}
-	if (steps <= 16) {
+	if (steps <= TRACER_LINES_FAR - TRACER_LINES_SWITCH) {
 		put_byte(stream, (uint8_t)(TRACER_LINES_SWITCH + steps - 1));
 		put_uleb(stream, row->file);
 	} else {
@@ -502,8 +503,9 @@ void line_table_encode(const char *path, const struct line_table *rows,
 
 size_t line_table_bytes(const struct encoded_lines *table)
 {
-	/* The header as a 64-bit image holds it, then the page map. */
-	return sizeof(struct tracer_lines) +
+	/* The header as a 64-bit image holds it (the inline table's fields
+	 * apart), then the page map. */
+	return offsetof(struct tracer_lines, call_bits) +
 	       (((size_t)table->header.page_count >> table->header.group_shift) + 1) *
 		   sizeof(uint16_t) +
 	       ((size_t)table->header.page_count + 1) + table->header.stream_size;
@@ -511,7 +513,9 @@ size_t line_table_bytes(const struct encoded_lines *table)
 
 size_t line_table_record_bytes(const struct encoded_lines *table)
 {
-	size_t bytes = (size_t)table->header.call_count * table->header.record_bytes;
+	size_t bytes = sizeof(struct tracer_lines) -
+		       offsetof(struct tracer_lines, call_bits) +
+		       (size_t)table->header.call_count * table->header.record_bytes;
 
 	for (uint32_t i = 0; i < table->header.name_count; i++)
 		bytes += strlen(table->names[i]) + 1 + sizeof(uint32_t);

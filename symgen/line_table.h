@@ -44,8 +44,8 @@ void line_table_encode(const char *path, const struct line_table *rows,
  * (not the file names, which are stored once each, apart). */
 size_t line_table_bytes(const struct encoded_lines *table);
 
-/* The bytes of the inline table's records and names: each name once, with
- * its terminator, and a 32-bit offset to it. */
+/* The bytes of the inline table's header fields, records and names: each
+ * name once, with its terminator, and a 32-bit offset to it. */
 size_t line_table_record_bytes(const struct encoded_lines *table);
 
 #endif /* SYMGEN_LINE_TABLE_H */

@@ -120,23 +120,24 @@ struct tracer_lines {
 	uint32_t file_bits;	/* of a file in a block's first row */
 	uint32_t row_count;	/* for the record: the lookup needs it not */
 	uint32_t block_count;
-	uint32_t page_count;	 /* pages of code from base to the last row */
-	uint32_t stream_size;	 /* bytes: the last block's may be fewer */
-	uint32_t file_count;	 /* file 0 included */
-	uint32_t group_shift;	 /* a group has 2^group_shift pages */
-	uint32_t call_bits;	 /* of a call in a block's first row: 0 if none */
-	uint32_t call_count;	 /* inlined calls: records, 1 on (0 is none) */
-	uint32_t record_bytes;	 /* of a call's record */
-	uint32_t name_bits;	 /* of its function's name in the record */
-	uint32_t name_count;	 /* names, 1 on (0 is none) */
-	uint32_t call_line_bits; /* of its call's line in the record */
-	uintptr_t base;		 /* addresses are from here */
+	uint32_t page_count;  /* pages of code from base to the last row */
+	uint32_t stream_size; /* bytes: the last block's may be fewer */
+	uint32_t file_count;  /* file 0 included */
+	uint32_t group_shift; /* a group has 2^group_shift pages */
+	uintptr_t base;	      /* addresses are from here */
 	/* The blocks that start below a page: its group's entry plus its own;
 	 * page_count + 1 entries (the last says block_count) and a group for
 	 * each */
 	const uint16_t *group_block;
 	const uint8_t *page_block;
 	const uint8_t *stream;
+	/* The inline table (line_table_bytes() counts the fields above): */
+	uint32_t call_bits;	 /* of a call in a block's first row: 0 if none */
+	uint32_t call_count;	 /* inlined calls: records, 1 on (0 is none) */
+	uint32_t record_bytes;	 /* of a call's record */
+	uint32_t name_bits;	 /* of its function's name in the record */
+	uint32_t name_count;	 /* names, 1 on (0 is none) */
+	uint32_t call_line_bits; /* of its call's line in the record */
 	/* Call n's record at records[(n - 1) * record_bytes], little-endian:
 	 * its parent in the low call_bits bits, then its name (name_bits),
 	 * its call's file (file_bits), its call's line (call_line_bits) */

@@ -28,6 +28,7 @@
 #include "lines.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,23 +234,30 @@ static void emit_c(const char *path, const struct encoded_lines *encoded,
 	emit_array(out, "uint32_t", "bench_answers", answers, 2 * count, 4);
 	emit_array(out, "uint32_t", "bench_chain_start", chain_start, count + 1, 4);
 	emit_array(out, "uint32_t", "bench_chain_calls", chain_calls, 3 * chain_size, 4);
+	fprintf(out, "const uint32_t bench_pc_count = %zu;\n", count);
 	fprintf(out,
-		"const uint32_t bench_pc_count = %zu;\n"
 		"const struct tracer_lines bench_table = {\n"
-		"\t0x%" PRIx32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32
-		"u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32
-		"u, %" PRIu32 "u,\n\t%" PRIu32 "u, %" PRIu32 "u, %" PRIu32 "u, %" PRIu32
-		"u, %" PRIu32 "u, %" PRIu32 "u, 0x%" PRIxPTR "u,\n"
-		"\tbench_group_block, bench_page_block, bench_stream, bench_records};\n",
-		count, encoded->header.magic, encoded->header.version,
+		"\t.magic = 0x%" PRIx32 "u, .version = %" PRIu32
+		"u, .block_bytes = %" PRIu32 "u,\n\t.literal_bytes = %" PRIu32
+		"u, .file_bits = %" PRIu32 "u, .row_count = %" PRIu32
+		"u,\n\t.block_count = %" PRIu32 "u, .page_count = %" PRIu32
+		"u, .stream_size = %" PRIu32 "u,\n\t.file_count = %" PRIu32
+		"u, .group_shift = %" PRIu32 "u, .base = 0x%" PRIxPTR "u,\n",
+		encoded->header.magic, encoded->header.version,
 		encoded->header.block_bytes, encoded->header.literal_bytes,
 		encoded->header.file_bits, encoded->header.row_count,
 		encoded->header.block_count, encoded->header.page_count,
 		encoded->header.stream_size, encoded->header.file_count,
-		encoded->header.group_shift, encoded->header.call_bits,
-		encoded->header.call_count, encoded->header.record_bytes,
-		encoded->header.name_bits, encoded->header.name_count,
-		encoded->header.call_line_bits, encoded->header.base);
+		encoded->header.group_shift, encoded->header.base);
+	fprintf(out,
+		"\t.group_block = bench_group_block, .page_block = bench_page_block,\n"
+		"\t.stream = bench_stream, .call_bits = %" PRIu32
+		"u, .call_count = %" PRIu32 "u,\n\t.record_bytes = %" PRIu32
+		"u, .name_bits = %" PRIu32 "u, .name_count = %" PRIu32
+		"u,\n\t.call_line_bits = %" PRIu32 "u, .records = bench_records};\n",
+		encoded->header.call_bits, encoded->header.call_count,
+		encoded->header.record_bytes, encoded->header.name_bits,
+		encoded->header.name_count, encoded->header.call_line_bits);
 	fclose(out);
 	tracked_free(pcs);
 	tracked_free(answers);
@@ -276,13 +284,15 @@ static size_t encode_and_check(const char *path, const struct line_table *rows,
 	       encoded->header.row_count, encoded->header.block_count,
 	       (double)encoded->header.row_count /
 		   (encoded->header.block_count ? encoded->header.block_count : 1),
-	       bytes, bytes - sizeof(struct tracer_lines) - encoded->header.stream_size,
+	       bytes,
+	       bytes - offsetof(struct tracer_lines, call_bits) -
+		   encoded->header.stream_size,
 	       encoded->header.stream_size,
 	       (double)bytes /
 		   (encoded->header.row_count ? encoded->header.row_count : 1));
 	if (inlines)
 		printf("; %" PRIu32 " calls, records of %" PRIu32 " bytes, %" PRIu32
-		       " names: %zu bytes of records and names",
+		       " names: %zu bytes of header fields, records and names",
 		       encoded->header.call_count, encoded->header.record_bytes,
 		       encoded->header.name_count, line_table_record_bytes(encoded));
 	printf("\n");
@@ -327,7 +337,7 @@ int main(int argc, char **argv)
 	differences +=
 	    encode_and_check(argv[arg], &rows, &inlines, block_bytes, &with_calls);
 	printf("inline table: %zu bytes in the rows (the table with inlined calls less "
-	       "the line table alone), %zu of records and names\n",
+	       "the line table alone), %zu of its header, records and names\n",
 	       line_table_bytes(&with_calls) - line_table_bytes(&alone),
 	       line_table_record_bytes(&with_calls));
 	if (emit)
