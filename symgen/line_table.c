@@ -74,6 +74,7 @@ struct contexts {
 	uint32_t file[3];
 	uint32_t line[3];
 	uint32_t call[3];
+	uint32_t last_call; /* the last a CALL or the literal set, if not 0 */
 };
 
 static bool fits_int8(int64_t value)
@@ -111,15 +112,23 @@ static void encode_context_row(struct stream *stream, struct contexts *contexts,
 			       const struct kept_row *previous,
 			       const struct kept_row *row);
 
-/* A row, then CALL if its call is not its context's. */
+/* A row, then CALL if its call is not its context's: 0 for none, else
+ * the call less the current (or, if none, the last a CALL or the literal
+ * set), plus 1 if not negative (see line_format.h). */
 static void encode_row(struct stream *stream, struct contexts *contexts,
 		       const struct kept_row *previous, const struct kept_row *row)
 {
 	encode_context_row(stream, contexts, previous, row);
 	if (contexts->call[0] != row->call) {
+		const uint32_t from =
+		    contexts->call[0] ? contexts->call[0] : contexts->last_call;
+		const int64_t delta = (int64_t)row->call - (int64_t)from;
+
 		put_byte(stream, TRACER_LINES_CALL);
-		put_sleb(stream, (int64_t)row->call - (int64_t)contexts->call[0]);
+		put_sleb(stream, row->call == 0 ? 0 : delta >= 0 ? delta + 1 : delta);
 		contexts->call[0] = row->call;
+		if (row->call)
+			contexts->last_call = row->call;
 	}
 }
 
@@ -375,7 +384,7 @@ void line_table_encode(const char *path, const struct line_table *rows,
 		       struct encoded_lines *out)
 {
 	struct stream stream = {.path = path};
-	struct contexts contexts = {{0}, {0}, {0}};
+	struct contexts contexts = {{0}, {0}, {0}, 0};
 	uint64_t *starts;
 	const size_t start_count = row_starts(path, rows, inlines, &starts);
 	struct kept_row *kept = tracked_alloc(path, start_count + 1, sizeof(*kept));
@@ -449,7 +458,8 @@ void line_table_encode(const char *path, const struct line_table *rows,
 		block_address[block++] = kept[i].address - kept[0].address;
 		contexts = (struct contexts){{kept[i].file, NO_FILE, NO_FILE},
 					     {kept[i].line, 0, 0},
-					     {kept[i].call, 0, 0}};
+					     {kept[i].call, 0, 0},
+					     kept[i].call};
 	}
 	if (stream.size > UINT32_MAX || block > UINT16_MAX)
 		die(path, "line table: %zu bytes, %u blocks", stream.size, block);

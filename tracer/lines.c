@@ -83,6 +83,7 @@ struct line_state {
 	uint32_t file, line, call;
 	uint32_t before_file, before_line, before_call;
 	uint32_t earlier_file, earlier_line, earlier_call;
+	uint32_t last_call; /* the last a CALL or the literal set, if not 0 */
 };
 
 /* A new context in front, of new_file and the current call (the opcodes
@@ -152,7 +153,15 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 			/* The row before is in another call: no row of its own. */
 			if (!read_leb(&at, end, true, &delta))
 				return false;
-			state->call += delta;
+			if (delta == 0) {
+				state->call = 0;
+				continue;
+			}
+			if (delta < 0x80000000u)
+				delta--;
+			state->call =
+			    (state->call ? state->call : state->last_call) + delta;
+			state->last_call = state->call;
 			continue;
 		}
 		if (opcode < TRACER_LINES_RECENT && opcode >= TRACER_LINES_NEAR) {
@@ -286,7 +295,9 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	    NO_FILE,
 	    0,
 	    0,
+	    0,
 	};
+	state.last_call = state.call;
 	if (!advance(at + table->literal_bytes, end, offset >> 1,
 		     (page << (TRACER_LINES_PAGE_SHIFT - 1)) + at[0], &state) ||
 	    state.file >= table->file_count || state.call > table->call_count)
