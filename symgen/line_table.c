@@ -354,6 +354,8 @@ static void encode_records(const char *path, const struct line_table *rows,
 	header->record_bytes = (header->call_bits + header->name_bits +
 				header->file_bits + header->call_line_bits + 7) /
 			       8;
+	if (header->record_bytes < TRACER_LINES_MIN_RECORD_BYTES)
+		header->record_bytes = TRACER_LINES_MIN_RECORD_BYTES;
 	if (header->name_bits > TRACER_LINES_MAX_NAME_BITS ||
 	    header->record_bytes > TRACER_LINES_MAX_RECORD_BYTES)
 		die(path, "line table: %zu names, records of %u bytes", name_count,

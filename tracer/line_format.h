@@ -1,6 +1,7 @@
 /*
  * line_format.h - PROTOTYPE (issue 19, not in the image yet): the layout of
- * the line table (pc -> file, line), shared by the tracer's lookup
+ * the line table (pc -> file, line) and, in it, the inline table (pc -> the
+ * chain of inlined calls there), shared by the tracer's lookup
  * (tracer/lines.c) and symgen's encoder (symgen/line_table.c).
  *
  * Why this layout (measured by tests/bench/line_bench.py and
@@ -14,18 +15,35 @@
  *   entry. The rows that do not fill it are padded with END (0.4 bytes a
  *   block).
  * - A block's first row is a literal: its address in halfwords from its
- *   512-byte page (one byte), then its file and line packed in the bytes
- *   after. The byte is all the search needs: the page map says which
+ *   512-byte page (one byte), then its file, call and line packed in the
+ *   bytes after. The byte is all the search needs: the page map says which
  *   blocks start in pc's page.
  * - The page map: a byte per page under a 16-bit entry per group of pages.
- * At 28 bytes a block holds about 16 rows: 1.79 to 1.85 bytes per row on
- * the -O2 kernels, 248 to 260 instructions a lookup at their return
- * addresses on rv64imac -O2; the layout of 32-row blocks it replaces took
- * 1.82 to 1.84 bytes per row and 482 to 489 instructions.
+ * At 28 bytes a block holds about 16 rows of the line table alone: 1.79 to
+ * 1.85 bytes per row on the -O2 kernels, 248 to 260 instructions a lookup
+ * at their return addresses on rv64imac -O2; the layout of 32-row blocks
+ * it replaces took 1.82 to 1.84 bytes per row and 482 to 489 instructions.
  *
- * Rows: where the code of (file, line) starts, one per change of (file,
- * line), sorted by address; the rows of GDB's choice (dwarf_lines.h). File 0
- * is "no line": the end of a sequence, code no line program covers.
+ * Why the inline table is in the rows: the inlined calls change mostly
+ * where the rows do, so the one block decode that finds pc's line finds
+ * its innermost call too, and the chain's other calls are a record each,
+ * through parents; a separate search of the calls' ranges would cost a
+ * second lookup (100 to 250 instructions). Each context of the decoder
+ * (below) carries a call: an inlined function's rows alternate with its
+ * caller's, so RECENT takes the caller's call back with its line, and only
+ * a change that no context has costs a CALL. With the inlined calls, the
+ * lookup and its chain take 330 to 350 instructions at the -O2 kernels'
+ * return addresses (the rows about 290 of them), 290 on the 10x kernel;
+ * the calls add 5 to 7.5 KB to the rows (about half the line table's
+ * size; 0.3 KB at -O0) and 6 to 10 KB of records and names.
+ *
+ * Rows: where the code of (file, line, call) starts, one per change of
+ * (file, line, call), sorted by address; the rows of GDB's choice
+ * (dwarf_lines.h), and a row where the innermost inlined call changes
+ * (dwarf_inlines.h) but the line does not. File 0 is "no line": the end of
+ * a sequence, code no line program covers. Call 0 is none; calls are
+ * numbered from 1 in the order of their first code, each after its
+ * parents, so a parent's number is below its child's (a chain ends).
  * Addresses are 2-byte aligned (RISC-V's C extension), so steps are counted
  * in halfwords, each at least 1.
  *
@@ -38,14 +56,15 @@
  * next starts above pc.
  *
  * A block in the stream: literal_bytes of literal (its halfword in its
- * page; then, little-endian, the file in the low file_bits bits and the
- * line above), then rows until END or the block's end. The rows are a
- * byte code like DWARF's special opcodes (DWARF 5, section 6.2.5.1), on
- * halfword steps. The block keeps three contexts, each a file and its last
- * line, most recent first; the row is the first's. An inlined function's
- * rows alternate with its caller's, in another file or far in the same:
- * each such jump pushes a context, and the row that comes back takes the
- * old one back.
+ * page; then, little-endian, the file in the low file_bits bits, the call
+ * in the call_bits after and the line above), then rows until END or the
+ * block's end. The rows are a byte code like DWARF's special opcodes
+ * (DWARF 5, section 6.2.5.1), on halfword steps. The block keeps three
+ * contexts, each a file, its last line and its call, most recent first;
+ * the row is the first's. An inlined function's rows alternate with its
+ * caller's, in another file or far in the same: each such jump pushes a
+ * context (of the current call), and the row that comes back takes the
+ * old one back, its call too.
  *   >= TRACER_LINES_SPECIAL   same context: byte / 16 - 5 halfwords on,
  *                             byte % 16 + LINE_BASE lines on
  *   TRACER_LINES_NEAR + n     (n < 32) same context: n + 1 halfwords on,
@@ -53,7 +72,7 @@
  *   TRACER_LINES_RECENT + n   (n < 32) the second context (n < 16) or the
  *                             third to the front: n % 16 + 1 halfwords on,
  *                             the next byte (int8) lines on from its line
- *   TRACER_LINES_FAR + n      (n < 13) n + 1 halfwords on, a new context of
+ *   TRACER_LINES_FAR + n      (n < 12) n + 1 halfwords on, a new context of
  *                             the same file: the next two bytes (int16,
  *                             little-endian) lines on
  *   TRACER_LINES_SWITCH + n   (n < 16) n + 1 halfwords on, a new context:
@@ -63,9 +82,20 @@
  *                             lines on
  *   TRACER_LINES_FILE         a new context: ULEB128 file, ULEB128 steps -
  *                             1, ULEB128 line
+ *   TRACER_LINES_CALL         after a row: the row's call is another, by
+ *                             the SLEB128 v that follows: none if v is 0,
+ *                             else from the current call (or, if none,
+ *                             the last a CALL or the literal set) v - 1
+ *                             on if v > 0, v on if v < 0
  *   TRACER_LINES_END          no more rows in the block
  * A new context forgets the third. symgen takes, of the contexts of the
- * row's file, the first whose line is within int8 of the row's.
+ * row's file, the first whose line is within int8 of the row's and, of
+ * those, the first of the row's call.
+ *
+ * The records (records, call_count of them, record_bytes each): call n's
+ * parent, its function's name (an index in the names, stored once each
+ * apart), and its call's file (an index in the line table's files) and
+ * line, packed as struct tracer_lines says.
  */
 #ifndef TRACER_LINE_FORMAT_H
 #define TRACER_LINE_FORMAT_H
@@ -100,7 +130,7 @@
 #define TRACER_LINES_GROUP_SHIFT 5u
 
 /* Bounds on what a table may say: blocks of at most 256 bytes; literals
- * of 4 to 8 bytes; files below 2^16; halfword steps and LEB128 values
+ * and records of 4 to 8 bytes; files below 2^16; halfword steps and LEB128 values
  * below 2^28 (at most 4 bytes). */
 #define TRACER_LINES_MAX_BLOCK_BYTES   256u
 #define TRACER_LINES_MIN_LITERAL_BYTES 4u
@@ -108,6 +138,7 @@
 #define TRACER_LINES_MAX_FILE_BITS     16u
 #define TRACER_LINES_MAX_CALL_BITS     16u
 #define TRACER_LINES_MAX_NAME_BITS     24u
+#define TRACER_LINES_MIN_RECORD_BYTES  4u
 #define TRACER_LINES_MAX_RECORD_BYTES  8u
 #define TRACER_LINES_MAX_GROUP_SHIFT   16u
 #define TRACER_LINES_MAX_VALUE	       0x0fffffffu

@@ -30,10 +30,12 @@ bool tracer_lines_valid(const struct tracer_lines *table)
 	    table->record_bytes > TRACER_LINES_MAX_RECORD_BYTES ||
 	    table->name_bits > TRACER_LINES_MAX_NAME_BITS || table->call_line_bits > 32 ||
 	    table->name_count >> table->name_bits != 0 ||
-	    (table->call_count != 0 && (table->call_bits + table->name_bits +
-						table->file_bits + table->call_line_bits >
-					    8 * table->record_bytes ||
-					table->records == NULL)))
+	    (table->call_count != 0 &&
+	     (table->record_bytes < TRACER_LINES_MIN_RECORD_BYTES ||
+	      table->call_bits + table->name_bits + table->file_bits +
+		      table->call_line_bits >
+		  8 * table->record_bytes ||
+	      table->records == NULL)))
 		return false;
 	if (table->block_count == 0)
 		return table->page_count == 0 && table->stream_size == 0;
@@ -321,13 +323,16 @@ enum tracer_line_result tracer_inline_call_at(const struct tracer_lines *table,
 					      struct tracer_inline_call *found)
 {
 	const uint8_t *record;
-	uint64_t fields = 0;
+	uint64_t fields;
 	uint32_t shift;
 
 	if (call == 0 || call > table->call_count)
 		return TRACER_LINE_CORRUPT;
 	record = table->records + (uintptr_t)(call - 1) * table->record_bytes;
-	for (uint32_t i = 0; i < table->record_bytes; i++)
+	/* At least 4 bytes (the header says), read unrolled. */
+	fields = record[0] | (uint32_t)record[1] << 8 | (uint32_t)record[2] << 16 |
+		 (uint64_t)record[3] << 24;
+	for (uint32_t i = 4; i < table->record_bytes; i++)
 		fields |= (uint64_t)record[i] << (8 * i);
 	found->parent = low_bits(fields, table->call_bits);
 	shift = table->call_bits;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PROTOTYPE (issue 19): the line table's layouts on size and lookup cost.
 
-    tests/bench/line_bench.py [--layouts NAME,...] OUT_DIR ELF...
+    tests/bench/line_bench.py [--layouts NAME,...] [--calls-only] OUT_DIR ELF...
 
 For each kernel and each layout of LAYOUTS: line_lookup's sizes (the line
 table alone, and with inlined calls) and its check at every address (host
@@ -9,7 +9,8 @@ build, ASan+UBSan), then the instructions of the lookup and the walk of its
 chain of inlined calls in the table with inlined calls on
 rv64imac -O2 (tests/bench/line_bench.c under qemu-system-riscv64 -icount
 shift=0) at two sets of pcs: each return address - 1 (a call: jal or jalr
-that links ra, from objdump) and every instruction (objdump). Prints one
+that links ra, from objdump) and, unless --calls-only, every instruction
+(objdump). Layouts named "-lines" time the line table alone. Prints one
 line per kernel, layout and set (the average of the lookup and the chain
 together, and of each), and the size lines.
 """
@@ -20,7 +21,8 @@ import sys
 
 CROSS = "riscv64-unknown-elf-"
 LINE_LOOKUP = "build/host/line_lookup"
-LAYOUTS = [("bytes-%d" % size, ["--block", str(size)]) for size in (16, 20, 24, 28, 32, 40)]
+LAYOUTS = ([("bytes-%d" % size, ["--block", str(size)]) for size in (16, 20, 24, 28, 32, 40)]
+           + [("bytes-28-lines", ["--block", "28", "--lines-alone"])])
 CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-march=rv64imac_zicsr", "-mabi=lp64",
           "-mcmodel=medany", "-ffreestanding", "-fno-builtin", "-nostdlib", "-static",
           "-Itracer", "-Itests/bench", "-T", "tests/bench/line_bench.ld"]
@@ -77,13 +79,17 @@ def main():
         names = arguments[1].split(",")
         layouts = [layout for layout in LAYOUTS if layout[0] in names]
         arguments = arguments[2:]
+    calls_only = arguments[:1] == ["--calls-only"]
+    if calls_only:
+        arguments = arguments[1:]
     out_dir, elves = arguments[0], arguments[1:]
     os.makedirs(out_dir, exist_ok=True)
     for elf in elves:
         calls, instructions = pcs_of(elf)
         for layout, options in layouts:
             size_lines = None
-            for label, pcs in (("calls", calls), ("all", instructions)):
+            sets = [("calls", calls)] + ([] if calls_only else [("all", instructions)])
+            for label, pcs in sets:
                 host, lookups, total, most, most_pc, stack, wrong, lines, walked = bench(
                     out_dir, elf, layout, options, pcs, label)
                 size_lines = size_lines or [line for line in host.splitlines()

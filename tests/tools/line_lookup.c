@@ -12,10 +12,11 @@
  *         chain of inlined calls (the call the lookup gives, then its
  *         records' parents) dwarf_inline_chain()'s, name, call file and call
  *         line of each; exit 1 if not
- *     line_lookup [--block BYTES] --emit-c OUT.c ELF < pcs
- *         also writes the table with inlined calls and the pcs (hex, one a
- *         line) with the rows' and dwarf_inline_chain()'s answers as C, for
- *         the instruction count on RISC-V (tests/bench/line_bench.c)
+ *     line_lookup [--block BYTES] [--lines-alone] --emit-c OUT.c ELF < pcs
+ *         also writes the table with inlined calls (with --lines-alone, the
+ *         line table alone) and the pcs (hex, one a line) with the rows' and
+ *         dwarf_inline_chain()'s answers (no chains with --lines-alone) as
+ *         C, for the instruction count on RISC-V (tests/bench/line_bench.c)
  *
  * The layout is tracer/line_format.h's, in blocks of BYTES bytes (default
  * LINE_TABLE_BLOCK_BYTES).
@@ -201,7 +202,7 @@ static void emit_c(const char *path, const struct encoded_lines *encoded,
 		pcs[count] = pc;
 		answers[2 * count] = answer.file;
 		answers[2 * count + 1] = answer.line;
-		length = dwarf_inline_chain(inlines, pc, chain, MAX_CHAIN);
+		length = inlines ? dwarf_inline_chain(inlines, pc, chain, MAX_CHAIN) : 0;
 		if (length > MAX_CHAIN)
 			die(path, "0x%" PRIx64 ": %zu inlined calls", pc, length);
 		chain_start[count] = (uint32_t)chain_size;
@@ -307,6 +308,7 @@ int main(int argc, char **argv)
 {
 	uint32_t block_bytes = LINE_TABLE_BLOCK_BYTES;
 	const char *emit = NULL;
+	bool lines_alone = false;
 	struct elf_file elf;
 	struct line_table rows;
 	struct inline_table inlines;
@@ -320,12 +322,16 @@ int main(int argc, char **argv)
 			block_bytes = (uint32_t)strtoul(argv[++arg], NULL, 10);
 		else if (strcmp(argv[arg], "--emit-c") == 0 && arg + 1 < argc - 1)
 			emit = argv[++arg];
+		else if (strcmp(argv[arg], "--lines-alone") == 0)
+			lines_alone = true;
 		else
 			break;
 	}
 	if (arg != argc - 1) {
-		fprintf(stderr,
-			"usage: line_lookup [--block BYTES] [--emit-c OUT.c] ELF\n");
+		fprintf(
+		    stderr,
+		    "usage: line_lookup [--block BYTES] [--lines-alone] [--emit-c OUT.c] "
+		    "ELF\n");
 		return 2;
 	}
 	elf_open(&elf, argv[arg]);
@@ -340,7 +346,9 @@ int main(int argc, char **argv)
 	       "the line table alone), %zu of its header, records and names\n",
 	       line_table_bytes(&with_calls) - line_table_bytes(&alone),
 	       line_table_record_bytes(&with_calls));
-	if (emit)
+	if (emit && lines_alone)
+		emit_c(emit, &alone, &rows, NULL);
+	else if (emit)
 		emit_c(emit, &with_calls, &rows, &inlines);
 	return differences ? 1 : 0;
 }
