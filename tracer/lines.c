@@ -9,6 +9,15 @@
  */
 #include "lines.h"
 
+/* A context's file and call in one word, the call in the high 16 bits
+ * (files and calls are below 2^16): three contexts then take as many
+ * registers as they did without calls. */
+#define PLACE_CALL_SHIFT 16u
+#define PLACE_FILE_MASK	 0xffffu
+
+/* No place: a context the block has not had (no call is 0xffff). */
+#define NO_PLACE UINT32_MAX
+
 bool tracer_lines_valid(const struct tracer_lines *table)
 {
 	const uint64_t block_bytes = table->block_bytes;
@@ -27,6 +36,9 @@ bool tracer_lines_valid(const struct tracer_lines *table)
 	/* The records: calls numbered in call_bits, names in name_bits, and
 	 * the fields within a record; a field's shift stays below 64. */
 	if (table->call_count >> table->call_bits != 0 ||
+	    /* a place holds a file and a call, and no call is 0xffff */
+	    table->call_count >= PLACE_FILE_MASK ||
+	    table->file_count > PLACE_FILE_MASK + 1 ||
 	    table->record_bytes > TRACER_LINES_MAX_RECORD_BYTES ||
 	    table->name_bits > TRACER_LINES_MAX_NAME_BITS || table->call_line_bits > 32 ||
 	    table->name_count >> table->name_bits != 0 ||
@@ -75,53 +87,51 @@ static inline bool read_leb(const uint8_t **at, const uint8_t *end, bool is_sign
 	return false;
 }
 
-/* No file: a context the block has not had. */
-#define NO_FILE UINT32_MAX
-
-/* The rows of a block as they are decoded: three contexts, each a file,
- * its last line and its innermost inlined call, most recent first; the
- * current row is the first's. */
+/* The rows of a block as they are decoded: three contexts, each a place
+ * (file and innermost inlined call) and its last line, most recent first;
+ * the current row is the first's. */
 struct line_state {
-	uint32_t file, line, call;
-	uint32_t before_file, before_line, before_call;
-	uint32_t earlier_file, earlier_line, earlier_call;
+	uint32_t place, line;
+	uint32_t before_place, before_line;
+	uint32_t earlier_place, earlier_line;
 	uint32_t last_call; /* the last a CALL or the literal set, if not 0 */
 };
 
-/* A new context in front, of new_file and the current call (the opcodes
- * FILE, SWITCH and FAR); the last is forgotten. */
-static inline void push_context(struct line_state *state, uint32_t new_file)
+/* A new context in front, of new_place (the opcodes FILE, SWITCH and FAR);
+ * the last is forgotten. */
+static inline void push_context(struct line_state *state, uint32_t new_place)
 {
-	state->earlier_file = state->before_file;
+	state->earlier_place = state->before_place;
 	state->earlier_line = state->before_line;
-	state->earlier_call = state->before_call;
-	state->before_file = state->file;
+	state->before_place = state->place;
 	state->before_line = state->line;
-	state->before_call = state->call;
-	state->file = new_file;
+	state->place = new_place;
 }
 
 /* The second context (earlier: the third) to the front (the opcode
  * RECENT). */
 static inline void recent_context(struct line_state *state, bool earlier)
 {
-	const uint32_t file = state->file, line = state->line, call = state->call;
+	const uint32_t place = state->place, line = state->line;
 
 	if (earlier) {
-		state->file = state->earlier_file;
+		state->place = state->earlier_place;
 		state->line = state->earlier_line;
-		state->call = state->earlier_call;
-		state->earlier_file = state->before_file;
+		state->earlier_place = state->before_place;
 		state->earlier_line = state->before_line;
-		state->earlier_call = state->before_call;
 	} else {
-		state->file = state->before_file;
+		state->place = state->before_place;
 		state->line = state->before_line;
-		state->call = state->before_call;
 	}
-	state->before_file = file;
+	state->before_place = place;
 	state->before_line = line;
-	state->before_call = call;
+}
+
+/* The place of new_file in the current call (a hostile file past 2^16
+ * gives a wrong call, not undefined behaviour). */
+static inline uint32_t file_place(const struct line_state *state, uint32_t new_file)
+{
+	return new_file | (state->place & ~PLACE_FILE_MASK);
 }
 
 /* The rows of stream[at, end) after a block's first (state, at halfword
@@ -156,14 +166,15 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 			if (!read_leb(&at, end, true, &delta))
 				return false;
 			if (delta == 0) {
-				state->call = 0;
+				state->place &= PLACE_FILE_MASK;
 				continue;
 			}
 			if (delta < 0x80000000u)
 				delta--;
-			state->call =
-			    (state->call ? state->call : state->last_call) + delta;
-			state->last_call = state->call;
+			steps = state->place >> PLACE_CALL_SHIFT;
+			state->last_call = (steps ? steps : state->last_call) + delta;
+			state->place = (state->place & PLACE_FILE_MASK) |
+				       state->last_call << PLACE_CALL_SHIFT;
 			continue;
 		}
 		if (opcode < TRACER_LINES_RECENT && opcode >= TRACER_LINES_NEAR) {
@@ -180,7 +191,7 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 			if (next > target)
 				break;
 			recent_context(state, opcode >= 16);
-			if (state->file == NO_FILE || at >= end)
+			if (state->place == NO_PLACE || at >= end)
 				return false;
 			state->line += (uint32_t) * (const int8_t *)at++;
 		} else if (opcode >= TRACER_LINES_FAR) {
@@ -191,7 +202,7 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 				return false;
 			delta = at[0] | (uint32_t)((const int8_t *)at)[1] << 8;
 			at += 2;
-			push_context(state, state->file);
+			push_context(state, state->place);
 			state->line += delta;
 		} else if (opcode >= TRACER_LINES_SWITCH) {
 			next = address + opcode - (TRACER_LINES_SWITCH - 1);
@@ -199,7 +210,7 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 				break;
 			if (!read_leb(&at, end, false, &new_file))
 				return false;
-			push_context(state, new_file);
+			push_context(state, file_place(state, new_file));
 			if (!read_leb(&at, end, false, &state->line))
 				return false;
 		} else if (opcode == TRACER_LINES_ADVANCE) {
@@ -218,7 +229,7 @@ static inline bool advance(const uint8_t *at, const uint8_t *end, uintptr_t targ
 			next = address + (uintptr_t)steps + 1;
 			if (next > target)
 				break;
-			push_context(state, new_file);
+			push_context(state, file_place(state, new_file));
 			if (!read_leb(&at, end, false, &state->line))
 				return false;
 		} else {
@@ -245,6 +256,7 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	uint64_t fields;
 	const uint8_t *at, *end;
 	struct line_state state;
+	uint32_t file, call;
 
 	if (pc < table->base)
 		return TRACER_LINE_NONE;
@@ -287,27 +299,28 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	fields = at[1] | (uint32_t)at[2] << 8 | (uint32_t)at[3] << 16;
 	for (uintptr_t i = 4; i < table->literal_bytes; i++)
 		fields |= (uint64_t)at[i] << (8 * (i - 1));
+	call = (uint32_t)(fields >> table->file_bits) & ((1u << table->call_bits) - 1);
 	state = (struct line_state){
-	    (uint32_t)fields & ((1u << table->file_bits) - 1),
+	    ((uint32_t)fields & ((1u << table->file_bits) - 1)) | call
+								      << PLACE_CALL_SHIFT,
 	    (uint32_t)(fields >> (table->file_bits + table->call_bits)),
-	    (uint32_t)(fields >> table->file_bits) & ((1u << table->call_bits) - 1),
-	    NO_FILE,
+	    NO_PLACE,
 	    0,
+	    NO_PLACE,
 	    0,
-	    NO_FILE,
-	    0,
-	    0,
-	    0,
+	    call,
 	};
-	state.last_call = state.call;
 	if (!advance(at + table->literal_bytes, end, offset >> 1,
-		     (page << (TRACER_LINES_PAGE_SHIFT - 1)) + at[0], &state) ||
-	    state.file >= table->file_count || state.call > table->call_count)
+		     (page << (TRACER_LINES_PAGE_SHIFT - 1)) + at[0], &state))
 		return TRACER_LINE_CORRUPT;
-	found->call = state.call;
-	if (state.file == 0)
+	file = state.place & PLACE_FILE_MASK;
+	call = state.place >> PLACE_CALL_SHIFT;
+	if (file >= table->file_count || call > table->call_count)
+		return TRACER_LINE_CORRUPT;
+	found->call = call;
+	if (file == 0)
 		return TRACER_LINE_NONE;
-	found->file = state.file;
+	found->file = file;
 	found->line = state.line;
 	return TRACER_LINE_FOUND;
 }
