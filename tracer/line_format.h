@@ -32,10 +32,12 @@
  * (below) carries a call: an inlined function's rows alternate with its
  * caller's, so RECENT takes the caller's call back with its line, and only
  * a change that no context has costs a CALL. With the inlined calls, the
- * lookup and its chain take 330 to 350 instructions at the -O2 kernels'
- * return addresses (the rows about 290 of them), 290 on the 10x kernel;
- * the calls add 5 to 7.5 KB to the rows (about half the line table's
- * size; 0.3 KB at -O0) and 6 to 10 KB of records and names.
+ * lookup and its chain take 330 to 343 instructions at the -O2 kernels'
+ * return addresses (the rows 283 to 293 of them), 262 on the 10x kernel;
+ * the calls add 3.4 to 6.1 KB to the rows of the -O2 and -Os kernels
+ * (0.3 KB at -O0, 7.5 KB on the 10x kernel: 0.4 to 0.7 times the line
+ * table's bytes, 0.19 on the 10x), and 5.9 to 9.8 KB of records and
+ * names. Carrying calls costs the decoder about 23 instructions a lookup.
  *
  * Rows: where the code of (file, line, call) starts, one per change of
  * (file, line, call), sorted by address; the rows of GDB's choice
