@@ -35,7 +35,7 @@
  * lookup and its chain take 330 to 343 instructions at the -O2 kernels'
  * return addresses (the rows 283 to 293 of them), 262 on the 10x kernel;
  * the calls add 3.4 to 6.1 KB to the rows of the -O2 and -Os kernels
- * (0.3 KB at -O0, 7.5 KB on the 10x kernel: 0.4 to 0.7 times the line
+ * (0.3 KB at -O0, 7.5 KB on the 10x kernel: 0.4 to 0.6 times the line
  * table's bytes, 0.19 on the 10x), and 5.9 to 9.8 KB of records and
  * names. Carrying calls costs the decoder about 23 instructions a lookup.
  *
