@@ -183,11 +183,11 @@ TEST_PREREQUISITES := $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-as
 .PHONY: test-prerequisites
 test-prerequisites: $(TEST_PREREQUISITES)
 
-# The closing line's time counts from here (MAKE_TEST_START).
+# The closing line's time counts from make test's start (make expands a
+# recipe whole before its first line runs).
 test:
-	@export MAKE_TEST_START=$$(date +%s) && \
-	$(MAKE) --no-print-directory -j$(TEST_JOBS) test-prerequisites && \
-	echo "$(PYTHON) tests/run_tests.py" && $(PYTHON) tests/run_tests.py
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-prerequisites
+	MAKE_TEST_START=$(shell date +%s) $(PYTHON) tests/run_tests.py
 
 clean:
 	rm -rf build
