@@ -212,6 +212,7 @@ def main():
         group.join()
     passed = sum(group.results.passed for group in groups)
     failed = sum(group.results.failed for group in groups)
+    e2e_tests.close_idle_gdbs()
     if testlib.PROFILE:
         print(testlib.profile_summary())
     print("%d passed, %d failed in %.0f s" % (passed, failed, time.time() - start))
