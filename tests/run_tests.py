@@ -78,16 +78,20 @@ def check_library_builds(results):
 def check_library_build(results, arch, abi, emulation, opt, also_sets):
     """tracer/ whole; the same build is the one of each set of unwinders in
     also_sets (those whose sources are all of tracer/, without defines)."""
-    out = os.path.join(TEST_BUILD, "library", "%s%s.o" % (abi, opt))
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    objects, problems = [], []
-    for source in TRACER_SOURCES:
-        obj = out + "." + os.path.basename(source) + ".o"
-        result = run([CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", opt,
-                      "-march=" + arch, "-mabi=" + abi, "-mcmodel=medany",
-                      "-ffreestanding", "-c", source, "-o", obj])
-        problems.append(result.stderr)
-        objects.append(obj)
+    out_dir = os.path.join(TEST_BUILD, "library", "%s%s" % (abi, opt))
+    shutil.rmtree(out_dir, ignore_errors=True)
+    os.makedirs(out_dir)
+    # One compiler run for every file: each still compiles alone.
+    compiled = run([CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", opt,
+                    "-march=" + arch, "-mabi=" + abi, "-mcmodel=medany",
+                    "-ffreestanding", "-c"] + TRACER_SOURCES, cwd=out_dir, timeout=300)
+    problems = [compiled.stderr]
+    if compiled.returncode != 0:
+        problems.append("gcc exit %d\n" % compiled.returncode)
+    out = out_dir + ".o"
+    objects = sorted(glob.glob(os.path.join(out_dir, "*.o")))
+    if len(objects) != len(TRACER_SOURCES):
+        problems.append("%d objects of %d sources" % (len(objects), len(TRACER_SOURCES)))
     linked = run([CROSS + "ld", "-m", emulation, "-r", "-o", out] + objects)
     undefined = run([CROSS + "nm", "-u", out]).stdout.split()
     for name in ["tracer/"] + ["tracer/ with the unwinders %s only" % "+".join(unwinders)
