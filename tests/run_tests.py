@@ -4,7 +4,7 @@ a short fuzzing run, symgen against binutils, the prologue decoder against
 CFI, and the demo kernel in QEMU against GDB, its panic path included;
 the port kernel (tests/port_kernel/) under GDB; the README and docs/
 against the code and a real run. Ends with the line
-'N passed, M failed'."""
+'N passed, M failed in S s'."""
 import functools
 import glob
 import os
