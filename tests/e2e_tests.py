@@ -146,12 +146,13 @@ class GdbSession:
         os.close(commands)
         self.loaded = None
 
-    def ask(self, port, elf, statement, timeout=QEMU_TIMEOUT):
+    def ask(self, port, elf, statement):
         """What GDB printed for one boot: attached to QEMU's gdbstub on
         port, with elf's symbols, running the Python statement. Raises
         subprocess.TimeoutExpired (its output: what GDB printed) if GDB
-        has not answered within timeout seconds."""
-        deadline = time.monotonic() + timeout
+        has not answered within QEMU_TIMEOUT seconds; then, or if GDB
+        ended, the session is over."""
+        deadline = time.monotonic() + QEMU_TIMEOUT
         loaded = (elf, os.stat(elf).st_mtime_ns)
         os.write(self.commands, ("%d\t%s\t%d\t%s\n" % (port, elf, loaded != self.loaded,
                                                        statement)).encode())
@@ -163,16 +164,20 @@ class GdbSession:
             ready = select.select([out], [], [], max(left, 0))[0]
             chunk = os.read(out, 65536) if ready else b""
             if not chunk:  # timed out, or GDB ended
-                self.close()
+                self.close(kill=True)
                 text = output.decode(errors="replace")
                 if not ready:
-                    raise subprocess.TimeoutExpired(self.argv, timeout, text)
+                    raise subprocess.TimeoutExpired(self.argv, QEMU_TIMEOUT, text)
                 return text
             output += chunk
         return output[:-len(served)].decode(errors="replace")
 
-    def close(self):
+    def close(self, kill=False):
+        """Ends the session: GDB returns at the end of its input (or is
+        killed, if it may hang)."""
         os.close(self.commands)
+        if kill:
+            self.process.kill()
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
