@@ -157,7 +157,7 @@ class GdbSession:
         os.write(self.commands, ("%d\t%s\t%d\t%s\n" % (port, elf, loaded != self.loaded,
                                                        statement)).encode())
         self.loaded = loaded
-        output, served = b"", (gdb_oracle_served + "\n").encode()
+        output, served = b"", (ORACLE_SERVED + "\n").encode()
         out = self.process.stdout.fileno()
         while not output.endswith(served):
             left = deadline - time.monotonic()
@@ -187,7 +187,7 @@ class GdbSession:
         profile(self.argv, self.start, self.process)
 
 
-gdb_oracle_served = "GDB-ORACLE-SERVED"  # gdb_oracle.SERVED (gdb_oracle imports gdb)
+ORACLE_SERVED = "GDB-ORACLE-SERVED"  # gdb_oracle.SERVED (gdb_oracle imports gdb)
 _idle_gdbs = []
 _idle_gdbs_lock = threading.Lock()
 
@@ -201,6 +201,9 @@ def ask_gdb(port, elf, statement):
                        _idle_gdbs[0] if _idle_gdbs else None)
         if session:
             _idle_gdbs.remove(session)
+    if session and session.process.poll() is not None:  # ended while idle
+        session.close()
+        session = None
     session = session or GdbSession()
     output = session.ask(port, elf, statement)  # on a timeout, closed
     if session.process.poll() is None:
