@@ -736,13 +736,14 @@ static bool frames_equal(const struct tracer_frame *a, const struct tracer_frame
 }
 
 /*
- * The iterator takes the table capture's step for a caller's frame whose row
- * is sp- or s0-based with ra saved and whose return address follows `jal
- * ra`; any other frame takes the general step. Both give the same frames:
+ * The capture's loop (table_run) takes a caller's frame whose row is sp- or
+ * s0-based with ra saved and whose return address follows `jal ra`; any
+ * other frame takes the step. Both give the same frames (fake_walk_with()
+ * captures each walk too and compares):
  * A (exact; CFA = sp + 32) -> B + 0x20 (CFA = s0, word 120; ra, s0 = word
  * 130 below it) -> D + 0x10 (CFA = sp + 16; ra, s0 = 0 below it) -> C +
  * 0x30 (CFA = sp + 16, the top: outermost), the calls before B, D and C
- * first c.jalr (the fake text's), then jal ra (the common step's).
+ * first c.jalr (the fake text's), then jal ra (the loop's).
  */
 void unwind_table_walk_common_step(void)
 {
