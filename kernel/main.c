@@ -30,7 +30,6 @@
 
 #define ARG_MAX 64
 
-
 /* tracer=NAME takes the name the trace's header prints (tracer_unwinder_name). */
 static const enum tracer_unwinder tracers[] = {
     TRACER_AUTO, TRACER_FRAME_POINTER, TRACER_DWARF, TRACER_PROLOGUE, TRACER_TABLE,

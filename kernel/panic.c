@@ -92,7 +92,7 @@ struct panic_report {
 #ifdef __OPTIMIZE__
 #define TRACER_FIGURE(bytes) (bytes)
 #else
-#define TRACER_FIGURE(bytes) ((bytes) * 9 / 5)
+#define TRACER_FIGURE(bytes) (9 * (bytes) / 5)
 #endif
 
 /* The room each unwinder needs; the last two are the fallbacks, in order. */
@@ -111,7 +111,8 @@ static const struct {
 
 /* The reserve holds a report with any unwinder (auto's figure is the largest). */
 _Static_assert(RESERVE_STACK_SIZE >=
-		   TRACER_FIGURE(TRACER_STACK_AUTO + TRACER_STACK_PRINT) + PANIC_OWN_STACK,
+		   TRACER_FIGURE(TRACER_STACK_AUTO + TRACER_STACK_PRINT) +
+		       PANIC_OWN_STACK,
 	       "layout.h: RESERVE_STACK_SIZE");
 
 static enum tracer_unwinder panic_unwinder = TRACER_AUTO;
@@ -124,7 +125,8 @@ static uintptr_t stack_needed(enum tracer_unwinder unwinder)
 {
 	for (unsigned i = 0; i < UNWINDER_COUNT; i++)
 		if (unwinder_stacks[i].unwinder == unwinder)
-			return TRACER_FIGURE(unwinder_stacks[i].stack + TRACER_STACK_PRINT) +
+			return TRACER_FIGURE(unwinder_stacks[i].stack +
+					     TRACER_STACK_PRINT) +
 			       PANIC_OWN_STACK;
 	return 0;
 }

@@ -2,8 +2,8 @@
  * image_view.h - an image's code and .eh_frame as the tracer's code reads
  * them in the host programs that run it on a linked image (symgen's unwind
  * table, which measures frame sizes with the prologue decoder; the test
- * tools cfi_rows, prologue_check, table_check): copied from the file into one heap block, each at its
- * distance from the others, and the tracer's host view (TRACER_HOST_VIEW,
+ * tools cfi_rows, prologue_check, table_check): copied from the file into one heap block,
+ * each at its distance from the others, and the tracer's host view (TRACER_HOST_VIEW,
  * tracer/memory.h) pointed at that block. The tracer keeps working in the
  * image's addresses: the pc-relative pointers of .eh_frame mean what they
  * mean in the image, and the bounds checks are the target's.

@@ -263,6 +263,10 @@ static void add_fde(struct builder *b, const struct tracer_config *config,
 				rule.frame_size_16 = calls_frame_size(
 				    config, entry->pc_start, entry->pc_end, pc, next,
 				    fixed, word_size);
+			/* A size whose frame does not hold the saved slots
+			 * witnesses nothing (tracer_unwind_rule_valid). */
+			if (!tracer_unwind_rule_valid(&rule, word_size))
+				rule.frame_size_16 = 0;
 		}
 		add_row(b, pc, rule);
 	}

@@ -388,8 +388,16 @@ def panic_path_rows(text):
 
 def check_panic_path_lines(results, elf):
     """design.md's panic-path cases: each line it writes out in full is
-    printed by one of the runs the case names."""
-    rows = panic_path_rows(read("docs/design.md"))
+    printed by one of the runs the case names; the prose's figure for
+    DWARF's reserve is the one those lines print."""
+    text = read("docs/design.md")
+    stated = re.findall(r"([\d,]+) bytes for DWARF, the figure the `reserve stack:` lines below",
+                        " ".join(text.split()))
+    printed_figures = set(re.findall(r"the dwarf unwinder needs (\d+)", text))
+    results.check("docs: design.md's DWARF reserve figure is the one its reserve-stack lines print",
+                  len(stated) == 1 and {stated[0].replace(",", "")} == printed_figures,
+                  "prose %s, lines %s" % (stated, sorted(printed_figures)))
+    rows = panic_path_rows(text)
     results.check("docs: design.md's panic-path table has cases with lines to check",
                   sum(len(lines) for _, _, lines in rows) >= 5, rows)
     for runs, harts, lines in rows:

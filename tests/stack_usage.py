@@ -149,7 +149,7 @@ def check_unoptimized_factor(results, directory, stated):
     when built without optimization (kernel/panic.c, TRACER_FIGURE): each
     unwinder's report path (tracer_print_backtrace) at -O0 must fit."""
     source = open(os.path.join(ROOT, "kernel", "panic.c")).read()
-    factor = re.search(r"#define TRACER_FIGURE\(bytes\) \(\(bytes\) \* (\d+) / (\d+)\)", source)
+    factor = re.search(r"#define TRACER_FIGURE\(bytes\) \((\d+) \* \(bytes\) / (\d+)\)", source)
     if not results.check("kernel/panic.c states the -O0 factor of the tracer's figures",
                          factor is not None):
         return

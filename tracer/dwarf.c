@@ -60,8 +60,8 @@ static enum tracer_stop stop_reason(enum cfi_status status)
 }
 
 /* The CFA of the row, from the callee's registers. */
-static enum cfi_status compute_cfa(const struct walk *walk,
-				   const struct cfi_row *row, uintptr_t *cfa)
+static enum cfi_status compute_cfa(const struct walk *walk, const struct cfi_row *row,
+				   uintptr_t *cfa)
 {
 	const struct tracer_config *config = walk->config;
 	uintptr_t base;
@@ -97,8 +97,8 @@ static inline struct window stack_words(struct tracer_range stack)
  * offset, apply_row's own case, nor unspecified nor same value) and value
  * `operand`, from the callee's registers and the CFA. An undefined register
  * reads as 0: lost. */
-static enum cfi_status rule_value(const struct walk *walk, unsigned kind,
-				  int32_t operand, uintptr_t cfa, uintptr_t *value)
+static enum cfi_status rule_value(const struct walk *walk, unsigned kind, int32_t operand,
+				  uintptr_t cfa, uintptr_t *value)
 {
 	const struct tracer_config *config = walk->config;
 	uintptr_t expression = config->eh_frame.start + (uint32_t)operand;

@@ -20,10 +20,10 @@
  * record would otherwise skip frames unnoticed.
  *
  * One function, frame_pointer_caller(), checks and unwinds a frame. The
- * iterator's step runs it for any frame (frame_pointer_step); for the
- * frames most walks are made of (a caller's, its return address after `jal
- * ra` or `jalr ra`) tracer_next() runs it first (frame_pointer_next), and
- * the raw capture in a loop (frame_pointer_run).
+ * iterator's step runs it for any frame (frame_pointer_step); the raw
+ * capture runs it in a loop (frame_pointer_run) for the frames most walks
+ * are made of (a caller's, its return address after `jal ra` or `jalr
+ * ra`), and leaves any other to the step.
  */
 #include "riscv.h"
 #include "table_lookup.h"
@@ -214,28 +214,6 @@ static inline bool frame_pointer_common(const struct walk *walk)
 	return !walk->next_is_exact &&
 	       window_contains(walk->call_window, walk->next.pc) &&
 	       !window_contains(walk->trap_return_window, walk->next.pc);
-}
-
-bool frame_pointer_next(struct walk *walk)
-{
-	uintptr_t pc = walk->next.pc;
-	uintptr_t sp = walk->next.sp;
-	uintptr_t fp = walk->next.s[0];
-	struct fp_view view;
-
-	if (!frame_pointer_common(walk))
-		return false;
-	fp_view_of(&view, walk);
-	/* Anything else, and a stop, is left to the iterator's step, which
-	 * says why: it checks the return address in full, too. */
-	if (frame_pointer_caller(&view, walk, !walk->tables_verified, true, view.table,
-				 false, 0, &pc, &sp, &fp) != TRACER_RUNNING)
-		return false;
-	walk->next.pc = pc;
-	walk->next.sp = sp;
-	walk->next.s[0] = fp;
-	walk->next.ra = 0; /* unknown in callers' frames */
-	return true;
 }
 
 /* The frames tracer_capture() stores: frame_pointer_caller() in a loop,

@@ -145,8 +145,7 @@ static inline bool memory_read_stack_word(struct tracer_range stack, uintptr_t a
  * {UINTPTR_MAX, 0}: only UINTPTR_MAX is inside, an odd address, which every
  * user rejects first (frame pointers, return addresses: never odd).
  */
-static inline struct window memory_window(struct tracer_range range,
-						 uintptr_t before)
+static inline struct window memory_window(struct tracer_range range, uintptr_t before)
 {
 	struct window window = {UINTPTR_MAX, 0};
 

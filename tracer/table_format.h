@@ -72,7 +72,9 @@ static inline uint32_t tracer_header_hash(uint32_t kind, const uint32_t *words,
  * below the CFA, at multiples of the word size; in a frame based on sp
  * they lie in it, between sp and the CFA, and the CFA's offset is a
  * multiple of the word size too: so a walk that keeps sp aligned and
- * inside the stack needs no check of its own for those slots.
+ * inside the stack needs no check of its own for those slots. Nor for
+ * those of an s0-based rule that states its frame's size, once the size
+ * agreed: they lie within that size below the CFA.
  * tracer_unwind_rule_valid() says what a rule may hold.
  */
 struct tracer_unwind_rule {
@@ -89,7 +91,7 @@ struct tracer_unwind_rule {
  * multiple of it. */
 #define TRACER_UNWIND_FRAME_UNIT 16u
 
-#define TRACER_UNWIND_VERSION	  6u
+#define TRACER_UNWIND_VERSION	  7u
 #define TRACER_UNWIND_BLOCK_SHIFT 7u
 #define TRACER_UNWIND_MAX_RULES	  2048u
 #define TRACER_UNWIND_MAX_ROWS	  65535u /* lookup[]'s entries are 16-bit */
@@ -155,7 +157,8 @@ static inline uint64_t tracer_unwind_rows_from(uint64_t map, uintptr_t end)
 /* Whether a rule is one symgen writes for an image of word_size-byte
  * words (see above): the kind known, offsets only where the kind has
  * them, saved slots below the CFA at word multiples, and inside the frame
- * when the CFA is sp-based. A no-CFI or interpret rule is its kind alone. */
+ * when the CFA is sp-based or the rule states the frame's size. A no-CFI
+ * or interpret rule is its kind alone. */
 static inline bool tracer_unwind_rule_valid(const struct tracer_unwind_rule *rule,
 					    unsigned word_size)
 {
@@ -174,9 +177,14 @@ static inline bool tracer_unwind_rule_valid(const struct tracer_unwind_rule *rul
 	    rule->ra_offset > 0 || rule->ra_offset % word != 0 || rule->s0_offset > 0 ||
 	    rule->s0_offset % word != 0)
 		return false;
-	return (kind & TRACER_UNWIND_CFA_ON_S0) ||
-	       (rule->cfa_offset % word == 0 && -rule->ra_offset <= rule->cfa_offset &&
-		-rule->s0_offset <= rule->cfa_offset);
+	if (kind & TRACER_UNWIND_CFA_ON_S0) {
+		const int size = rule->frame_size_16 * (int)TRACER_UNWIND_FRAME_UNIT;
+
+		return size == 0 ||
+		       (-rule->ra_offset <= size && -rule->s0_offset <= size);
+	}
+	return rule->cfa_offset % word == 0 && -rule->ra_offset <= rule->cfa_offset &&
+	       -rule->s0_offset <= rule->cfa_offset;
 }
 
 /* Places a signed offset in a rule's 16-bit field; false if it does not

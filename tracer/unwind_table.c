@@ -14,8 +14,8 @@
  *
  * One function, table_caller(), checks and unwinds a frame, as
  * frame_pointer.c's frame_pointer_caller() does: the iterator's step runs
- * it for any frame (table_step), tracer_next() first for the frames most
- * walks are made of (table_next), the raw capture in a loop (table_run).
+ * it for any frame (table_step), the raw capture in a loop for the frames
+ * most walks are made of (table_run).
  */
 #include "riscv.h"
 #include "table_lookup.h"
@@ -126,6 +126,11 @@ table_caller(const struct table_view *view, struct walk *walk, bool checked, boo
 	/* Unsigned arithmetic: a crafted offset wraps instead of overflowing. */
 	cfa = (kind & TRACER_UNWIND_CFA_ON_S0 ? *s0 : *sp) +
 	      (uintptr_t)(intptr_t)rule->cfa_offset;
+	/* A common frame's function saved ra (kinds 0 to 3), as every
+	 * function that calls does by the time of its call: any other kind
+	 * is left to the iterator's step, which says what it means. */
+	if (common && kind >= TRACER_UNWIND_RA_IN_REGISTER)
+		return TRACER_STOP_UNSUPPORTED_CFI;
 	/* The kinds past "ra in its register", in one comparison. No CFI, or
 	 * a row the table does not express; or "ra undefined", which boot
 	 * code marks the first frame of a stack with: no caller. Believed
@@ -148,11 +153,19 @@ table_caller(const struct table_view *view, struct walk *walk, bool checked, boo
 		if (cfa < *sp || !exact)
 			return TRACER_STOP_NOT_ASCENDING;
 	}
+	/* A caller's frame whose CFA is on s0, against the size its row
+	 * states (frame_size_agrees): a saved s0 forged to a real outer
+	 * record would otherwise skip frames unnoticed. */
+	if ((kind & TRACER_UNWIND_CFA_ON_S0) && !exact &&
+	    !frame_size_agrees(rule, *sp, cfa))
+		return TRACER_STOP_FRAME_SIZE;
 	/* The slots of a CFA on s0 are checked, as are any outside a common
 	 * frame, whose sp may lie below the stack (a frame that overflowed
 	 * it): each used one at or above sp and the stack's start, below the
-	 * CFA (an offset a rule does not use is 0: the CFA itself). */
-	if ((kind & TRACER_UNWIND_CFA_ON_S0) || !common) {
+	 * CFA (an offset a rule does not use is 0: the CFA itself). Not in a
+	 * common frame whose size agreed: validation puts its slots in the
+	 * frame, as it does a sp-based rule's. */
+	if (!common || ((kind & TRACER_UNWIND_CFA_ON_S0) && rule->frame_size_16 == 0)) {
 		const uintptr_t floor =
 		    !common && *sp < view->stack.start ? view->stack.start : *sp;
 		const uintptr_t room = cfa - floor;
@@ -162,12 +175,6 @@ table_caller(const struct table_view *view, struct walk *walk, bool checked, boo
 		    cfa + (uintptr_t)(intptr_t)rule->s0_offset - floor > room)
 			return TRACER_STOP_OUTSIDE_STACK;
 	}
-	/* A caller's frame whose CFA is on s0, against the size its row
-	 * states (frame_size_agrees): a saved s0 forged to a real outer
-	 * record would otherwise skip frames unnoticed. */
-	if ((kind & TRACER_UNWIND_CFA_ON_S0) && !exact &&
-	    !frame_size_agrees(rule, *sp, cfa))
-		return TRACER_STOP_FRAME_SIZE;
 	/* Saved, mostly: the loads in line (4 instructions a frame less in
 	 * make bench's capture). */
 	if (__builtin_expect(!(kind & TRACER_UNWIND_RA_IN_REGISTER), 1))
@@ -231,28 +238,6 @@ static inline bool table_common(const struct walk *walk)
 	       !window_contains(walk->trap_return_window, walk->next.pc) &&
 	       walk->next.sp % sizeof(uintptr_t) == 0 &&
 	       walk->next.sp >= walk->stack.start && walk->next.sp <= walk->stack.end;
-}
-
-bool table_next(struct walk *walk)
-{
-	uintptr_t pc = walk->next.pc;
-	uintptr_t sp = walk->next.sp;
-	uintptr_t s0 = walk->next.s[0];
-	struct table_view view;
-
-	if (!table_common(walk))
-		return false;
-	table_view_of(&view, walk);
-	/* A stop is left to the iterator's step, which says why. */
-	if (table_caller(&view, walk, !walk->tables_verified, true, false, walk->next.ra,
-			 &pc, &sp, &s0) != TRACER_RUNNING)
-		return false;
-	walk->next.pc = pc;
-	walk->next.ra = pc; /* ra still holds the address returned to */
-	walk->next.sp = sp;
-	walk->next.s[0] = s0;
-	walk->next_found_by = TRACER_TABLE;
-	return true;
 }
 
 /* The same in a loop, for tracer_capture(), whose tables tracer_prepare()

@@ -123,9 +123,8 @@ verify_block(struct walk *walk, enum tracer_hashed kind, uint32_t block)
 /* Whether the blocks `first` to `last` of the array of kind `kind` hold;
  * they become the walk's last range of that kind. Out of line: a walk
  * mostly reads the last range of each kind again. */
-static __attribute__((noinline)) bool verify_blocks(struct walk *walk,
-						    enum tracer_hashed kind,
-						    uint32_t first, uint32_t last)
+static __attribute__((noinline)) bool
+verify_blocks(struct walk *walk, enum tracer_hashed kind, uint32_t first, uint32_t last)
 {
 	for (uint32_t block = first; block <= last; block++) {
 		if (!verify_block(walk, kind, block))
@@ -140,10 +139,8 @@ static __attribute__((noinline)) bool verify_blocks(struct walk *walk,
 /* Whether the bytes [offset, offset + length) of the array of kind `kind`
  * (inside it, length > 0) lie in blocks that hold: each checked unless the
  * walk has (its last range of that kind, or the cache, holds it). */
-static inline __attribute__((always_inline)) bool walk_verify(struct walk *walk,
-							      enum tracer_hashed kind,
-							      uint32_t offset,
-							      uint32_t length)
+static inline __attribute__((always_inline)) bool
+walk_verify(struct walk *walk, enum tracer_hashed kind, uint32_t offset, uint32_t length)
 {
 	uint32_t first = offset >> TRACER_HASH_BLOCK_SHIFT;
 	uint32_t last = (offset + (length - 1)) >> TRACER_HASH_BLOCK_SHIFT;
@@ -272,8 +269,8 @@ eh_frame_entry_intact(struct walk *walk, const struct tracer_fde_index *index,
  * counted back from the pointer's own field; not the walk's cached CIE,
  * which was checked before dwarf_step() read it. Another pointer: the
  * parser says what is wrong. */
-static inline __attribute__((always_inline)) bool
-eh_frame_fde_intact(struct walk *walk, uintptr_t fde)
+static inline __attribute__((always_inline)) bool eh_frame_fde_intact(struct walk *walk,
+								      uintptr_t fde)
 {
 	const struct tracer_fde_index *index = walk->config->fde_index;
 	uintptr_t cie_pointer;

@@ -315,10 +315,9 @@ static void advance(struct walk *walk)
 }
 
 /*
- * The step for the frames the unwinders' common paths (frame_pointer_next,
- * table_next) decline: advance(), after which the frame's function is
- * forgotten. Out of line, so that tracer_next() needs no frame of its own
- * on the common paths.
+ * The step, out of line: tracer_next() and the capture's loop share it.
+ * The frame's function, looked up when the frame was returned, is kept for
+ * the step (walk_function), then forgotten.
  */
 __attribute__((noinline)) void walk_advance(struct walk *walk)
 {
@@ -326,16 +325,9 @@ __attribute__((noinline)) void walk_advance(struct walk *walk)
 	walk->next_function_known = false;
 }
 
-/*
- * The function a frame's step may need (walk_function) is kept for the
- * general step only: a common step forgets it at once, and the general
- * step leaves it unknown, so a frame a common step takes neither keeps nor
- * clears it.
- */
 bool tracer_next(struct tracer_walk *caller_walk, struct tracer_frame *frame)
 {
 	struct walk *walk = walk_of(caller_walk);
-	const struct tracer_symbol *function;
 
 	if (walk->stop != TRACER_RUNNING || walk->frames_left == 0) {
 		if (walk->stop == TRACER_RUNNING)
@@ -343,15 +335,7 @@ bool tracer_next(struct tracer_walk *caller_walk, struct tracer_frame *frame)
 		return false;
 	}
 	walk->frames_left--;
-	function = describe_next(walk, frame);
-	if (TRACER_LINKS_FRAME_POINTER && walk->unwinder == TRACER_FRAME_POINTER &&
-	    frame_pointer_next(walk))
-		return true;
-	if (TRACER_LINKS_TABLE &&
-	    (walk->unwinder == TRACER_TABLE || walk->unwinder == TRACER_AUTO) &&
-	    table_next(walk))
-		return true;
-	walk->next_function = function;
+	walk->next_function = describe_next(walk, frame);
 	walk->next_function_known = true;
 	walk_advance(walk);
 	return true;

@@ -149,18 +149,13 @@ void prologue_step(struct walk *walk);
  * below the DWARF unwinder's on the stack. */
 bool table_step(struct walk *walk);
 
-/* The frame-pointer unwinder's step for the frames most walks are made of
- * (a caller's frame whose return address follows `jal ra` or `jalr ra`):
- * makes the caller of walk->next walk->next and returns true, or changes
- * nothing (frame_pointer_step(), the same step for any frame, then
- * decides, with a stop reason).
- * frame_pointer_run(): the same for up to `max` frames, each caller's pc
- * stored in pcs[]; returns how many. */
-bool frame_pointer_next(struct walk *walk);
+/* The raw capture's loop over the frames most walks are made of (a
+ * caller's frame whose return address follows `jal ra` or `jalr ra`):
+ * makes callers of walk->next walk->next, for up to `max` frames, each
+ * caller's pc stored in pcs[]; returns how many. Stops short, changing
+ * nothing more, at any other frame: the step for any frame
+ * (frame_pointer_step(), table_step()) then decides, with a stop reason. */
 size_t frame_pointer_run(struct walk *walk, uintptr_t *pcs, size_t max);
-
-/* The same for the table: table_next() and table_run(). */
-bool table_next(struct walk *walk);
 size_t table_run(struct walk *walk, uintptr_t *pcs, size_t max);
 
 /* The check of a symbol table search (verify.c), unless the walk's
@@ -215,8 +210,8 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 		enum tracer_table_status eh_frame_status, bool verified);
 
 /* Computes the caller of the frame in walk->next: into walk->next, or sets
- * walk->stop. The general step, for the frames the capture's loops leave
- * (tracer_next() takes the common ones inline first). */
+ * walk->stop. The step of tracer_next(), and of the capture for the frames
+ * its loops leave. */
 void walk_advance(struct walk *walk);
 
 /* The function of the frame in walk->next, if the walk's symbol table is

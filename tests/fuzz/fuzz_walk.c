@@ -1285,14 +1285,22 @@ static void check_capture(const struct tracer_config *config,
 	/* The capture trusts tracer_prepare()'s verdict on every block; the
 	 * walk checks only those it reads: alike only if both judged the
 	 * tables alike, from the walk's start to its end. */
-	if (prepared_of(&prepared)->symtab_status != walk_of((struct tracer_walk *)start)->symtab_status ||
-	    prepared_of(&prepared)->fde_index_status != walk_of((struct tracer_walk *)start)->fde_index_status ||
-	    prepared_of(&prepared)->unwind_table_status != walk_of((struct tracer_walk *)start)->unwind_table_status ||
-	    prepared_of(&prepared)->eh_frame_status != walk_of((struct tracer_walk *)start)->eh_frame_status ||
-	    walk_of((struct tracer_walk *)end)->symtab_status != walk_of((struct tracer_walk *)start)->symtab_status ||
-	    walk_of((struct tracer_walk *)end)->fde_index_status != walk_of((struct tracer_walk *)start)->fde_index_status ||
-	    walk_of((struct tracer_walk *)end)->unwind_table_status != walk_of((struct tracer_walk *)start)->unwind_table_status ||
-	    walk_of((struct tracer_walk *)end)->eh_frame_status != walk_of((struct tracer_walk *)start)->eh_frame_status)
+	if (prepared_of(&prepared)->symtab_status !=
+		walk_of((struct tracer_walk *)start)->symtab_status ||
+	    prepared_of(&prepared)->fde_index_status !=
+		walk_of((struct tracer_walk *)start)->fde_index_status ||
+	    prepared_of(&prepared)->unwind_table_status !=
+		walk_of((struct tracer_walk *)start)->unwind_table_status ||
+	    prepared_of(&prepared)->eh_frame_status !=
+		walk_of((struct tracer_walk *)start)->eh_frame_status ||
+	    walk_of((struct tracer_walk *)end)->symtab_status !=
+		walk_of((struct tracer_walk *)start)->symtab_status ||
+	    walk_of((struct tracer_walk *)end)->fde_index_status !=
+		walk_of((struct tracer_walk *)start)->fde_index_status ||
+	    walk_of((struct tracer_walk *)end)->unwind_table_status !=
+		walk_of((struct tracer_walk *)start)->unwind_table_status ||
+	    walk_of((struct tracer_walk *)end)->eh_frame_status !=
+		walk_of((struct tracer_walk *)start)->eh_frame_status)
 		return;
 	captured =
 	    tracer_capture(&prepared, FUZZ_UNWINDER, regs, pcs, count, &capture_stop);
@@ -1420,7 +1428,8 @@ static void walk_and_check(const struct tracer_config *config,
 	    stop == TRACER_STOP_BAD_UNWINDER)
 		fail("stop reason %d", stop);
 	take_note(lines, &walk, notes, has_note, count);
-	if (tracer_next(&walk, &after) || tracer_next(&walk, &after) || tracer_stop_reason(&walk) != stop)
+	if (tracer_next(&walk, &after) || tracer_next(&walk, &after) ||
+	    tracer_stop_reason(&walk) != stop)
 		fail("tracer_next went on after stopping with %d", stop);
 	check_line(lines, LINE_END, &walk, NULL);
 	if (stop == TRACER_STOP_DEPTH_LIMIT && count != max_depth)

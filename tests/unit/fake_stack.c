@@ -131,14 +131,22 @@ static bool prepared_as_walked(const struct fake_stack *stack,
 	struct tracer_prepared prepared;
 
 	tracer_prepare(&prepared, &stack->config);
-	return prepared_of(&prepared)->symtab_status == walk_of((struct tracer_walk *)start)->symtab_status &&
-	       prepared_of(&prepared)->fde_index_status == walk_of((struct tracer_walk *)start)->fde_index_status &&
-	       prepared_of(&prepared)->unwind_table_status == walk_of((struct tracer_walk *)start)->unwind_table_status &&
-	       prepared_of(&prepared)->eh_frame_status == walk_of((struct tracer_walk *)start)->eh_frame_status &&
-	       walk_of((struct tracer_walk *)end)->symtab_status == walk_of((struct tracer_walk *)start)->symtab_status &&
-	       walk_of((struct tracer_walk *)end)->fde_index_status == walk_of((struct tracer_walk *)start)->fde_index_status &&
-	       walk_of((struct tracer_walk *)end)->unwind_table_status == walk_of((struct tracer_walk *)start)->unwind_table_status &&
-	       walk_of((struct tracer_walk *)end)->eh_frame_status == walk_of((struct tracer_walk *)start)->eh_frame_status;
+	return prepared_of(&prepared)->symtab_status ==
+		   walk_of((struct tracer_walk *)start)->symtab_status &&
+	       prepared_of(&prepared)->fde_index_status ==
+		   walk_of((struct tracer_walk *)start)->fde_index_status &&
+	       prepared_of(&prepared)->unwind_table_status ==
+		   walk_of((struct tracer_walk *)start)->unwind_table_status &&
+	       prepared_of(&prepared)->eh_frame_status ==
+		   walk_of((struct tracer_walk *)start)->eh_frame_status &&
+	       walk_of((struct tracer_walk *)end)->symtab_status ==
+		   walk_of((struct tracer_walk *)start)->symtab_status &&
+	       walk_of((struct tracer_walk *)end)->fde_index_status ==
+		   walk_of((struct tracer_walk *)start)->fde_index_status &&
+	       walk_of((struct tracer_walk *)end)->unwind_table_status ==
+		   walk_of((struct tracer_walk *)start)->unwind_table_status &&
+	       walk_of((struct tracer_walk *)end)->eh_frame_status ==
+		   walk_of((struct tracer_walk *)start)->eh_frame_status;
 }
 
 /*

@@ -395,7 +395,9 @@ void tables_damage_found_mid_walk(void)
 				strcpy(note, line);
 			names[count++] = frame.name;
 		}
-		CHECK_ROW(count == 3 && tracer_stop_reason(&walk) == TRACER_STOP_OUTERMOST, round);
+		CHECK_ROW(count == 3 &&
+			      tracer_stop_reason(&walk) == TRACER_STOP_OUTERMOST,
+			  round);
 		CHECK_ROW(names[0] && strcmp(names[0], "f00") == 0 && !notes[0], round);
 		if (round == 0) {
 			CHECK_ROW(names[1] && strcmp(names[1], "f20") == 0 && !notes[1],
@@ -410,14 +412,17 @@ void tables_damage_found_mid_walk(void)
 			      : !names[1] && notes[1],
 			  round);
 		CHECK_ROW(!names[2] && (round == 2) == (notes[2] != NULL), round);
-		CHECK_ROW(walk_of(&walk)->symtab_status == TRACER_TABLE_BAD_CHECKSUM, round);
+		CHECK_ROW(walk_of(&walk)->symtab_status == TRACER_TABLE_BAD_CHECKSUM,
+			  round);
 		CHECK_ROW(strcmp(note, "Note: symbol table rejected (checksum mismatch): "
 				       "frames print raw") == 0,
 			  round);
 		/* Said once: nothing more at the end. */
 		CHECK_ROW(tracer_format_note(line, sizeof(line), &walk) == NULL, round);
 		tracer_prepare(&prepared, &s.config);
-		CHECK_ROW(prepared_of(&prepared)->symtab_status == TRACER_TABLE_BAD_CHECKSUM, round);
+		CHECK_ROW(prepared_of(&prepared)->symtab_status ==
+			      TRACER_TABLE_BAD_CHECKSUM,
+			  round);
 	}
 	fake_stack_free(&s);
 }
@@ -461,8 +466,11 @@ void tables_crafted_found_mid_walk(void)
 			CHECK_ROW(round == 1 || count == 0 || !frame.name, round);
 			count++;
 		}
-		CHECK_ROW(count == 3 && tracer_stop_reason(&walk) == TRACER_STOP_OUTERMOST, round);
-		CHECK_ROW(round == 1 || walk_of(&walk)->symtab_status == TRACER_TABLE_MALFORMED,
+		CHECK_ROW(count == 3 &&
+			      tracer_stop_reason(&walk) == TRACER_STOP_OUTERMOST,
+			  round);
+		CHECK_ROW(round == 1 ||
+			      walk_of(&walk)->symtab_status == TRACER_TABLE_MALFORMED,
 			  round);
 		CHECK_ROW(tracer_symtab_check(&s.config) == TRACER_TABLE_MALFORMED,
 			  round);

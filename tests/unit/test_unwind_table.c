@@ -479,10 +479,21 @@ void unwind_table_rejected(void)
 		fill_table(&t);
 		CHECK(check(&t) == TRACER_TABLE_MALFORMED);
 	}
-	/* Below the CFA, a s0-based frame's slots may be anywhere. */
+	/* Below the CFA, a s0-based frame's slots may be anywhere, unless
+	 * its rule states the frame's size (16 bytes here): then within it,
+	 * the lowest at CFA - 16. */
 	t.rules[3] = (struct tracer_unwind_rule){-64, -2 * W, -32 * W, 1, 0};
 	fill_table(&t);
 	CHECK(check(&t) == TRACER_TABLE_OK);
+	t.rules[3] = (struct tracer_unwind_rule){0, -W, -16, 1, 1};
+	fill_table(&t);
+	CHECK(check(&t) == TRACER_TABLE_OK);
+	t.rules[3] = (struct tracer_unwind_rule){0, -W, -16 - W, 1, 1};
+	fill_table(&t);
+	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
+	t.rules[3] = (struct tracer_unwind_rule){0, -16 - W, -W, 1, 1};
+	fill_table(&t);
+	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
 	t.rules[3] = (struct tracer_unwind_rule)RULE_LEAF;
 	/* Rows: a rule past the rules; between two rules; the last row
 	 * covering code. */
@@ -725,13 +736,14 @@ static bool frames_equal(const struct tracer_frame *a, const struct tracer_frame
 }
 
 /*
- * The iterator takes the table capture's step for a caller's frame whose row
- * is sp- or s0-based with ra saved and whose return address follows `jal
- * ra`; any other frame takes the general step. Both give the same frames:
+ * The capture's loop (table_run) takes a caller's frame whose row is sp- or
+ * s0-based with ra saved and whose return address follows `jal ra`; any
+ * other frame takes the step. Both give the same frames (fake_walk_with()
+ * captures each walk too and compares):
  * A (exact; CFA = sp + 32) -> B + 0x20 (CFA = s0, word 120; ra, s0 = word
  * 130 below it) -> D + 0x10 (CFA = sp + 16; ra, s0 = 0 below it) -> C +
  * 0x30 (CFA = sp + 16, the top: outermost), the calls before B, D and C
- * first c.jalr (the fake text's), then jal ra (the common step's).
+ * first c.jalr (the fake text's), then jal ra (the loop's).
  */
 void unwind_table_walk_common_step(void)
 {
@@ -810,23 +822,21 @@ void unwind_table_entry_point(void)
 }
 
 /*
- * The marks tracer_next() gives the frames the table's common path
- * (table_next) finds are those the general step gives, where the walk goes through other
- * steps in between: a trap frame whose entry lies in the table's rows, and (auto) a frame
- * DWARF found. Each walk runs twice: every call before a return address a
- * c.jalr (the fake text's: the common path declines them all), then `jal
- * ra` (0x000000ef: it takes what it may); both must give the frames
- * derived here. Trap: A + 0x10 (exact; CFA = sp + 32, word 104) returns to
- * D + 0x10, in the trap entry [D, D + 0x40): the trap frame at word 104
- * gives A + 0x40 (exact), sp word 130, s0 word 150, cause 13, tval 0x1234,
- * and ra B + 0x20, after a call too (what D's row, CFA = sp + 16, would take
- * as a caller if the step did not leave returns into the trap entry to the
- * general path). A + 0x40 (CFA word 134) -> B + 0x20 (CFA = s0, word 150;
- * s0 = 0 below it) -> C + 0x30 (CFA = sp + 16, the top: outermost).
- * DWARF: INTERPRETED + 8 (CFA = s1 = word 134) -> B + 0x20 (by DWARF,
+ * The marks tracer_next() gives the frames the table finds, where the walk
+ * goes through other steps in between: a trap frame whose entry lies in the
+ * table's rows, and (auto) a frame DWARF found. Each walk runs twice: every
+ * call before a return address a c.jalr (the fake text's, which the
+ * capture's loop declines), then `jal ra` (0x000000ef, which it takes);
+ * both must give the frames derived here. Trap: A + 0x10 (exact; CFA = sp + 32, word 104)
+ * returns to D + 0x10, in the trap entry [D, D + 0x40): the trap frame at word 104 gives
+ * A + 0x40 (exact), sp word 130, s0 word 150, cause 13, tval 0x1234, and ra B + 0x20,
+ * after a call too (what D's row, CFA = sp + 16, would take as a caller if the step did
+ * not leave returns into the trap entry to the general path). A + 0x40 (CFA word 134) ->
+ * B + 0x20 (CFA = s0, word 150; s0 = 0 below it) -> C + 0x30 (CFA = sp + 16, the top:
+ * outermost). DWARF: INTERPRETED + 8 (CFA = s1 = word 134) -> B + 0x20 (by DWARF,
  * unmarked) -> C + 0x30 (by the table).
  */
-void unwind_table_common_step_marks(void)
+void unwind_table_step_marks(void)
 {
 	static const enum tracer_unwinder unwinders[2] = {TRACER_TABLE, TRACER_AUTO};
 	static const uintptr_t calls[3] = {D + 0x0c, B + 0x1c, C + 0x2c};
