@@ -13,8 +13,9 @@ HOST_BUILD = os.path.join(ROOT, "build", "host")
 TEST_BUILD = os.path.join(ROOT, "build", "test")
 CROSS = "riscv64-unknown-elf-"
 # Commands that run at once (run(), boot()), whatever the number of threads
-# waiting to run one: one per core.
-JOBS = os.cpu_count() or 1
+# waiting to run one: one per core, and one more, so that no core idles
+# while a command waits (a boot for its GDB, a build for its files).
+JOBS = (os.cpu_count() or 1) + 1
 
 
 class Results:
