@@ -169,8 +169,7 @@ table_caller(const struct table_view *view, struct walk *walk, bool checked, boo
 	 * puts its slots within its size below the CFA, so between sp and
 	 * the CFA. */
 	if (!common) {
-		const uintptr_t floor =
-		    !common && *sp < view->stack.start ? view->stack.start : *sp;
+		const uintptr_t floor = *sp < view->stack.start ? view->stack.start : *sp;
 		const uintptr_t room = cfa - floor;
 
 		if (cfa % word != 0 ||
