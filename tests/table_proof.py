@@ -11,6 +11,7 @@ the table unwinder takes a caller's CFA from them (format version 8): in the
 kernels, each must be the frame the function's epilogues undo, read from
 objdump's text (prologue_crosscheck's oracle), wherever they undo one.
 """
+import bisect
 import os
 import re
 
@@ -51,19 +52,20 @@ def check_frame_sizes(results, name, elf, table_check_output):
     calls: its returns then undo nothing, and the oracle cannot tell)."""
     stated = [(int(start, 16), int(end, 16), int(size))
               for start, end, size in SIZE_RE.findall(table_check_output)]
-    code = disassemble(elf)
+    code = disassemble(elf) if stated else []
+    addresses = [insn[0] for insn in code]
     problems, checked = [], 0
     for start, end, size in stated:
-        frame = oracle_frame([insn for insn in code if start <= insn[0] < end])
+        frame = oracle_frame(code[bisect.bisect_left(addresses, start):
+                                  bisect.bisect_left(addresses, end)])
         if frame is None or frame[0] == 0:
             continue
         checked += 1
         if frame[0] != size:
             problems.append("0x%x-0x%x: the table states %d bytes, the epilogues undo %d"
                             % (start, end, size, frame[0]))
-    if stated:
-        print("  %s: %d frame sizes stated, %d checked against the epilogues"
-              % (name, len(stated), checked), flush=True)
+    print("  %s: %d frame sizes stated, %d checked against the epilogues"
+          % (name, len(stated), checked), flush=True)
     results.check("unwind table %s: every frame size it states is the frame the "
                   "epilogues undo (%d of %d checked)" % (name, checked, len(stated)),
                   not problems and (checked > 0 or "fp1" not in name), "\n".join(problems))
