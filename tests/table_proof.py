@@ -68,7 +68,7 @@ def check_frame_sizes(results, name, elf, table_check_output):
           % (name, len(stated), checked), flush=True)
     results.check("unwind table %s: every frame size it states is the frame the "
                   "epilogues undo (%d of %d checked)" % (name, checked, len(stated)),
-                  not problems and (checked > 0 or "fp1" not in name), "\n".join(problems))
+                  not problems and checked > 0, "\n".join(problems))
 
 
 def check_size(results, name, elf):
@@ -94,7 +94,12 @@ def run_all(results: Results, kernels):
     (-nocfi) have no table."""
     for name, elf in kernels:
         if "nocfi" not in name:
-            check_frame_sizes(results, name, elf, check_image(results, name, elf))
+            output = check_image(results, name, elf)
+            # The kernels with frame pointers, where the rows state sizes
+            # (without, only the hand-written functions' s0-based rows do,
+            # the same in every kernel): objdump costs 0.6 s a kernel.
+            if "fp1" in name:
+                check_frame_sizes(results, name, elf, output)
             check_size(results, name, elf)
     for label, flags in LIBGCC_FLAGS:
         elf = os.path.join(TEST_BUILD, "table-proof", "libgcc-%s.elf" % label)
