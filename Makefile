@@ -175,17 +175,19 @@ $(HOST_BUILD)/unit_tests: $(UNIT_OBJS)
 include tests/tools/tools.mk
 include tests/fuzz/fuzz.mk
 
-# make test: the programs the tests run, built with a job per core, then
-# tests/run_tests.py (which runs as many checks at once as there are cores).
-TEST_JOBS ?= $(or $(shell $(PYTHON) -c 'import os; print(os.cpu_count() or 1)' 2>/dev/null),1)
+# make test: the programs the tests run, built with a job per core and one
+# more, then tests/run_tests.py (which runs as many commands at once).
+TEST_JOBS ?= $(or $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)' 2>/dev/null),1)
 TEST_PREREQUISITES := $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan $(TEST_TOOLS) \
 	$(FUZZ_BINARIES)
 .PHONY: test-prerequisites
 test-prerequisites: $(TEST_PREREQUISITES)
 
+# The closing line's time counts from make test's start (make expands a
+# recipe whole before its first line runs).
 test:
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-prerequisites
-	$(PYTHON) tests/run_tests.py
+	MAKE_TEST_START=$(shell date +%s) $(PYTHON) tests/run_tests.py
 
 clean:
 	rm -rf build

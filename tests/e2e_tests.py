@@ -18,15 +18,19 @@ Function names compare after removing GCC's clone suffixes (.constprop.0,
 GDB's inline frames are skipped by gdb_oracle.py (the tracer sees machine
 frames only).
 """
+import atexit
 import functools
 import itertools
 import os
 import re
+import select
 import socket
 import subprocess
+import threading
+import time
 
 import frame_lines
-from testlib import ROOT, TEST_BUILD, Results, in_parallel, job_slot, run
+from testlib import ROOT, TEST_BUILD, Popen, Results, in_parallel, job_slot, profile, run
 
 # (label, make variables, tracers to check: the tracer= names, which the
 # trace's header prints too). The frame-pointer unwinder
@@ -127,6 +131,95 @@ def qemu_argv(elf, args, harts=1):
             "-bios", "default", "-kernel", elf, "-append", args]
 
 
+class GdbSession:
+    """A GDB running gdb_oracle.py's serve(): it answers boots one after
+    another (ask()), each under its own wall-clock limit."""
+
+    def __init__(self):
+        commands, self.commands = os.pipe()
+        self.argv = ["gdb-multiarch", "-batch", "-nx", "-ex", "set pagination off",
+                     "-ex", "set remotetimeout %d" % QEMU_TIMEOUT,
+                     "-x", os.path.join(ROOT, "tests", "gdb_oracle.py"),
+                     "-ex", "python serve(%d)" % commands]
+        self.start = time.monotonic()
+        self.process = Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, pass_fds=[commands])
+        os.close(commands)
+        self.loaded = None
+
+    def ask(self, port, elf, statement):
+        """What GDB printed for one boot: attached to QEMU's gdbstub on
+        port, with elf's symbols, running the Python statement. Raises
+        subprocess.TimeoutExpired (its output: what GDB printed) if GDB
+        has not answered within QEMU_TIMEOUT seconds; then, or if GDB
+        ended, the session is over."""
+        deadline = time.monotonic() + QEMU_TIMEOUT
+        loaded = (elf, os.stat(elf).st_mtime_ns)
+        os.write(self.commands, ("%d\t%s\t%d\t%s\n" % (port, elf, loaded != self.loaded,
+                                                       statement)).encode())
+        self.loaded = loaded
+        output, served = b"", (ORACLE_SERVED + "\n").encode()
+        out = self.process.stdout.fileno()
+        while not output.endswith(served):
+            left = deadline - time.monotonic()
+            ready = select.select([out], [], [], max(left, 0))[0]
+            chunk = os.read(out, 65536) if ready else b""
+            if not chunk:  # timed out, or GDB ended
+                self.close(kill=True)
+                text = output.decode(errors="replace")
+                if not ready:
+                    raise subprocess.TimeoutExpired(self.argv, QEMU_TIMEOUT, text)
+                return text
+            output += chunk
+        return output[:-len(served)].decode(errors="replace")
+
+    def close(self, kill=False):
+        """Ends the session: GDB returns at the end of its input (or is
+        killed, if it may hang)."""
+        os.close(self.commands)
+        if kill:
+            self.process.kill()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdout.close()
+        profile(self.argv, self.start, self.process)
+
+
+ORACLE_SERVED = "GDB-ORACLE-SERVED"  # gdb_oracle.SERVED (gdb_oracle imports gdb)
+_idle_gdbs = []
+_idle_gdbs_lock = threading.Lock()
+
+
+def ask_gdb(port, elf, statement):
+    """GdbSession.ask() of an idle session (one that last read elf if there
+    is one), or of a new one; the session is idle again after its answer,
+    unless it failed to give one in time."""
+    with _idle_gdbs_lock:
+        session = next((s for s in _idle_gdbs if s.loaded and s.loaded[0] == elf),
+                       _idle_gdbs[0] if _idle_gdbs else None)
+        if session:
+            _idle_gdbs.remove(session)
+    if session and session.process.poll() is not None:  # ended while idle
+        session.close()
+        session = None
+    session = session or GdbSession()
+    output = session.ask(port, elf, statement)  # on a timeout, closed
+    if session.process.poll() is None:
+        with _idle_gdbs_lock:
+            _idle_gdbs.append(session)
+    return output
+
+
+@atexit.register
+def close_idle_gdbs():
+    with _idle_gdbs_lock:
+        while _idle_gdbs:
+            _idle_gdbs.pop().close()
+
+
 def boot(elf, args, gdb_function=None, harts=1):
     """Boots the kernel on `harts` harts; with gdb_function, under GDB running
     that call of gdb_oracle.py ("stop_at_panic", or a call with arguments).
@@ -145,9 +238,10 @@ def boot(elf, args, gdb_function=None, harts=1):
     gdb_out = ""
     problem = None
     with job_slot(), open(console_path, "w") as console:
-        qemu = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=console,
-                                stderr=subprocess.STDOUT,
-                                pass_fds=[listener.fileno()] if listener else [])
+        start = time.monotonic()
+        qemu = Popen(argv, stdin=subprocess.DEVNULL, stdout=console,
+                     stderr=subprocess.STDOUT,
+                     pass_fds=[listener.fileno()] if listener else [])
         try:
             if listener:
                 # QEMU holds the socket now; GDB's connection waits in its
@@ -155,16 +249,11 @@ def boot(elf, args, gdb_function=None, harts=1):
                 # than GDB's default 2 s for a reply).
                 port = listener.getsockname()[1]
                 listener.close()
-                gdb = run(["gdb-multiarch", "-batch", "-nx", "-ex", "set pagination off",
-                           "-ex", "set remotetimeout %d" % QEMU_TIMEOUT, "-ex", "file " + elf, "-ex", "target remote 127.0.0.1:%d" % port,
-                           "-x", os.path.join(ROOT, "tests", "gdb_oracle.py"),
-                           "-ex", "python %s" % (gdb_function if "(" in gdb_function
-                                                 else gdb_function + "()"),
-                           "-ex", "detach"],
-                          timeout=QEMU_TIMEOUT)
-                gdb_out = gdb.stdout + gdb.stderr
+                gdb_out = ask_gdb(port, elf, gdb_function if "(" in gdb_function
+                                  else gdb_function + "()")
             qemu.wait(timeout=QEMU_TIMEOUT)
-        except subprocess.TimeoutExpired:
+        except subprocess.TimeoutExpired as timeout:
+            gdb_out = timeout.output or gdb_out
             problem = "timed out after %d s" % QEMU_TIMEOUT
         finally:
             if listener:
@@ -172,6 +261,7 @@ def boot(elf, args, gdb_function=None, harts=1):
             if qemu.poll() is None:
                 qemu.kill()
                 qemu.wait()
+            profile(argv, start, qemu)
     return open(console_path, errors="replace").read(), gdb_out, problem
 
 

@@ -130,3 +130,33 @@ def stop_at_panic_all_harts():
         thread.switch()
         print_frames("hart%d" % (thread.ptid[1] - 1))
     selected.switch()
+
+
+# What serve() prints after each boot's answer.
+SERVED = "GDB-ORACLE-SERVED"
+
+
+def serve(fd):
+    """Answers one boot after another, so that one GDB serves many (starting
+    GDB costs about what a boot does). Each line read from the file
+    descriptor fd is 'PORT<tab>ELF<tab>RELOAD<tab>STATEMENT': load ELF
+    (RELOAD 1: a new file, or one rebuilt), attach to QEMU's gdbstub on
+    PORT, run the Python STATEMENT (a call of the functions above), detach
+    (QEMU runs on), then print SERVED. Returns at the end of the input."""
+    for line in open(fd):
+        port, elf, reload, statement = line.rstrip("\n").split("\t", 3)
+        try:
+            gdb.execute("delete", to_string=True)
+            if reload == "1":
+                gdb.execute("file " + elf)
+            gdb.execute("target remote 127.0.0.1:" + port)
+            gdb.execute("python " + statement)
+        except gdb.error as error:
+            print(error)
+        finally:
+            try:
+                gdb.execute("detach")
+            except gdb.error as error:
+                print(error)
+        print(SERVED)
+        gdb.flush()

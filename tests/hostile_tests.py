@@ -75,10 +75,12 @@ def check_forged_frame_pointer(results, label, elf, tracer):
     it skips forged_outer and still reaches the outermost frame. So the truth
     is GDB's bt at forged_inner's entry, before the forgery, below the
     frames at panic() up to forged_inner. The prologue decoder measures
-    frames from sp: the whole true trace. Every unwinder that believes s0
-    must stop after forged_middle, whose frame size (its code) disagrees with
-    the forged s0, with the new reason: its frames up to there are GDB's at
-    panic(), which are true up to there."""
+    frames from sp, and the table and auto take a caller's CFA from sp plus
+    the frame size its row states: the whole true trace. Every unwinder
+    that believes s0 (frame pointer, DWARF) must stop after forged_middle,
+    whose frame size (its code) disagrees with the forged s0, with the new
+    reason: its frames up to there are GDB's at panic(), which are true up
+    to there."""
     name = "%s tracer=%s hostile_forged_frame_pointer" % (label, tracer)
     console, gdb_out, problem = boot(
         elf, "scenario=call:hostile_forged_frame_pointer tracer=%s" % tracer,
@@ -101,7 +103,7 @@ def check_forged_frame_pointer(results, label, elf, tracer):
                                                      "hostile_forged_frame_pointer"],
                   "truth %s\nGDB at panic %s" % (truth, at_panic))
     frames = [(pc, function) for pc, function, _ in trace["before"]]
-    if tracer == "prologue":
+    if tracer in ("prologue", "table", "auto"):
         results.check(name + ": the whole true trace, outermost",
                       trace["end"] == OUTERMOST and not compare_frames(frames, truth, False),
                       "\n".join(compare_frames(frames, truth, False)) + "\n" + str(trace["end"]))

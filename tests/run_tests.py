@@ -4,7 +4,7 @@ a short fuzzing run, symgen against binutils, the prologue decoder against
 CFI, and the demo kernel in QEMU against GDB, its panic path included;
 the port kernel (tests/port_kernel/) under GDB; the README and docs/
 against the code and a real run. Ends with the line
-'N passed, M failed'."""
+'N passed, M failed in S s'."""
 import functools
 import glob
 import os
@@ -29,8 +29,9 @@ import prologue_crosscheck  # noqa: E402
 import stack_usage  # noqa: E402
 import symgen_tests  # noqa: E402
 import table_proof  # noqa: E402
+import testlib  # noqa: E402
 from testlib import (CROSS, HOST_BUILD, ROOT, TEST_BUILD, UNWINDER_SETS, Results,  # noqa: E402
-                     captured, in_parallel, run, tracer_sources)
+                     captured, in_group, in_parallel, run, tracer_sources)
 
 TRACER_SOURCES = sorted(glob.glob(os.path.join(ROOT, "tracer", "*.c")))
 
@@ -55,35 +56,50 @@ def check_library_builds(results):
     memcpy or memset from struct copies: a kernel need not have them). The
     builds run side by side."""
     tasks = []
+    # The set of all unwinders is tracer/ whole, without defines: its build
+    # is the library's, checked once under both names.
+    everything = [unwinders for unwinders in UNWINDER_SETS
+                  if tracer_sources(unwinders) == (TRACER_SOURCES, [])]
     for arch, abi, emulation in [("rv32imac_zicsr_zifencei", "ilp32", "elf32lriscv"),
                                  ("rv64imac_zicsr_zifencei", "lp64", "elf64lriscv")]:
-        for opt in ["-O0", "-O2", "-Os"]:
-            tasks.append(functools.partial(check_library_build, results, arch, abi, emulation, opt))
         # Each unwinder set, its files only (symgen/tracer_sources.mk): -O0
         # keeps every reference the source makes, -O2 is the default.
+        set_levels = ["-O0", "-O2"]
+        for opt in ["-O0", "-O2", "-Os"]:
+            tasks.append(functools.partial(check_library_build, results, arch, abi, emulation, opt,
+                                           everything if opt in set_levels else []))
         for unwinders in UNWINDER_SETS + [["dwarf"], ["prologue"]]:
-            for opt in ["-O0", "-O2"]:
-                tasks.append(functools.partial(check_unwinder_set_build, results, arch, abi,
-                                               emulation, unwinders, opt))
+            if unwinders not in everything:
+                for opt in set_levels:
+                    tasks.append(functools.partial(check_unwinder_set_build, results, arch, abi,
+                                                   emulation, unwinders, opt))
     in_parallel(tasks)
 
 
-def check_library_build(results, arch, abi, emulation, opt):
-    out = os.path.join(TEST_BUILD, "library", "%s%s.o" % (abi, opt))
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    objects, problems = [], []
-    for source in TRACER_SOURCES:
-        obj = out + "." + os.path.basename(source) + ".o"
-        result = run([CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", opt,
-                      "-march=" + arch, "-mabi=" + abi, "-mcmodel=medany",
-                      "-ffreestanding", "-c", source, "-o", obj])
-        problems.append(result.stderr)
-        objects.append(obj)
+def check_library_build(results, arch, abi, emulation, opt, also_sets):
+    """tracer/ whole; the same build is the one of each set of unwinders in
+    also_sets (those whose sources are all of tracer/, without defines)."""
+    out_dir = os.path.join(TEST_BUILD, "library", "%s%s" % (abi, opt))
+    shutil.rmtree(out_dir, ignore_errors=True)
+    os.makedirs(out_dir)
+    # One compiler run for every file: each still compiles alone.
+    compiled = run([CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", opt,
+                    "-march=" + arch, "-mabi=" + abi, "-mcmodel=medany",
+                    "-ffreestanding", "-c"] + TRACER_SOURCES, cwd=out_dir, timeout=300)
+    problems = [compiled.stderr]
+    if compiled.returncode != 0:
+        problems.append("gcc exit %d\n" % compiled.returncode)
+    out = out_dir + ".o"
+    objects = sorted(glob.glob(os.path.join(out_dir, "*.o")))
+    if len(objects) != len(TRACER_SOURCES):
+        problems.append("%d objects of %d sources" % (len(objects), len(TRACER_SOURCES)))
     linked = run([CROSS + "ld", "-m", emulation, "-r", "-o", out] + objects)
     undefined = run([CROSS + "nm", "-u", out]).stdout.split()
-    results.check("tracer/ builds alone for %s %s, needing no outside symbol" % (abi, opt),
-                  not "".join(problems) and linked.returncode == 0 and not undefined,
-                  "".join(problems) + linked.stderr + " ".join(undefined))
+    for name in ["tracer/"] + ["tracer/ with the unwinders %s only" % "+".join(unwinders)
+                               for unwinders in also_sets]:
+        results.check("%s builds alone for %s %s, needing no outside symbol" % (name, abi, opt),
+                      not "".join(problems) and linked.returncode == 0 and not undefined,
+                      "".join(problems) + linked.stderr + " ".join(undefined))
 
 
 def check_unwinder_set_build(results, arch, abi, emulation, unwinders, opt):
@@ -127,7 +143,7 @@ class Group(threading.Thread):
             for event in self.after:
                 event.wait()
             start = time.monotonic()
-            _, text = captured(self.guarded)
+            _, text = in_group(self.name, captured, self.guarded)
             line = "group %s: %d passed, %d failed, %.0f s" % (
                 self.name, self.results.passed, self.results.failed, time.monotonic() - start)
             with Group.print_lock:
@@ -151,6 +167,9 @@ def main():
     builds them first; the groups that check them start once they are built.
     bench_tests and cfi_differential read every kernel under build/test:
     they wait for the groups that build one there before they look."""
+    # make test passes its start (MAKE_TEST_START, seconds since the epoch):
+    # the closing line's time then counts the build of the test programs too.
+    start = float(os.environ.get("MAKE_TEST_START") or time.time())
     kernels_built = threading.Event()
     kernels = []
 
@@ -199,7 +218,10 @@ def main():
         group.join()
     passed = sum(group.results.passed for group in groups)
     failed = sum(group.results.failed for group in groups)
-    print("%d passed, %d failed" % (passed, failed))
+    e2e_tests.close_idle_gdbs()
+    if testlib.PROFILE:
+        print(testlib.profile_summary())
+    print("%d passed, %d failed in %.0f s" % (passed, failed, time.time() - start))
     return 0 if failed == 0 else 1
 
 

@@ -6,14 +6,16 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOST_BUILD = os.path.join(ROOT, "build", "host")
 TEST_BUILD = os.path.join(ROOT, "build", "test")
 CROSS = "riscv64-unknown-elf-"
 # Commands that run at once (run(), boot()), whatever the number of threads
-# waiting to run one: one per core.
-JOBS = os.cpu_count() or 1
+# waiting to run one: one per core, and one more, so that no core idles
+# while a command waits (a boot for its GDB, a build for its files).
+JOBS = (os.cpu_count() or 1) + 1
 
 
 class Results:
@@ -94,7 +96,8 @@ def in_parallel(tasks):
         except BaseException as error:  # re-raised in the caller's thread
             outcomes[i] = (None, error.printed, error)
 
-    threads = [threading.Thread(target=body, args=(i,)) for i in range(len(tasks))]
+    group = current_group()
+    threads = [threading.Thread(target=in_group, args=(group, body, i)) for i in range(len(tasks))]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -143,12 +146,130 @@ def tracer_sources(unwinders):
     return [os.path.normpath(os.path.join(ROOT, s)) for s in sources.split()], flags.split()
 
 
+# Programs that only read their files: the same command on the same files
+# (unchanged since) prints the same, so run() answers it again from memory
+# (many checks read one kernel with nm or readelf).
+READ_ONLY_TOOLS = {CROSS + "nm", CROSS + "readelf", CROSS + "objdump"}
+# Outputs kept at most this long (readelf's dumps of DWARF can be megabytes).
+REMEMBERED_OUTPUT_MAX = 1 << 20
+_remembered = {}
+_remembered_lock = threading.Lock()
+
+
+def files_read(argv, cwd):
+    """The identity of each argument that names a file, as it is now."""
+    identity = []
+    for arg in argv[1:]:
+        path = os.path.join(cwd, arg)
+        if os.path.isfile(path):
+            stat = os.stat(path)
+            identity.append((path, stat.st_ino, stat.st_size, stat.st_mtime_ns))
+    return tuple(identity)
+
+
 def run(argv, timeout=60, **kwargs):
     """Runs a command, capturing text output; never raises on exit status.
-    The timeout counts from its start, not from the wait for a job slot."""
+    The timeout counts from its start, not from the wait for a job slot.
+    A READ_ONLY_TOOLS command run before on the same files is not run again."""
+    if argv[0] in READ_ONLY_TOOLS and set(kwargs) <= {"cwd"}:
+        key = (tuple(argv), files_read(argv, kwargs.get("cwd", ROOT)))
+        with _remembered_lock:
+            if key in _remembered:
+                return _remembered[key]
+        result = run_command(argv, timeout, **kwargs)
+        if len(result.stdout) + len(result.stderr) <= REMEMBERED_OUTPUT_MAX:
+            with _remembered_lock:
+                _remembered[key] = result
+        return result
+    return run_command(argv, timeout, **kwargs)
+
+
+def run_command(argv, timeout, **kwargs):
     with job_slot():
-        return subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout,
-                              cwd=kwargs.pop("cwd", ROOT), **kwargs)
+        start = time.monotonic()
+        with Popen(argv, stdin=subprocess.PIPE if "input" in kwargs else None,
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
+                   cwd=kwargs.pop("cwd", ROOT), **{k: v for k, v in kwargs.items()
+                                                   if k != "input"}) as process:
+            try:
+                stdout, stderr = process.communicate(kwargs.get("input"), timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.communicate()
+                raise
+            finally:
+                profile(argv, start, process)
+        return subprocess.CompletedProcess(argv, process.returncode, stdout, stderr)
+
+
+# TEST_PROFILE=FILE: each command run() and boot() run appends a line to
+# FILE: its group, wall seconds, CPU seconds (user + system, its children
+# included) and argv; make test ends with their sums (profile_summary()).
+PROFILE = os.environ.get("TEST_PROFILE")
+_profile_lock = threading.Lock()
+_group = threading.local()
+
+
+def current_group():
+    return getattr(_group, "name", "-")
+
+
+def in_group(name, function, *args):
+    """Calls function(*args) with current_group() == name, as in_parallel's
+    threads do with their caller's group. With TEST_PROFILE, the thread's
+    own CPU time is the group's command "(python)"."""
+    _group.name = name
+    cpu = time.thread_time()
+    try:
+        return function(*args)
+    finally:
+        if PROFILE:  # no wall time: the thread mostly waits
+            with _profile_lock, open(PROFILE, "a") as out:
+                out.write("%s\t0\t%.2f\t(python)\n" % (name, time.thread_time() - cpu))
+
+
+class Popen(subprocess.Popen):
+    """subprocess.Popen that keeps the resources its process used
+    (os.wait4), for TEST_PROFILE."""
+    cpu = 0.0
+
+    def _try_wait(self, wait_flags):
+        try:
+            pid, status, usage = os.wait4(self.pid, wait_flags)
+        except ChildProcessError:
+            return self.pid, 0
+        if pid:
+            self.cpu = usage.ru_utime + usage.ru_stime
+        return pid, status
+
+
+def profile(argv, start, process):
+    if not PROFILE:
+        return
+    summary = " ".join(os.path.relpath(a, ROOT) if a.startswith(ROOT) else a
+                       for a in argv)[:300].replace("\n", " ")
+    with _profile_lock, open(PROFILE, "a") as out:
+        out.write("%s\t%.2f\t%.2f\t%s\n" % (current_group(), time.monotonic() - start,
+                                             process.cpu, summary))
+
+
+def profile_summary():
+    """TEST_PROFILE's lines summed by group and by group and program: the
+    commands, their wall and CPU seconds, the most CPU first."""
+    sums = {}
+    for line in open(PROFILE):
+        group, wall, cpu, command = line.rstrip("\n").split("\t")
+        program = os.path.basename(command.split()[0]) if command.split() else "?"
+        for key in ((group,), (group, program)):
+            count, walls, cpus = sums.get(key, (0, 0.0, 0.0))
+            sums[key] = (count + 1, walls + float(wall), cpus + float(cpu))
+    lines = ["profile: commands, wall s, CPU s"]
+    by_cpu = sorted(sums.items(), key=lambda item: -item[1][2])
+    for (group, *_), (count, wall, cpu) in [item for item in by_cpu if len(item[0]) == 1]:
+        lines.append("  %-40s %5d %8.1f %8.1f" % (group, count, wall, cpu))
+        lines += ["      %-36s %5d %8.1f %8.1f" % ((key[1],) + value)
+                  for key, value in by_cpu if len(key) == 2 and key[0] == group]
+    return "\n".join(lines)
 
 
 def link_libgcc_whole(flags, elf):

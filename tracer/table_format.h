@@ -62,19 +62,21 @@ static inline uint32_t tracer_header_hash(uint32_t kind, const uint32_t *words,
  *   16         no CFI (no FDE covers the code)
  *   17         interpret (the row does not fit: the DWARF unwinder
  *              computes it)
- * An s0-based rule may also state its frame's size (frame_size_16), the
- * CFA's distance from sp at the calls its row covers, which symgen
- * measures in the code (the prologue decoder) of functions that move sp by
- * constants only: a second witness of the CFA in callers' frames, which a
- * forged saved s0 cannot move. 0 where it is not known (a frame of 4 KiB or
- * more, too), and in every other rule.
+ * A rule with ra saved (kinds 0 to 3) may also state its frame's size
+ * (frame_size_16), the CFA's distance from sp at the calls its row covers:
+ * a sp-based rule its CFA offset, when that is a multiple of 16; an
+ * s0-based one what symgen measures in the code (the prologue decoder) of
+ * functions that move sp by constants only. In a caller's frame the CFA is
+ * then sp plus that size, whatever s0 holds: a forged saved s0 cannot move
+ * it, and every common frame is computed alike. 0 where it is not known (a
+ * frame of 4 KiB or more, too), and in every other rule.
  * Offsets a rule does not use are 0; a used one never is. Saved slots lie
  * below the CFA, at multiples of the word size; in a frame based on sp
  * they lie in it, between sp and the CFA, and the CFA's offset is a
  * multiple of the word size too: so a walk that keeps sp aligned and
  * inside the stack needs no check of its own for those slots. Nor for
- * those of an s0-based rule that states its frame's size, once the size
- * agreed: they lie within that size below the CFA.
+ * those of a rule that states its frame's size, in a caller's frame: they
+ * lie within that size below the CFA.
  * tracer_unwind_rule_valid() says what a rule may hold.
  */
 struct tracer_unwind_rule {
@@ -82,7 +84,7 @@ struct tracer_unwind_rule {
 	int16_t ra_offset;  /* from the CFA, in bytes; 0 unless ra is saved */
 	int16_t s0_offset;  /* from the CFA, in bytes; 0 unless s0 is saved */
 	uint8_t kind;
-	uint8_t frame_size_16; /* s0-based rules: CFA - sp at the row's calls, in
+	uint8_t frame_size_16; /* ra saved: CFA - sp at the row's calls, in
 				  16-byte units (TRACER_UNWIND_FRAME_UNIT); 0 if
 				  unknown */
 };
@@ -91,7 +93,7 @@ struct tracer_unwind_rule {
  * multiple of it. */
 #define TRACER_UNWIND_FRAME_UNIT 16u
 
-#define TRACER_UNWIND_VERSION	  7u
+#define TRACER_UNWIND_VERSION	  8u
 #define TRACER_UNWIND_BLOCK_SHIFT 7u
 #define TRACER_UNWIND_MAX_RULES	  2048u
 #define TRACER_UNWIND_MAX_ROWS	  65535u /* lookup[]'s entries are 16-bit */
@@ -157,8 +159,9 @@ static inline uint64_t tracer_unwind_rows_from(uint64_t map, uintptr_t end)
 /* Whether a rule is one symgen writes for an image of word_size-byte
  * words (see above): the kind known, offsets only where the kind has
  * them, saved slots below the CFA at word multiples, and inside the frame
- * when the CFA is sp-based or the rule states the frame's size. A no-CFI
- * or interpret rule is its kind alone. */
+ * when the CFA is sp-based or the rule states the frame's size; a size only
+ * with ra saved, a sp-based rule's its CFA offset. A no-CFI or interpret
+ * rule is its kind alone. */
 static inline bool tracer_unwind_rule_valid(const struct tracer_unwind_rule *rule,
 					    unsigned word_size)
 {
@@ -168,7 +171,10 @@ static inline bool tracer_unwind_rule_valid(const struct tracer_unwind_rule *rul
 	if (kind == TRACER_UNWIND_NO_CFI || kind == TRACER_UNWIND_INTERPRET)
 		return rule->cfa_offset == 0 && rule->ra_offset == 0 &&
 		       rule->s0_offset == 0 && rule->frame_size_16 == 0;
-	if (rule->frame_size_16 != 0 && !(kind & TRACER_UNWIND_CFA_ON_S0))
+	if (rule->frame_size_16 != 0 &&
+	    (!tracer_unwind_ra_saved(rule->kind) ||
+	     (!(kind & TRACER_UNWIND_CFA_ON_S0) &&
+	      rule->cfa_offset != rule->frame_size_16 * (int)TRACER_UNWIND_FRAME_UNIT)))
 		return false;
 	if (kind >= TRACER_UNWIND_NO_CFI ||
 	    (kind & TRACER_UNWIND_RA_IN_REGISTER && kind & TRACER_UNWIND_RA_UNDEFINED) ||
@@ -202,7 +208,9 @@ static inline bool tracer_unwind_put(int16_t *field, int64_t value)
  * ra and s0 offsets ignored unless saved), word_size that of the image.
  * False when the row does not fit: an offset out of range, a slot at or
  * above the CFA or off the word grid, outside a sp-based frame; it is then
- * interpreted.
+ * interpreted. A sp-based rule with ra saved states its frame's size, its
+ * CFA offset, where the format can; an s0-based one is left to symgen,
+ * which measures it.
  */
 static inline bool tracer_unwind_encode(struct tracer_unwind_rule *rule, bool cfa_on_s0,
 					int64_t cfa_offset, enum tracer_unwind_ra ra,
@@ -219,6 +227,10 @@ static inline bool tracer_unwind_encode(struct tracer_unwind_rule *rule, bool cf
 	    (s0_saved &&
 	     (s0_offset == 0 || !tracer_unwind_put(&rule->s0_offset, s0_offset))))
 		return false;
+	if (!cfa_on_s0 && ra == TRACER_UNWIND_RA_SAVED && cfa_offset > 0 &&
+	    cfa_offset % TRACER_UNWIND_FRAME_UNIT == 0 &&
+	    cfa_offset / TRACER_UNWIND_FRAME_UNIT <= UINT8_MAX)
+		rule->frame_size_16 = (uint8_t)(cfa_offset / TRACER_UNWIND_FRAME_UNIT);
 	return tracer_unwind_rule_valid(rule, word_size);
 }
 

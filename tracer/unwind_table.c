@@ -88,7 +88,8 @@ static inline __attribute__((always_inline)) void table_view_of(struct table_vie
  * *sp, *s0, and ra: live if `exact`, the first frame of a register set, else
  * *pc, the address the frame's callee returned to) into (*pc, *sp, *s0), and
  * TRACER_RUNNING; or why there is none, changing nothing:
- * TRACER_STOP_UNSUPPORTED_CFI for a row the table marks "interpret".
+ * TRACER_STOP_UNSUPPORTED_CFI for a row the table marks "interpret" (and,
+ * `common`, one that states no frame size).
  * `checked`: the walk checks what it reads (not the capture, whose tables
  * tracer_prepare() checked), so the row first; a table rejected there stops
  * the step. `common`: a caller's frame whose return address *pc lies in the
@@ -96,10 +97,10 @@ static inline __attribute__((always_inline)) void table_view_of(struct table_vie
  * in the stack, as table_common() checks and as every caller this step
  * returns is.
  *
- * A common frame's reads need no check of their own below a CFA on sp:
- * validation guarantees that a rule's slots lie in the frame, between sp
- * and the CFA, at word multiples (table_format.h), so inside the stack if
- * sp is aligned and in it, and the CFA is too.
+ * A common frame's reads need no check of their own below its CFA, sp
+ * plus the frame's size: validation guarantees that the rule's slots lie
+ * within that size, at word multiples (table_format.h), so inside the
+ * stack if sp is aligned and in it, and the CFA is too.
  */
 static inline __attribute__((always_inline)) enum tracer_stop
 table_caller(const struct table_view *view, struct walk *walk, bool checked, bool common,
@@ -109,6 +110,7 @@ table_caller(const struct table_view *view, struct walk *walk, bool checked, boo
 	const struct tracer_unwind_rule *rule;
 	uintptr_t end;
 	uintptr_t kind;
+	uintptr_t size;
 	uintptr_t cfa;
 	uintptr_t caller_pc = ra;
 	uintptr_t caller_s0 = *s0;
@@ -123,19 +125,26 @@ table_caller(const struct table_view *view, struct walk *walk, bool checked, boo
 	else if (!(rule = walk_unwind_rule(walk, end)))
 		return TRACER_STOP_BAD_UNWIND_TABLE;
 	kind = rule->kind;
-	/* Unsigned arithmetic: a crafted offset wraps instead of overflowing. */
-	cfa = (kind & TRACER_UNWIND_CFA_ON_S0 ? *s0 : *sp) +
-	      (uintptr_t)(intptr_t)rule->cfa_offset;
-	/* A common frame's function saved ra (kinds 0 to 3), as every
-	 * function that calls does by the time of its call: any other kind
-	 * is left to the iterator's step, which says what it means. */
-	if (common && kind >= TRACER_UNWIND_RA_IN_REGISTER)
+	size = (uintptr_t)rule->frame_size_16 * TRACER_UNWIND_FRAME_UNIT;
+	/* A common frame's row states its size, as symgen's do at the calls
+	 * of most functions: then ra is saved (validation). Any other row is
+	 * left to the iterator's step. */
+	if (common && size == 0)
 		return TRACER_STOP_UNSUPPORTED_CFI;
+	/* A caller's frame whose row states its size: the CFA is sp plus it,
+	 * not s0, a value read from the stack that a forged record would
+	 * move. Unsigned arithmetic: a crafted offset wraps instead of
+	 * overflowing. */
+	if (!exact && size != 0)
+		cfa = *sp + size;
+	else
+		cfa = (kind & TRACER_UNWIND_CFA_ON_S0 ? *s0 : *sp) +
+		      (uintptr_t)(intptr_t)rule->cfa_offset;
 	/* The kinds past "ra in its register", in one comparison. No CFI, or
 	 * a row the table does not express; or "ra undefined", which boot
 	 * code marks the first frame of a stack with: no caller. Believed
 	 * only at the top of the stack: callers may remain. */
-	if (kind >= TRACER_UNWIND_RA_UNDEFINED) {
+	if (!common && kind >= TRACER_UNWIND_RA_UNDEFINED) {
 		if (kind == TRACER_UNWIND_NO_CFI || kind == TRACER_UNWIND_INTERPRET)
 			return kind == TRACER_UNWIND_NO_CFI ? TRACER_STOP_NO_CFI
 							    : TRACER_STOP_UNSUPPORTED_CFI;
@@ -153,21 +162,14 @@ table_caller(const struct table_view *view, struct walk *walk, bool checked, boo
 		if (cfa < *sp || !exact)
 			return TRACER_STOP_NOT_ASCENDING;
 	}
-	/* A caller's frame whose CFA is on s0, against the size its row
-	 * states (frame_size_agrees): a saved s0 forged to a real outer
-	 * record would otherwise skip frames unnoticed. */
-	if ((kind & TRACER_UNWIND_CFA_ON_S0) && !exact &&
-	    !frame_size_agrees(rule, *sp, cfa))
-		return TRACER_STOP_FRAME_SIZE;
-	/* The slots of a CFA on s0 are checked, as are any outside a common
-	 * frame, whose sp may lie below the stack (a frame that overflowed
-	 * it): each used one at or above sp and the stack's start, below the
-	 * CFA (an offset a rule does not use is 0: the CFA itself). Not in a
-	 * common frame whose size agreed: validation puts its slots in the
-	 * frame, as it does a sp-based rule's. */
-	if (!common || ((kind & TRACER_UNWIND_CFA_ON_S0) && rule->frame_size_16 == 0)) {
-		const uintptr_t floor =
-		    !common && *sp < view->stack.start ? view->stack.start : *sp;
+	/* The slots outside a common frame are checked, whose sp may lie
+	 * below the stack (a frame that overflowed it): each used one at or
+	 * above sp and the stack's start, below the CFA (an offset a rule does
+	 * not use is 0: the CFA itself). Not in a common frame: validation
+	 * puts its slots within its size below the CFA, so between sp and
+	 * the CFA. */
+	if (!common) {
+		const uintptr_t floor = *sp < view->stack.start ? view->stack.start : *sp;
 		const uintptr_t room = cfa - floor;
 
 		if (cfa % word != 0 ||
@@ -175,9 +177,9 @@ table_caller(const struct table_view *view, struct walk *walk, bool checked, boo
 		    cfa + (uintptr_t)(intptr_t)rule->s0_offset - floor > room)
 			return TRACER_STOP_OUTSIDE_STACK;
 	}
-	/* Saved, mostly: the loads in line (4 instructions a frame less in
-	 * make bench's capture). */
-	if (__builtin_expect(!(kind & TRACER_UNWIND_RA_IN_REGISTER), 1))
+	/* Saved, mostly (always in a common frame): the loads in line (4
+	 * instructions a frame less in make bench's capture). */
+	if (common || __builtin_expect(!(kind & TRACER_UNWIND_RA_IN_REGISTER), 1))
 		caller_pc = target_word(cfa + (uintptr_t)(intptr_t)rule->ra_offset);
 	if (__builtin_expect(!(kind & TRACER_UNWIND_S0_UNCHANGED), 1))
 		caller_s0 = target_word(cfa + (uintptr_t)(intptr_t)rule->s0_offset);

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """The tracer's code in a kernel, per unwinder set (make UNWINDERS=...):
 compiles the files symgen/tracer_sources.mk lists for the set, with the
-flags given (the demo kernel's, without -O), at -O2 and -Os, and prints the
-sum of their .text sections (objdump -h), and of the files every set
-compiles (the core: the iterator, the output lines, the tables' checks,
-...), two lines per set and level:
+flags given (the demo kernel's, without -O; -g dropped), at -O2 and -Os,
+and prints the sum of their .text sections (objdump -h), and of the files
+every set compiles (the core: the iterator, the output lines, the tables'
+checks, ...), two lines per set and level:
     bench tracer-text <unwinders, comma-separated> <level> <N> bytes
     bench tracer-core <unwinders, comma-separated> <level> <N> bytes
 A kernel links these objects whole, so their .text is the tracer's code
@@ -13,6 +13,7 @@ in its image (make bench; tests/bench_tests.py checks the sizes).
     tracer_text.py OUTPUT_DIR CC FLAGS...
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,19 +24,28 @@ from testlib import CROSS, UNWINDER_SETS, tracer_sources  # noqa: E402
 LEVELS = ["-O2", "-Os"]
 
 
-def text_size(obj):
-    """The size of obj's .text section, from objdump -h."""
-    headers = subprocess.run([CROSS + "objdump", "-h", obj], capture_output=True, text=True,
-                             check=True).stdout
+def text_sizes(objects):
+    """{object's file name: the size of its .text section}, from one
+    objdump -h of them all."""
+    headers = subprocess.run([CROSS + "objdump", "-h"] + objects, capture_output=True,
+                             text=True, check=True).stdout
+    sizes, current = {}, None
     for line in headers.splitlines():
         fields = line.split()
-        if len(fields) > 2 and fields[1] == ".text":
-            return int(fields[2], 16)
-    return 0
+        named = re.match(r"^(.*):\s+file format \S+$", line)
+        if named:
+            current = os.path.basename(named.group(1))
+            sizes[current] = 0
+        elif current and len(fields) > 2 and fields[1] == ".text":
+            sizes[current] = int(fields[2], 16)
+    return sizes
 
 
 def main():
     out_root, cc, flags = sys.argv[1], sys.argv[2], sys.argv[3:]
+    # Debugging information changes no code (GCC's promise, -fcompare-debug):
+    # without it the builds take a third less.
+    flags = [flag for flag in flags if flag != "-g"]
     core = set.intersection(*(set(os.path.basename(source)[:-2] + ".o"
                                   for source in tracer_sources(unwinders)[0])
                               for unwinders in UNWINDER_SETS))
@@ -48,7 +58,7 @@ def main():
             os.makedirs(out_dir)
             subprocess.run([cc] + flags + [level] + defines + ["-c"] + sources,
                            cwd=out_dir, check=True)
-            sizes = {f: text_size(os.path.join(out_dir, f)) for f in os.listdir(out_dir)}
+            sizes = text_sizes([os.path.join(out_dir, f) for f in sorted(os.listdir(out_dir))])
             print("bench tracer-text %s %s %d bytes" % (name, level, sum(sizes.values())),
                   flush=True)
             print("bench tracer-core %s %s %d bytes"

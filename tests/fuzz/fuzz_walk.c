@@ -756,8 +756,13 @@ static struct tracer_unwind_rule valid_rule(uint32_t word)
 				  size * input_field(word, 5, 7), word & 16,
 				  size * input_field(word, 12, 7), sizeof(uintptr_t)))
 		return interpret;
-	if (rule.kind & TRACER_UNWIND_CFA_ON_S0)
+	/* A size for an s0-based rule, kept where validation accepts it (ra
+	 * saved, the slots within it); a sp-based rule has its own. */
+	if (rule.kind & TRACER_UNWIND_CFA_ON_S0) {
 		rule.frame_size_16 = (uint8_t)((word >> 5 ^ word >> 19) & 7);
+		if (!tracer_unwind_rule_valid(&rule, sizeof(uintptr_t)))
+			rule.frame_size_16 = 0;
+	}
 	return rule;
 }
 
@@ -1605,14 +1610,14 @@ static bool saved_s0_witnessed(const struct parts *parts,
  * and the trap-entry check read it), nor of the stack: a changed return
  * address or saved register is what the stack says, and is believed where
  * the code and the CFI are consistent with it. Its one claim there is the
- * second witness: a saved s0 forged where the frame it becomes states a
- * frame size (saved_s0_witnessed), with the frame-pointer, table and auto
- * unwinders. Not DWARF: it checks the size only where the FDE the index
- * gives takes the CFA from register s0, and the input's FDEs and index
- * need not agree with the table's rows (a run claiming every damage found
- * a forged s0 believed through an FDE index the fuzzer had changed); nor
- * one a CFA expression computes. Not the prologue decoder: it reads no
- * table sizes.
+ * frame size: a saved s0 forged where the frame it becomes states one
+ * (saved_s0_witnessed), with the frame-pointer unwinder (the size witnesses
+ * the CFA it takes from s0) and the table and auto (the size gives the CFA:
+ * the forged s0 is not read for it). Not DWARF: it checks the size only where the FDE the
+ * index gives takes the CFA from register s0, and the input's FDEs and index need not
+ * agree with the table's rows (a run claiming every damage found a forged s0 believed
+ * through an FDE index the fuzzer had changed); nor one a CFA expression computes. Not
+ * the prologue decoder: it reads no table sizes.
  */
 static bool damage_claimed(const struct parts *parts, const struct tracer_config *config,
 			   enum outside_damage kind, const struct walk_result *given,

@@ -13,7 +13,13 @@
  * "interpret" row counts as equal only if the interpreter's row is not
  * expressible in the format, which this file decides on its own from
  * docs/unwind-table-format.md. In a function no FDE covers, the row must be
- * no-CFI. Prints one line per difference, then
+ * no-CFI. Prints one line per difference, a line per frame size an
+ * s0-based row of an FDE states (for table_proof.py to check against the
+ * function's epilogues, read from objdump),
+ *
+ *     size 0xSTART 0xEND BYTES
+ *
+ * then
  *
  *     table_check: N boundaries (F in FDEs, G outside), E equal (I interpreted), D differ
  *
@@ -147,10 +153,20 @@ static void check_fde(const struct tracer_config *config,
 		counts->differ++;
 		return;
 	}
+	unsigned stated = 0;
+
 	for (uint64_t pc = entry->pc_start; pc < entry->pc_end; pc = next_boundary(pc)) {
 		enum cfi_status status = cfi_row_at(config, &fde, (uintptr_t)pc, &row);
 		const struct tracer_unwind_rule *rule = table_rule(table, pc);
 
+		/* The frame sizes symgen measured (s0-based rows), for the
+		 * oracle of tests/table_proof.py: each once per FDE. */
+		if (rule->kind < 16 && rule->kind & 1 && rule->frame_size_16 != 0 &&
+		    rule->frame_size_16 != stated) {
+			stated = rule->frame_size_16;
+			printf("size 0x%" PRIx64 " 0x%" PRIx64 " %u\n", entry->pc_start,
+			       entry->pc_end, stated * TRACER_UNWIND_FRAME_UNIT);
+		}
 		counts->in_fdes++;
 		if (!same_row(rule, &fde, status, &row, word, counts)) {
 			printf("0x%" PRIx64 ": table rule ", pc);

@@ -365,9 +365,9 @@ void kit_entry_point_ends_walk(void)
 }
 
 /*
- * The frame-pointer unwinder's fast paths (tracer_next's common frame, the
- * capture's loop) honour entry points: frames whose return addresses follow
- * `jal ra`, 0x100 <- 0x504 <- 0x604 <- 0x704 at the top. The entry point
+ * The frame-pointer unwinder's capture loop honours entry points, as its
+ * step does: frames whose return addresses follow `jal ra`, 0x100 <- 0x504
+ * <- 0x604 <- 0x704 at the top. The entry point
  * holds the call before 0x504; what its frame record holds, a user program
  * may have forged as a valid kernel frame: it must not be followed.
  */

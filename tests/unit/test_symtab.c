@@ -163,7 +163,7 @@ void symtab_lookup_every_count(void)
  * FAKE_TEXT_START + 16 + 4 i, 2 bytes long, named by the offset i into names
  * that are all empty. The return addresses are 2 bytes into their
  * function (pc - 1 in it): the first two after `jal ra`, which the
- * frame-pointer unwinder's common step takes, the last after c.jalr.
+ * frame-pointer unwinder's capture loop takes, the last after c.jalr.
  */
 static bool walk_finds(uint32_t count, const uint32_t in[4])
 {

@@ -21,10 +21,11 @@
 #include "walk.h"
 
 #define W ((int16_t)sizeof(uintptr_t))
-/* CFA = sp + 32, ra saved at CFA - 1 word, s0 unchanged (kind 2). */
+/* CFA = sp + 32, ra saved at CFA - 1 word, s0 unchanged (kind 2); its
+ * frame size 32 bytes (2 units), as symgen states a sp-based rule's. */
 #define RULE_A                                                                           \
 	{                                                                                \
-		32, -W, 0, 2, 0                                                          \
+		32, -W, 0, 2, 2                                                          \
 	}
 /* CFA = s0 + 0, ra saved at CFA - 1 word, s0 at CFA - 2 words (kind 1). */
 #define RULE_B                                                                           \
@@ -49,10 +50,11 @@
 	{                                                                                \
 		0, 0, 0, 16, 0                                                           \
 	}
-/* CFA = sp + 16, ra at CFA - 1 word, s0 at CFA - 2 words (kind 0). */
+/* CFA = sp + 16, ra at CFA - 1 word, s0 at CFA - 2 words (kind 0); its
+ * frame size 16 bytes. */
 #define RULE_D                                                                           \
 	{                                                                                \
-		16, -W, -2 * W, 0, 0                                                     \
+		16, -W, -2 * W, 0, 1                                                     \
 	}
 
 /* Where the table's code starts, and its functions, by offset from there. */
@@ -494,6 +496,21 @@ void unwind_table_rejected(void)
 	t.rules[3] = (struct tracer_unwind_rule){0, -16 - W, -W, 1, 1};
 	fill_table(&t);
 	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
+	/* A size only with ra saved (kind 7: CFA on s0, s0 unchanged, ra in
+	 * its register), and a sp-based rule's is its CFA offset: 16 bytes,
+	 * 1, not 2. */
+	t.rules[3] = (struct tracer_unwind_rule){16, -W, 0, 2, 1};
+	fill_table(&t);
+	CHECK(check(&t) == TRACER_TABLE_OK);
+	t.rules[3] = (struct tracer_unwind_rule){16, -W, 0, 2, 2};
+	fill_table(&t);
+	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
+	t.rules[3] = (struct tracer_unwind_rule){0, 0, 0, 7, 0};
+	fill_table(&t);
+	CHECK(check(&t) == TRACER_TABLE_OK);
+	t.rules[3] = (struct tracer_unwind_rule){0, 0, 0, 7, 1};
+	fill_table(&t);
+	CHECK(check(&t) == TRACER_TABLE_MALFORMED);
 	t.rules[3] = (struct tracer_unwind_rule)RULE_LEAF;
 	/* Rows: a rule past the rules; between two rules; the last row
 	 * covering code. */
@@ -736,13 +753,14 @@ static bool frames_equal(const struct tracer_frame *a, const struct tracer_frame
 }
 
 /*
- * The iterator takes the table capture's step for a caller's frame whose row
- * is sp- or s0-based with ra saved and whose return address follows `jal
- * ra`; any other frame takes the general step. Both give the same frames:
+ * The capture's loop (table_run) takes a caller's frame whose row is sp- or
+ * s0-based with ra saved and whose return address follows `jal ra`; any
+ * other frame takes the step. Both give the same frames (fake_walk_with()
+ * captures each walk too and compares):
  * A (exact; CFA = sp + 32) -> B + 0x20 (CFA = s0, word 120; ra, s0 = word
  * 130 below it) -> D + 0x10 (CFA = sp + 16; ra, s0 = 0 below it) -> C +
  * 0x30 (CFA = sp + 16, the top: outermost), the calls before B, D and C
- * first c.jalr (the fake text's), then jal ra (the common step's).
+ * first c.jalr (the fake text's), then jal ra (the loop's).
  */
 void unwind_table_walk_common_step(void)
 {
@@ -915,4 +933,33 @@ void unwind_table_step_marks(void)
 		CHECK(frame_is(&t, 2, BASE + C + 0x30, word(&t, 150), 0));
 	}
 	release(&t);
+}
+
+/* symgen's encoding states a sp-based rule's frame size when ra is saved:
+ * its CFA offset in 16-byte units (32 bytes: 2), if a multiple of 16 up to
+ * 255 units; never an s0-based rule's (symgen measures it in the code). */
+void unwind_table_encode_sizes(void)
+{
+	static const struct {
+		bool cfa_on_s0;
+		int64_t cfa_offset;
+		enum tracer_unwind_ra ra;
+		uint8_t size;
+	} cases[] = {
+	    {false, 32, TRACER_UNWIND_RA_SAVED, 2},
+	    {false, 4080, TRACER_UNWIND_RA_SAVED, 255},
+	    {false, 4096, TRACER_UNWIND_RA_SAVED, 0},
+	    {false, 48 - W, TRACER_UNWIND_RA_SAVED, 0},
+	    {false, 32, TRACER_UNWIND_RA_REGISTER, 0},
+	    {false, 32, TRACER_UNWIND_RA_LOST, 0},
+	    {true, 32, TRACER_UNWIND_RA_SAVED, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tracer_unwind_rule rule;
+
+		CHECK(tracer_unwind_encode(&rule, cases[i].cfa_on_s0, cases[i].cfa_offset,
+					   cases[i].ra, -W, true, -2 * W,
+					   sizeof(uintptr_t)));
+		CHECK(rule.frame_size_16 == cases[i].size);
+	}
 }
