@@ -160,7 +160,7 @@ $(HOST_BUILD)/symgen-asan-obj/%.o: %.c $(SYMGEN_HEADERS) | deps
 	@mkdir -p $(@D)
 	$(HOSTCC) $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -c $< -o $@
 $(HOST_BUILD)/symgen-asan: $(SYMGEN_ASAN_OBJS)
-	$(HOSTCC) $(HOST_ASAN_CFLAGS) $^ -o $@
+	$(HOSTCC) $(HOST_ASAN_CFLAGS) $^ $(TRACER_SYMGEN_LIBS) -o $@
 
 # Host build of the tracer for the unit tests, with sanitizers: a read
 # outside the synthetic memory the tests declare is an error, not luck.

@@ -345,7 +345,7 @@ static void encode_records(const char *path, const struct line_table *rows,
 		const struct inline_call *call = &inlines->calls[out->call_of[n]];
 
 		name[n] = name_index(out->names, &name_count, call->name);
-		file[n] = file_index(path, rows, call->call_file);
+		file[n] = out->file_map[file_index(path, rows, call->call_file)];
 		max_line = call->call_line > max_line ? call->call_line : max_line;
 	}
 	header->name_count = (uint32_t)name_count;
@@ -381,6 +381,69 @@ static void encode_records(const char *path, const struct line_table *rows,
 	tracked_free(file);
 }
 
+/* The files that rows or inlined calls name, numbered from 1 in
+ * rows->files' order (out->files, out->file_map), and the rows' files
+ * renumbered so: a unit without code adds none (the tables' own, whose
+ * file name differs between the two links of symgen's build). */
+static void keep_used_files(const char *path, const struct line_table *rows,
+			    const struct inline_table *inlines, struct kept_row *kept,
+			    size_t count, uint32_t call_count, struct encoded_lines *out)
+{
+	uint32_t *map = tracked_alloc(path, rows->file_count + 1, sizeof(*map));
+
+	for (size_t i = 0; i < count; i++)
+		map[kept[i].file] = 1;
+	for (uint32_t n = 0; n < call_count; n++)
+		map[file_index(path, rows, inlines->calls[out->call_of[n]].call_file)] =
+		    1;
+	map[0] = 0;
+	out->files = tracked_alloc(path, rows->file_count + 1, sizeof(*out->files));
+	out->file_count = 0;
+	for (size_t file = 1; file <= rows->file_count; file++)
+		if (map[file]) {
+			out->files[out->file_count++] = rows->files[file - 1];
+			map[file] = (uint32_t)out->file_count;
+		}
+	for (size_t i = 0; i < count; i++)
+		kept[i].file = map[kept[i].file];
+	out->file_map = map;
+}
+
+/* strings[] and string_offsets[] (line_format.h): the files, then the
+ * names, each with its NUL, padded with NULs to a multiple of 4. */
+static void encode_strings(const char *path, struct tracer_lines *header,
+			   struct encoded_lines *out)
+{
+	const size_t count = out->file_count + header->name_count;
+	uint64_t size = 0;
+
+	out->string_offsets =
+	    tracked_alloc(path, count + 1, sizeof(*out->string_offsets));
+	for (size_t i = 0; i < count; i++) {
+		const char *name =
+		    i < out->file_count ? out->files[i] : out->names[i - out->file_count];
+
+		if (size > UINT32_MAX)
+			die(path, "line table: names exceed 4 GiB");
+		out->string_offsets[i] = (uint32_t)size;
+		size += strlen(name) + 1;
+	}
+	size = (size + 3) & ~(uint64_t)3;
+	if (size > UINT32_MAX)
+		die(path, "line table: names exceed 4 GiB");
+	out->strings = tracked_alloc(path, (size_t)size + 1, 1);
+	memset(out->strings, 0, (size_t)size + 1);
+	for (size_t i = 0; i < count; i++) {
+		const char *name =
+		    i < out->file_count ? out->files[i] : out->names[i - out->file_count];
+
+		memcpy(out->strings + out->string_offsets[i], name, strlen(name));
+	}
+	header->strings_size = (uint32_t)size;
+	header->string_offsets = out->string_offsets;
+	header->strings = out->strings;
+}
+
 void line_table_encode(const char *path, const struct line_table *rows,
 		       const struct inline_table *inlines, uint32_t block_bytes,
 		       struct encoded_lines *out)
@@ -392,10 +455,12 @@ void line_table_encode(const char *path, const struct line_table *rows,
 	struct kept_row *kept = tracked_alloc(path, start_count + 1, sizeof(*kept));
 	const size_t call_count = inlines ? inlines->call_count : 0;
 	uint32_t *number = tracked_alloc(path, call_count + 1, sizeof(*number));
-	struct tracer_lines header = {.magic = TRACER_LINES_MAGIC,
-				      .version = TRACER_LINES_VERSION,
-				      .block_bytes = block_bytes,
-				      .file_count = (uint32_t)rows->file_count + 1};
+	struct tracer_lines header = {
+	    .magic = TRACER_LINES_MAGIC,
+	    .version = TRACER_LINES_VERSION,
+	    .word_size = sizeof(uintptr_t),
+	    .block_bytes = block_bytes,
+	};
 	uint32_t max_line = 0, block = 0;
 	uint64_t *block_address;
 	uint32_t *below;
@@ -428,16 +493,18 @@ void line_table_encode(const char *path, const struct line_table *rows,
 		kept[count++] = next;
 	}
 	tracked_free(starts);
+	keep_used_files(path, rows, inlines, kept, count, header.call_count, out);
+	header.file_count = (uint32_t)out->file_count + 1;
 	header.call_bits = header.call_count ? bits_of(header.call_count) : 0;
 	if (header.call_bits > TRACER_LINES_MAX_CALL_BITS)
 		die(path, "line table: %u inlined calls", header.call_count);
-	header.file_bits = bits_of(rows->file_count);
+	header.file_bits = bits_of(out->file_count);
 	header.literal_bytes =
 	    1 + (header.file_bits + header.call_bits + bits_of(max_line) + 7) / 8;
 	if (header.literal_bytes < TRACER_LINES_MIN_LITERAL_BYTES)
 		header.literal_bytes = TRACER_LINES_MIN_LITERAL_BYTES;
 	if (header.file_bits > TRACER_LINES_MAX_FILE_BITS)
-		die(path, "line table: %zu files", rows->file_count);
+		die(path, "line table: %zu files", out->file_count);
 	if (block_bytes < header.literal_bytes ||
 	    block_bytes > TRACER_LINES_MAX_BLOCK_BYTES ||
 	    header.literal_bytes > TRACER_LINES_MAX_LITERAL_BYTES)
@@ -501,6 +568,7 @@ void line_table_encode(const char *path, const struct line_table *rows,
 	}
 	if (header.call_count)
 		encode_records(path, rows, inlines, number, &header, out);
+	encode_strings(path, &header, out);
 	out->stream = stream.bytes;
 	header.records = out->records;
 	header.group_block = out->group_block;

@@ -1,7 +1,7 @@
 /*
- * line_table.h - PROTOTYPE (issue 19, not in the image yet): symgen's
- * encoder of the line table the tracer looks up (tracer/line_format.h),
- * from the rows of dwarf_lines.c.
+ * line_table.h - symgen's encoder of the line table the tracer looks up
+ * (tracer/line_format.h), from the rows of dwarf_lines.c and the inlined
+ * calls of dwarf_inlines.c.
  */
 #ifndef SYMGEN_LINE_TABLE_H
 #define SYMGEN_LINE_TABLE_H
@@ -19,9 +19,10 @@
 #define LINE_TABLE_BLOCK_BYTES 28u
 
 /* The table, its arrays tracked blocks (die.h); header.base is the first
- * row's address and header's pointers point at the arrays. names[n - 1]
- * is name n of the records (the inline table's names, stored once each);
- * call_of[n - 1] is call n's index in the inline_table encoded. */
+ * row's address and header's pointers point at the arrays (its checksum
+ * and hashes are the writer's). names[n - 1] is name n of the records
+ * (the inline table's names, stored once each); call_of[n - 1] is call
+ * n's index in the inline_table encoded. */
 struct encoded_lines {
 	struct tracer_lines header;
 	uint16_t *group_block;
@@ -30,6 +31,13 @@ struct encoded_lines {
 	uint8_t *records;
 	const char **names;
 	size_t *call_of;
+	/* The files rows or calls name: file n is files[n - 1], and
+	 * rows->files[i] is file file_map[i + 1] (0: named by none). */
+	const char **files;
+	size_t file_count;
+	uint32_t *file_map;
+	uint32_t *string_offsets;
+	char *strings;
 };
 
 /* Encodes rows (one per change of file, line and, if inlines is not NULL,

@@ -34,6 +34,7 @@
 #include "symgen.h"
 
 #include "fde_index.h"
+#include "line_table.h"
 #include "unwind_table.h"
 #include "elf.h"
 #include "functions.h"
@@ -57,6 +58,9 @@ struct table {
 	struct fde_entry *fdes; /* sorted by pc_start; NULL without --cfi */
 	size_t fde_count;
 	struct unwind_table unwind; /* empty without --cfi */
+	/* The line table and its inlined calls (line_format.h), from the
+	 * image's debugging information: no rows without it. */
+	struct encoded_lines lines;
 	/* .eh_frame as the image holds it (with --cfi): its hashes go with
 	 * the FDE index. */
 	uint64_t eh_frame;
@@ -72,6 +76,7 @@ struct options {
 	const char *output;
 	const char *input; /* NULL for --empty */
 	bool cfi;
+	FILE *err; /* for warnings */
 	/* The whole command line, for the options that name symbols. */
 	int argc;
 	char **argv;
@@ -349,6 +354,134 @@ static void write_word_size(FILE *out, unsigned word_size)
 		fprintf(out, "    .word_size = %u,\n", word_size);
 }
 
+/* An array of bytes (of 1, 2 or 4 bytes each), word-aligned: the tracer
+ * hashes tables in words. */
+static void write_lines_array(FILE *out, const char *type, const char *name,
+			      const void *data, size_t count, unsigned size)
+{
+	const unsigned char *bytes = data;
+
+	fprintf(out,
+		"__attribute__((section(\".tracer_symtab.%s\"), aligned(8)))\n"
+		"static const %s %s[%zu] = {",
+		name, type, name, count);
+	for (size_t i = 0; i < count; i++) {
+		uint64_t value = 0;
+
+		for (unsigned j = 0; j < size; j++)
+			value |= (uint64_t)bytes[i * size + j] << (8 * j);
+		fprintf(out, "%s0x%llxu,", i % 12 == 0 ? "\n    " : " ",
+			(unsigned long long)value);
+	}
+	fprintf(out, "\n};\n\n");
+}
+
+/* The line table's arrays, names and hashes (a table with rows). */
+static void write_lines_arrays(FILE *out, const struct encoded_lines *lines,
+			       const char *path)
+{
+	const struct tracer_lines *header = &lines->header;
+	const size_t groups = ((size_t)header->page_count >> header->group_shift) + 1;
+	const size_t records = (size_t)header->call_count * header->record_bytes;
+	const size_t strings = (size_t)header->file_count - 1 + header->name_count;
+	struct bytes bytes[2] = {{.path = path}, {.path = path}};
+	uint64_t blocks;
+
+	write_lines_array(out, "uint16_t", "lines_group_block", lines->group_block,
+			  groups, 2);
+	write_lines_array(out, "uint8_t", "lines_page_block", lines->page_block,
+			  (size_t)header->page_count + 1, 1);
+	write_lines_array(out, "uint8_t", "lines_stream", lines->stream,
+			  header->stream_size, 1);
+	if (records)
+		write_lines_array(out, "uint8_t", "lines_records", lines->records,
+				  records, 1);
+	write_lines_array(out, "uint32_t", "lines_string_offsets", lines->string_offsets,
+			  strings, 4);
+	fprintf(out,
+		"__attribute__((section(\".tracer_symtab.lines_strings\"), aligned(8)))\n"
+		"static const char lines_strings[%" PRIu32 "] =\n    \"",
+		header->strings_size);
+	/* Each name and its NUL, the last NULs implied by the array's size. */
+	for (uint32_t i = 0; i + 1 < header->strings_size; i++) {
+		if (lines->strings[i] == '\0') {
+			fprintf(out, "\\0\"\n    \"");
+			continue;
+		}
+		write_c_string(out, (char[]){lines->strings[i], '\0'});
+	}
+	fprintf(out, "\";\n\n");
+	for (size_t i = 0; i < groups; i++)
+		put_le(&bytes[0], lines->group_block[i], 2);
+	for (size_t i = 0; i < strings; i++)
+		put_le(&bytes[1], lines->string_offsets[i], 4);
+	blocks = tracer_hash_blocks(groups * 2) +
+		 tracer_hash_blocks((uint64_t)header->page_count + 1) +
+		 tracer_hash_blocks(header->stream_size) + tracer_hash_blocks(records) +
+		 tracer_hash_blocks((uint64_t)strings * 4) +
+		 tracer_hash_blocks(header->strings_size);
+	fprintf(out,
+		"__attribute__((section(\".tracer_symtab.lines_hashes\"), aligned(8)))\n"
+		"static const uint32_t lines_hashes[%llu] = {\n",
+		(unsigned long long)blocks);
+	write_hashes(out, TRACER_HASHED_LINES_GROUPS, bytes[0].data, bytes[0].size);
+	write_hashes(out, TRACER_HASHED_LINES_PAGES, lines->page_block,
+		     (uint64_t)header->page_count + 1);
+	write_hashes(out, TRACER_HASHED_LINES_STREAM, lines->stream, header->stream_size);
+	write_hashes(out, TRACER_HASHED_LINES_RECORDS, lines->records, records);
+	write_hashes(out, TRACER_HASHED_LINES_STRING_OFFSETS, bytes[1].data,
+		     bytes[1].size);
+	write_hashes(out, TRACER_HASHED_LINES_STRINGS,
+		     (const unsigned char *)lines->strings, header->strings_size);
+	fprintf(out, "};\n\n");
+	tracked_free(bytes[0].data);
+	tracked_free(bytes[1].data);
+}
+
+/* The line table's descriptor, its checksum computed as the target's
+ * (base in the image's words). */
+static void write_lines_descriptor(FILE *out, const struct table *table)
+{
+	const struct tracer_lines *header = &table->lines.header;
+	const bool has_rows = header->row_count > 0;
+
+	fprintf(out, "\n__attribute__((section(\".tracer_symtab\")))\n"
+		     "const struct tracer_lines tracer_lines = {\n"
+		     "    .magic = TRACER_LINES_MAGIC,\n"
+		     "    .version = TRACER_LINES_VERSION,\n");
+	write_word_size(out, table->word_size);
+	fprintf(out,
+		"    .block_bytes = %" PRIu32 ", .literal_bytes = %" PRIu32
+		", .file_bits = %" PRIu32 ",\n"
+		"    .row_count = %" PRIu32 ", .block_count = %" PRIu32
+		", .page_count = %" PRIu32 ",\n"
+		"    .stream_size = %" PRIu32 ", .file_count = %" PRIu32
+		", .group_shift = %" PRIu32 ",\n"
+		"    .base = 0x%llxu,\n",
+		header->block_bytes, header->literal_bytes, header->file_bits,
+		header->row_count, header->block_count, header->page_count,
+		header->stream_size, header->file_count, header->group_shift,
+		(unsigned long long)header->base);
+	fprintf(out,
+		"    .group_block = %s, .page_block = %s, .stream = %s,\n"
+		"    .call_bits = %" PRIu32 ", .call_count = %" PRIu32
+		", .record_bytes = %" PRIu32 ",\n"
+		"    .name_bits = %" PRIu32 ", .name_count = %" PRIu32
+		", .call_line_bits = %" PRIu32 ",\n"
+		"    .records = %s,\n"
+		"    .strings_size = %" PRIu32 ",\n"
+		"    .checksum = 0x%08" PRIx32 "u,\n"
+		"    .string_offsets = %s, .strings = %s, .hashes = %s,\n"
+		"};\n",
+		has_rows ? "lines_group_block" : "0", has_rows ? "lines_page_block" : "0",
+		has_rows ? "lines_stream" : "0", header->call_bits, header->call_count,
+		header->record_bytes, header->name_bits, header->name_count,
+		header->call_line_bits, header->call_count ? "lines_records" : "0",
+		header->strings_size, tracer_lines_checksum(header),
+		has_rows ? "lines_string_offsets" : "0", has_rows ? "lines_strings" : "0",
+		has_rows ? "lines_hashes" : "0");
+}
+
 /*
  * The descriptors go first in the table's output section, the arrays after
  * them, and both descriptors exist in every link, empty or not: so their
@@ -378,6 +511,8 @@ static void write_table(FILE *out, const struct table *table, const char *path)
 		write_unwind_arrays(out, &table->unwind);
 		write_unwind_hashes(out, &table->unwind, path);
 	}
+	if (table->lines.header.row_count > 0)
+		write_lines_arrays(out, &table->lines, path);
 	fprintf(out, "__attribute__((section(\".tracer_symtab\")))\n"
 		     "const struct tracer_symtab tracer_symtab = {\n"
 		     "    .magic = TRACER_SYMTAB_MAGIC,\n"
@@ -435,6 +570,7 @@ static void write_table(FILE *out, const struct table *table, const char *path)
 		table->unwind.count ? "unwind_lookup" : "0",
 		table->unwind.count ? "unwind_rules" : "0",
 		table->unwind.count ? "unwind_hashes" : "0");
+	write_lines_descriptor(out, table);
 }
 
 /* Writes the table to `path` through a temporary file in the same directory;
@@ -510,8 +646,26 @@ static void eh_frame_read(const struct elf_file *elf, struct table *table)
 	table->eh_frame_size = (uint32_t)section.size;
 }
 
+/* The line table of the image's debugging information, with its inlined
+ * calls; none, and a warning on err, where the reader does not know it. */
+static void lines_read(const struct elf_file *elf, struct table *table, FILE *err)
+{
+	struct line_table rows;
+	struct inline_table inlines;
+
+	dwarf_lines_read(elf, LINE_CHOICE_GDB, &rows);
+	if (rows.problem)
+		fprintf(err, "symgen: %s: warning: no line table: %s\n", elf->path,
+			rows.problem);
+	if (rows.row_count == 0)
+		return;
+	dwarf_inlines_read(elf, &inlines);
+	line_table_encode(elf->path, &rows, &inlines, LINE_TABLE_BLOCK_BYTES,
+			  &table->lines);
+}
+
 /* The table of the image `elf`; with `cfi`, its FDE index too. */
-static struct table read_table(const struct elf_file *elf, bool cfi)
+static struct table read_table(const struct elf_file *elf, bool cfi, FILE *err)
 {
 	struct table table = {.word_size = elf->is64 ? 8 : 4};
 
@@ -525,6 +679,7 @@ static struct table read_table(const struct elf_file *elf, bool cfi)
 		table.unwind = unwind_table_build(elf, table.fdes, table.fde_count);
 		eh_frame_read(elf, &table);
 	}
+	lines_read(elf, &table, err);
 	return table;
 }
 
@@ -568,7 +723,7 @@ static int run(void *context)
 	elf_open(&elf, options->input);
 	image_end_check(&elf, options->cfi, name_options(options, ALLOW_OPTION),
 			name_options(options, HEAP_START_OPTION));
-	table = read_table(&elf, options->cfi);
+	table = read_table(&elf, options->cfi, options->err);
 	write_output(options->output, &table);
 	return 0;
 }
@@ -590,7 +745,7 @@ static int usage(FILE *err)
 
 int symgen_run(int argc, char **argv, FILE *err)
 {
-	struct options options = {.argc = argc, .argv = argv};
+	struct options options = {.argc = argc, .argv = argv, .err = err};
 	bool empty = false;
 
 	for (int i = 1; i < argc; i++) {

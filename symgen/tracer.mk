@@ -99,16 +99,19 @@ endif
 # symgen reads .eh_frame with the tracer's own parser, and measures frame
 # sizes with its prologue decoder, built for the host (TRACER_HOST_VIEW: see
 # tracer/memory.h).
-TRACER_SYMGEN_LIB_SRCS := $(addprefix $(TRACER_SYMGEN_DIR)/,symgen.c die.c dwarf_names.c dwarf_read.c elf.c \
-	fde_index.c functions.c image_end.c image_view.c unwind_table.c) \
+TRACER_SYMGEN_LIB_SRCS := $(addprefix $(TRACER_SYMGEN_DIR)/,symgen.c die.c dwarf_inlines.c dwarf_lines.c \
+	dwarf_names.c dwarf_read.c dwarf_section.c elf.c fde_index.c functions.c image_end.c \
+	image_view.c line_table.c unwind_table.c) \
 	$(addprefix $(TRACER_DIR)/,cfi_parse.c cfi_row.c memory.c prologue_decode.c)
 TRACER_SYMGEN_SRCS := $(TRACER_SYMGEN_DIR)/main.c $(TRACER_SYMGEN_LIB_SRCS)
+# zlib inflates compressed debugging sections (-gz).
+TRACER_SYMGEN_LIBS := -lz
 TRACER_SYMGEN_HEADERS := $(wildcard $(TRACER_SYMGEN_DIR)/*.h $(TRACER_DIR)/*.h)
 TRACER_SYMGEN_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -DTRACER_HOST_VIEW -I$(TRACER_DIR)
 
 $(TRACER_SYMGEN): $(TRACER_SYMGEN_SRCS) $(TRACER_SYMGEN_HEADERS)
 	@mkdir -p $(@D)
-	$(TRACER_HOSTCC) $(TRACER_HOST_CFLAGS) $(TRACER_SYMGEN_CFLAGS) $(TRACER_SYMGEN_SRCS) -o $@
+	$(TRACER_HOSTCC) $(TRACER_HOST_CFLAGS) $(TRACER_SYMGEN_CFLAGS) $(TRACER_SYMGEN_SRCS) $(TRACER_SYMGEN_LIBS) -o $@
 
 TRACER_STAGE1 := $(TRACER_WORK)/$(basename $(notdir $(TRACER_ELF))).stage1.elf
 TRACER_TABLE_CC = $(TRACER_CC) $(TRACER_INCLUDE)

@@ -25,10 +25,10 @@ $(error TRACER_UNWINDERS is empty; choose from $(TRACER_ALL_UNWINDERS))
 endif
 
 # Every walk: the iterator and auto, stacks and traps, the tables' checks,
-# symbols, formatting, the capture. The unwind table, when linked, is also
+# symbols and lines, formatting, the capture. The unwind table, when linked, is also
 # the frame-size witness of frame-pointer and DWARF walks; without it they
 # have none (as in a kernel built without CFI).
-TRACER_CORE_FILES := capture.c entry_points.c format.c memory.c print.c stacks.c \
+TRACER_CORE_FILES := capture.c entry_points.c format.c lines.c memory.c print.c stacks.c \
 	symtab.c tables.c verify.c walk.c
 TRACER_FILES_frame-pointer := frame_pointer.c
 TRACER_FILES_table := unwind_table.c

@@ -45,6 +45,20 @@ static __attribute__((noinline)) void put_hex(struct line *line, uintptr_t value
 		put_char(line, digits[--n]);
 }
 
+/* Decimal, as a line number prints. */
+static __attribute__((noinline)) void put_decimal(struct line *line, uint32_t value)
+{
+	char digits[10];
+	unsigned n = 0;
+
+	do {
+		digits[n++] = (char)('0' + value % 10);
+		value /= 10;
+	} while (value != 0);
+	while (n > 0)
+		put_char(line, digits[--n]);
+}
+
 static struct line line_begin(char *buf, size_t size)
 {
 	struct line line = {buf, size, 0};
@@ -61,10 +75,17 @@ char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *fra
 {
 	struct line line = line_begin(buf, size);
 
-	put_str(&line, " [<");
-	put_hex(&line, frame->pc, ADDR_DIGITS);
-	put_str(&line, ">]");
-	if (frame->name) {
+	/* An inlined call has no address of its own: a line without one,
+	 * which decode_stacktrace.sh passes through as it is. */
+	if (frame->inlined) {
+		put_str(&line, " [inlined] ");
+		put_str(&line, frame->name ? frame->name : "??");
+	} else {
+		put_str(&line, " [<");
+		put_hex(&line, frame->pc, ADDR_DIGITS);
+		put_str(&line, ">]");
+	}
+	if (frame->name && !frame->inlined) {
 		put_char(&line, ' ');
 		put_str(&line, frame->name);
 		put_char(&line, '+');
@@ -72,7 +93,15 @@ char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *fra
 		put_char(&line, '/');
 		put_hex(&line, frame->size, 1);
 	}
-	if (frame->found_by_fallback) {
+	/* Where Linux's CONFIG_KALLSYMS_LINEINFO puts it. */
+	if (frame->file) {
+		put_str(&line, " (");
+		put_str(&line, frame->file);
+		put_char(&line, ':');
+		put_decimal(&line, frame->line);
+		put_char(&line, ')');
+	}
+	if (frame->found_by_fallback && !frame->inlined) {
 		put_str(&line, " (");
 		put_str(&line, tracer_unwinder_name(frame->found_by));
 		put_char(&line, ')');
@@ -149,6 +178,8 @@ char *tracer_format_note(char *buf, size_t size, struct tracer_walk *caller_walk
 	if (TRACER_LINKS_DWARF)
 		noted |= put_table_note(&line, noted, walk, 8, ".eh_frame",
 					walk->eh_frame_status, "no DWARF unwinding");
+	noted |= put_table_note(&line, noted, walk, 16, "line table", walk->lines_status,
+				"frames print without file:line");
 	return noted ? buf : NULL;
 }
 

@@ -1,8 +1,9 @@
 /*
- * line_format.h - PROTOTYPE (issue 19, not in the image yet): the layout of
- * the line table (pc -> file, line) and, in it, the inline table (pc -> the
- * chain of inlined calls there), shared by the tracer's lookup
- * (tracer/lines.c) and symgen's encoder (symgen/line_table.c).
+ * line_format.h - the layout of the line table (pc -> file, line) and, in
+ * it, the inline table (pc -> the chain of inlined calls there), shared by
+ * the tracer's lookup (tracer/lines.c) and symgen's encoder
+ * (symgen/line_table.c), which embeds it in the image (struct tracer_lines,
+ * config->lines).
  *
  * Why this layout (measured by tests/bench/line_bench.py and
  * tests/tools/line_lookup; the figures, and the layouts tried and
@@ -106,8 +107,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "table_format.h"
+
 #define TRACER_LINES_MAGIC   0x4e494c54u /* "TLIN" in memory */
-#define TRACER_LINES_VERSION 3u
+#define TRACER_LINES_VERSION 4u
 
 /* The opcodes (see above); LINE_BASE and the number of codes of each
  * kind chosen by measurement on the test kernels. */
@@ -146,8 +149,9 @@
 #define TRACER_LINES_MAX_VALUE	       0x0fffffffu
 
 struct tracer_lines {
-	uint32_t magic;
-	uint32_t version;
+	uint32_t magic;		/* TRACER_LINES_MAGIC */
+	uint16_t version;	/* TRACER_LINES_VERSION */
+	uint16_t word_size;	/* sizeof(uintptr_t) of the image */
 	uint32_t block_bytes;	/* each block's share of the stream */
 	uint32_t literal_bytes; /* of a block's first row */
 	uint32_t file_bits;	/* of a file in a block's first row */
@@ -175,7 +179,38 @@ struct tracer_lines {
 	 * its parent in the low call_bits bits, then its name (name_bits),
 	 * its call's file (file_bits), its call's line (call_line_bits) */
 	const uint8_t *records;
+	/* The names, each once, NUL-terminated, in strings[] (strings_size
+	 * bytes, a multiple of 4): string_offsets[] holds the offset of files
+	 * 1 to file_count - 1, then of names 1 to name_count. */
+	uint32_t strings_size;
+	/* tracer_header_hash() of every 32-bit field above but magic, version
+	 * and word size, then base (64-bit, low word first) */
+	uint32_t checksum;
+	const uint32_t *string_offsets;
+	const char *strings;
+	/* A hash per block of group_block[], page_block[], stream[],
+	 * records[], string_offsets[], then strings[] (table_hash.h): the
+	 * tracer checks them all before its first lookup of a walk. */
+	const uint32_t *hashes;
 };
+
+/* The words of the descriptor's checksum (struct tracer_lines). */
+#define TRACER_LINES_HEADER_WORDS 18u
+
+static inline uint32_t tracer_lines_checksum(const struct tracer_lines *table)
+{
+	const uint64_t base = table->base;
+	const uint32_t words[TRACER_LINES_HEADER_WORDS] = {
+	    table->block_bytes,	 table->literal_bytes, table->file_bits,
+	    table->row_count,	 table->block_count,   table->page_count,
+	    table->stream_size,	 table->file_count,    table->group_shift,
+	    table->call_bits,	 table->call_count,    table->record_bytes,
+	    table->name_bits,	 table->name_count,    table->call_line_bits,
+	    table->strings_size, (uint32_t)base,       (uint32_t)(base >> 32)};
+
+	return tracer_header_hash(TRACER_HASHED_LINES_HEADER, words,
+				  TRACER_LINES_HEADER_WORDS);
+}
 
 /* The special opcode for a step of `steps` halfwords and a line delta, or
  * -1 if none has them. */

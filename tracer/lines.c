@@ -1,7 +1,6 @@
 /*
- * lines.c - PROTOTYPE (issue 19, not in the image yet): see lines.h and
- * the layout in line_format.h. tracer_lines_valid() bounds every block's
- * literal inside the stream, and each further read is checked against its
+ * lines.c - see lines.h and the layout in line_format.h. tracer_lines_valid() bounds
+ * every block's literal inside the stream, and each further read is checked against its
  * block's end; steps and values are bounded (TRACER_LINES_MAX_VALUE) and
  * addresses kept in 64 bits, so no sum overflows; lines wrap (unsigned), so
  * a hostile table gives a wrong line, never undefined behaviour. Signed

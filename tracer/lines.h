@@ -1,6 +1,7 @@
 /*
- * lines.h - PROTOTYPE (issue 19, not in the image yet): the line table's
- * lookup, pc -> (file, line), over a table in the layout of line_format.h.
+ * lines.h - the line table's lookup: pc -> (file, line) and the innermost
+ * inlined call there, then the chain of calls, over a table in the layout
+ * of line_format.h. Shared by the walk (walk.c) and the host tools.
  */
 #ifndef TRACER_LINES_H
 #define TRACER_LINES_H
@@ -46,5 +47,19 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 enum tracer_line_result tracer_inline_call_at(const struct tracer_lines *table,
 					      uint32_t call,
 					      struct tracer_inline_call *found);
+
+/* The name of file `file` (1 on) or of the inlined function `name` (1 on),
+ * in a table whose arrays tracer_lines_check() accepted. */
+static inline const char *tracer_lines_file(const struct tracer_lines *table,
+					    uint32_t file)
+{
+	return table->strings + table->string_offsets[file - 1];
+}
+
+static inline const char *tracer_lines_name(const struct tracer_lines *table,
+					    uint32_t name)
+{
+	return table->strings + table->string_offsets[table->file_count - 1 + name - 1];
+}
 
 #endif /* TRACER_LINES_H */

@@ -48,7 +48,16 @@ enum tracer_hashed {
 	TRACER_HASHED_UNWIND_MAPS,
 	TRACER_HASHED_UNWIND_LOOKUP,
 	TRACER_HASHED_UNWIND_RULES,
-	TRACER_HASHED_KINDS
+	/* The kinds a walk checks block by block (walk.h): the line table's
+	 * arrays, after them, are checked whole before a walk's first lookup. */
+	TRACER_HASHED_KINDS,
+	TRACER_HASHED_LINES_HEADER = TRACER_HASHED_KINDS,
+	TRACER_HASHED_LINES_GROUPS,
+	TRACER_HASHED_LINES_PAGES,
+	TRACER_HASHED_LINES_STREAM,
+	TRACER_HASHED_LINES_RECORDS,
+	TRACER_HASHED_LINES_STRING_OFFSETS,
+	TRACER_HASHED_LINES_STRINGS,
 };
 
 static inline uint64_t tracer_hash_start(uint32_t kind, uint32_t block)

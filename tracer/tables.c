@@ -1,6 +1,7 @@
 /*
  * tables.c - validation of the tables symgen embeds: the symbol table, the
- * FDE index (with the .eh_frame it indexes) and the unwind table.
+ * FDE index (with the .eh_frame it indexes), the unwind table and the line
+ * table.
  *
  * A walk checks their headers in tracer_start(), in a few instructions
  * whatever their size: the descriptor lies inside config->tables; its
@@ -12,6 +13,7 @@
  * (verify.c). tracer_prepare() and the tracer_*_check() functions check
  * everything at once: every block, and every entry as the walk would.
  */
+#include "lines.h"
 #include "table_lookup.h"
 #include "verify.h"
 
@@ -297,3 +299,101 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
 	return unwind_table_consistent(table) ? TRACER_TABLE_OK : TRACER_TABLE_MALFORMED;
 }
 #endif
+
+/*
+ * The line table (line_format.h). Its header is checked when a walk starts,
+ * as the others'; its arrays whole, before the walk's first lookup
+ * (walk.c): a lookup reads a block of the stream, the page map around pc
+ * and a record per inlined call, and a printed trace (the only user of
+ * lines) pays the check once, about 9 instructions per 8 bytes.
+ */
+#define LINES_ARRAYS 6u
+
+/* The arrays of a table whose header check passed, in the order of its
+ * hashes. */
+static void lines_arrays(const struct tracer_lines *table,
+			 struct hashed_array arrays[LINES_ARRAYS])
+{
+	const uint32_t sizes[LINES_ARRAYS] = {
+	    ((table->page_count >> table->group_shift) + 1) * 2,
+	    table->page_count + 1,
+	    table->stream_size,
+	    table->call_count * table->record_bytes,
+	    (table->file_count - 1 + table->name_count) * 4,
+	    table->strings_size};
+	const uintptr_t data[LINES_ARRAYS] = {
+	    (uintptr_t)table->group_block,    (uintptr_t)table->page_block,
+	    (uintptr_t)table->stream,	      (uintptr_t)table->records,
+	    (uintptr_t)table->string_offsets, (uintptr_t)table->strings};
+	uintptr_t hashes = (uintptr_t)table->hashes;
+
+	for (unsigned i = 0; i < LINES_ARRAYS; i++) {
+		arrays[i].kind = TRACER_HASHED_LINES_GROUPS + i;
+		arrays[i].data = data[i];
+		arrays[i].size = sizes[i];
+		arrays[i].hashes = hashes;
+		hashes += 4 * (uintptr_t)tracer_hash_blocks(sizes[i]);
+	}
+}
+
+enum tracer_table_status lines_header_check(const struct tracer_config *config)
+{
+	const struct tracer_lines *table = config->lines;
+	struct hashed_array arrays[LINES_ARRAYS];
+	uint64_t blocks = 0;
+
+	if (!table)
+		return TRACER_TABLE_ABSENT;
+	if (!array_inside(config, table, 1, sizeof(*table),
+			  _Alignof(struct tracer_lines)))
+		return TRACER_TABLE_OUTSIDE;
+	if (!header_valid(table->magic, table->version, table->word_size,
+			  TRACER_LINES_MAGIC, TRACER_LINES_VERSION))
+		return TRACER_TABLE_MALFORMED;
+	if (tracer_lines_checksum(table) != table->checksum)
+		return TRACER_TABLE_BAD_CHECKSUM;
+	if (table->row_count == 0)
+		return TRACER_TABLE_ABSENT; /* built without -g: not an error */
+	/* What the lookup assumes (its bounds), and sizes that fit 32 bits:
+	 * the page map's and the strings' counts are at most 2^16 each. */
+	if (!tracer_lines_valid(table) || table->file_count == 0 ||
+	    table->page_count >= UINT32_MAX / 2 || table->record_bytes > 8 ||
+	    table->call_count > 0xffffu || table->name_count > 0xffffu ||
+	    table->strings_size % 4 != 0 || table->strings_size == 0)
+		return TRACER_TABLE_MALFORMED;
+	lines_arrays(table, arrays);
+	for (unsigned i = 0; i < LINES_ARRAYS; i++) {
+		if (!array_inside(config, (const void *)arrays[i].data, arrays[i].size, 1,
+				  1))
+			return TRACER_TABLE_OUTSIDE;
+		blocks += tracer_hash_blocks(arrays[i].size);
+	}
+	return hashes_inside(config, table->hashes, blocks) ? TRACER_TABLE_OK
+							    : TRACER_TABLE_OUTSIDE;
+}
+
+enum tracer_table_status lines_arrays_check(const struct tracer_config *config)
+{
+	const struct tracer_lines *table = config->lines;
+	struct hashed_array arrays[LINES_ARRAYS];
+	const uint32_t strings = table->file_count - 1 + table->name_count;
+
+	lines_arrays(table, arrays);
+	for (unsigned i = 0; i < LINES_ARRAYS; i++)
+		if (!hashed_array_intact(&arrays[i]))
+			return TRACER_TABLE_BAD_CHECKSUM;
+	/* Every name a lookup returns ends inside strings[]. */
+	if (table->strings[table->strings_size - 1] != '\0')
+		return TRACER_TABLE_MALFORMED;
+	for (uint32_t i = 0; i < strings; i++)
+		if (table->string_offsets[i] >= table->strings_size)
+			return TRACER_TABLE_MALFORMED;
+	return TRACER_TABLE_OK;
+}
+
+enum tracer_table_status tracer_lines_check(const struct tracer_config *config)
+{
+	enum tracer_table_status status = lines_header_check(config);
+
+	return status == TRACER_TABLE_OK ? lines_arrays_check(config) : status;
+}

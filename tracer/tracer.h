@@ -29,6 +29,7 @@
 struct tracer_symtab;
 struct tracer_fde_index;
 struct tracer_unwind_table;
+struct tracer_lines;
 
 /* A half-open address range [start, end). */
 struct tracer_range {
@@ -87,6 +88,9 @@ struct tracer_config {
 	struct tracer_range eh_frame; /* .eh_frame: the CFI the DWARF unwinder reads */
 	const struct tracer_fde_index *fde_index;	/* NULL: no DWARF unwinding */
 	const struct tracer_unwind_table *unwind_table; /* NULL: no table unwinding */
+	/* The line table and inlined calls (symgen, from -g): NULL, or a
+	 * table without rows, prints frames without file:line. */
+	const struct tracer_lines *lines;
 	/* Where symgen's tables lie (linker/tracer_symtab.ld): a table whose
 	 * descriptor or arrays are outside is rejected. */
 	struct tracer_range tables;
@@ -226,12 +230,21 @@ struct tracer_frame {
 	 * walk (not the table or DWARF): tracer_format_frame() names it. */
 	enum tracer_unwinder found_by;
 	bool found_by_fallback;
+	/* Where the pc is in the source (config->lines), NULL and 0 if not
+	 * known. A frame's code may be a call the compiler inlined: then the
+	 * walk returns it first, as a frame of its own (inlined, named by the
+	 * function inlined, no offset or size), at the same pc, and each
+	 * call it is inlined in, and last the function's own frame, at the
+	 * line of the call (GDB's bt does the same). */
+	const char *file;
+	uint32_t line;
+	bool inlined;
 };
 
 /* A walk's state, private to the library (walk.h checks its size: 36
- * words and 78 32-bit fields). Declare one, on the stack is fine. */
+ * words and 84 32-bit fields). Declare one, on the stack is fine. */
 struct tracer_walk {
-	uintptr_t opaque[36 + 78 * 4 / sizeof(uintptr_t)];
+	uintptr_t opaque[36 + 84 * 4 / sizeof(uintptr_t)];
 };
 
 /* Begins a walk at *regs (copied), keeping a pointer to *config. Checks the
@@ -282,10 +295,12 @@ const char *tracer_unwinder_name(enum tracer_unwinder unwinder);
 const char *tracer_trap_cause_name(uintptr_t scause);
 
 /* Output lines, NUL-terminated and without newline; each returns buf. */
-#define TRACER_LINE_MAX 160
-/* " [<0x0000000080201234>] do_work+0x1c/0x60", or raw " [<0x...>]"; in an
+#define TRACER_LINE_MAX 256
+/* " [<0x0000000080201234>] do_work+0x1c/0x60 (kernel/work.c:42)", or raw
+ * " [<0x...>]", without " (file:line)" where the line is not known; in an
  * auto walk, a frame a fallback found ends with " (prologue)" or
- * " (frame-pointer)". */
+ * " (frame-pointer)". An inlined call: " [inlined] helper (kernel/lab.c:18)"
+ * (docs/output-format.md). */
 char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *frame);
 /* "--- trap: load access fault sepc=0x... stval=0x... ---" */
 char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *frame);

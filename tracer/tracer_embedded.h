@@ -7,9 +7,10 @@
  *     struct tracer_config config = {TRACER_EMBEDDED_TABLES, .text = ..., ...};
  *
  * TRACER_EMBEDDED_TABLES: a kernel that INCLUDEs tracer.ld (and runs symgen
- * --cfi): the symbol table, .eh_frame, the FDE index, the unwind table.
+ * --cfi): the symbol table, .eh_frame, the FDE index, the unwind table,
+ * the line table (empty without -g).
  * TRACER_EMBEDDED_SYMTAB: one that INCLUDEs tracer_symtab.ld alone (no
- * .eh_frame): the symbol table only, the rest left NULL; the prologue and
+ * .eh_frame): the symbol and line tables only, the rest left NULL; the prologue and
  * frame-pointer unwinders apply (docs/porting.md, step 3).
  */
 #ifndef TRACER_EMBEDDED_H
@@ -20,11 +21,12 @@
 extern const struct tracer_symtab tracer_symtab;
 extern const struct tracer_fde_index tracer_fde_index;
 extern const struct tracer_unwind_table tracer_unwind_table;
+extern const struct tracer_lines tracer_lines;
 extern char __eh_frame_start[], __eh_frame_end[];
 extern char __tracer_symtab_start[], __tracer_symtab_end[];
 
 #define TRACER_EMBEDDED_SYMTAB                                                           \
-	.symtab = &tracer_symtab,                                                        \
+	.symtab = &tracer_symtab, .lines = &tracer_lines,                                \
 	.tables = {(uintptr_t)__tracer_symtab_start, (uintptr_t)__tracer_symtab_end}
 #define TRACER_EMBEDDED_TABLES                                                           \
 	TRACER_EMBEDDED_SYMTAB,                                                          \

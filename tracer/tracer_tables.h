@@ -1,6 +1,7 @@
 /*
  * tracer_tables.h - the tables symgen embeds in the image (the symbol table,
- * the FDE index, the unwind table), their checks and their lookups. A port
+ * the FDE index, the unwind table, the line table), their checks and their
+ * lookups. A port
  * needs none of it to print a trace (tracer.h, tracer_embedded.h); it is
  * for symgen's output, for commands that look functions up by name or
  * address, and for checking the tables ahead of time.
@@ -8,6 +9,7 @@
 #ifndef TRACER_TABLES_H
 #define TRACER_TABLES_H
 
+#include "line_format.h"
 #include "table_format.h"
 #include "tracer.h"
 
@@ -111,6 +113,9 @@ enum tracer_table_status {
 enum tracer_table_status tracer_symtab_check(const struct tracer_config *config);
 enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config);
 enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config);
+/* The line table: TRACER_TABLE_ABSENT, too, for one without rows (an image
+ * built without -g). */
+enum tracer_table_status tracer_lines_check(const struct tracer_config *config);
 /* .eh_frame, by the FDE index's hashes: TRACER_TABLE_ABSENT without a valid
  * index. */
 enum tracer_table_status tracer_eh_frame_check(const struct tracer_config *config);

@@ -107,5 +107,9 @@ enum tracer_table_status symtab_header_check(const struct tracer_config *config)
 enum tracer_table_status fde_index_header_check(const struct tracer_config *config);
 enum tracer_table_status eh_frame_header_check(const struct tracer_config *config);
 enum tracer_table_status unwind_table_header_check(const struct tracer_config *config);
+/* The line table's header (its arrays inside config->tables), then its
+ * arrays' hashes and names, for a table whose header check passed. */
+enum tracer_table_status lines_header_check(const struct tracer_config *config);
+enum tracer_table_status lines_arrays_check(const struct tracer_config *config);
 
 #endif /* TRACER_VERIFY_H */

@@ -10,6 +10,7 @@
  * recovers must lie in text just after a call; the depth is bounded. Which
  * stack the walk reads, and the switch at a trap frame: stacks.c.
  */
+#include "lines.h"
 #include "riscv.h"
 #include "table_lookup.h"
 #include "verify.h"
@@ -63,6 +64,12 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	walk->eh_frame_status = eh_frame_status;
 	walk->noted = 0;
 	walk->tables_verified = verified;
+	walk->lines_status = TRACER_TABLE_ABSENT;
+	walk->lines_verified = false;
+	walk->lines_pending = false;
+	walk->line_call = 0;
+	walk->line_file = 0;
+	walk->line_line = 0;
 	walk->verified_valid = 0;
 	walk->recent_valid = 0;
 	walk->call_window = memory_window(config->text, 4);
@@ -98,6 +105,8 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		       ? eh_frame_header_check(config)
 		       : TRACER_TABLE_ABSENT,
 		   false);
+	/* Lines only for the iterator: a raw capture prints none. */
+	walk_of(walk)->lines_status = lines_header_check(config);
 }
 
 /*
@@ -121,14 +130,12 @@ const struct tracer_symbol *walk_function(struct walk *walk)
 	return walk->next_function;
 }
 
-/* The frame in walk->next, symbolized; returns its function. */
-static inline __attribute__((always_inline)) const struct tracer_symbol *
-describe_next(struct walk *walk, struct tracer_frame *frame)
+/* The frame in walk->next, symbolized: its function's. */
+static void describe_next(struct walk *walk, struct tracer_frame *frame)
 {
 	const bool is_return_address = !walk->next_is_exact;
 	const enum tracer_unwinder found_by = walk->next_found_by;
-	const struct tracer_symbol *symbol =
-	    walk_symtab_search(walk, code_address(walk->next.pc, is_return_address));
+	const struct tracer_symbol *symbol = walk_function(walk);
 
 	frame->pc = walk->next.pc;
 	frame->sp = walk->next.sp;
@@ -141,6 +148,9 @@ describe_next(struct walk *walk, struct tracer_frame *frame)
 	frame->found_by_fallback = walk->unwinder == TRACER_AUTO &&
 				   found_by != TRACER_AUTO && found_by != TRACER_TABLE &&
 				   found_by != TRACER_DWARF;
+	frame->file = NULL;
+	frame->line = 0;
+	frame->inlined = false;
 	if (symbol) {
 		frame->name = tracer_symbol_name(walk->config->symtab, symbol);
 		frame->offset = frame->pc - symbol->addr;
@@ -150,7 +160,83 @@ describe_next(struct walk *walk, struct tracer_frame *frame)
 		frame->offset = 0;
 		frame->size = 0;
 	}
-	return symbol;
+}
+
+/* The line table found damaged: no more lines this walk (tracer_format_note
+ * says so). */
+static void reject_lines(struct walk *walk, enum tracer_table_status status)
+{
+	walk->lines_status = status;
+	walk->lines_pending = false;
+}
+
+/* Looks up the code of walk->next in the line table: its place and the
+ * innermost call inlined there, for the frames tracer_next() returns next
+ * (lines_pending). The table's arrays are checked before the first. */
+static void lines_begin(struct walk *walk)
+{
+	const struct tracer_lines *table = walk->config->lines;
+	struct tracer_line found;
+
+	if (walk->lines_status != TRACER_TABLE_OK)
+		return;
+	if (!walk->lines_verified) {
+		enum tracer_table_status status = lines_arrays_check(walk->config);
+
+		if (status != TRACER_TABLE_OK) {
+			reject_lines(walk, status);
+			return;
+		}
+		walk->lines_verified = true;
+	}
+	switch (tracer_line_at(table, code_address(walk->next.pc, !walk->next_is_exact),
+			       &found)) {
+	case TRACER_LINE_CORRUPT:
+		reject_lines(walk, TRACER_TABLE_MALFORMED);
+		return;
+	case TRACER_LINE_NONE:
+		found.file = 0;
+		found.line = 0;
+		break;
+	case TRACER_LINE_FOUND:
+		break;
+	}
+	walk->lines_pending = true;
+	walk->line_call = found.call;
+	walk->line_file = found.file;
+	walk->line_line = found.line;
+}
+
+/* The place of the frame tracer_next() returns (lines_pending), and if it
+ * is an inlined call's, its name; then the next frame's: the call's own
+ * place, in the call it is inlined in (its parent: 0, the function). */
+static void describe_lines(struct walk *walk, struct tracer_frame *frame)
+{
+	const struct tracer_lines *table = walk->config->lines;
+	struct tracer_inline_call call;
+
+	if (walk->line_file != 0 && walk->line_line != 0) {
+		frame->file = tracer_lines_file(table, walk->line_file);
+		frame->line = walk->line_line;
+	}
+	if (walk->line_call == 0) {
+		walk->lines_pending = false;
+		return;
+	}
+	if (tracer_inline_call_at(table, walk->line_call, &call) != TRACER_LINE_FOUND) {
+		/* This frame is the function's own, without a place. */
+		reject_lines(walk, TRACER_TABLE_MALFORMED);
+		frame->file = NULL;
+		frame->line = 0;
+		return;
+	}
+	frame->inlined = true;
+	frame->name = call.name ? tracer_lines_name(table, call.name) : NULL;
+	frame->offset = 0;
+	frame->size = 0;
+	walk->line_call = call.parent;
+	walk->line_file = call.file;
+	walk->line_line = call.line;
 }
 
 enum tracer_stop frame_outermost(const struct walk *walk, uintptr_t cfa,
@@ -328,15 +414,27 @@ __attribute__((noinline)) void walk_advance(struct walk *walk)
 bool tracer_next(struct tracer_walk *caller_walk, struct tracer_frame *frame)
 {
 	struct walk *walk = walk_of(caller_walk);
+	/* The first of the frames of walk->next's code: its inlined calls,
+	 * innermost first, then the function's own. */
+	const bool first = !walk->lines_pending;
 
-	if (walk->stop != TRACER_RUNNING || walk->frames_left == 0) {
-		if (walk->stop == TRACER_RUNNING)
-			walk->stop = TRACER_STOP_DEPTH_LIMIT;
-		return false;
+	if (first) {
+		if (walk->stop != TRACER_RUNNING || walk->frames_left == 0) {
+			if (walk->stop == TRACER_RUNNING)
+				walk->stop = TRACER_STOP_DEPTH_LIMIT;
+			return false;
+		}
+		walk->frames_left--;
+		lines_begin(walk);
 	}
-	walk->frames_left--;
-	walk->next_function = describe_next(walk, frame);
-	walk->next_function_known = true;
+	describe_next(walk, frame);
+	/* The trap line goes before the first of them only. */
+	frame->after_trap = frame->after_trap && first;
+	if (walk->lines_pending) {
+		describe_lines(walk, frame);
+		if (frame->inlined)
+			return true;
+	}
 	walk_advance(walk);
 	return true;
 }

@@ -96,6 +96,17 @@ struct walk {
 	unsigned noted;
 	/* tracer_prepare() checked every block: none is checked again. */
 	bool tables_verified;
+	/* The line table (tracer_start() checks its header, the first lookup
+	 * its arrays: lines_verified). While the frames of walk->next's code
+	 * are returned (lines_pending: the calls inlined there, innermost
+	 * first, then the function's own), the next one's inlined call (0:
+	 * the function's own frame) and its place. */
+	enum tracer_table_status lines_status;
+	bool lines_verified;
+	bool lines_pending;
+	uint32_t line_call;
+	uint32_t line_file;
+	uint32_t line_line;
 	/* The blocks checked so far (verify.c): a cache of their ids, in sets
 	 * of two slots; slot i valid if bit i of verified_valid is set. And
 	 * per array kind the last blocks read, first to last (if bit kind of

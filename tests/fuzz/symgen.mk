@@ -25,7 +25,7 @@ $(SYMGEN_FUZZ_OBJ)/%.o: %.c $(SYMGEN_HEADERS) | deps
 
 $(FUZZ_BUILD)/fuzz_symgen: $(patsubst %.c,$(SYMGEN_FUZZ_OBJ)/%.o,tests/fuzz/fuzz_symgen.c \
 		$(SYMGEN_LIB_SRCS))
-	$(SYMGEN_FUZZ_CC) $(SYMGEN_FUZZ_CFLAGS) $^ -o $@
+	$(SYMGEN_FUZZ_CC) $(SYMGEN_FUZZ_CFLAGS) $^ $(TRACER_SYMGEN_LIBS) -o $@
 
 # Seeds: small real images, rv64 and rv32, with function aliases
 # (aliases.S), with GCC's .eh_frame (cfi_functions.c) and with every pointer
