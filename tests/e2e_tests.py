@@ -106,8 +106,13 @@ CAUSE_NAMES = {2: "illegal instruction", 3: "breakpoint", 5: "load access fault"
                13: "load page fault", 15: "store/AMO page fault",
                (1 << 63) | 5: "supervisor timer interrupt"}
 
+# Where the code is in the source, as Linux's CONFIG_KALLSYMS_LINEINFO prints
+# it: " (file:line)" (groups: file, line).
+LOCATION = r"(?: \(([^ ()]+):(\d+)\))?"
 FRAME_RE = re.compile(r"^ \[<0x([0-9a-f]+)>\](?: (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+))?"
-                      r"(?: \((prologue|frame-pointer)\))?$")
+                      + LOCATION + r"(?: \((prologue|frame-pointer)\))?$")
+# A call inlined into the next frame line's code (innermost first).
+INLINED_RE = re.compile(r"^ \[inlined\] (\S+)" + LOCATION + "$")
 TRAP_RE = re.compile(r"^--- trap: (.+) sepc=0x([0-9a-f]+) stval=0x([0-9a-f]+) ---$")
 CLONE_SUFFIX = re.compile(r"\.(constprop|isra|part|cold)\.\d+$")
 
@@ -265,14 +270,23 @@ def boot(elf, args, gdb_function=None, harts=1):
     return open(console_path, errors="replace").read(), gdb_out, problem
 
 
+def location(file, line):
+    """A frame's place as GDB's bt names it: "file:line", or "??"."""
+    return "%s:%s" % (file, line) if file else "??"
+
+
 def parse_trace(console):
-    """The tracer's output: frames before and after the trap separator; the
-    note before the first frame ("note"), and every note with the number of
-    frame lines before it ("notes": a walk notes a table it rejects before
-    the next frame line)."""
+    """The tracer's output: frames before and after the trap separator,
+    [(pc, function, fallback mark)]; beside each side's frames, in "places"
+    ("places_before", "places_after"), each frame's location and the calls
+    inlined into it, [(location, [(function, location)])], innermost first;
+    the note before the first frame ("note"), and every note with the number
+    of frame lines before it ("notes": a walk notes a table it rejects
+    before the next frame line)."""
     trace = {"header": None, "note": None, "notes": [], "before": [], "trap": None,
-             "after": [], "end": None, "bad": []}
+             "after": [], "end": None, "bad": [], "places_before": [], "places_after": []}
     side = "before"
+    inlined = []
     for line in console.splitlines():
         line = line.rstrip("\r")
         if line.startswith("Call Trace ("):
@@ -291,9 +305,16 @@ def parse_trace(console):
             side = "after"
         elif FRAME_RE.match(line):
             m = FRAME_RE.match(line)
-            trace[side].append((int(m.group(1), 16), m.group(2) or "??", m.group(5)))
+            trace[side].append((int(m.group(1), 16), m.group(2) or "??", m.group(7)))
+            trace["places_" + side].append((location(m.group(5), m.group(6)), inlined))
+            inlined = []
+        elif INLINED_RE.match(line):
+            m = INLINED_RE.match(line)
+            inlined.append((m.group(1), location(m.group(2), m.group(3))))
         else:
             trace["bad"].append(line)
+    # Inlined calls belong to the frame line after them.
+    trace["bad"] += ["%s (inlined, no frame after it)" % call[0] for call in inlined]
     return trace
 
 
@@ -382,7 +403,7 @@ def check_scenario(results, label, elf, tracer, scenario, kind):
     results.check(name + ": frames up to the trap entry equal GDB's bt at panic()",
                   not compare_frames(trace["before"], gdb_frames["panic"], False),
                   "\n".join(compare_frames(trace["before"], gdb_frames["panic"], False)))
-    frame_lines.check(results, name, elf, gdb_out)
+    frame_lines.check(results, name, trace, gdb_out)
     if kind != "trap":
         results.check(name + ": no trap separator", trace["trap"] is None, trace["trap"])
         return
@@ -584,5 +605,4 @@ def run_all(results: Results, built=lambda kernels: None):
             tasks.append(functools.partial(check_unwinder_set, results, label, elf, tracers,
                                            unlinked))
     in_parallel(tasks)
-    frame_lines.finish(results)
     return kernels
