@@ -17,6 +17,23 @@
 /* No place: a context the block has not had (no call is 0xffff). */
 #define NO_PLACE UINT32_MAX
 
+/* Bits [shift, shift + width) of the 64-bit value high:low (shift below 64,
+ * width at most 32), in 32-bit operations: a variable 64-bit shift is a
+ * runtime routine on rv32 (__lshrdi3), which a kernel need not have. */
+static inline uint32_t bits_at(uint32_t low, uint32_t high, uint32_t shift,
+			       uint32_t width)
+{
+	uint32_t value;
+
+	if (shift >= 32)
+		value = high >> (shift - 32);
+	else if (shift == 0)
+		value = low;
+	else
+		value = low >> shift | high << (32 - shift);
+	return width >= 32 ? value : value & ((1u << width) - 1);
+}
+
 bool tracer_lines_valid(const struct tracer_lines *table)
 {
 	const uint64_t block_bytes = table->block_bytes;
@@ -252,7 +269,7 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	const uint8_t *const stream = table->stream;
 	const uintptr_t block_bytes = table->block_bytes;
 	uintptr_t offset, page, halfword, first, last, block;
-	uint64_t fields;
+	uint32_t low, high;
 	const uint8_t *at, *end;
 	struct line_state state;
 	uint32_t file, call;
@@ -293,16 +310,20 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	end = at + block_bytes;
 	if (end > stream + table->stream_size)
 		end = stream + table->stream_size;
-	/* The first row: its address, then its file and line in the bytes
-	 * after, little-endian (the header bounds both). */
-	fields = at[1] | (uint32_t)at[2] << 8 | (uint32_t)at[3] << 16;
-	for (uintptr_t i = 4; i < table->literal_bytes; i++)
-		fields |= (uint64_t)at[i] << (8 * (i - 1));
-	call = (uint32_t)(fields >> table->file_bits) & ((1u << table->call_bits) - 1);
+	/* The first row: its address, then its file, call and line in the
+	 * bytes after, little-endian (the header bounds them: 7 bytes at most). */
+	low = at[1] | (uint32_t)at[2] << 8 | (uint32_t)at[3] << 16;
+	high = 0;
+	for (uintptr_t i = 4; i < table->literal_bytes; i++) {
+		if (i == 4)
+			low |= (uint32_t)at[4] << 24;
+		else
+			high |= (uint32_t)at[i] << (8 * (i - 5));
+	}
+	call = bits_at(low, high, table->file_bits, table->call_bits);
 	state = (struct line_state){
-	    ((uint32_t)fields & ((1u << table->file_bits) - 1)) | call
-								      << PLACE_CALL_SHIFT,
-	    (uint32_t)(fields >> (table->file_bits + table->call_bits)),
+	    bits_at(low, high, 0, table->file_bits) | call << PLACE_CALL_SHIFT,
+	    bits_at(low, high, table->file_bits + table->call_bits, 32),
 	    NO_PLACE,
 	    0,
 	    NO_PLACE,
@@ -324,35 +345,28 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	return TRACER_LINE_FOUND;
 }
 
-/* The low `bits` bits of value (bits <= 32). */
-static inline uint32_t low_bits(uint64_t value, uint32_t bits)
-{
-	return (uint32_t)(value & (((uint64_t)1 << bits) - 1));
-}
-
 enum tracer_line_result tracer_inline_call_at(const struct tracer_lines *table,
 					      uint32_t call,
 					      struct tracer_inline_call *found)
 {
 	const uint8_t *record;
-	uint64_t fields;
-	uint32_t shift;
+	uint32_t low, high = 0, shift;
 
 	if (call == 0 || call > table->call_count)
 		return TRACER_LINE_CORRUPT;
 	record = table->records + (uintptr_t)(call - 1) * table->record_bytes;
 	/* At least 4 bytes (the header says), read unrolled. */
-	fields = record[0] | (uint32_t)record[1] << 8 | (uint32_t)record[2] << 16 |
-		 (uint64_t)record[3] << 24;
+	low = record[0] | (uint32_t)record[1] << 8 | (uint32_t)record[2] << 16 |
+	      (uint32_t)record[3] << 24;
 	for (uint32_t i = 4; i < table->record_bytes; i++)
-		fields |= (uint64_t)record[i] << (8 * i);
-	found->parent = low_bits(fields, table->call_bits);
+		high |= (uint32_t)record[i] << (8 * (i - 4));
+	found->parent = bits_at(low, high, 0, table->call_bits);
 	shift = table->call_bits;
-	found->name = low_bits(fields >> shift, table->name_bits);
+	found->name = bits_at(low, high, shift, table->name_bits);
 	shift += table->name_bits;
-	found->file = low_bits(fields >> shift, table->file_bits);
+	found->file = bits_at(low, high, shift, table->file_bits);
 	shift += table->file_bits;
-	found->line = low_bits(fields >> shift, table->call_line_bits);
+	found->line = bits_at(low, high, shift, table->call_line_bits);
 	if (found->parent >= call || found->name > table->name_count ||
 	    found->file >= table->file_count)
 		return TRACER_LINE_CORRUPT;

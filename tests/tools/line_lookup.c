@@ -34,14 +34,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The rows' answer as the lookup gives it: file 0 for none. */
-static struct tracer_line expected_at(const struct line_table *rows, uint64_t address)
+/* The rows' answer as the lookup gives it, files numbered as the encoded
+ * table numbers them: file 0 for none. */
+static struct tracer_line expected_at(const struct line_table *rows,
+				      const struct encoded_lines *encoded,
+				      uint64_t address)
 {
 	const struct line_row *row = dwarf_line_at(rows, address);
 	struct tracer_line answer = {0, 0, 0};
 
 	if (row) {
-		answer.file = row->file + 1;
+		answer.file = encoded->file_map[row->file + 1];
 		answer.line = row->line;
 	}
 	return answer;
@@ -66,7 +69,7 @@ static struct tracer_line lookup(const struct tracer_lines *table, uint64_t addr
 
 /* Whether the lookup's chain from call equals want[0 .. length) of
  * inlines->calls: the name, call file and call line of each. */
-static bool same_chain(const struct encoded_lines *encoded, const struct line_table *rows,
+static bool same_chain(const struct encoded_lines *encoded,
 		       const struct inline_table *inlines, uint32_t call,
 		       const size_t *want, size_t length)
 {
@@ -79,7 +82,7 @@ static bool same_chain(const struct encoded_lines *encoded, const struct line_ta
 				     TRACER_LINE_FOUND)
 			return false;
 		name = record.name ? encoded->names[record.name - 1] : NULL;
-		file = record.file ? rows->files[record.file - 1] : NULL;
+		file = record.file ? encoded->files[record.file - 1] : NULL;
 		if ((name == NULL) != (expected->name == NULL) ||
 		    (name && strcmp(name, expected->name) != 0) ||
 		    (file == NULL) != (expected->call_file == NULL) ||
@@ -107,7 +110,7 @@ static size_t check(const struct line_table *rows, const struct inline_table *in
 		if (i + 1 < rows->row_count && rows->rows[i + 1].addr < to)
 			to = rows->rows[i + 1].addr;
 		for (uint64_t address = from; address < to; address++) {
-			struct tracer_line want = expected_at(rows, address);
+			struct tracer_line want = expected_at(rows, encoded, address);
 			struct tracer_line got = lookup(&encoded->header, address);
 			size_t chain[MAX_CHAIN], length = 0;
 
@@ -119,16 +122,16 @@ static size_t check(const struct line_table *rows, const struct inline_table *in
 				    address, length);
 			checked++;
 			if (want.file != got.file || want.line != got.line ||
-			    (inlines ? !same_chain(encoded, rows, inlines, got.call,
-						   chain, length)
-				     : got.call != 0)) {
+			    (inlines
+				 ? !same_chain(encoded, inlines, got.call, chain, length)
+				 : got.call != 0)) {
 				if (++*differences <= 10)
 					printf("difference at 0x%" PRIx64
 					       ": rows %s:%" PRIu32
 					       ", %zu inlined calls; lookup file %" PRIu32
 					       " line %" PRIu32 " call %" PRIu32 "\n",
 					       address,
-					       want.file ? rows->files[want.file - 1]
+					       want.file ? encoded->files[want.file - 1]
 							 : "??",
 					       want.line, length, got.file, got.line,
 					       got.call);
@@ -163,15 +166,16 @@ static uint32_t expected_name(const struct encoded_lines *encoded, const char *n
 	return UINT32_MAX;
 }
 
-/* Index 1 on of file in rows' files (0 for NULL, UINT32_MAX if not
+/* The number of file in the encoded table (0 for NULL, UINT32_MAX if not
  * there). */
-static uint32_t expected_file(const struct line_table *rows, const char *file)
+static uint32_t expected_file(const struct line_table *rows,
+			      const struct encoded_lines *encoded, const char *file)
 {
 	if (file == NULL)
 		return 0;
 	for (size_t i = 0; i < rows->file_count; i++)
 		if (strcmp(rows->files[i], file) == 0)
-			return (uint32_t)i + 1;
+			return encoded->file_map[i + 1];
 	return UINT32_MAX;
 }
 
@@ -198,7 +202,7 @@ static void emit_c(const char *path, const struct encoded_lines *encoded,
 		    tracked_realloc(path, answers, 2 * (count + 1), sizeof(*answers));
 		chain_start =
 		    tracked_realloc(path, chain_start, count + 2, sizeof(*chain_start));
-		answer = expected_at(rows, pc);
+		answer = expected_at(rows, encoded, pc);
 		pcs[count] = pc;
 		answers[2 * count] = answer.file;
 		answers[2 * count + 1] = answer.line;
@@ -214,7 +218,7 @@ static void emit_c(const char *path, const struct encoded_lines *encoded,
 
 			chain_calls[3 * chain_size] = expected_name(encoded, call->name);
 			chain_calls[3 * chain_size + 1] =
-			    expected_file(rows, call->call_file);
+			    expected_file(rows, encoded, call->call_file);
 			chain_calls[3 * chain_size + 2] = call->call_line;
 		}
 		count++;
