@@ -169,6 +169,20 @@ def check_unoptimized_factor(results, directory, stated):
                           printer[0] <= limit, " -> ".join(printer[1]))
 
 
+# The line table's part of a walk (tracer_next() takes its places there):
+# its checks and lookups, within TRACER_STACK_LINES.
+LINES_ENTRIES = ("lines_arrays_check", "tracer_line_at", "tracer_inline_call_at")
+
+
+def check_lines(results, label, frames, calls, stated):
+    worst = max((deepest(entry, frames, calls, set(), []) for entry in LINES_ENTRIES),
+                key=lambda b: b[0])
+    print("  %s line table: %d bytes: %s" % (label, worst[0], " -> ".join(worst[1])), flush=True)
+    results.check("%s line table: %d bytes, within tracer.h's TRACER_STACK_LINES (%s)"
+                  % (label, worst[0], stated.get("TRACER_STACK_LINES")),
+                  worst[0] <= stated.get("TRACER_STACK_LINES", 0), " -> ".join(worst[1]))
+
+
 def run_all(results: Results):
     stated = stated_figures()
     with tempfile.TemporaryDirectory() as directory:
@@ -180,6 +194,7 @@ def run_all(results: Results):
             if not results.check(label + ": tracer/ compiles with -fcallgraph-info=su",
                                  not problems, "\n".join(problems)):
                 continue
+            check_lines(results, label, frames, calls, stated)
             for name, macro, steps in UNWINDERS:
                 excluded = STEPS - steps
                 try:

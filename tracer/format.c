@@ -59,6 +59,18 @@ static __attribute__((noinline)) void put_decimal(struct line *line, uint32_t va
 		put_char(line, digits[--n]);
 }
 
+/* Whether " (file:line)" fits in what is left of the line. */
+static bool fits(const struct line *line, const char *file, uint32_t number)
+{
+	size_t length = sizeof(" (:)") - 1 + 1;
+
+	while (*file++)
+		length++;
+	for (; number >= 10; number /= 10)
+		length++;
+	return line->len + length < line->size;
+}
+
 static struct line line_begin(char *buf, size_t size)
 {
 	struct line line = {buf, size, 0};
@@ -93,8 +105,9 @@ char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *fra
 		put_char(&line, '/');
 		put_hex(&line, frame->size, 1);
 	}
-	/* Where Linux's CONFIG_KALLSYMS_LINEINFO puts it. */
-	if (frame->file) {
+	/* Where Linux's CONFIG_KALLSYMS_LINEINFO puts it; whole or not at
+	 * all: a place cut short would name another line. */
+	if (frame->file && fits(&line, frame->file, frame->line)) {
 		put_str(&line, " (");
 		put_str(&line, frame->file);
 		put_char(&line, ':');

@@ -194,22 +194,32 @@ struct tracer_lines {
 	const uint32_t *hashes;
 };
 
-/* The words of the descriptor's checksum (struct tracer_lines). */
-#define TRACER_LINES_HEADER_WORDS 18u
-
+/* The descriptor's checksum: tracer_header_hash() of its fields (struct
+ * tracer_lines), a word at a time: no array of them on the stack. */
 static inline uint32_t tracer_lines_checksum(const struct tracer_lines *table)
 {
 	const uint64_t base = table->base;
-	const uint32_t words[TRACER_LINES_HEADER_WORDS] = {
-	    table->block_bytes,	 table->literal_bytes, table->file_bits,
-	    table->row_count,	 table->block_count,   table->page_count,
-	    table->stream_size,	 table->file_count,    table->group_shift,
-	    table->call_bits,	 table->call_count,    table->record_bytes,
-	    table->name_bits,	 table->name_count,    table->call_line_bits,
-	    table->strings_size, (uint32_t)base,       (uint32_t)(base >> 32)};
+	uint64_t hash = tracer_hash_start(TRACER_HASHED_LINES_HEADER, 0);
 
-	return tracer_header_hash(TRACER_HASHED_LINES_HEADER, words,
-				  TRACER_LINES_HEADER_WORDS);
+	hash = tracer_hash_word(hash, table->block_bytes);
+	hash = tracer_hash_word(hash, table->literal_bytes);
+	hash = tracer_hash_word(hash, table->file_bits);
+	hash = tracer_hash_word(hash, table->row_count);
+	hash = tracer_hash_word(hash, table->block_count);
+	hash = tracer_hash_word(hash, table->page_count);
+	hash = tracer_hash_word(hash, table->stream_size);
+	hash = tracer_hash_word(hash, table->file_count);
+	hash = tracer_hash_word(hash, table->group_shift);
+	hash = tracer_hash_word(hash, table->call_bits);
+	hash = tracer_hash_word(hash, table->call_count);
+	hash = tracer_hash_word(hash, table->record_bytes);
+	hash = tracer_hash_word(hash, table->name_bits);
+	hash = tracer_hash_word(hash, table->name_count);
+	hash = tracer_hash_word(hash, table->call_line_bits);
+	hash = tracer_hash_word(hash, table->strings_size);
+	hash = tracer_hash_word(hash, (uint32_t)base);
+	hash = tracer_hash_word(hash, (uint32_t)(base >> 32));
+	return tracer_hash_end(hash);
 }
 
 /* The special opcode for a step of `steps` halfwords and a line delta, or

@@ -309,38 +309,48 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
  */
 #define LINES_ARRAYS 6u
 
-/* The arrays of a table whose header check passed, in the order of its
- * hashes. */
-static void lines_arrays(const struct tracer_lines *table,
-			 struct hashed_array arrays[LINES_ARRAYS])
+/* Array `index` of a table whose header check passed, in the order of its
+ * hashes (line_format.h); *hashes, the first of its blocks' hashes, moves
+ * past them. One at a time: the walk's stack holds one. */
+static struct hashed_array lines_array(const struct tracer_lines *table, unsigned index,
+				       uintptr_t *hashes)
 {
-	const uint32_t sizes[LINES_ARRAYS] = {
-	    ((table->page_count >> table->group_shift) + 1) * 2,
-	    table->page_count + 1,
-	    table->stream_size,
-	    table->call_count * table->record_bytes,
-	    (table->file_count - 1 + table->name_count) * 4,
-	    table->strings_size};
-	const uintptr_t data[LINES_ARRAYS] = {
-	    (uintptr_t)table->group_block,    (uintptr_t)table->page_block,
-	    (uintptr_t)table->stream,	      (uintptr_t)table->records,
-	    (uintptr_t)table->string_offsets, (uintptr_t)table->strings};
-	uintptr_t hashes = (uintptr_t)table->hashes;
+	struct hashed_array array = {TRACER_HASHED_LINES_GROUPS + index, 0, 0, *hashes};
 
-	for (unsigned i = 0; i < LINES_ARRAYS; i++) {
-		arrays[i].kind = TRACER_HASHED_LINES_GROUPS + i;
-		arrays[i].data = data[i];
-		arrays[i].size = sizes[i];
-		arrays[i].hashes = hashes;
-		hashes += 4 * (uintptr_t)tracer_hash_blocks(sizes[i]);
+	switch (index) {
+	case 0:
+		array.data = (uintptr_t)table->group_block;
+		array.size = ((table->page_count >> table->group_shift) + 1) * 2;
+		break;
+	case 1:
+		array.data = (uintptr_t)table->page_block;
+		array.size = table->page_count + 1;
+		break;
+	case 2:
+		array.data = (uintptr_t)table->stream;
+		array.size = table->stream_size;
+		break;
+	case 3:
+		array.data = (uintptr_t)table->records;
+		array.size = table->call_count * table->record_bytes;
+		break;
+	case 4:
+		array.data = (uintptr_t)table->string_offsets;
+		array.size = (table->file_count - 1 + table->name_count) * 4;
+		break;
+	default:
+		array.data = (uintptr_t)table->strings;
+		array.size = table->strings_size;
+		break;
 	}
+	*hashes += 4 * (uintptr_t)tracer_hash_blocks(array.size);
+	return array;
 }
 
 enum tracer_table_status lines_header_check(const struct tracer_config *config)
 {
 	const struct tracer_lines *table = config->lines;
-	struct hashed_array arrays[LINES_ARRAYS];
-	uint64_t blocks = 0;
+	uintptr_t hashes;
 
 	if (!table)
 		return TRACER_TABLE_ABSENT;
@@ -361,27 +371,30 @@ enum tracer_table_status lines_header_check(const struct tracer_config *config)
 	    table->call_count > 0xffffu || table->name_count > 0xffffu ||
 	    table->strings_size % 4 != 0 || table->strings_size == 0)
 		return TRACER_TABLE_MALFORMED;
-	lines_arrays(table, arrays);
+	hashes = 0;
 	for (unsigned i = 0; i < LINES_ARRAYS; i++) {
-		if (!array_inside(config, (const void *)arrays[i].data, arrays[i].size, 1,
-				  1))
+		struct hashed_array array = lines_array(table, i, &hashes);
+
+		if (!array_inside(config, (const void *)array.data, array.size, 1, 1))
 			return TRACER_TABLE_OUTSIDE;
-		blocks += tracer_hash_blocks(arrays[i].size);
 	}
-	return hashes_inside(config, table->hashes, blocks) ? TRACER_TABLE_OK
-							    : TRACER_TABLE_OUTSIDE;
+	/* hashes is now the bytes of them all. */
+	return hashes_inside(config, table->hashes, hashes / 4) ? TRACER_TABLE_OK
+								: TRACER_TABLE_OUTSIDE;
 }
 
 enum tracer_table_status lines_arrays_check(const struct tracer_config *config)
 {
 	const struct tracer_lines *table = config->lines;
-	struct hashed_array arrays[LINES_ARRAYS];
 	const uint32_t strings = table->file_count - 1 + table->name_count;
+	uintptr_t hashes = (uintptr_t)table->hashes;
 
-	lines_arrays(table, arrays);
-	for (unsigned i = 0; i < LINES_ARRAYS; i++)
-		if (!hashed_array_intact(&arrays[i]))
+	for (unsigned i = 0; i < LINES_ARRAYS; i++) {
+		struct hashed_array array = lines_array(table, i, &hashes);
+
+		if (!hashed_array_intact(&array))
 			return TRACER_TABLE_BAD_CHECKSUM;
+	}
 	/* Every name a lookup returns ends inside strings[]. */
 	if (table->strings[table->strings_size - 1] != '\0')
 		return TRACER_TABLE_MALFORMED;

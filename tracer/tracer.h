@@ -181,7 +181,8 @@ enum tracer_unwinder {
 #define TRACER_STACK_TABLE	   464u /* rows the table holds; interpreted ones: DWARF's */
 #define TRACER_STACK_AUTO	   1040u /* the largest of them */
 #define TRACER_STACK_CAPTURE	   624u	 /* tracer_capture(): on top of the unwinder's */
-#define TRACER_STACK_PRINT	   912u	 /* tracer_print_backtrace(), put_line aside */
+#define TRACER_STACK_PRINT	   960u	 /* tracer_print_backtrace(), put_line aside */
+#define TRACER_STACK_LINES	   192u	 /* the line table's checks and lookups: in each above */
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {
@@ -295,7 +296,7 @@ const char *tracer_unwinder_name(enum tracer_unwinder unwinder);
 const char *tracer_trap_cause_name(uintptr_t scause);
 
 /* Output lines, NUL-terminated and without newline; each returns buf. */
-#define TRACER_LINE_MAX 256
+#define TRACER_LINE_MAX 192
 /* " [<0x0000000080201234>] do_work+0x1c/0x60 (kernel/work.c:42)", or raw
  * " [<0x...>]", without " (file:line)" where the line is not known; in an
  * auto walk, a frame a fallback found ends with " (prologue)" or
