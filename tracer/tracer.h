@@ -94,7 +94,8 @@ struct tracer_config {
 	/* Where symgen's tables lie (linker/tracer_symtab.ld): a table whose
 	 * descriptor or arrays are outside is rejected. */
 	struct tracer_range tables;
-	unsigned max_depth; /* frames to print at most; 0 means TRACER_DEFAULT_DEPTH */
+	unsigned
+	    max_depth; /* frames at most (inlined calls aside); 0: TRACER_DEFAULT_DEPTH */
 	const struct tracer_trap_csrs *trap_csrs; /* NULL: none */
 	/* Code entered from user mode by a jump, with user values in ra and s0
 	 * (usertrap() from a trampoline): the walk ends after a frame in one. */
@@ -182,7 +183,7 @@ enum tracer_unwinder {
 #define TRACER_STACK_AUTO	   1040u /* the largest of them */
 #define TRACER_STACK_CAPTURE	   624u	 /* tracer_capture(): on top of the unwinder's */
 #define TRACER_STACK_PRINT	   960u	 /* tracer_print_backtrace(), put_line aside */
-#define TRACER_STACK_LINES	   192u	 /* the line table's checks and lookups: in each above */
+#define TRACER_STACK_LINES	   192u /* the line table's checks and lookups: in each above */
 
 /* Why a walk ended. TRACER_RUNNING while frames remain. */
 enum tracer_stop {
