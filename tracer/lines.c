@@ -17,21 +17,71 @@
 /* No place: a context the block has not had (no call is 0xffff). */
 #define NO_PLACE UINT32_MAX
 
-/* Bits [shift, shift + width) of the 64-bit value high:low (shift below 64,
- * width at most 32), in 32-bit operations: a variable 64-bit shift is a
- * runtime routine on rv32 (__lshrdi3), which a kernel need not have. */
-static inline uint32_t bits_at(uint32_t low, uint32_t high, uint32_t shift,
-			       uint32_t width)
-{
-	uint32_t value;
+/*
+ * Bit fields packed little-endian in up to 8 bytes (a literal's, a
+ * record's), read whole and then taken apart. On rv64 a 64-bit word; on
+ * rv32 two halves, since a variable 64-bit shift there is a runtime
+ * routine (__lshrdi3), which a kernel need not have. The host tools
+ * (TRACER_HOST_VIEW) take the halves too, so that line_lookup checks them
+ * at every address of the test kernels; the unit tests take the word.
+ */
+#if UINTPTR_MAX > 0xffffffffu && !defined(TRACER_HOST_VIEW)
+typedef uint64_t packed_fields;
 
+/* count bytes (at least `unrolled`, 3 or 4, at most 8) at bytes. */
+static inline packed_fields packed_read(const uint8_t *bytes, uint32_t count,
+					uint32_t unrolled)
+{
+	uint64_t value = bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16;
+
+	if (unrolled == 4)
+		value |= (uint64_t)bytes[3] << 24;
+	for (uint32_t i = unrolled; i < count; i++)
+		value |= (uint64_t)bytes[i] << (8 * i);
+	return value;
+}
+
+/* The 32 bits from bit `shift` on (below 64). */
+static inline uint32_t packed_from(packed_fields value, uint32_t shift)
+{
+	return (uint32_t)(value >> shift);
+}
+#else
+typedef struct {
+	uint32_t low, high;
+} packed_fields;
+
+static inline packed_fields packed_read(const uint8_t *bytes, uint32_t count,
+					uint32_t unrolled)
+{
+	packed_fields value = {
+	    bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16, 0};
+
+	if (unrolled == 4)
+		value.low |= (uint32_t)bytes[3] << 24;
+	for (uint32_t i = unrolled; i < count; i++) {
+		if (i < 4)
+			value.low |= (uint32_t)bytes[i] << 24;
+		else
+			value.high |= (uint32_t)bytes[i] << (8 * (i - 4));
+	}
+	return value;
+}
+
+static inline uint32_t packed_from(packed_fields value, uint32_t shift)
+{
 	if (shift >= 32)
-		value = high >> (shift - 32);
-	else if (shift == 0)
-		value = low;
-	else
-		value = low >> shift | high << (32 - shift);
-	return width >= 32 ? value : value & ((1u << width) - 1);
+		return value.high >> (shift - 32);
+	if (shift == 0)
+		return value.low;
+	return value.low >> shift | value.high << (32 - shift);
+}
+#endif
+
+/* Bits [shift, shift + width) (width below 32). */
+static inline uint32_t packed_bits(packed_fields value, uint32_t shift, uint32_t width)
+{
+	return packed_from(value, shift) & ((1u << width) - 1);
 }
 
 bool tracer_lines_valid(const struct tracer_lines *table)
@@ -56,8 +106,8 @@ bool tracer_lines_valid(const struct tracer_lines *table)
 	    table->call_count >= PLACE_FILE_MASK ||
 	    table->file_count > PLACE_FILE_MASK + 1 ||
 	    table->record_bytes > TRACER_LINES_MAX_RECORD_BYTES ||
-	    table->name_bits > TRACER_LINES_MAX_NAME_BITS || table->call_line_bits > 32 ||
-	    table->name_count >> table->name_bits != 0 ||
+	    table->name_bits > TRACER_LINES_MAX_NAME_BITS ||
+	    table->call_line_bits >= 32 || table->name_count >> table->name_bits != 0 ||
 	    (table->call_count != 0 &&
 	     (table->record_bytes < TRACER_LINES_MIN_RECORD_BYTES ||
 	      table->call_bits + table->name_bits + table->file_bits +
@@ -269,7 +319,7 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	const uint8_t *const stream = table->stream;
 	const uintptr_t block_bytes = table->block_bytes;
 	uintptr_t offset, page, halfword, first, last, block;
-	uint32_t low, high;
+	packed_fields fields;
 	const uint8_t *at, *end;
 	struct line_state state;
 	uint32_t file, call;
@@ -312,18 +362,11 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 		end = stream + table->stream_size;
 	/* The first row: its address, then its file, call and line in the
 	 * bytes after, little-endian (the header bounds them: 7 bytes at most). */
-	low = at[1] | (uint32_t)at[2] << 8 | (uint32_t)at[3] << 16;
-	high = 0;
-	for (uintptr_t i = 4; i < table->literal_bytes; i++) {
-		if (i == 4)
-			low |= (uint32_t)at[4] << 24;
-		else
-			high |= (uint32_t)at[i] << (8 * (i - 5));
-	}
-	call = bits_at(low, high, table->file_bits, table->call_bits);
+	fields = packed_read(at + 1, table->literal_bytes - 1, 3);
+	call = packed_bits(fields, table->file_bits, table->call_bits);
 	state = (struct line_state){
-	    bits_at(low, high, 0, table->file_bits) | call << PLACE_CALL_SHIFT,
-	    bits_at(low, high, table->file_bits + table->call_bits, 32),
+	    packed_bits(fields, 0, table->file_bits) | call << PLACE_CALL_SHIFT,
+	    packed_from(fields, table->file_bits + table->call_bits),
 	    NO_PLACE,
 	    0,
 	    NO_PLACE,
@@ -349,24 +392,21 @@ enum tracer_line_result tracer_inline_call_at(const struct tracer_lines *table,
 					      uint32_t call,
 					      struct tracer_inline_call *found)
 {
-	const uint8_t *record;
-	uint32_t low, high = 0, shift;
+	packed_fields fields;
+	uint32_t shift;
 
 	if (call == 0 || call > table->call_count)
 		return TRACER_LINE_CORRUPT;
-	record = table->records + (uintptr_t)(call - 1) * table->record_bytes;
-	/* At least 4 bytes (the header says), read unrolled. */
-	low = record[0] | (uint32_t)record[1] << 8 | (uint32_t)record[2] << 16 |
-	      (uint32_t)record[3] << 24;
-	for (uint32_t i = 4; i < table->record_bytes; i++)
-		high |= (uint32_t)record[i] << (8 * (i - 4));
-	found->parent = bits_at(low, high, 0, table->call_bits);
+	/* At least 4 bytes (the header says). */
+	fields = packed_read(table->records + (uintptr_t)(call - 1) * table->record_bytes,
+			     table->record_bytes, 4);
+	found->parent = packed_bits(fields, 0, table->call_bits);
 	shift = table->call_bits;
-	found->name = bits_at(low, high, shift, table->name_bits);
+	found->name = packed_bits(fields, shift, table->name_bits);
 	shift += table->name_bits;
-	found->file = bits_at(low, high, shift, table->file_bits);
+	found->file = packed_bits(fields, shift, table->file_bits);
 	shift += table->file_bits;
-	found->line = bits_at(low, high, shift, table->call_line_bits);
+	found->line = packed_bits(fields, shift, table->call_line_bits);
 	if (found->parent >= call || found->name > table->name_count ||
 	    found->file >= table->file_count)
 		return TRACER_LINE_CORRUPT;
