@@ -195,7 +195,8 @@ clean:
 
 # make bench: instructions per frame of the tracer's unwinders against libgcc's
 # _Unwind_Backtrace (tests/bench/), counted with rdinstret under -icount
-# shift=0; then the tracer's .text per unwinder set (tests/bench/tracer_text.py). Only these kernels link libgcc's unwinder and an allocator. They
+# shift=0; then the tracer's .text per unwinder set (tests/bench/tracer_text.py),
+# and the line table's bytes and lookup (tests/bench/line_bench.py). Only these kernels link libgcc's unwinder and an allocator. They
 # name the rv64imac/lp64 libgcc: with _zicsr_zifencei in -march, -lgcc finds
 # the default hard-float one, which does not link with lp64 objects.
 BENCH_SRCS := tests/bench/unwind_bench.c tests/bench/libgcc_support.c
@@ -210,7 +211,7 @@ BENCH_MANY := build/bench-10x/many_functions.c
 BENCH_MANY_COUNT := 3000
 BENCH_QEMU = $(QEMU) -machine virt -nographic -bios default -icount shift=0 -kernel
 .PHONY: bench
-bench: deps
+bench: deps $(HOST_BUILD)/line_lookup
 	$(BENCH_MAKE) BUILD=build/bench FP=0
 	$(BENCH_MAKE) BUILD=build/bench-fp1 FP=1
 	@mkdir -p $(dir $(BENCH_MANY))
@@ -223,3 +224,5 @@ bench: deps
 	$(BENCH_QEMU) build/bench-10x/kernel.elf -append "scenario=call:bench_unwinders"
 	@$(PYTHON) tests/bench/tracer_text.py $(CURDIR)/build/bench-text $(CC) \
 		$(filter-out $(OPT) $(TRACER_UNWINDER_FLAGS) -I%,$(TARGET_CFLAGS)) -I$(CURDIR)/tracer
+	@$(PYTHON) tests/bench/line_bench.py --bench build/bench-lines gcc-O2-fp0=build/bench/kernel.elf \
+		gcc-O2-fp0-10x=build/bench-10x/kernel.elf

@@ -149,6 +149,19 @@ WALK_RE = re.compile(r"^BENCH ([\w-]+) (raw|symbolized) depth=(\d+) frames=(\d+)
 SLOPE_RE = re.compile(r"^bench (\S+) ([\w-]+) (raw|symbolized) slope (\d+) instr/frame$")
 TEXT_RE = re.compile(r"^bench tracer-text (\S+) (-O\w) (\d+) bytes$", re.M)
 CORE_RE = re.compile(r"^bench tracer-core (\S+) (-O\w) (\d+) bytes$", re.M)
+# tests/bench/line_bench.py --bench: the line table of each kernel.
+LINE_TABLE_RE = re.compile(r"^bench line-table (\S+) (\d+) rows (\d+) bytes ([\d.]+) bytes/row$",
+                           re.M)
+INLINE_TABLE_RE = re.compile(r"^bench inline-table (\S+) (\d+) bytes in the rows, (\d+) of "
+                             r"records and names$", re.M)
+LINE_LOOKUP_RE = re.compile(r"^bench line-lookup (\S+) ([\d.]+) instr/frame \(lines [\d.]+, "
+                            r"inlined calls [\d.]+\), max (\d+), stack (\d+) bytes$", re.M)
+# Issue 19's budgets: the line table at most 1.85 bytes a row (half of
+# Linux's LINEINFO), a frame's lookup (its line and its inlined calls) at
+# most 400 instructions on average over the kernel's return addresses.
+LINE_TABLE_MAX_BYTES_PER_ROW = 1.85
+LINE_LOOKUP_MAX = 400
+LINE_KERNELS = {"gcc-O2-fp0": "`FP=0`", "gcc-O2-fp0-10x": "10x"}
 
 
 def parse(output):
@@ -468,9 +481,52 @@ def check_text_sizes(results, output):
               flush=True)
 
 
+def check_lines(results, output):
+    """make bench printed each kernel's line table, inline table and lookup:
+    within issue 19's budgets, and as docs/speed.md states them."""
+    tables = {m[0]: m[1:] for m in LINE_TABLE_RE.findall(output)}
+    inlines = {m[0]: m[1:] for m in INLINE_TABLE_RE.findall(output)}
+    lookups = {m[0]: m[1:] for m in LINE_LOOKUP_RE.findall(output)}
+    if not results.check("make bench prints the line table, inline table and lookup of "
+                         + ", ".join(sorted(LINE_KERNELS)),
+                         set(tables) == set(inlines) == set(lookups) == set(LINE_KERNELS),
+                         "%s %s %s" % (sorted(tables), sorted(inlines), sorted(lookups))):
+        return
+    for kernel in sorted(LINE_KERNELS):
+        rows, size, per_row = tables[kernel]
+        average, most, stack = lookups[kernel]
+        print("  bench %s: line table %s rows, %s bytes, %s bytes/row; inline table %s + %s "
+              "bytes; lookup %s instr/frame, max %s, stack %s bytes"
+              % ((kernel, rows, size, per_row) + inlines[kernel] + lookups[kernel]), flush=True)
+        results.check("bench %s: line table %s bytes/row, at most %.2f"
+                      % (kernel, per_row, LINE_TABLE_MAX_BYTES_PER_ROW),
+                      float(per_row) <= LINE_TABLE_MAX_BYTES_PER_ROW)
+        results.check("bench %s: a frame's lines and inlined calls in %s instructions, at most %d"
+                      % (kernel, average, LINE_LOOKUP_MAX), float(average) <= LINE_LOOKUP_MAX)
+        limit = header_constant("tracer.h", "TRACER_STACK_LINES")
+        results.check("bench %s: the lookup's stack, %s bytes, within TRACER_STACK_LINES (%s)"
+                      % (kernel, stack, limit), int(stack) <= limit)
+    doc = [t for t in markdown_tables(open(SPEED_DOC).read()) if t[0][0] == "line table of"]
+    if results.check("docs/speed.md has its table of line tables", len(doc) == 1,
+                     "%d tables" % len(doc)):
+        names = {shown.strip("`"): kernel for kernel, shown in LINE_KERNELS.items()}
+
+        def figure(name, column):
+            kernel = names.get(name)
+            if kernel is None:
+                return None
+            values = {"rows": tables[kernel][0], "line table bytes": tables[kernel][1],
+                      "inline table bytes": int(inlines[kernel][0]) + int(inlines[kernel][1]),
+                      "lookup, instructions a frame": round(float(lookups[kernel][0]))}
+            return int(values[column]) if column in values else None
+
+        check_doc_table(results, "line tables", doc[0], figure)
+
+
 def check_benchmark(results):
     status, output = run_benchmark()
     check_text_sizes(results, output)
+    check_lines(results, output)
     kernels, slopes = parse(output)
     fps = {build: walks.pop("frame-pointers") for build, walks in kernels.items()}
     starts = {build: walks.pop("walk-start", None) for build, walks in kernels.items()}

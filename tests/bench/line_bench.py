@@ -1,7 +1,16 @@
 #!/usr/bin/env python3
-"""PROTOTYPE (issue 19): the line table's layouts on size and lookup cost.
+"""The line table's layouts on size and lookup cost.
 
     tests/bench/line_bench.py [--layouts NAME,...] [--calls-only] OUT_DIR ELF...
+    tests/bench/line_bench.py --bench OUT_DIR NAME=ELF...
+
+With --bench (make bench), the layout symgen embeds, at return addresses,
+in the form bench_tests.py reads, per kernel:
+    bench line-table NAME <rows> rows <bytes> bytes <B> bytes/row
+    bench inline-table NAME <bytes> bytes in the rows, <bytes> of records and names
+    bench line-lookup NAME <N> instr/frame (lines <N>, inlined calls <N>), max <N>, stack <N> bytes
+(the line table alone, without the inlined calls, is the one sized per
+row: issue 19's 1.85 bytes; the inline table is what the calls add).
 
 For each kernel and each layout of LAYOUTS: line_lookup's sizes (the line
 table alone, and with inlined calls) and its check at every address (host
@@ -72,8 +81,35 @@ def bench(out_dir, elf, layout, options, pcs, label):
             int(lines), int(calls))
 
 
+SIZE_RE = re.compile(r"^lines alone, block \d+ bytes: (\d+) rows, \d+ blocks .*?, (\d+) bytes "
+                     r"\(page map \d+, stream \d+\), ([\d.]+) bytes per row$", re.M)
+INLINE_RE = re.compile(r"^inline table: (\d+) bytes in the rows .*?, (\d+) of its header, "
+                       r"records and names$", re.M)
+
+
+def bench_lines(out_dir, named):
+    """make bench's lines (the module's docstring) for NAME=ELF each."""
+    for name, elf in (argument.split("=", 1) for argument in named):
+        calls, _ = pcs_of(elf)
+        host, lookups, total, most, _, stack, wrong, lines, _ = bench(
+            out_dir, elf, "bytes-28", ["--block", "28"], calls, "calls")
+        size, inline = SIZE_RE.search(host), INLINE_RE.search(host)
+        if not size or not inline or wrong or not lookups:
+            sys.exit("line_bench %s: no sizes, or %d wrong lookups:\n%s" % (elf, wrong, host))
+        print("bench line-table %s %s rows %s bytes %s bytes/row" % ((name,) + size.groups()))
+        print("bench inline-table %s %s bytes in the rows, %s of records and names"
+              % ((name,) + inline.groups()))
+        print("bench line-lookup %s %.1f instr/frame (lines %.1f, inlined calls %.1f), max %d, "
+              "stack %d bytes" % (name, total / lookups, lines / lookups,
+                                  (total - lines) / lookups, most, stack), flush=True)
+
+
 def main():
     arguments = sys.argv[1:]
+    if arguments[:1] == ["--bench"]:
+        os.makedirs(arguments[1], exist_ok=True)
+        bench_lines(arguments[1], arguments[2:])
+        return
     layouts = LAYOUTS
     if arguments[:1] == ["--layouts"]:
         names = arguments[1].split(",")
