@@ -22,6 +22,8 @@ SYMTAB_OUTSIDE = ("Note: symbol table rejected (outside the declared table memor
                   "frames print raw")
 EH_FRAME_DAMAGED = "Note: .eh_frame rejected (checksum mismatch): no DWARF unwinding"
 SYMTAB_DAMAGED = "Note: symbol table rejected (checksum mismatch): frames print raw"
+LINES_DAMAGED = ("Note: line table rejected (checksum mismatch): frames print without "
+                 "file:line")
 
 
 def traced(elf, scenario, tracer):
@@ -322,7 +324,27 @@ def check_symtab_compensated(results, label, elf, tracer):
                   "end: %s\n%s" % (trace["end"], "\n".join(compare_frames(pcs, gdb_pcs, False))))
 
 
+def check_lines_damaged(results, label, elf, tracer):
+    """A byte of the line table's rows changed: the note before the first
+    frame, then every frame without a place or an inlined call, and nothing
+    else lost: the frames are GDB's, to the outermost."""
+    name = "%s tracer=%s hostile_damage_lines" % (label, tracer)
+    trace, gdb, problem = traced(elf, "call:hostile_damage_lines", tracer)
+    if not results.check(name + ": a complete trace, no fault", problem is None, problem):
+        return
+    results.check(name + ": one note, before the first frame: the line table rejected",
+                  trace["notes"] == [(0, LINES_DAMAGED)], trace["notes"])
+    results.check(name + ": no frame has a place or an inlined call",
+                  all(place == ("??", []) for place in trace["places_before"]),
+                  trace["places_before"])
+    frames = [(pc, function) for pc, function, _ in trace["before"]]
+    results.check(name + ": the frames equal GDB's, to the outermost",
+                  trace["end"] == OUTERMOST and not compare_frames(frames, gdb, False),
+                  "end: %s\n%s" % (trace["end"], "\n".join(compare_frames(frames, gdb, False))))
+
+
 def check_kernel(results, label, elf, tracers):
+    check_lines_damaged(results, label, elf, "auto")
     for tracer in tracers:
         check_bad_return_address(results, label, elf, tracer)
         check_clobbered_symtab_pointer(results, label, elf, tracer)
