@@ -37,6 +37,11 @@ SYMGEN := $(HOST_BUILD)/symgen
 # The unwinders linked (symgen/tracer_sources.mk: the files and defines).
 UNWINDERS ?= frame-pointer table dwarf prologue
 TRACER_UNWINDERS := $(UNWINDERS)
+# LINES=no: frames without file:line or inlined calls (lines.c left out).
+# DEBUG_CFLAGS: -g, the debugging information the lines come from.
+DEBUG_CFLAGS ?= -g
+LINES ?= yes
+TRACER_LINES := $(LINES)
 TRACER_DIR := tracer
 include symgen/tracer_sources.mk
 
@@ -82,7 +87,7 @@ LIBGCC = $(shell $(CC) -march=$(firstword $(subst _, ,$(ARCH))) -mabi=$(ABI) \
 	-print-libgcc-file-name)
 endif
 
-TARGET_CFLAGS := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(FP_FLAGS) $(COMPILER_FLAGS) \
+TARGET_CFLAGS := -std=c11 -Wall -Wextra -Werror $(DEBUG_CFLAGS) $(OPT) $(FP_FLAGS) $(COMPILER_FLAGS) \
 	-march=$(ARCH) -mabi=$(ABI) -mcmodel=medany -ffreestanding -fno-builtin \
 	-fno-stack-protector -fno-pic $(CFI_CFLAGS) $(TRACER_UNWINDER_FLAGS) -Itracer -Ikernel
 TARGET_LDFLAGS := -nostdlib -static \

@@ -1,13 +1,15 @@
 /*
- * symgen - writes the symbol table of a linked RISC-V kernel, and with --cfi
- * the index of its FDEs and its unwind table, as C source for the tracer
- * library (struct tracer_symtab, struct tracer_fde_index and struct
- * tracer_unwind_table, see tracer/tracer.h).
+ * symgen - writes the symbol table of a linked RISC-V kernel, its line
+ * table (file:line and inlined calls, from -g), and with --cfi the index
+ * of its FDEs and its unwind table, as C source for the tracer library
+ * (struct tracer_symtab, struct tracer_lines, struct tracer_fde_index and
+ * struct tracer_unwind_table, see tracer/tracer_tables.h).
  *
  *     symgen -o symtab.c kernel.elf          table of kernel.elf's functions
  *     symgen --cfi -o symtab.c kernel.elf    ... the index of its .eh_frame, and
  *                                            the unwind table compiled from it
  *     symgen --empty [--cfi] -o symtab.c     empty tables, first link
+ *     symgen --no-lines ...                  no line table (empty)
  *
  * It fails when a well-known end-of-image symbol (`end`, `_end`,
  * `__heap_start`, ...: image_end.c) lies below the tables, where the kernel's
@@ -76,7 +78,8 @@ struct options {
 	const char *output;
 	const char *input; /* NULL for --empty */
 	bool cfi;
-	FILE *err; /* for warnings */
+	bool lines; /* the line table (not --no-lines) */
+	FILE *err;  /* for warnings */
 	/* The whole command line, for the options that name symbols. */
 	int argc;
 	char **argv;
@@ -665,7 +668,8 @@ static void lines_read(const struct elf_file *elf, struct table *table, FILE *er
 }
 
 /* The table of the image `elf`; with `cfi`, its FDE index too. */
-static struct table read_table(const struct elf_file *elf, bool cfi, FILE *err)
+static struct table read_table(const struct elf_file *elf, bool cfi, bool lines,
+			       FILE *err)
 {
 	struct table table = {.word_size = elf->is64 ? 8 : 4};
 
@@ -679,7 +683,8 @@ static struct table read_table(const struct elf_file *elf, bool cfi, FILE *err)
 		table.unwind = unwind_table_build(elf, table.fdes, table.fde_count);
 		eh_frame_read(elf, &table);
 	}
-	lines_read(elf, &table, err);
+	if (lines)
+		lines_read(elf, &table, err);
 	return table;
 }
 
@@ -723,29 +728,32 @@ static int run(void *context)
 	elf_open(&elf, options->input);
 	image_end_check(&elf, options->cfi, name_options(options, ALLOW_OPTION),
 			name_options(options, HEAP_START_OPTION));
-	table = read_table(&elf, options->cfi, options->err);
+	table = read_table(&elf, options->cfi, options->lines, options->err);
 	write_output(options->output, &table);
 	return 0;
 }
 
 static int usage(FILE *err)
 {
-	fprintf(err,
-		"usage: symgen [--cfi] [--allow-end-before-tables=SYMBOL]... "
-		"[--heap-start=SYMBOL]... -o OUTPUT.c KERNEL.elf\n"
-		"       symgen --empty [--cfi] -o OUTPUT.c\n"
-		"  --cfi    also write the FDE index of KERNEL.elf's .eh_frame\n"
-		"  --empty  empty table and index (for the first link)\n"
-		"  --allow-end-before-tables=SYMBOL  SYMBOL (end, _end, ...) does not\n"
-		"           mark free memory: it may lie below the tables\n"
-		"  --heap-start=SYMBOL  free memory starts at SYMBOL: it must lie\n"
-		"           after the tables, as end, _end, ... must\n");
+	fprintf(
+	    err,
+	    "usage: symgen [--cfi] [--no-lines] [--allow-end-before-tables=SYMBOL]... "
+	    "[--heap-start=SYMBOL]... -o OUTPUT.c KERNEL.elf\n"
+	    "       symgen --empty [--cfi] -o OUTPUT.c\n"
+	    "  --cfi    also write the FDE index of KERNEL.elf's .eh_frame\n"
+	    "  --no-lines  no line table (file:line, inlined calls) from its\n"
+	    "           debugging information\n"
+	    "  --empty  empty table and index (for the first link)\n"
+	    "  --allow-end-before-tables=SYMBOL  SYMBOL (end, _end, ...) does not\n"
+	    "           mark free memory: it may lie below the tables\n"
+	    "  --heap-start=SYMBOL  free memory starts at SYMBOL: it must lie\n"
+	    "           after the tables, as end, _end, ... must\n");
 	return 2;
 }
 
 int symgen_run(int argc, char **argv, FILE *err)
 {
-	struct options options = {.argc = argc, .argv = argv, .err = err};
+	struct options options = {.argc = argc, .argv = argv, .lines = true, .err = err};
 	bool empty = false;
 
 	for (int i = 1; i < argc; i++) {
@@ -755,6 +763,8 @@ int symgen_run(int argc, char **argv, FILE *err)
 			empty = true;
 		else if (strcmp(argv[i], "--cfi") == 0)
 			options.cfi = true;
+		else if (strcmp(argv[i], "--no-lines") == 0)
+			options.lines = false;
 		else if (name_option(argv[i], ALLOW_OPTION) ||
 			 name_option(argv[i], HEAP_START_OPTION))
 			continue;

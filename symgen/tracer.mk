@@ -28,6 +28,9 @@
 #                      latter to the flags of your files that test
 #                      TRACER_LINKS_*), and TRACER_NEEDS_CFI (yes with dwarf
 #                      or table: pass --cfi, keep .eh_frame)
+#   TRACER_LINES       yes (default) or no: file:line and inlined calls in
+#                      the trace (symgen/tracer_sources.mk); without -g the
+#                      table is empty and frames print as with no
 #   TRACER_BUILD_LIB   yes (default): the fragment compiles TRACER_SOURCES with
 #                      TRACER_CC and TRACER_UNWINDER_FLAGS into
 #                      $(TRACER_WORK)/tracer/ and links them after
@@ -125,11 +128,11 @@ $(TRACER_ELF): $(TRACER_OBJS) $(TRACER_LIB_OBJS) $(TRACER_SYMGEN) $(TRACER_LDSCR
 	$(TRACER_SYMGEN) --empty $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/tracer_tables.empty.c
 	$(TRACER_TABLE_CC) -c $(TRACER_WORK)/tracer_tables.empty.c -o $(TRACER_WORK)/tracer_tables.empty.o
 	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_LIB_OBJS) $(TRACER_WORK)/tracer_tables.empty.o $(TRACER_LIBS) -o $(TRACER_STAGE1)
-	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/tracer_tables.c $(TRACER_STAGE1)
+	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) $(TRACER_SYMGEN_LINES_FLAG) -o $(TRACER_WORK)/tracer_tables.c $(TRACER_STAGE1)
 	$(TRACER_TABLE_CC) -c $(TRACER_WORK)/tracer_tables.c -o $(TRACER_WORK)/tracer_tables.o
 	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_LIB_OBJS) $(TRACER_WORK)/tracer_tables.o $(TRACER_LIBS) -o $@.tmp || \
 		{ rm -f $@.tmp; exit 1; }
-	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/tracer_tables.check.c $@.tmp || \
+	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) $(TRACER_SYMGEN_LINES_FLAG) -o $(TRACER_WORK)/tracer_tables.check.c $@.tmp || \
 		{ rm -f $@.tmp; exit 1; }
 	@cmp -s $(TRACER_WORK)/tracer_tables.c $(TRACER_WORK)/tracer_tables.check.c || { \
 		echo "error: function addresses in $@ differ from the embedded symbol table or FDE index:"; \

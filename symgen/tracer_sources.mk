@@ -5,6 +5,10 @@
 #
 #   TRACER_UNWINDERS   the unwinders linked, any of: frame-pointer table
 #                      dwarf prologue (default: all four). auto uses those.
+#   TRACER_LINES       yes (default): frames print their file:line and the
+#                      calls inlined into them, from the image's debugging
+#                      information (-g); no: lines.c left out, and symgen
+#                      --no-lines (TRACER_SYMGEN_LINES_FLAG) embeds no table
 # Sets:
 #   TRACER_SOURCES         the tracer/*.c files to compile
 #   TRACER_UNWINDER_FLAGS  -DTRACER_LINKS_<UNWINDER>=0 for each one left out:
@@ -28,7 +32,7 @@ endif
 # symbols and lines, formatting, the capture. The unwind table, when linked, is also
 # the frame-size witness of frame-pointer and DWARF walks; without it they
 # have none (as in a kernel built without CFI).
-TRACER_CORE_FILES := capture.c entry_points.c format.c lines.c memory.c print.c stacks.c \
+TRACER_CORE_FILES := capture.c entry_points.c format.c memory.c print.c stacks.c \
 	symtab.c tables.c verify.c walk.c
 TRACER_FILES_frame-pointer := frame_pointer.c
 TRACER_FILES_table := unwind_table.c
@@ -39,8 +43,15 @@ TRACER_MACRO_table := TRACER_LINKS_TABLE
 TRACER_MACRO_dwarf := TRACER_LINKS_DWARF
 TRACER_MACRO_prologue := TRACER_LINKS_PROLOGUE
 
+TRACER_LINES ?= yes
+ifneq ($(filter-out yes no,$(TRACER_LINES)),)
+$(error TRACER_LINES: '$(TRACER_LINES)'; choose yes or no)
+endif
+
 TRACER_SOURCES := $(addprefix $(TRACER_DIR)/,$(sort $(TRACER_CORE_FILES) \
-	$(foreach u,$(TRACER_ALL_UNWINDERS),$(if $(filter $(u),$(TRACER_UNWINDERS)),$(TRACER_FILES_$(u))))))
+	$(foreach u,$(TRACER_ALL_UNWINDERS),$(if $(filter $(u),$(TRACER_UNWINDERS)),$(TRACER_FILES_$(u)))) \
+	$(if $(filter yes,$(TRACER_LINES)),lines.c)))
 TRACER_UNWINDER_FLAGS := $(foreach u,$(filter-out $(TRACER_UNWINDERS),$(TRACER_ALL_UNWINDERS)),\
-	-D$(TRACER_MACRO_$(u))=0)
+	-D$(TRACER_MACRO_$(u))=0) $(if $(filter no,$(TRACER_LINES)),-DTRACER_LINKS_LINES=0)
+TRACER_SYMGEN_LINES_FLAG := $(if $(filter no,$(TRACER_LINES)),--no-lines)
 TRACER_NEEDS_CFI := $(if $(filter dwarf table,$(TRACER_UNWINDERS)),yes,no)

@@ -581,6 +581,39 @@ def check_arguments(results, label, elf):
         check_tracer_aliases(results, label, elf)
 
 
+def check_without_lines(results):
+    """A kernel built without -g (-g0 after it), and one with LINES=no,
+    print what the tracer printed before it had lines: the same lines, to
+    the character, as each other, and as the -g kernel's trace with its
+    places and [inlined] lines taken out (GCC makes the same code with and
+    without -g)."""
+    variables = ["OPT=-O2", "FP=1"]
+    elves = in_parallel([functools.partial(build, results, label, extra + variables)
+                         for label, extra in (("gcc-O2-fp1-lines", []),
+                                              ("gcc-O2-fp1-g0", ["DEBUG_CFLAGS=-g0"]),
+                                              ("gcc-O2-fp1-nolines", ["LINES=no"]))])
+    if None in elves:
+        return
+    traces = []
+    for elf in elves:
+        console, _, problem = boot(elf, "scenario=load-fault")
+        lines = [line.rstrip("\r") for line in console.splitlines()]
+        start = next((i for i, line in enumerate(lines) if line.startswith("Call Trace")), None)
+        end = next((i for i, line in enumerate(lines) if line.startswith("End of trace")), None)
+        traces.append(lines[start:end + 1] if problem is None and None not in (start, end)
+                      else None)
+    with_lines, without_debug, without_lines = traces
+    stripped = [re.sub(r" \([^ ()]+:\d+\)", "", line) for line in with_lines or []
+                if not INLINED_RE.match(line)]
+    results.check("a kernel built without -g prints the trace of LINES=no, line for line",
+                  without_debug is not None and without_debug == without_lines,
+                  "\n".join(map(str, (without_debug, without_lines))))
+    results.check("... which is the -g kernel's, without its places and inlined calls",
+                  with_lines is not None and with_lines != stripped and
+                  stripped == without_lines,
+                  "\n".join(map(str, (with_lines, without_lines))))
+
+
 def run_all(results: Results, built=lambda kernels: None):
     """Returns [(label, kernel.elf)] of the builds, for the symgen tests;
     calls built() with them as soon as they are built, before the boots.
@@ -591,7 +624,8 @@ def run_all(results: Results, built=lambda kernels: None):
         + [functools.partial(build, results, label, variables, UNWINDER_SET_CODE)
            for label, variables, _, _ in UNWINDER_SETS]
         + [functools.partial(check_moved_code_fails_build, results),
-           functools.partial(check_missing_cfi_fails_build, results)])
+           functools.partial(check_missing_cfi_fails_build, results),
+           functools.partial(check_without_lines, results)])
     kernels = [("kernel-" + label, elf) for (label, _, _), elf in zip(CONFIGS, builds) if elf]
     built(kernels)
     tasks = []

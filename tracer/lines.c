@@ -324,6 +324,8 @@ enum tracer_line_result tracer_line_at(const struct tracer_lines *table, uintptr
 	struct line_state state;
 	uint32_t file, call;
 
+	/* No call, for every NONE too (the code below the first row). */
+	found->call = 0;
 	if (pc < table->base)
 		return TRACER_LINE_NONE;
 	offset = pc - table->base;

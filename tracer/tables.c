@@ -300,6 +300,7 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
 }
 #endif
 
+#if TRACER_LINKS_LINES
 /*
  * The line table (line_format.h). Its header is checked when a walk starts,
  * as the others'; its arrays whole, before the walk's first lookup
@@ -410,3 +411,5 @@ enum tracer_table_status tracer_lines_check(const struct tracer_config *config)
 
 	return status == TRACER_TABLE_OK ? lines_arrays_check(config) : status;
 }
+
+#endif

@@ -173,6 +173,11 @@ enum tracer_unwinder {
 #ifndef TRACER_LINKS_TABLE
 #define TRACER_LINKS_TABLE 1
 #endif
+/* The line table's lookup (lines.c): 0 leaves it out (TRACER_LINES=no), and
+ * frames print without file:line or inlined calls. */
+#ifndef TRACER_LINKS_LINES
+#define TRACER_LINKS_LINES 1
+#endif
 
 /* Stack each unwinder needs below its caller's frame, in bytes: GCC 12's
  * deepest path, rv64 -O2 (tests/stack_usage.py); -O0 needs more. */

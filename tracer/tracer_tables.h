@@ -114,7 +114,7 @@ enum tracer_table_status tracer_symtab_check(const struct tracer_config *config)
 enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config);
 enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config);
 /* The line table: TRACER_TABLE_ABSENT, too, for one without rows (an image
- * built without -g). */
+ * built without -g). Linked with TRACER_LINKS_LINES only. */
 enum tracer_table_status tracer_lines_check(const struct tracer_config *config);
 /* .eh_frame, by the FDE index's hashes: TRACER_TABLE_ABSENT without a valid
  * index. */

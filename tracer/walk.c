@@ -106,7 +106,8 @@ void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		       : TRACER_TABLE_ABSENT,
 		   false);
 	/* Lines only for the iterator: a raw capture prints none. */
-	walk_of(walk)->lines_status = lines_header_check(config);
+	walk_of(walk)->lines_status =
+	    TRACER_LINKS_LINES ? lines_header_check(config) : TRACER_TABLE_ABSENT;
 }
 
 /*
@@ -178,7 +179,7 @@ static void lines_begin(struct walk *walk)
 	const struct tracer_lines *table = walk->config->lines;
 	struct tracer_line found;
 
-	if (walk->lines_status != TRACER_TABLE_OK)
+	if (!TRACER_LINKS_LINES || walk->lines_status != TRACER_TABLE_OK)
 		return;
 	if (!walk->lines_verified) {
 		enum tracer_table_status status = lines_arrays_check(walk->config);
@@ -194,7 +195,7 @@ static void lines_begin(struct walk *walk)
 	case TRACER_LINE_CORRUPT:
 		reject_lines(walk, TRACER_TABLE_MALFORMED);
 		return;
-	case TRACER_LINE_NONE:
+	case TRACER_LINE_NONE: /* found.call is set */
 		found.file = 0;
 		found.line = 0;
 		break;
@@ -430,7 +431,7 @@ bool tracer_next(struct tracer_walk *caller_walk, struct tracer_frame *frame)
 	describe_next(walk, frame);
 	/* The trap line goes before the first of them only. */
 	frame->after_trap = frame->after_trap && first;
-	if (walk->lines_pending) {
+	if (TRACER_LINKS_LINES && walk->lines_pending) {
 		describe_lines(walk, frame);
 		if (frame->inlined)
 			return true;

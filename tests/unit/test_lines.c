@@ -121,7 +121,10 @@ void lines_lookup_by_hand(void)
 
 	block_fill(&b);
 	CHECK(tracer_lines_valid(&b.table));
+	/* Below the first row: none, and no inlined call, whatever found held. */
+	found.call = 7;
 	CHECK(tracer_line_at(&b.table, BASE - 2, &found) == TRACER_LINE_NONE);
+	CHECK(found.call == 0);
 	CHECK(tracer_line_at(&b.table, BASE + 6, &found) == TRACER_LINE_FOUND);
 	CHECK(found.file == 1 && found.line == 10 && found.call == 0);
 	CHECK(tracer_line_at(&b.table, BASE + 8, &found) == TRACER_LINE_FOUND);
