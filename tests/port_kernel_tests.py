@@ -34,6 +34,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import frame_lines  # noqa: E402
 from e2e_tests import (CAUSE_NAMES, boot, compare_frames, parse_gdb,  # noqa: E402
                        parse_trace, source_name)
 from testlib import CROSS, ROOT, TEST_BUILD, Results, in_parallel, run  # noqa: E402
@@ -165,8 +166,9 @@ def tracer_traces(console):
 
 
 def check_traces(results, name, console, frames, trap, unwinders, unlinked, symbols, etext,
-                 spec):
-    """The port's traces, each unwinder's against GDB's (module docstring)."""
+                 spec, places):
+    """The port's traces, each unwinder's against GDB's (module docstring);
+    places: frame_lines.gdb_places() of the same session."""
     traces = tracer_traces(console)
     # panic() prints every unwinder's; those the build does not support
     # (the frame pointer without frame pointers) are not compared.
@@ -174,8 +176,10 @@ def check_traces(results, name, console, frames, trap, unwinders, unlinked, symb
                   str(sorted(traces)))
     # GDB's user frame (the user program's ra, above usertrap) is outside
     # the kernel: the walk ends before it.
-    gdb_panic = [f for i, f in enumerate(frames["panic"])
-                 if nm_name(symbols, etext, f[0] if i == 0 else f[0] - 1) is not None]
+    in_kernel = [nm_name(symbols, etext, f[0] if i == 0 else f[0] - 1) is not None
+                 for i, f in enumerate(frames["panic"])]
+    gdb_panic = [f for f, inside in zip(frames["panic"], in_kernel) if inside]
+    places_panic = [p for p, inside in zip(places.get("panic", []), in_kernel) if inside]
     for unwinder in unlinked:
         trace = traces.get(unwinder)
         results.check("%s unwinder=%s: not linked, its trace ends at once, saying so"
@@ -194,6 +198,10 @@ def check_traces(results, name, console, frames, trap, unwinders, unlinked, symb
         problems = compare_frames(trace["before"], gdb_panic, False)
         results.check(label + ": frames up to the trap entry equal GDB's bt at panic()",
                       not problems, "\n".join(problems))
+        problems = frame_lines.differences(trace["before"], trace["places_before"],
+                                           places_panic, False)
+        results.check(label + ": their file:line and inlined calls equal GDB's",
+                      not problems, "\n".join(problems))
         if "trap" not in spec:
             results.check(label + ": no trap line", trace["trap"] is None, str(trace["trap"]))
             continue
@@ -205,6 +213,10 @@ def check_traces(results, name, console, frames, trap, unwinders, unlinked, symb
         problems = compare_frames(trace["after"], frames.get("trap", []), True)
         results.check(label + ": frames after the trap line equal GDB's bt at the faulting pc",
                       not problems, "\n".join(problems))
+        problems = frame_lines.differences(trace["after"], trace["places_after"],
+                                           places.get("trap", []), True)
+        results.check(label + ": their file:line and inlined calls equal GDB's",
+                      not problems, "\n".join(problems))
 
 
 def check_scenario(results, label, elf, symbols, etext, scenario, spec, unwinders):
@@ -214,6 +226,7 @@ def check_scenario(results, label, elf, symbols, etext, scenario, spec, unwinder
     with open(os.path.join(os.path.dirname(elf), "gdb-%s.txt" % scenario), "w") as f:
         f.write(gdb_out)
     frames, trap = parse_gdb(gdb_out)
+    places = frame_lines.gdb_places(gdb_out)
     if not results.check(name + ": QEMU and GDB ran, the kernel panicked",
                          problem is None and "panic" in frames
                          and all(line in console for line in spec["console"]),
@@ -235,7 +248,7 @@ def check_scenario(results, label, elf, symbols, etext, scenario, spec, unwinder
                       "GDB %s, kernel printed %s" % (trap, printed and printed.group(0)))
     if "trap" not in spec or trap is not None:
         check_traces(results, name, console, frames, trap, unwinders, UNLINKED.get(label, []),
-                     symbols, etext, spec)
+                     symbols, etext, spec, places)
     junk = re.search(r"^JUNK 0x([0-9a-f]+)$", gdb_out, re.M)
     results.check(name + ": the page after `end` is junk at the panic (kinit freed it)",
                   junk is not None and int(junk.group(1), 16) == JUNK_WORD,
