@@ -12,7 +12,8 @@
 # Build variables: CROSS_COMPILE or CC, OPT (-O0, -O2, -Os), FP (1: frame
 # pointers, 0: none), CFI (1: unwind tables, 0: none), EXTRA_SRCS (your own .c files), BUILD (output directory),
 # LDSCRIPT (linker script), SMP (harts for make run/debug), UNWINDERS (those
-# the kernel links: any of frame-pointer table dwarf prologue, default all).
+# the kernel links: any of frame-pointer table dwarf prologue, default all),
+# LINES (yes: file:line and inlined calls in the trace; no), DEBUG_CFLAGS (-g).
 
 CROSS_COMPILE ?= riscv64-unknown-elf-
 ifeq ($(origin CC),default)
