@@ -2,7 +2,9 @@
  * walk.c - the iterator shared by all unwinders.
  *
  * A walk holds the frame it will return next. tracer_next() returns it,
- * symbolized, and then computes its caller: by crossing a trap frame when the
+ * symbolized (its function, and its place in the line table: first the
+ * calls the compiler inlined into its code, innermost first, each a frame
+ * of its own, as GDB shows them), and then computes its caller: by crossing a trap frame when the
  * return address lies in the trap entry, otherwise by the chosen unwinder's
  * step. Checks common to every unwinder live here: the embedded tables'
  * headers are checked at the start, each block of them as it is read
