@@ -4,13 +4,14 @@
  * A walk holds the frame it will return next. tracer_next() returns it,
  * symbolized (its function, and its place in the line table: first the
  * calls the compiler inlined into its code, innermost first, each a frame
- * of its own, as GDB shows them), and then computes its caller: by crossing a trap frame when the
- * return address lies in the trap entry, otherwise by the chosen unwinder's
- * step. Checks common to every unwinder live here: the embedded tables'
- * headers are checked at the start, each block of them as it is read
- * (verify.c), and every return address an unwinder
- * recovers must lie in text just after a call; the depth is bounded. Which
- * stack the walk reads, and the switch at a trap frame: stacks.c.
+ * of its own, as GDB shows them), and then computes its caller: by
+ * crossing a trap frame when the return address lies in the trap entry,
+ * otherwise by the chosen unwinder's step. Checks common to every unwinder
+ * live here: the embedded tables' headers are checked at the start, each
+ * block of them as it is read (verify.c; the line table whole, before its
+ * first lookup), and every return address an unwinder recovers must lie
+ * in text just after a call; the depth is bounded. Which stack the walk
+ * reads, and the switch at a trap frame: stacks.c.
  */
 #include "lines.h"
 #include "riscv.h"
