@@ -349,7 +349,7 @@ def check_kernel(results, label, elf, everywhere=False):
     tool, ours = lookup_answers(elf, addresses)
     if not results.check("line table %s: line_lookup --answers answers each of the %d "
                          "instructions" % (label, len(addresses)),
-                         tool.returncode == 0 and addresses and
+                         tool.returncode == 0 and len(addresses) > 0 and
                          all(a in ours for a in addresses),
                          "exit %d\n%s" % (tool.returncode, tool.stderr[-1500:])):
         return

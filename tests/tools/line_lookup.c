@@ -200,8 +200,9 @@ static void print_answers(const char *path)
 			if (++steps > table.header.call_count ||
 			    tracer_inline_call_at(&table.header, call, &record) !=
 				TRACER_LINE_FOUND)
-				die(path, "0x%" PRIx64 ": inlined call %" PRIu32
-					  " has no record, or its chain no end",
+				die(path,
+				    "0x%" PRIx64 ": inlined call %" PRIu32
+				    " has no record, or its chain no end",
 				    pc, call);
 			printf("\t%s %s:%" PRIu32,
 			       record.name ? table.names[record.name - 1] : "??",
