@@ -31,7 +31,6 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from e2e_tests import free_port, qemu_argv, wait_for_listener  # noqa: E402
 from testlib import CROSS, ROOT, run  # noqa: E402
 
 CORPUS = os.path.join(HERE, "corpus")
@@ -66,6 +65,9 @@ print("STACK %x %x %s" % (stack_start, stack_end,
 
 def snapshot(elf, args):
     """(regs, stack start, stack bytes) at the kernel's call of tracer_start."""
+    # Imported here: --lines needs no boot. (These helpers have since left
+    # e2e_tests: the walk seeds need them back before they can be rewritten.)
+    from e2e_tests import free_port, qemu_argv, wait_for_listener
     port = free_port()
     with tempfile.NamedTemporaryFile("w", suffix=".py") as script:
         script.write(GDB_SNAPSHOT)
