@@ -75,7 +75,7 @@ INLINE_MALFORMED = {"gcc-O2-fp1", "clang-O2-fp1", "lines-gcc-dwarf4", "lines-cla
 DAMAGED_IMAGES_TEST = 16
 DAMAGED_IMAGES_FULL = 200
 COMPRESSED_SECTIONS = [".debug_line", ".debug_info", ".debug_abbrev", ".debug_rnglists"]
-INSTRUCTION_RE = re.compile(r"^\s+([0-9a-f]+):\t", re.M)
+INSTRUCTION_RE = re.compile(r"^\s+([0-9a-f]+):\t([0-9a-f ]+?) *\t", re.M)
 COMP_DIR_RE = re.compile(r"DW_AT_comp_dir\s*:.*?(/\S*)\s*$", re.M)
 NO_LINE = "??:0"
 RAWLINE_OPCODE_RE = re.compile(r"^\s+\[(0x[0-9a-f]+)\]\s+(.*)$", re.M)
@@ -90,10 +90,12 @@ def addresses_input(addresses):
     return "".join("%x\n" % a for a in addresses)
 
 
-def instruction_addresses(elf):
-    """Every instruction address objdump disassembles, in order."""
+def instructions(elf):
+    """(address, bytes) of every instruction objdump disassembles, in
+    order."""
     result = run([CROSS + "objdump", "-d", elf], timeout=120)
-    return [int(a, 16) for a in INSTRUCTION_RE.findall(result.stdout)]
+    return [(int(address, 16), len(encoding.replace(" ", "")) // 2)
+            for address, encoding in INSTRUCTION_RE.findall(result.stdout)]
 
 
 def compilation_dirs(elf):
@@ -343,16 +345,27 @@ def check_kernel(results, label, elf, everywhere=False):
     or, where they differ, GDB's, with a checked reason for addr2line's.
     everywhere: GDB is asked at every instruction, and the lookup must
     equal it there."""
-    addresses = instruction_addresses(elf)
+    code = instructions(elf)
+    addresses = [address for address, _ in code]
     dirs = compilation_dirs(elf)
     theirs = addr2line_answers(elf, addresses, dirs)
-    tool, ours = lookup_answers(elf, addresses)
+    # Each instruction's last byte too: a return address less 1, where a
+    # trace looks a caller up, falls there.
+    last_bytes = {address: address + size - 1 for address, size in code if size > 1}
+    tool, ours = lookup_answers(elf, sorted(set(addresses) | set(last_bytes.values())))
     if not results.check("line table %s: line_lookup --answers answers each of the %d "
                          "instructions" % (label, len(addresses)),
                          tool.returncode == 0 and len(addresses) > 0 and
-                         all(a in ours for a in addresses),
+                         all(a in ours for a in addresses + list(last_bytes.values())),
                          "exit %d\n%s" % (tool.returncode, tool.stderr[-1500:])):
         return
+    inside = [a for a, last in last_bytes.items() if ours[last] != ours[a]]
+    results.check("line table %s: at the last byte of each of %d instructions (where a "
+                  "return address less 1 falls) the lookup gives the instruction's answer"
+                  % (label, len(last_bytes)), not inside,
+                  "\n".join("0x%x: %s; at 0x%x: %s" % (a, ours[a], last_bytes[a],
+                                                      ours[last_bytes[a]])
+                             for a in inside[:20]))
     line_differ = [a for a in addresses if ours[a][0] != theirs[a][0]]
     chain_differ = [a for a in addresses if ours[a][1] != theirs[a][1]]
     gdb_lines, gdb_chains = gdb_answers(elf, addresses if everywhere else line_differ,
