@@ -210,8 +210,8 @@ with open(REQUESTS) as requests:
 
 
 def gdb_answers(elf, line_addresses, chain_addresses, dirs):
-    """GDB's file:line ("??:0" where it has none; named as the table names
-    files, relative to the compilation directory) at each of line_addresses,
+    """GDB's file:line ("??:0" where it has none; paths made relative to the
+    compilation directories as addr2line's are) at each of line_addresses,
     and its chain [(function, call file:line)] at each of chain_addresses.
     One GDB answers them all."""
     lines, chains = {}, {}
@@ -232,8 +232,8 @@ def gdb_answers(elf, line_addresses, chain_addresses, dirs):
         if kind == "line" and len(fields) == 2:
             found = GDB_LINE_RE.match(fields[1])
             if found:
-                lines[int(address, 16)] = ("%s:%s" % (found.group(2), found.group(1))
-                                           if found.group(1) else NO_LINE)
+                lines[int(address, 16)] = (location("%s:%s" % (found.group(2), found.group(1)),
+                                                    dirs) if found.group(1) else NO_LINE)
         elif kind == "chain":
             chains[int(address, 16)] = [(name, location(where, dirs)) for name, where in
                                         (f.split(" ", 1) for f in fields[1:])]
