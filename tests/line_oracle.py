@@ -27,7 +27,8 @@ make test (run_all): the e2e kernels, which make test builds anyway; the
 readers' answers to damaged debugging information (a line of error, never
 a crash) on a few kernels, with fewer random images than the full run.
 
-The full run (not in make test: it builds five more images, about 3 min):
+The full run (not in make test: it builds five more images and asks GDB at
+every instruction, about 5 min):
 
     python3 tests/line_oracle.py --full [LABEL | ELF]...
 
