@@ -23,7 +23,7 @@ it does not run addr2line.
 
 tests/docs_tests.py applies it to the real lines of its sample runs and to
 samples of every line shape of docs/output-format.md's grammar
-(check_grammar). Run alone, it prints what the script does with each line
+(check_lines, report_shapes). Run alone, it prints what the script does with each line
 of a console log:
 
     python3 tests/decode_stacktrace_model.py build/kernel.elf < console.log
@@ -119,7 +119,6 @@ def decode_line(line, symbols):
 
 FRAME_SYMBOL_RE = re.compile(r"^ \[<0x[0-9a-f]+>\] (\S+)\+0x[0-9a-f]+/0x[0-9a-f]+")
 INLINED_RE = re.compile(r"^ \[inlined\] ")
-LOCATION_END_RE = re.compile(r" \([^ ()]+:[0-9]+\)$")
 LOCATION_MARK_END_RE = re.compile(r" \([^ ()]+:[0-9]+\) \((prologue|frame-pointer)\)$")
 MARK_END_RE = re.compile(r" \((prologue|frame-pointer)\)$")
 
@@ -153,8 +152,8 @@ def check_lines(results, source, lines, symbols):
         the suffix stripped (STRIP_LOCATION for a suffix last,
         STRIP_LOCATION_AND_MARK for either), it looks up ours.
     Lines ending in an auto fallback mark without a location (d), and raw
-    frames, are reported, not checked: issue 20 item 7 is to settle them.
-    Returns the shapes found."""
+    frames, are reported (report_shapes), not checked: issue 20 item 7 is
+    to settle them."""
     wrong = {"a": [], "b": [], "c": []}
     found = set()
     for line in lines:
@@ -164,25 +163,25 @@ def check_lines(results, source, lines, symbols):
             found.add("b")
             if decoded.frame or remedied(line, STRIP_LOCATION_AND_MARK) != line:
                 wrong["b"].append("%s\n    %r" % (line, decoded))
-        elif ours and (LOCATION_END_RE.search(line) or LOCATION_MARK_END_RE.search(line)):
+        elif ours and (STRIP_LOCATION.search(line) or LOCATION_MARK_END_RE.search(line)):
             found.add("c")
             last = line.split()[-1]
             cured = [remedied(line, STRIP_LOCATION_AND_MARK)]
-            if LOCATION_END_RE.search(line):
+            if STRIP_LOCATION.search(line):
                 cured.append(remedied(line, STRIP_LOCATION))
+            # The line as printed: the last word looked up, not ours; cured:
+            # ours.
             for text in [line] + cured:
                 again = decode_line(text, symbols)
-                good = again.decoded and again.name == ours.group(1)
-                if good != (text != line) or (text == line and again.symbol != last):
+                ours_found = again.decoded and again.name == ours.group(1)
+                if ours_found != (text != line) or (text == line and again.symbol != last):
                     wrong["c"].append("%s\n    %r" % (text, again))
         elif ours and MARK_END_RE.search(line):
-            found.add("d " + MARK_END_RE.search(line).group(1))
+            continue  # (d)
         elif ours:
             found.add("a")
             if not (decoded.decoded and decoded.name == ours.group(1)):
                 wrong["a"].append("%s\n    %r" % (line, decoded))
-        elif ADDRESS_WORD_RE.match(line.strip()):
-            found.add("raw")
     titles = {"a": "every frame line without a location or mark yields our symbol",
               "b": "every [inlined] line is not a frame line (passed through unchanged), "
                    "and the remedy leaves it as it is",
@@ -192,7 +191,6 @@ def check_lines(results, source, lines, symbols):
         if shape in found:
             results.check("decode_stacktrace.sh model, %s: %s" % (source, titles[shape]),
                           not wrong[shape], "\n".join(wrong[shape][:10]))
-    return found
 
 
 def report_shapes(source, lines, symbols):
@@ -204,7 +202,7 @@ def report_shapes(source, lines, symbols):
         if ours and MARK_END_RE.search(line) and not LOCATION_MARK_END_RE.search(line):
             shape = "mark " + MARK_END_RE.search(line).group(1)
         elif not ours and ADDRESS_WORD_RE.match(line.strip()):
-            shape = "raw" + (" with a location" if LOCATION_END_RE.search(line) else "")
+            shape = "raw" + (" with a location" if STRIP_LOCATION.search(line) else "")
         else:
             continue
         if shape not in seen:
