@@ -14,7 +14,14 @@
     design.md's panic-path cases are what those cases print;
   * the README's "Add your own code" example builds, boots and panics;
   * porting.md's TRACER_STACK_* table equals the headers' figures, and its
-    hand build of symgen builds a symgen that runs.
+    hand build of symgen builds a symgen that runs;
+  * Linux's decode_stacktrace.sh, as tests/decode_stacktrace_model.py
+    models its parser, reads the trace lines of the real sample runs and a
+    line of each shape docs/output-format.md's grammar allows as that
+    model's check_lines() says (a frame's symbol, [inlined] lines passed
+    through, the location suffix and its remedy). The check is here, not
+    in a group of its own: it needs the kernel and the real runs of the
+    docs' samples this group already boots for.
 
 The kernel is e2e_tests' gcc-O2-fp1 build: the build the sample trace
 names (gcc -O2, frame pointers), with the tests' fixtures linked after the
@@ -26,6 +33,7 @@ import re
 import shlex
 import shutil
 
+import decode_stacktrace_model
 from e2e_tests import boot
 from testlib import CROSS, ROOT, TEST_BUILD, Results, run
 
@@ -317,6 +325,8 @@ def check_addr2line(results, doc, text, elf, sample, real):
 
 
 def check_samples(results, elf):
+    """Returns the lines of the real runs."""
+    lines = []
     for doc in DOCS:
         text = read(doc)
         for args, sample in sample_traces(text):
@@ -329,6 +339,21 @@ def check_samples(results, elf):
                           masked(sample) == masked(real),
                           "the real run (paste it into %s):\n%s" % (doc, "\n".join(real)))
             check_addr2line(results, doc, text, elf, sample, real)
+            lines += real
+    return lines
+
+
+def check_decode_stacktrace(results, elf, real):
+    """decode_stacktrace_model's checks on the real runs' lines and on a
+    line of each shape of the grammar (a frame in panic, a text symbol of
+    every kernel); then what the script does with the shapes it is not
+    checked on (issue 20 item 7)."""
+    symbols = decode_stacktrace_model.text_symbols(elf)
+    samples = decode_stacktrace_model.grammar_samples("panic")
+    for source, lines in (("the grammar's samples", samples),
+                          ("the real runs of the docs' samples", real)):
+        decode_stacktrace_model.check_lines(results, source, lines, symbols)
+        decode_stacktrace_model.report_shapes(source, lines, symbols)
 
 
 def check_example(results):
@@ -473,6 +498,6 @@ def run_all(results: Results, kernels):
     if not results.check("docs: the test kernel %s was built" % SAMPLE_KERNEL, elf is not None):
         return
     check_names(results, elf)
-    check_samples(results, elf)
+    check_decode_stacktrace(results, elf, check_samples(results, elf))
     check_panic_path_lines(results, elf)
     check_example(results)

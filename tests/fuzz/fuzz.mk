@@ -5,7 +5,8 @@
 #                              of its seed corpus; fails if any target fails
 #   make fuzz FUZZ_SECONDS=N
 #
-# fuzz_walk.c is built once per unwinder; fuzz_cfi.c drives tracer/cfi.h.
+# fuzz_walk.c is built once per unwinder; fuzz_cfi.c drives tracer/cfi.h;
+# fuzz_lines.c the line table's lookups (tracer/lines.h).
 # tests/fuzz/symgen.mk, when present, may add a target: it defines
 # FUZZ_SYMGEN_TARGET (the binary's name under $(FUZZ_BUILD)), optionally
 # FUZZ_SYMGEN_CORPUS (its directory under tests/fuzz/corpus/ and regressions/,
@@ -25,7 +26,7 @@ FUZZ_UNWINDER_prologue := TRACER_PROLOGUE
 FUZZ_UNWINDER_auto := TRACER_AUTO
 FUZZ_UNWINDER_table := TRACER_TABLE
 FUZZ_TARGETS := fuzz_walk_fp fuzz_walk_dwarf fuzz_walk_prologue fuzz_walk_auto fuzz_walk_table \
-	fuzz_cfi
+	fuzz_cfi fuzz_lines
 
 -include tests/fuzz/symgen.mk
 ifdef FUZZ_SYMGEN_TARGET
@@ -63,6 +64,9 @@ $(FUZZ_BUILD)/fuzz_walk_%: $(FUZZ_OBJ)/fuzz_walk_%.o $(FUZZ_COMMON_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
 
 $(FUZZ_BUILD)/fuzz_cfi: $(FUZZ_OBJ)/tests/fuzz/fuzz_cfi.o $(FUZZ_COMMON_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
+
+$(FUZZ_BUILD)/fuzz_lines: $(FUZZ_OBJ)/tests/fuzz/fuzz_lines.o $(FUZZ_COMMON_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
 
 .PHONY: fuzz

@@ -10,7 +10,15 @@ interrupt stack.
     make BUILD=build/fuzzseed FP=1
     tests/fuzz/make_seeds.py build/fuzzseed/kernel.elf
 
-Input formats: the comments at the top of fuzz_walk.c and fuzz_cfi.c.
+fuzz_lines' seeds are line tables of kernels as symgen encodes them
+(build/host/line_lookup --emit-c), with the inlined calls and without, and
+an empty table; no boot:
+
+    make build/host/line_lookup
+    tests/fuzz/make_seeds.py --lines build/test/gcc-O2-fp1/kernel.elf ...
+
+Input formats: the comments at the top of fuzz_walk.c, fuzz_cfi.c and
+fuzz_lines.c.
 """
 import os
 import re
@@ -23,7 +31,6 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from e2e_tests import free_port, qemu_argv, wait_for_listener  # noqa: E402
 from testlib import CROSS, ROOT, run  # noqa: E402
 
 CORPUS = os.path.join(HERE, "corpus")
@@ -58,6 +65,9 @@ print("STACK %x %x %s" % (stack_start, stack_end,
 
 def snapshot(elf, args):
     """(regs, stack start, stack bytes) at the kernel's call of tracer_start."""
+    # Imported here: --lines needs no boot. (These helpers have since left
+    # e2e_tests: the walk seeds need them back before they can be rewritten.)
+    from e2e_tests import free_port, qemu_argv, wait_for_listener
     port = free_port()
     with tempfile.NamedTemporaryFile("w", suffix=".py") as script:
         script.write(GDB_SNAPSHOT)
@@ -385,6 +395,66 @@ def cfi_seed(image, regs, stack_start, stack, encoding, pointer_offset):
             b"".join(u32(offset(w)) for w in words) + image.eh_frame)
 
 
+LINES_TARGET = "fuzz_lines"
+LINE_LOOKUP = os.path.join(ROOT, "build", "host", "line_lookup")
+TRACER_LINES_MAGIC, TRACER_LINES_VERSION = 0x4E494C54, 3  # tracer/line_format.h
+LINES_PAGE_SHIFT = 9
+LINES_PC_CHOICES = 16
+C_ARRAY_RE = re.compile(r"const \w+ bench_(\w+)\[\d+\] = \{([^}]*)\};")
+C_FIELD_RE = re.compile(r"\.(\w+) = (0x[0-9a-f]+|\d+)u")
+LINES_HEADER = [("magic", "I"), ("version", "I"), ("block_bytes", "H"), ("literal_bytes", "B"),
+                ("file_bits", "B"), ("call_bits", "B"), ("group_shift", "B"),
+                ("record_bytes", "B"), ("name_bits", "B"), ("call_line_bits", "B"),
+                ("row_count", "I"), ("block_count", "I"), ("page_count", "I"),
+                ("stream_size", "I"), ("file_count", "I"), ("call_count", "I"),
+                ("name_count", "I"), ("base", "Q")]
+
+
+def lines_input(fields, arrays):
+    """fuzz_lines.c's format: the header, pcs spread over the table's
+    pages, then the arrays."""
+    header = struct.pack("<" + "".join(kind for _, kind in LINES_HEADER),
+                         *(fields.get(name, 0) for name, _ in LINES_HEADER))
+    span = (fields.get("page_count", 0) + 2) << LINES_PAGE_SHIFT
+    pcs = b"".join(u32(i * span // LINES_PC_CHOICES + 2 * i + 1)
+                   for i in range(LINES_PC_CHOICES))
+    records = fields.get("call_count", 0) * fields.get("record_bytes", 0)
+    groups = (fields.get("page_count", 0) >> fields.get("group_shift", 0)) + 1
+    return (header + pcs + bytes(arrays.get("records", [])[:records])
+            + b"".join(u16(entry) for entry in arrays.get("group_block", [])[:groups])
+            + bytes(arrays.get("page_block", [])[:fields.get("page_count", 0) + 1])
+            + bytes(arrays.get("stream", [])[:fields.get("stream_size", 0)]))
+
+
+def lines_seed(elf, lines_alone):
+    """The table line_lookup encodes for elf (with --lines-alone, without
+    the inlined calls), as fuzz_lines input."""
+    with tempfile.TemporaryDirectory() as work:
+        source = os.path.join(work, "table.c")
+        result = run([LINE_LOOKUP] + (["--lines-alone"] if lines_alone else [])
+                     + ["--emit-c", source, elf], input="", timeout=300)
+        if result.returncode != 0:
+            sys.exit("make_seeds: line_lookup failed:\n" + result.stdout[-2000:]
+                     + result.stderr[-2000:])
+        text = open(source).read()
+    arrays = {name: [int(value.rstrip("u"), 0) for value in values.split(",") if value.strip()]
+              for name, values in C_ARRAY_RE.findall(text)}
+    fields = {name: int(value, 0) for name, value in C_FIELD_RE.findall(text)}
+    return lines_input(fields, arrays)
+
+
+def lines_seeds(elves):
+    """fuzz_lines' seeds: each kernel's table with and without its inlined
+    calls, named by the kernel's build directory, and an empty table."""
+    write(LINES_TARGET, "empty", lines_input(
+        {"magic": TRACER_LINES_MAGIC, "version": TRACER_LINES_VERSION, "block_bytes": 28,
+         "literal_bytes": 4, "file_bits": 1}, {}))
+    for elf in elves:
+        label = os.path.basename(os.path.dirname(os.path.abspath(elf)))
+        write(LINES_TARGET, label, lines_seed(elf, False))
+        write(LINES_TARGET, label + "-lines-alone", lines_seed(elf, True))
+
+
 def write(target, name, data):
     directory = os.path.join(CORPUS, target)
     os.makedirs(directory, exist_ok=True)
@@ -393,6 +463,9 @@ def write(target, name, data):
 
 
 def main():
+    if sys.argv[1:2] == ["--lines"]:
+        lines_seeds(sys.argv[2:])
+        return
     elf = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "fuzzseed", "kernel.elf")
     image = Image(elf)
     everything = FLAG_TRAP | FLAG_SYMTAB | FLAG_FDE_INDEX

@@ -1,6 +1,6 @@
 /*
  * inline_rows.c - symgen's inlined calls (symgen/dwarf_inlines.c) of an
- * image, for the test against binutils' addr2line -i (tests/inline_oracle.py).
+ * image, for tests/line_oracle.py (its differences with binutils' addr2line -i).
  *
  *     inline_rows ELF < addresses   one line per address (hex, one a line):
  *                                   "ADDR" then, for each inlined call at

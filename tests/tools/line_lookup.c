@@ -17,6 +17,12 @@
  *         line table alone) and the pcs (hex, one a line) with the rows' and
  *         dwarf_inline_chain()'s answers (no chains with --lines-alone) as
  *         C, for the instruction count on RISC-V (tests/bench/line_bench.c)
+ *     line_lookup --answers ELF < addresses
+ *         the lookup's answer at each address (hex, one a line), for the
+ *         oracle against addr2line -i (tests/line_oracle.py): a line
+ *         "ADDR FILE:LINE" ("ADDR ??:0" where the table has no line), then,
+ *         for each inlined call at ADDR, innermost first, a tab and "NAME
+ *         CALLFILE:CALLLINE" ("??" for a name or file not given)
  *
  * The layout is tracer/line_format.h's, in blocks of BYTES bytes (default
  * LINE_TABLE_BLOCK_BYTES).
@@ -139,6 +145,76 @@ static size_t check(const struct line_table *rows, const struct inline_table *in
 		}
 	}
 	return checked;
+}
+
+/* The table the lookup answers from, and the names its indexes stand
+ * for: files[n - 1] is file n, names[n - 1] name n. */
+struct answer_table {
+	struct tracer_lines header;
+	const char *const *files;
+	const char *const *names;
+};
+
+/* The table of the image at path: here symgen's encoding of its rows
+ * (GDB's choice) and inlined calls, as symgen encodes them for the image.
+ * The one place that says where --answers' table comes from. */
+static void read_answer_table(const char *path, struct answer_table *table)
+{
+	struct elf_file elf;
+	struct line_table rows;
+	struct inline_table inlines;
+	struct encoded_lines encoded;
+
+	elf_open(&elf, path);
+	dwarf_lines_read(&elf, LINE_CHOICE_GDB, &rows);
+	if (rows.problem)
+		die(path, "no line table: %s", rows.problem);
+	dwarf_inlines_read(&elf, &inlines);
+	line_table_encode(path, &rows, &inlines, LINE_TABLE_BLOCK_BYTES, &encoded);
+	table->header = encoded.header;
+	table->files = rows.files;
+	table->names = encoded.names;
+}
+
+/* --answers: the lookup's file:line and chain at each address of stdin. */
+static void print_answers(const char *path)
+{
+	struct answer_table table;
+	char query[64];
+
+	read_answer_table(path, &table);
+	if (!tracer_lines_valid(&table.header))
+		die(path, "the lookup rejects the table's header");
+	while (fgets(query, sizeof(query), stdin)) {
+		uint64_t pc;
+		struct tracer_line answer;
+		uint32_t call, steps = 0;
+
+		if (sscanf(query, "%" SCNx64, &pc) != 1)
+			die(path, "not an address: %s", query);
+		answer = lookup(&table.header, pc);
+		printf("%" PRIx64 " %s:%" PRIu32, pc,
+		       answer.file ? table.files[answer.file - 1] : "??", answer.line);
+		/* A table the lookup accepts has parents below their calls: the
+		 * chain ends within call_count steps. */
+		for (call = answer.call; call != 0; call = answer.call) {
+			struct tracer_inline_call record;
+
+			if (++steps > table.header.call_count ||
+			    tracer_inline_call_at(&table.header, call, &record) !=
+				TRACER_LINE_FOUND)
+				die(path,
+				    "0x%" PRIx64 ": inlined call %" PRIu32
+				    " has no record, or its chain no end",
+				    pc, call);
+			printf("\t%s %s:%" PRIu32,
+			       record.name ? table.names[record.name - 1] : "??",
+			       record.file ? table.files[record.file - 1] : "??",
+			       record.line);
+			answer.call = record.parent;
+		}
+		printf("\n");
+	}
 }
 
 static void emit_array(FILE *out, const char *type, const char *name, const void *data,
@@ -321,6 +397,10 @@ int main(int argc, char **argv)
 	int arg = 1;
 
 	die_program = "line_lookup";
+	if (argc == 3 && strcmp(argv[1], "--answers") == 0) {
+		print_answers(argv[2]);
+		return 0;
+	}
 	for (; arg < argc - 1; arg++) {
 		if (strcmp(argv[arg], "--block") == 0 && arg + 1 < argc - 1)
 			block_bytes = (uint32_t)strtoul(argv[++arg], NULL, 10);
@@ -335,7 +415,7 @@ int main(int argc, char **argv)
 		fprintf(
 		    stderr,
 		    "usage: line_lookup [--block BYTES] [--lines-alone] [--emit-c OUT.c] "
-		    "ELF\n");
+		    "ELF\n       line_lookup --answers ELF < addresses\n");
 		return 2;
 	}
 	elf_open(&elf, argv[arg]);

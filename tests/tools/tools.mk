@@ -8,17 +8,19 @@
 #                   (tests/prologue_crosscheck.py)
 #   table_check     the unwind table against the interpreter, row by row
 #                   (tests/table_proof.py)
-#   line_rows       symgen's line table against addr2line (tests/line_oracle.py)
-#                   and GDB's bt (tests/frame_lines.py)
-#   inline_rows     symgen's inlined calls against addr2line -i (tests/inline_oracle.py)
-#                   and GDB's bt (tests/frame_lines.py)
+#   line_lookup     the tracer's line lookup on an image's table, against
+#                   addr2line -i (tests/line_oracle.py)
+#   line_rows       symgen's line table, to explain the oracle's differences
+#                   (tests/line_oracle.py), and GDB's bt (tests/frame_lines.py)
+#   inline_rows     symgen's inlined calls, to explain the oracle's differences
+#                   (tests/line_oracle.py), and GDB's bt (tests/frame_lines.py)
 
 TEST_TOOLS_CFLAGS := $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -Isymgen -Itests/tools
 TEST_TOOLS_COMMON := symgen/image_view.c symgen/die.c symgen/dwarf_names.c symgen/dwarf_read.c \
 	symgen/elf.c symgen/fde_index.c $(wildcard tracer/*.c)
 TEST_TOOLS_HEADERS := $(wildcard tests/tools/*.h symgen/*.h tracer/*.h)
 TEST_TOOLS := $(HOST_BUILD)/cfi_rows $(HOST_BUILD)/prologue_check $(HOST_BUILD)/table_check \
-	$(HOST_BUILD)/line_rows $(HOST_BUILD)/inline_rows
+	$(HOST_BUILD)/line_rows $(HOST_BUILD)/inline_rows $(HOST_BUILD)/line_lookup
 # One object per source, shared by the tools (one set of flags).
 TEST_TOOLS_OBJ := $(HOST_BUILD)/tools-obj
 TEST_TOOLS_COMMON_OBJS := $(patsubst %.c,$(TEST_TOOLS_OBJ)/%.o,$(TEST_TOOLS_COMMON))
@@ -39,22 +41,21 @@ $(HOST_BUILD)/table_check: $(TEST_TOOLS_OBJ)/tests/tools/table_check.o \
 		$(TEST_TOOLS_COMMON_OBJS)
 	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -o $@
 
-# line_rows: symgen's line table against addr2line (tests/line_oracle.py). The
-# line reader inflates compressed debug sections with zlib.
+# line_rows: symgen's line table (tests/line_oracle.py). The line reader inflates compressed debug sections with zlib.
 $(HOST_BUILD)/line_rows: $(TEST_TOOLS_OBJ)/tests/tools/line_rows.o \
 		$(TEST_TOOLS_OBJ)/symgen/dwarf_lines.o $(TEST_TOOLS_OBJ)/symgen/dwarf_section.o \
 		$(TEST_TOOLS_COMMON_OBJS)
 	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@
 
-# inline_rows: symgen's inlined calls against addr2line -i (tests/inline_oracle.py).
+# inline_rows: symgen's inlined calls (tests/line_oracle.py).
 $(HOST_BUILD)/inline_rows: $(TEST_TOOLS_OBJ)/tests/tools/inline_rows.o \
 		$(TEST_TOOLS_OBJ)/symgen/dwarf_inlines.o $(TEST_TOOLS_OBJ)/symgen/dwarf_lines.o \
 		$(TEST_TOOLS_OBJ)/symgen/dwarf_section.o $(TEST_TOOLS_COMMON_OBJS)
 	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@
 
-# line_lookup (PROTOTYPE, issue 19): the tracer's line lookup over symgen's
-# encoding, against the rows of symgen/dwarf_lines.c and the inlined calls of
-# symgen/dwarf_inlines.c.
+# line_lookup (issue 19): the tracer's line lookup over symgen's encoding,
+# against the rows of symgen/dwarf_lines.c and the inlined calls of
+# symgen/dwarf_inlines.c; its --answers for tests/line_oracle.py.
 $(HOST_BUILD)/line_lookup: $(TEST_TOOLS_OBJ)/tests/tools/line_lookup.o \
 		$(TEST_TOOLS_OBJ)/symgen/line_table.o $(TEST_TOOLS_OBJ)/symgen/dwarf_inlines.o \
 		$(TEST_TOOLS_OBJ)/symgen/dwarf_lines.o \
