@@ -149,10 +149,9 @@ static size_t check(const struct line_table *rows, const struct inline_table *in
 
 /* The table the lookup answers from, and the names its indexes stand
  * for: files[n - 1] is file n, names[n - 1] name n. */
+/* The table --answers looks up in; its names are its own strings. */
 struct answer_table {
 	struct tracer_lines header;
-	const char *const *files;
-	const char *const *names;
 };
 
 /* The table of the image at path: here symgen's encoding of its rows
@@ -172,8 +171,6 @@ static void read_answer_table(const char *path, struct answer_table *table)
 	dwarf_inlines_read(&elf, &inlines);
 	line_table_encode(path, &rows, &inlines, LINE_TABLE_BLOCK_BYTES, &encoded);
 	table->header = encoded.header;
-	table->files = rows.files;
-	table->names = encoded.names;
 }
 
 /* --answers: the lookup's file:line and chain at each address of stdin. */
@@ -194,7 +191,8 @@ static void print_answers(const char *path)
 			die(path, "not an address: %s", query);
 		answer = lookup(&table.header, pc);
 		printf("%" PRIx64 " %s:%" PRIu32, pc,
-		       answer.file ? table.files[answer.file - 1] : "??", answer.line);
+		       answer.file ? tracer_lines_file(&table.header, answer.file) : "??",
+		       answer.line);
 		/* A table the lookup accepts has parents below their calls: the
 		 * chain ends within call_count steps. */
 		for (call = answer.call; call != 0; call = answer.call) {
@@ -208,8 +206,10 @@ static void print_answers(const char *path)
 				    " has no record, or its chain no end",
 				    pc, call);
 			printf("\t%s %s:%" PRIu32,
-			       record.name ? table.names[record.name - 1] : "??",
-			       record.file ? table.files[record.file - 1] : "??",
+			       record.name ? tracer_lines_name(&table.header, record.name)
+					   : "??",
+			       record.file ? tracer_lines_file(&table.header, record.file)
+					   : "??",
 			       record.line);
 			answer.call = record.parent;
 		}
