@@ -25,11 +25,11 @@
  * index those of .eh_frame (tracer/table_hash.h), which the tracer checks
  * as a walk reads them.
  *
- * Only libc and tracer/: copy symgen/ into your tree and build main.c,
- * symgen.c, die.c, elf.c, fde_index.c, functions.c and unwind_table.c with
- * tracer/cfi_parse.c, tracer/cfi_row.c and tracer/memory.c (the tracer's own
- * .eh_frame parser and interpreter), with the host
- * compiler and -DTRACER_HOST_VIEW -Itracer.
+ * Only libc, zlib and tracer/: copy symgen/ into your tree and build every
+ * file of it with the files of tracer/ it shares (TRACER_SYMGEN_LIB_SRCS in
+ * tracer.mk: the tracer's own .eh_frame parser and interpreter, prologue
+ * decoder and line table checksum), with the host compiler and
+ * -DTRACER_HOST_VIEW -Itracer -lz.
  * The output is written to a temporary file and renamed into place, so a
  * failed run leaves no output behind.
  */

@@ -105,7 +105,7 @@ endif
 TRACER_SYMGEN_LIB_SRCS := $(addprefix $(TRACER_SYMGEN_DIR)/,symgen.c die.c dwarf_inlines.c dwarf_lines.c \
 	dwarf_names.c dwarf_read.c dwarf_section.c elf.c fde_index.c functions.c image_end.c \
 	image_view.c line_table.c unwind_table.c) \
-	$(addprefix $(TRACER_DIR)/,cfi_parse.c cfi_row.c memory.c prologue_decode.c)
+	$(addprefix $(TRACER_DIR)/,cfi_parse.c cfi_row.c lines.c memory.c prologue_decode.c)
 TRACER_SYMGEN_SRCS := $(TRACER_SYMGEN_DIR)/main.c $(TRACER_SYMGEN_LIB_SRCS)
 # zlib inflates compressed debugging sections (-gz).
 TRACER_SYMGEN_LIBS := -lz

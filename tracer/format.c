@@ -89,7 +89,7 @@ char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *fra
 
 	/* An inlined call has no address of its own: a line without one,
 	 * which decode_stacktrace.sh passes through as it is. */
-	if (frame->inlined) {
+	if (TRACER_LINKS_LINES && frame->inlined) {
 		put_str(&line, " [inlined] ");
 		put_str(&line, frame->name ? frame->name : "??");
 	} else {
@@ -107,7 +107,7 @@ char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *fra
 	}
 	/* Where Linux's CONFIG_KALLSYMS_LINEINFO puts it; whole or not at
 	 * all: a place cut short would name another line. */
-	if (frame->file && fits(&line, frame->file, frame->line)) {
+	if (TRACER_LINKS_LINES && frame->file && fits(&line, frame->file, frame->line)) {
 		put_str(&line, " (");
 		put_str(&line, frame->file);
 		put_char(&line, ':');
@@ -191,8 +191,10 @@ char *tracer_format_note(char *buf, size_t size, struct tracer_walk *caller_walk
 	if (TRACER_LINKS_DWARF)
 		noted |= put_table_note(&line, noted, walk, 8, ".eh_frame",
 					walk->eh_frame_status, "no DWARF unwinding");
-	noted |= put_table_note(&line, noted, walk, 16, "line table", walk->lines_status,
-				"frames print without file:line");
+	if (TRACER_LINKS_LINES)
+		noted |=
+		    put_table_note(&line, noted, walk, 16, "line table",
+				   walk->lines_status, "frames print without file:line");
 	return noted ? buf : NULL;
 }
 

@@ -194,33 +194,10 @@ struct tracer_lines {
 	const uint32_t *hashes;
 };
 
-/* The descriptor's checksum: tracer_header_hash() of its fields (struct
- * tracer_lines), a word at a time: no array of them on the stack. */
-static inline uint32_t tracer_lines_checksum(const struct tracer_lines *table)
-{
-	const uint64_t base = table->base;
-	uint64_t hash = tracer_hash_start(TRACER_HASHED_LINES_HEADER, 0);
-
-	hash = tracer_hash_word(hash, table->block_bytes);
-	hash = tracer_hash_word(hash, table->literal_bytes);
-	hash = tracer_hash_word(hash, table->file_bits);
-	hash = tracer_hash_word(hash, table->row_count);
-	hash = tracer_hash_word(hash, table->block_count);
-	hash = tracer_hash_word(hash, table->page_count);
-	hash = tracer_hash_word(hash, table->stream_size);
-	hash = tracer_hash_word(hash, table->file_count);
-	hash = tracer_hash_word(hash, table->group_shift);
-	hash = tracer_hash_word(hash, table->call_bits);
-	hash = tracer_hash_word(hash, table->call_count);
-	hash = tracer_hash_word(hash, table->record_bytes);
-	hash = tracer_hash_word(hash, table->name_bits);
-	hash = tracer_hash_word(hash, table->name_count);
-	hash = tracer_hash_word(hash, table->call_line_bits);
-	hash = tracer_hash_word(hash, table->strings_size);
-	hash = tracer_hash_word(hash, (uint32_t)base);
-	hash = tracer_hash_word(hash, (uint32_t)(base >> 32));
-	return tracer_hash_end(hash);
-}
+/* The descriptor's checksum: tracer_header_hash() of every 32-bit field
+ * after word_size but checksum, in order, then base (64-bit, low word
+ * first). lines.c, shared with symgen, which writes it. */
+uint32_t tracer_lines_checksum(const struct tracer_lines *table);
 
 /* The special opcode for a step of `steps` halfwords and a line delta, or
  * -1 if none has them. */

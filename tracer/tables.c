@@ -313,8 +313,8 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
 /* Array `index` of a table whose header check passed, in the order of its
  * hashes (line_format.h); *hashes, the first of its blocks' hashes, moves
  * past them. One at a time: the walk's stack holds one. */
-static struct hashed_array lines_array(const struct tracer_lines *table, unsigned index,
-				       uintptr_t *hashes)
+static __attribute__((noinline)) struct hashed_array
+lines_array(const struct tracer_lines *table, unsigned index, uintptr_t *hashes)
 {
 	struct hashed_array array = {TRACER_HASHED_LINES_GROUPS + index, 0, 0, *hashes};
 

@@ -420,7 +420,7 @@ bool tracer_next(struct tracer_walk *caller_walk, struct tracer_frame *frame)
 	struct walk *walk = walk_of(caller_walk);
 	/* The first of the frames of walk->next's code: its inlined calls,
 	 * innermost first, then the function's own. */
-	const bool first = !walk->lines_pending;
+	const bool first = !TRACER_LINKS_LINES || !walk->lines_pending;
 
 	if (first) {
 		if (walk->stop != TRACER_RUNNING || walk->frames_left == 0) {
