@@ -15,7 +15,7 @@
 
 /* Blocks of 28 bytes: the fewest that keep every test kernel within the
  * issue's 1.85 bytes per row (27 would, by 0.003), for the fewest rows a
- * lookup decodes (docs/line-table-plan.md). */
+ * lookup decodes (docs/line-table-format.md). */
 #define LINE_TABLE_BLOCK_BYTES 28u
 
 /* The table, its arrays tracked blocks (die.h); header.base is the first

@@ -7,7 +7,7 @@
  *
  * Why this layout (measured by tests/bench/line_bench.py and
  * tests/tools/line_lookup; the figures, and the layouts tried and
- * rejected, are in docs/line-table-plan.md). A lookup costs what it
+ * rejected, are in docs/line-table-format.md). A lookup costs what it
  * decodes: about 90 instructions whatever the block, and about 15 a row
  * decoded (11 a special opcode). So the layout spends its bytes on making
  * a block cheap, and blocks small:

@@ -134,8 +134,10 @@ const struct tracer_symbol *walk_function(struct walk *walk)
 	return walk->next_function;
 }
 
-/* The frame in walk->next, symbolized: its function's. */
-static void describe_next(struct walk *walk, struct tracer_frame *frame)
+/* The frame in walk->next, symbolized: its function's. Inline: it is the
+ * most of a symbolized walk's frame. */
+static inline __attribute__((always_inline)) void
+describe_next(struct walk *walk, struct tracer_frame *frame)
 {
 	const bool is_return_address = !walk->next_is_exact;
 	const enum tracer_unwinder found_by = walk->next_found_by;

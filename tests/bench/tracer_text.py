@@ -8,7 +8,9 @@ checks, ...), two lines per set and level:
     bench tracer-text <unwinders, comma-separated> <level> <N> bytes
     bench tracer-core <unwinders, comma-separated> <level> <N> bytes
 A kernel links these objects whole, so their .text is the tracer's code
-in its image (make bench; tests/bench_tests.py checks the sizes).
+in its image (make bench; tests/bench_tests.py checks the sizes). The sets
+of issue 18's targets are measured again without the line table
+(TRACER_LINES=no), named "<unwinders>,no-lines".
 
     tracer_text.py OUTPUT_DIR CC FLAGS...
 """
@@ -22,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from testlib import CROSS, UNWINDER_SETS, tracer_sources  # noqa: E402
 
 LEVELS = ["-O2", "-Os"]
+NO_LINES_SETS = [["frame-pointer"], ["frame-pointer", "table"]]
 
 
 def text_sizes(objects):
@@ -49,9 +52,11 @@ def main():
     core = set.intersection(*(set(os.path.basename(source)[:-2] + ".o"
                                   for source in tracer_sources(unwinders)[0])
                               for unwinders in UNWINDER_SETS))
-    for unwinders in UNWINDER_SETS:
-        sources, defines = tracer_sources(unwinders)
-        name = ",".join(unwinders)
+    sets = ([(unwinders, True) for unwinders in UNWINDER_SETS]
+            + [(unwinders, False) for unwinders in NO_LINES_SETS])
+    for unwinders, lines in sets:
+        sources, defines = tracer_sources(unwinders, lines)
+        name = ",".join(unwinders) + ("" if lines else ",no-lines")
         for level in LEVELS:
             out_dir = os.path.join(out_root, "%s%s" % (name, level))
             shutil.rmtree(out_dir, ignore_errors=True)

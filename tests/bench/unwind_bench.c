@@ -22,6 +22,10 @@
  * (tracer_start() and the first tracer_next(); unwind: the unwind table's
  * rows and blocks):
  *   BENCH walk-start <unwinder> instret=<count> symbols=<n> fdes=<n> unwind=<n>
+ * The unwinders' walks run without the line table (config.lines NULL): its
+ * lookups are measured apart (tests/bench/line_bench.py). What it adds to a
+ * walk's start, its whole check before the first lookup:
+ *   BENCH lines-check instret=<count> bytes=<the table's arrays>
  * Then the slopes, in the form tools read (build: gcc-O2-fp0, ...):
  *   bench <build> <unwinder> raw slope <N> instr/frame
  *   bench <build> <unwinder> symbolized slope <N> instr/frame
@@ -108,6 +112,9 @@ static struct tracer_config config;
 static struct tracer_trap_layout trap;
 static struct tracer_prepared prepared;
 static struct tracer_config config_alone;
+/* The line table panic_describe_kernel() gives: the walks above run
+ * without it. */
+static const struct tracer_lines *lines_of_panic;
 static struct tracer_prepared prepared_alone;
 static uintptr_t pcs[BENCH_MAX_FRAMES];
 
@@ -249,6 +256,35 @@ BENCH_FN static void measure_walk_start(unsigned which)
 		    : config.unwind_table->count + config.unwind_table->block_count);
 }
 
+/* A walk's start (the auto unwinder) with the line table, less without:
+ * the table's check before the first lookup, and that lookup. */
+BENCH_FN static void measure_lines_check(void)
+{
+	struct tracer_config with_lines = config;
+	const struct tracer_lines *lines = lines_of_panic;
+	struct tracer_regs regs;
+	struct tracer_walk walk;
+	struct tracer_frame frame;
+	unsigned long start, without, with;
+
+	with_lines.lines = lines;
+	TRACER_CAPTURE_REGS(&regs);
+	start = read_instret();
+	tracer_start(&walk, TRACER_AUTO, &config, &regs);
+	(void)tracer_next(&walk, &frame);
+	without = read_instret() - start;
+	start = read_instret();
+	tracer_start(&walk, TRACER_AUTO, &with_lines, &regs);
+	(void)tracer_next(&walk, &frame);
+	with = read_instret() - start;
+	kprintf("BENCH lines-check instret=%lu bytes=%u\n", with - without,
+		(unsigned)(((lines->page_count >> lines->group_shift) + 1) * 2 +
+			   lines->page_count + 1 + lines->stream_size +
+			   lines->call_count * lines->record_bytes +
+			   (lines->file_count - 1 + lines->name_count) * 4 +
+			   lines->strings_size));
+}
+
 static const char *unwinder_name(unsigned which)
 {
 	return which == BENCH_LIBGCC ? "libgcc" : benched[which].name;
@@ -335,6 +371,8 @@ static void bench_run(bool with_frame_pointer)
 	measure_frame_pointer = with_frame_pointer;
 	panic_describe_kernel(&config, &trap);
 	config.max_depth = BENCH_MAX_FRAMES;
+	lines_of_panic = config.lines;
+	config.lines = NULL;
 	tracer_prepare(&prepared, &config);
 	config_alone = config;
 	config_alone.unwind_table = NULL;
@@ -356,6 +394,7 @@ static void bench_run(bool with_frame_pointer)
 		if (measured(i))
 			measure_walk_start(i);
 	}
+	measure_lines_check();
 	print_slopes(build);
 }
 
