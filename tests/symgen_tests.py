@@ -65,8 +65,11 @@ def unescape_c(body):
 def parse_table(path):
     """Reads symgen's C output back: {addr: (name, size)}."""
     text = open(path).read()
-    # The literal's own terminating NUL is the last byte of names[].
-    names = b"".join(unescape_c(m) for m in re.findall(r'^    "(.*)"[;]?$', text, re.M)) + b"\0"
+    # names[]'s literal (the line table's strings are another), whose own
+    # terminating NUL is the last byte of names[].
+    start = text.find("static const char names[")
+    literal = text[start:text.index('";\n', start) + 3] if start >= 0 else ""
+    names = b"".join(unescape_c(m) for m in re.findall(r'^    "(.*)"[;]?$', literal, re.M)) + b"\0"
     table = {}
     for addr, size, offset in re.findall(r"\{0x([0-9a-f]+)u, 0x([0-9a-f]+)u, (\d+)u\}", text):
         name = names[int(offset):names.index(b"\0", int(offset))].decode()
