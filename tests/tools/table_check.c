@@ -161,7 +161,8 @@ static void check_fde(const struct tracer_config *config,
 
 		/* The frame sizes symgen measured (s0-based rows), for the
 		 * oracle of tests/table_proof.py: each once per FDE. */
-		if (rule->kind < 16 && rule->kind & 1 && rule->frame_size_16 != 0 &&
+		if (rule->kind < TRACER_UNWIND_NO_CFI &&
+		    rule->kind & TRACER_UNWIND_CFA_ON_S0 && rule->frame_size_16 != 0 &&
 		    rule->frame_size_16 != stated) {
 			stated = rule->frame_size_16;
 			printf("size 0x%" PRIx64 " 0x%" PRIx64 " %u\n", entry->pc_start,
