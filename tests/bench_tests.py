@@ -118,9 +118,8 @@ TEXT_GUARDS = {("frame-pointer", "-O2"): 12540, ("frame-pointer", "-Os"): 11100,
                ("frame-pointer,table", "-O2"): 17750, ("frame-pointer,table", "-Os"): 15960,
                ("frame-pointer,table,dwarf,prologue", "-O2"): 37970,
                ("frame-pointer,table,dwarf,prologue", "-Os"): 32250,
-               ("frame-pointer,no-lines", "-O2"): 8380, ("frame-pointer,no-lines", "-Os"): 7470,
-               ("frame-pointer,table,no-lines", "-O2"): 13680,
-               ("frame-pointer,table,no-lines", "-Os"): 12460}
+               ("frame-pointer,no-lines", "-O2"): 8380,
+               ("frame-pointer,table,no-lines", "-O2"): 13680}
 BENCH_TIMEOUT = 600
 BENCH_KERNELS = [os.path.join(ROOT, "build", "bench", "kernel.elf"),
                  os.path.join(ROOT, "build", "bench-fp1", "kernel.elf"),
