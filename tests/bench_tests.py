@@ -166,6 +166,7 @@ LINE_LOOKUP_RE = re.compile(r"^bench line-lookup (\S+) ([\d.]+) instr/frame \(li
 LINE_TABLE_MAX_BYTES_PER_ROW = 1.85
 LINE_LOOKUP_MAX = 400
 LINE_KERNELS = {"gcc-O2-fp0": "`FP=0`", "gcc-O2-fp0-10x": "10x"}
+LINES_CHECK_RE = re.compile(r"^BENCH lines-check instret=(\d+) bytes=(\d+)$")
 
 
 def parse(output):
@@ -487,6 +488,42 @@ def check_text_sizes(results, output):
               flush=True)
 
 
+def check_lines_prose(results, output, tables):
+    """docs/speed.md's figures about the line table in its prose: bytes a
+    row, the table's check at a walk's start (BENCH lines-check, per
+    kernel), the code it takes with the frame pointer."""
+    prose = open(SPEED_DOC).read()
+    checks, build = {}, None
+    for line in output.splitlines():
+        kernel, check = KERNEL_RE.match(line), LINES_CHECK_RE.match(line)
+        build = kernel.group(1) if kernel else build
+        if check:
+            checks[build] = tuple(int(value) for value in check.groups())
+    per_row = re.search(r"That is ([\d.]+) and ([\d.]+) bytes a row", prose)
+    results.check("docs/speed.md's bytes a row are make bench's",
+                  per_row is not None and
+                  [float(v) for v in per_row.groups()] ==
+                  [round(float(tables[kernel][2]), 2) for kernel in sorted(LINE_KERNELS)],
+                  per_row.groups() if per_row else "not found")
+    stated = re.search(r"`BENCH lines-check`: ([\d,]+) instructions for the\s+([\d,]+) bytes "
+                       r"of the `FP=0` kernel's table, ([\d,]+) for the 10x kernel's\s+([\d,]+)",
+                       prose)
+    measured = checks.get("gcc-O2-fp0", ()) + checks.get("gcc-O2-fp0-10x", ())
+    results.check("docs/speed.md's line table check at a walk's start is make bench's (%s)"
+                  % (measured,), stated is not None and len(measured) == 4 and
+                  all(close_enough(int(v.replace(",", "")), m)
+                      for v, m in zip(stated.groups(), measured)),
+                  stated.groups() if stated else "not found")
+    sizes = {(u, level): int(size) for u, level, size in TEXT_RE.findall(output)}
+    code = re.search(r"core\) take ([\d,]+) bytes with the frame pointer", prose)
+    lines_code = (sizes.get(("frame-pointer", "-O2"), 0)
+                  - sizes.get(("frame-pointer,no-lines", "-O2"), 0))
+    results.check("docs/speed.md's code of the line table is make bench's (%d)" % lines_code,
+                  code is not None and close_enough(int(code.group(1).replace(",", "")),
+                                                    lines_code),
+                  code.group(0) if code else "not found")
+
+
 def check_lines(results, output):
     """make bench printed each kernel's line table, inline table and lookup:
     within issue 19's budgets, and as docs/speed.md states them."""
@@ -512,6 +549,7 @@ def check_lines(results, output):
         limit = header_constant("tracer.h", "TRACER_STACK_LINES")
         results.check("bench %s: the lookup's stack, %s bytes, within TRACER_STACK_LINES (%s)"
                       % (kernel, stack, limit), int(stack) <= limit)
+    check_lines_prose(results, output, tables)
     doc = [t for t in markdown_tables(open(SPEED_DOC).read()) if t[0][0] == "line table of"]
     if results.check("docs/speed.md has its table of line tables", len(doc) == 1,
                      "%d tables" % len(doc)):
