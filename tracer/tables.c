@@ -306,7 +306,7 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
  * as the others'; its arrays whole, before the walk's first lookup
  * (walk.c): a lookup reads a block of the stream, the page map around pc
  * and a record per inlined call, and a printed trace (the only user of
- * lines) pays the check once, about 9 instructions per 8 bytes.
+ * lines) pays the check once (its cost: docs/speed.md).
  */
 #define LINES_ARRAYS 6u
 
