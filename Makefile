@@ -191,9 +191,13 @@ test-prerequisites: $(TEST_PREREQUISITES)
 
 # The closing line's time counts from make test's start (make expands a
 # recipe whole before its first line runs).
+# V=1: every check's line and the build commands; TESTS="NAME ...": those
+# groups only (docs/testing.md).
 test:
-	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-prerequisites
-	MAKE_TEST_START=$(shell date +%s) $(PYTHON) tests/run_tests.py
+	@$(MAKE) --no-print-directory $(if $(filter-out 0,$(V)),,-s) -j$(TEST_JOBS) \
+		test-prerequisites
+	@MAKE_TEST_START=$(shell date +%s) TEST_VERBOSE=$(V) TESTS="$(TESTS)" \
+		$(PYTHON) tests/run_tests.py
 
 clean:
 	rm -rf build

@@ -33,7 +33,7 @@ import os
 import re
 import subprocess
 
-from testlib import CROSS, ROOT, TEST_BUILD, Results, run
+from testlib import CROSS, ROOT, TEST_BUILD, Results, info, run
 
 # Guards on the slopes, by unwinder and mode, over both builds (rv64imac,
 # gcc -O2; FP=1 costs more than FP=0 for all but the frame pointer).
@@ -235,8 +235,8 @@ def check_costs(results, build, walks_by_name, printed, symbols):
         raw, symbolized = printed.get((name, "raw")), printed.get((name, "symbolized"))
         added = symbolized - raw if raw is not None and symbolized is not None else None
         added = added - SYMBOLIZED_STEP_EXTRA.get(name, 0) if added is not None else None
-        print("  bench %s %s: symbolizing adds %s instr/frame; 15 * log2(%d symbols) + %d = %.0f"
-              % (build, name, added, symbols, CHECK_PER_FRAME, bound), flush=True)
+        info("  bench %s %s: symbolizing adds %s instr/frame; 15 * log2(%d symbols) + %d = %.0f"
+             % (build, name, added, symbols, CHECK_PER_FRAME, bound))
         results.check("bench %s %s: symbolizing adds at most %.0f instructions per frame "
                       "(measured %s)" % (build, name, bound, added),
                       added is not None and added <= bound)
@@ -256,8 +256,8 @@ def check_walk_start(results, label, starts, fp):
                          - {"libgcc"}):
         return
     for name, (instret, symbols, fdes, unwind) in sorted(starts.items()):
-        print("  %s %s walk start: %d instructions (%d symbols, %d FDEs, %d unwind table "
-              "entries)" % (label, name, instret, symbols, fdes, unwind), flush=True)
+        info("  %s %s walk start: %d instructions (%d symbols, %d FDEs, %d unwind table "
+             "entries)" % (label, name, instret, symbols, fdes, unwind))
         limit = WALK_START_MAX.get(name, 0)
         results.check("%s %s: starting a walk costs at most %d instructions (measured %d)"
                       % (label, name, limit, instret),
@@ -462,7 +462,7 @@ def check_text_sizes(results, output):
     results.check("make bench prints the tracer's .text for each unwinder set, and its core's",
                   set(sizes) == set(cores) == set(TEXT_GUARDS), sorted(sizes))
     for key, size in sorted(sizes.items()):
-        print("  bench tracer-text %s %s: %d bytes" % (key + (size,)), flush=True)
+        info("  bench tracer-text %s %s: %d bytes" % (key + (size,)))
     for (unwinders, level), limit in sorted(TEXT_GUARDS.items()):
         size = sizes.get((unwinders, level))
         results.check("bench tracer-text %s %s: at most %d bytes (guard; measured %s)"
@@ -482,10 +482,9 @@ def check_text_sizes(results, output):
     # reported, so that the figure is seen, not asserted.
     for (unwinders, level), limit in sorted(TEXT_TARGETS.items()):
         size = sizes.get((unwinders, level))
-        print("  bench tracer-text %s %s: the issue's target is %d bytes: %s"
-              % (unwinders, level, limit,
-                 "met" if size is not None and size <= limit else "not met (%s)" % size),
-              flush=True)
+        info("  bench tracer-text %s %s: the issue's target is %d bytes: %s"
+             % (unwinders, level, limit,
+                "met" if size is not None and size <= limit else "not met (%s)" % size))
 
 
 def check_lines_prose(results, output, tables):
@@ -538,9 +537,9 @@ def check_lines(results, output):
     for kernel in sorted(LINE_KERNELS):
         rows, size, per_row = tables[kernel]
         average, most, stack = lookups[kernel]
-        print("  bench %s: line table %s rows, %s bytes, %s bytes/row; inline table %s + %s "
-              "bytes; lookup %s instr/frame, max %s, stack %s bytes"
-              % ((kernel, rows, size, per_row) + inlines[kernel] + lookups[kernel]), flush=True)
+        info("  bench %s: line table %s rows, %s bytes, %s bytes/row; inline table %s + %s "
+             "bytes; lookup %s instr/frame, max %s, stack %s bytes"
+             % ((kernel, rows, size, per_row) + inlines[kernel] + lookups[kernel]))
         results.check("bench %s: line table %s bytes/row, at most %.2f"
                       % (kernel, per_row, LINE_TABLE_MAX_BYTES_PER_ROW),
                       float(per_row) <= LINE_TABLE_MAX_BYTES_PER_ROW)
@@ -582,7 +581,7 @@ def check_benchmark(results):
     for build, walks_by_name in sorted(kernels.items()):
         for line in sorted("bench %s %s %s slope %d instr/frame" % ((build,) + key + (value,))
                            for key, value in slopes.get(build, {}).items()):
-            print("  " + line, flush=True)
+            info("  " + line)
         check_frames(results, "bench " + build, walks_by_name)
         symbols = next(iter(starts[build].values()))[1] if starts[build] else 1
         if build != BIG_BUILD:

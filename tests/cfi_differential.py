@@ -34,7 +34,7 @@ import os
 import re
 import subprocess
 
-from testlib import CROSS, HOST_BUILD, TEST_BUILD, in_parallel, link_libgcc_whole, run
+from testlib import CROSS, HOST_BUILD, TEST_BUILD, in_parallel, info, link_libgcc_whole, run
 
 CFI_ROWS = os.path.join(HOST_BUILD, "cfi_rows")
 WORK = os.path.join(TEST_BUILD, "cfi")
@@ -373,8 +373,8 @@ def compare_elf(results, label, elf):
     is32 = "ELF32" in run([CROSS + "readelf", "-h", elf]).stdout
     unfit = encodings_fit_host(raw, is32)
     if unfit:
-        print("SKIP CFI differential on %s: %s; rv32 absptr would be misread by the 64-bit "
-              "host tool" % (label, unfit), flush=True)
+        info("SKIP CFI differential on %s: %s; rv32 absptr would be misread by the 64-bit "
+             "host tool" % (label, unfit))
         return
     queries, expectations, skipped = [], [], 0
     fdes = [t for t in tables.values() if t.kind == "FDE"]
@@ -518,9 +518,9 @@ def compare_all(results, targets):
     """compare_elf() on each (label, elf), side by side."""
     def compare(label, elf):
         if not os.path.exists(elf):
-            print("SKIP CFI differential on %s: no such file" % label, flush=True)
+            info("SKIP CFI differential on %s: no such file" % label)
         elif not has_eh_frame(elf):
-            print("SKIP CFI differential on %s: no .eh_frame" % label, flush=True)
+            info("SKIP CFI differential on %s: no .eh_frame" % label)
         else:
             compare_elf(results, label, elf)
     in_parallel([functools.partial(compare, label, elf) for label, elf in targets])

@@ -34,7 +34,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from testlib import CROSS, run  # noqa: E402
+from testlib import CROSS, info, run  # noqa: E402
 
 ADDRESS_WORD_RE = re.compile(r"\[<([^]]+)>\]")
 SYMBOL_TOKEN_RE = re.compile(r"[^+ ]+\+0x[0-9a-f]+/0x[0-9a-f]+")
@@ -207,8 +207,8 @@ def report_shapes(source, lines, symbols):
             continue
         if shape not in seen:
             seen.add(shape)
-            print("  decode_stacktrace.sh model, %s: %s: %r\n    %r"
-                  % (source, shape, line, decode_line(line, symbols)), flush=True)
+            info("  decode_stacktrace.sh model, %s: %s: %r\n    %r"
+                 % (source, shape, line, decode_line(line, symbols)))
 
 
 def main():

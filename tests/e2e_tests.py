@@ -607,11 +607,11 @@ def check_without_lines(results, with_lines):
                   "\n".join(map(str, (with_lines, without_debug))))
 
 
-def run_all(results: Results, built=lambda kernels: None):
+def run_all(results: Results, built=lambda kernels: None, boots=True):
     """Returns [(label, kernel.elf)] of the builds, for the symgen tests;
-    calls built() with them as soon as they are built, before the boots.
-    The builds run side by side, then the boots (a thread per kernel and
-    tracer)."""
+    calls built() with them as soon as they are built, before the boots
+    (none if not `boots`: the kernels for other groups only). The builds
+    run side by side, then the boots (a thread per kernel and tracer)."""
     builds = in_parallel(
         [functools.partial(build, results, label, variables) for label, variables, _ in CONFIGS]
         + [functools.partial(build, results, label, variables, UNWINDER_SET_CODE)
@@ -620,6 +620,8 @@ def run_all(results: Results, built=lambda kernels: None):
            functools.partial(check_missing_cfi_fails_build, results)])
     kernels = [("kernel-" + label, elf) for (label, _, _), elf in zip(CONFIGS, builds) if elf]
     built(kernels)
+    if not boots:
+        return kernels
     tasks = []
     for (label, _, tracers), elf in zip(CONFIGS, builds):
         if elf and label == "gcc-O2-fp1":

@@ -53,7 +53,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from testlib import (CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, in_parallel,  # noqa: E402
+import testlib  # noqa: E402
+from testlib import (CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, in_parallel, info,  # noqa: E402
                      run)
 
 LINE_LOOKUP = os.path.join(HOST_BUILD, "line_lookup")
@@ -399,13 +400,13 @@ def check_kernel(results, label, elf, everywhere=False):
             chain_reasons[reason] = chain_reasons.get(reason, 0) + 1
         else:
             chain_unexplained.append(a)
-    print("  %s: %d instructions; file:line: %d equal to addr2line's, differ: %s, "
-          "%d unexplained; chains (%d with an inlined call): %d equal to addr2line -i's, "
-          "differ: %s, %d unexplained"
-          % (label, len(addresses), len(addresses) - len(line_differ),
-             count_reasons(line_reasons), len(line_unexplained),
-             sum(1 for a in addresses if ours[a][1]), len(addresses) - len(chain_differ),
-             count_reasons(chain_reasons), len(chain_unexplained)), flush=True)
+    info("  %s: %d instructions; file:line: %d equal to addr2line's, differ: %s, "
+         "%d unexplained; chains (%d with an inlined call): %d equal to addr2line -i's, "
+         "differ: %s, %d unexplained"
+         % (label, len(addresses), len(addresses) - len(line_differ),
+            count_reasons(line_reasons), len(line_unexplained),
+            sum(1 for a in addresses if ours[a][1]), len(addresses) - len(chain_differ),
+            count_reasons(chain_reasons), len(chain_unexplained)))
     results.check("line table %s: every instruction's file:line equals addr2line's or, "
                   "where a checked reason explains the difference, GDB's" % label,
                   not line_unexplained,
@@ -423,8 +424,8 @@ def check_kernel(results, label, elf, everywhere=False):
     if everywhere:
         differ = [a for a in addresses
                   if ours[a] != (gdb_lines.get(a), gdb_chains.get(a))]
-        print("  %s: %d instructions equal to GDB's info line and blocks"
-              % (label, len(addresses) - len(differ)), flush=True)
+        info("  %s: %d instructions equal to GDB's info line and blocks"
+             % (label, len(addresses) - len(differ)))
         results.check("line table %s: every instruction's file:line and chain equal GDB's"
                       % label, not differ,
                       "\n".join("0x%x: lookup %s, GDB %s %s"
@@ -868,6 +869,7 @@ def full_kernels(results, labels):
 
 
 def main(labels):
+    testlib.VERBOSE = True  # run by hand: every check and figure
     start = time.time()
     results = Results()
     tools = [os.path.relpath(tool, ROOT) for tool in (LINE_LOOKUP, LINE_ROWS, INLINE_ROWS)]

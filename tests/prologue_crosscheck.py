@@ -20,7 +20,7 @@ import fnmatch
 import os
 import re
 
-from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, link_libgcc_whole, run
+from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, info, link_libgcc_whole, run
 
 PROLOGUE_CHECK = os.path.join(HOST_BUILD, "prologue_check")
 WORK = os.path.join(TEST_BUILD, "prologue")
@@ -129,7 +129,7 @@ def judge(results, name, label, checked, disagreements, used):
     explained = sorted({"%s (%s)" % (function, kind) for function, _, kind in kinds if kind})
     right = (checked - len(decoder_wrong)) / checked if checked else 0
     if explained:
-        print("    explained: " + ", ".join(explained), flush=True)
+        info("    explained: " + ", ".join(explained))
     results.check("%s; decoder right on %.1f%% (at least %.0f%%), every disagreement "
                   "explained" % (name, 100 * right, 100 * AGREEMENT_MIN),
                   checked > 0 and not unexplained and right >= AGREEMENT_MIN,
@@ -390,7 +390,7 @@ def check_opensbi(results, label, elf, used):
     for start, end, name in functions:
         kind, view = views[start]
         if kind == "refused":
-            print("    decoder refuses %s 0x%x: %s" % (name, start, view), flush=True)
+            info("    decoder refuses %s 0x%x: %s" % (name, start, view))
         oracle = oracle_frame([i for i in code if start <= i[0] < end])
         if oracle is None:
             continue
@@ -409,8 +409,8 @@ def report_unused(used):
     """Entries no image needed: fixed, or their images were not built."""
     for index, (label, function, kind, _, why) in enumerate(ALLOWLIST):
         if index not in used:
-            print("NOTE prologue cross-check: allowlist entry (%s, %s, %s: %s) explained nothing"
-                  % (label, function, kind, why), flush=True)
+            info("NOTE prologue cross-check: allowlist entry (%s, %s, %s: %s) explained nothing"
+                 % (label, function, kind, why))
 
 
 def run_all(results, kernels):
@@ -427,7 +427,7 @@ def run_all(results, kernels):
         if has_eh_frame(elf):
             check_against_cfi(results, label, elf, used)
         else:
-            print("SKIP prologue decoder vs CFI on %s: no .eh_frame" % label, flush=True)
+            info("SKIP prologue decoder vs CFI on %s: no .eh_frame" % label)
     if results.check("OpenSBI image present: %s" % OPENSBI_ELF, os.path.exists(OPENSBI_ELF)):
         check_opensbi(results, "opensbi", OPENSBI_ELF, used)
     report_unused(used)

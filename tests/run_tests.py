@@ -161,12 +161,25 @@ class Group(threading.Thread):
                                traceback.format_exc())
 
 
+def selected_names(groups):
+    """The groups TESTS names (space- or comma-separated; all if empty), in
+    make test's order; exits with the valid names if one is unknown."""
+    names = os.environ.get("TESTS", "").replace(",", " ").split()
+    unknown = [name for name in names if name not in groups]
+    if unknown:
+        sys.exit("run_tests: no test group %s; the groups: %s"
+                 % (", ".join(repr(name) for name in unknown), " ".join(groups)))
+    return [name for name in groups if name in names] if names else list(groups)
+
+
 def main():
     """The groups run side by side, as many commands at once as there are
     cores (testlib.JOBS). The demo kernels come from the e2e group, which
-    builds them first; the groups that check them start once they are built.
-    bench_tests and cfi_differential read every kernel under build/test:
-    they wait for the groups that build one there before they look."""
+    builds them first; the groups that check them start once they are built
+    (a subset without e2e builds them in a group "kernels", without e2e's
+    boots). bench_tests and cfi_differential read every kernel under
+    build/test: they wait for the groups that build one there before they
+    look."""
     # make test passes its start (MAKE_TEST_START, seconds since the epoch):
     # the closing line's time then counts the build of the test programs too.
     start = float(os.environ.get("MAKE_TEST_START") or time.time())
@@ -180,9 +193,9 @@ def main():
     def with_kernels(function):
         return lambda results: function(results, kernels)
 
-    def run_e2e(results):
+    def run_e2e(results, boots=True):
         try:
-            return e2e_tests.run_all(results, built)
+            return e2e_tests.run_all(results, built, boots)
         finally:
             kernels_built.set()  # also when it failed: the others run without kernels
 
@@ -190,34 +203,40 @@ def main():
         for group in kernel_builders:
             group.finished.wait()
 
-    unit = Group("unit", run_unit_tests)
-    fuzz = Group("fuzz", fuzz_tests.run_all)
-    library = Group("library builds", check_library_builds)
-    stack = Group("stack", stack_usage.run_all)
-    e2e = Group("e2e", run_e2e)
-    docs = Group("docs", with_kernels(docs_tests.run_all), [kernels_built])
-    hostile = Group("hostile", with_kernels(hostile_tests.run_all), [kernels_built])
-    panic_path = Group("panic_path", with_kernels(panic_path_tests.run_all), [kernels_built])
-    port_kernel = Group("port_kernel", port_kernel_tests.run_all)
-    symgen = Group("symgen_tests", with_kernels(symgen_tests.run_all), [kernels_built])
-    prologue = Group("prologue_crosscheck", with_kernels(prologue_crosscheck.run_all), [kernels_built])
-    table = Group("table_proof", with_kernels(table_proof.run_all), [kernels_built])
-    lines = Group("line_oracle", with_kernels(line_oracle.run_all), [kernels_built])
+    needs_kernels = [kernels_built]
+    # In the order they start: the longest first, as a thread waiting for a
+    # job slot is served in turn.
+    groups = {group.name: group for group in [
+        Group("e2e", run_e2e),
+        Group("fuzz", fuzz_tests.run_all),
+        Group("symgen_tests", with_kernels(symgen_tests.run_all), needs_kernels),
+        Group("panic_path", with_kernels(panic_path_tests.run_all), needs_kernels),
+        Group("hostile", with_kernels(hostile_tests.run_all), needs_kernels),
+        Group("port_kernel", port_kernel_tests.run_all),
+        Group("library_builds", check_library_builds),
+        Group("unit", run_unit_tests),
+        Group("stack", stack_usage.run_all),
+        Group("docs", with_kernels(docs_tests.run_all), needs_kernels),
+        Group("prologue_crosscheck", with_kernels(prologue_crosscheck.run_all), needs_kernels),
+        Group("table_proof", with_kernels(table_proof.run_all), needs_kernels),
+        Group("line_oracle", with_kernels(line_oracle.run_all), needs_kernels),
+        Group("cfi_differential",
+              lambda results: cfi_differential.run_all(results, all_kernels_built)),
+        Group("bench_tests", lambda results: bench_tests.run_all(results, all_kernels_built)),
+    ]}
+    chosen = [groups[name] for name in selected_names(groups)]
+    if groups["e2e"] not in chosen and any(group.after is needs_kernels
+                                           for group in chosen):
+        chosen.insert(0, Group("kernels", lambda results: run_e2e(results, boots=False)))
     # The groups that leave a kernel.elf in build/test/*/.
-    kernel_builders = [e2e, docs, symgen]
-    cfi = Group("cfi_differential",
-                lambda results: cfi_differential.run_all(results, all_kernels_built))
-    bench = Group("bench_tests", lambda results: bench_tests.run_all(results, all_kernels_built))
-    groups = [unit, fuzz, library, stack, e2e, docs, hostile, panic_path, port_kernel, symgen,
-              prologue, table, lines, cfi, bench]
-    # The longest first: a thread waiting for a job slot is served in turn.
-    for group in [e2e, fuzz, symgen, panic_path, hostile, port_kernel, library, unit, stack,
-                  docs, prologue, table, lines, cfi, bench]:
+    kernel_builders = [group for group in chosen
+                       if group.name in ("e2e", "kernels", "docs", "symgen_tests")]
+    for group in chosen:
         group.start()
-    for group in groups:
+    for group in chosen:
         group.join()
-    passed = sum(group.results.passed for group in groups)
-    failed = sum(group.results.failed for group in groups)
+    passed = sum(group.results.passed for group in chosen)
+    failed = sum(group.results.failed for group in chosen)
     e2e_tests.close_idle_gdbs()
     if testlib.PROFILE:
         print(testlib.profile_summary())

@@ -26,7 +26,7 @@ import os
 import re
 import tempfile
 
-from testlib import CROSS, ROOT, Results, run
+from testlib import CROSS, ROOT, Results, info, run
 
 FLAGS = ["-std=c11", "-O2", "-march=rv64imac_zicsr_zifencei", "-mabi=lp64", "-mcmodel=medany",
          "-ffreestanding", "-fno-builtin", "-fasynchronous-unwind-tables"]
@@ -131,7 +131,7 @@ def check_kernel_report_frames(results, directory):
                 continue
             total = (above[0] if above else 0) + below[0]
             path = (above[1] if above else []) + ["(tracer)"] + below[1]
-            print("  %s: %d bytes: %s" % (label, total, " -> ".join(path)), flush=True)
+            info("  %s: %d bytes: %s" % (label, total, " -> ".join(path)))
             results.check("%s: %d bytes, within panic.c's PANIC_OWN_STACK (%s)"
                           % (label, total, stated),
                           above is not None and stated is not None and total <= stated,
@@ -177,7 +177,7 @@ LINES_ENTRIES = ("lines_arrays_check", "tracer_line_at", "tracer_inline_call_at"
 def check_lines(results, label, frames, calls, stated):
     worst = max((deepest(entry, frames, calls, set(), []) for entry in LINES_ENTRIES),
                 key=lambda b: b[0])
-    print("  %s line table: %d bytes: %s" % (label, worst[0], " -> ".join(worst[1])), flush=True)
+    info("  %s line table: %d bytes: %s" % (label, worst[0], " -> ".join(worst[1])))
     results.check("%s line table: %d bytes, within tracer.h's TRACER_STACK_LINES (%s)"
                   % (label, worst[0], stated.get("TRACER_STACK_LINES")),
                   worst[0] <= stated.get("TRACER_STACK_LINES", 0), " -> ".join(worst[1]))
@@ -208,24 +208,23 @@ def run_all(results: Results):
                     results.check("%s %s: the call graph is bounded" % (label, name), False,
                                   str(error))
                     continue
-                print("  %s %s: %d bytes: %s" % (label, name, worst[0], " -> ".join(worst[1])),
-                      flush=True)
+                info("  %s %s: %d bytes: %s" % (label, name, worst[0], " -> ".join(worst[1])))
                 results.check("%s %s: %d bytes, within tracer.h's %s (%s)"
                               % (label, name, worst[0], macro, stated.get(macro)),
                               macro in stated and worst[0] <= stated[macro],
                               " -> ".join(worst[1]))
                 limit = stated.get(macro, 0) + stated.get("TRACER_STACK_CAPTURE", 0)
-                print("  %s %s capture: %d bytes (%d over %s): %s"
-                      % (label, name, capture[0], capture[0] - stated.get(macro, 0), macro,
-                         " -> ".join(capture[1])), flush=True)
+                info("  %s %s capture: %d bytes (%d over %s): %s"
+                     % (label, name, capture[0], capture[0] - stated.get(macro, 0), macro,
+                        " -> ".join(capture[1])))
                 results.check("%s %s capture: %d bytes, within tracer.h's %s + "
                               "TRACER_STACK_CAPTURE (%d)" % (label, name, capture[0], macro, limit),
                               macro in stated and "TRACER_STACK_CAPTURE" in stated and
                               capture[0] <= limit, " -> ".join(capture[1]))
                 limit = stated.get(macro, 0) + stated.get("TRACER_STACK_PRINT", 0)
-                print("  %s %s printer: %d bytes (%d over %s): %s"
-                      % (label, name, printer[0], printer[0] - stated.get(macro, 0), macro,
-                         " -> ".join(printer[1])), flush=True)
+                info("  %s %s printer: %d bytes (%d over %s): %s"
+                     % (label, name, printer[0], printer[0] - stated.get(macro, 0), macro,
+                        " -> ".join(printer[1])))
                 results.check("%s %s printer: %d bytes, within tracer.h's %s + "
                               "TRACER_STACK_PRINT (%d)" % (label, name, printer[0], macro, limit),
                               macro in stated and "TRACER_STACK_PRINT" in stated and

@@ -16,7 +16,7 @@ import os
 import re
 
 from prologue_crosscheck import disassemble, oracle_frame
-from testlib import CROSS, HOST_BUILD, TEST_BUILD, Results, link_libgcc_whole, run
+from testlib import CROSS, HOST_BUILD, TEST_BUILD, Results, info, link_libgcc_whole, run
 
 # The table's parts, by the names symgen gives them (nm -S sizes).
 TABLE_SYMBOLS = {"tracer_unwind_table", "unwind_rows", "unwind_maps", "unwind_lookup",
@@ -36,7 +36,7 @@ def check_image(results, name, elf):
     result = run([os.path.join(HOST_BUILD, "table_check"), elf], timeout=300)
     summary = SUMMARY_RE.search(result.stdout)
     if summary:
-        print("  %s: %s" % (name, summary.group(0)), flush=True)
+        info("  %s: %s" % (name, summary.group(0)))
     results.check("unwind table %s: every row equals the interpreter's (100%%)" % name,
                   result.returncode == 0 and summary is not None and summary.group(4) == "0"
                   and summary.group(1) == summary.group(2) and int(summary.group(1)) > 0,
@@ -64,8 +64,8 @@ def check_frame_sizes(results, name, elf, table_check_output):
         if frame[0] != size:
             problems.append("0x%x-0x%x: the table states %d bytes, the epilogues undo %d"
                             % (start, end, size, frame[0]))
-    print("  %s: %d frame sizes stated, %d checked against the epilogues"
-          % (name, len(stated), checked), flush=True)
+    info("  %s: %d frame sizes stated, %d checked against the epilogues"
+         % (name, len(stated), checked))
     results.check("unwind table %s: every frame size it states is the frame the "
                   "epilogues undo (%d of %d checked)" % (name, checked, len(stated)),
                   not problems and checked > 0, "\n".join(problems))
@@ -82,8 +82,8 @@ def check_size(results, name, elf):
                 (line.split() for line in run([CROSS + "readelf", "-SW", elf]).stdout.splitlines())
                 if ".eh_frame" in fields and "PROGBITS" in fields]
     if eh_frame:
-        print("  %s: unwind table %d bytes, .eh_frame %d bytes (%.2fx)"
-              % (name, table, eh_frame[0], table / eh_frame[0]), flush=True)
+        info("  %s: unwind table %d bytes, .eh_frame %d bytes (%.2fx)"
+             % (name, table, eh_frame[0], table / eh_frame[0]))
     results.check("unwind table %s: table + index <= .eh_frame" % name,
                   len(eh_frame) == 1 and 0 < table <= eh_frame[0],
                   "table %d bytes, .eh_frame %s" % (table, eh_frame))

@@ -16,6 +16,10 @@ CROSS = "riscv64-unknown-elf-"
 # waiting to run one: one per core, and one more, so that no core idles
 # while a command waits (a boot for its GDB, a build for its files).
 JOBS = (os.cpu_count() or 1) + 1
+# TEST_VERBOSE=1 (make test V=1): a line for every check that passes, and
+# the figures the checks measured (info()); else only failures and their
+# details.
+VERBOSE = os.environ.get("TEST_VERBOSE", "") not in ("", "0")
 
 
 class Results:
@@ -36,8 +40,15 @@ class Results:
                 self.passed += 1
             else:
                 self.failed += 1
-        print("\n".join(lines), flush=True)
+        if not ok or VERBOSE:
+            print("\n".join(lines), flush=True)
         return ok
+
+
+def info(text):
+    """A figure or a note a check measured (printed with TEST_VERBOSE)."""
+    if VERBOSE:
+        print(text, flush=True)
 
 
 class ThreadOutput(io.TextIOBase):
