@@ -32,6 +32,7 @@ import os
 import re
 import shlex
 import shutil
+import sys
 
 import decode_stacktrace_model
 from e2e_tests import boot
@@ -486,6 +487,36 @@ def check_symgen_by_hand(results):
                   command + "\n" + built.stderr[-1500:] + (ran.stderr if ran else ""))
 
 
+def check_test_runner(results):
+    """docs/testing.md's promises of make test's output, on its quickest
+    group: quiet, only the group's line and the count; V=1 a PASS line a
+    check; an unknown group named, with the groups, and a failing exit."""
+    def run_tests(groups, verbose):
+        env = dict(os.environ, TESTS=groups, TEST_VERBOSE=verbose)
+        env.pop("MAKE_TEST_START", None)
+        return run([sys.executable, os.path.join(ROOT, "tests", "run_tests.py")], timeout=120,
+                   env=env)
+
+    quiet, verbose, unknown = (run_tests("unit", "0"), run_tests("unit", "1"),
+                               run_tests("unit no_such_group", "0"))
+    lines = quiet.stdout.splitlines()
+    results.check("make test: quiet, a line for the group and the closing count",
+                  quiet.returncode == 0 and len(lines) == 2
+                  and re.fullmatch(r"group unit: (\d+) passed, 0 failed, \d+ s", lines[0])
+                  and re.fullmatch(r"\d+ passed, 0 failed in \d+ s", lines[1]),
+                  quiet.stdout[-2000:] + quiet.stderr[-2000:])
+    passes = [line for line in verbose.stdout.splitlines() if line.startswith("PASS unit ")]
+    counted = re.search(r"^(\d+) passed, 0 failed", verbose.stdout, re.M)
+    results.check("make test V=1: a PASS line for every check",
+                  verbose.returncode == 0 and counted is not None
+                  and len(passes) == int(counted.group(1)) > 0,
+                  verbose.stdout[-2000:] + verbose.stderr[-2000:])
+    results.check("make test TESTS=<unknown>: names it and the groups, and fails",
+                  unknown.returncode != 0 and "'no_such_group'" in unknown.stderr
+                  and "line_oracle" in unknown.stderr and not unknown.stdout,
+                  unknown.stdout[-2000:] + unknown.stderr[-2000:])
+
+
 def run_all(results: Results, kernels):
     """kernels: [(name, elf)] from e2e_tests.run_all."""
     files = tracked_files()
@@ -494,6 +525,7 @@ def run_all(results: Results, kernels):
     check_layout(results, files)
     check_stack_figures(results)
     check_symgen_by_hand(results)
+    check_test_runner(results)
     elf = dict(kernels).get(SAMPLE_KERNEL)
     if not results.check("docs: the test kernel %s was built" % SAMPLE_KERNEL, elf is not None):
         return
