@@ -1,0 +1,141 @@
+# trap_frames.py - lets GDB's `bt` cross the demo kernel's trap frames, as
+# the tracer does. Load it into gdb-multiarch with -x after the kernel
+# (make debug prints the command, make gdb runs it):
+#
+#     gdb-multiarch -ex 'file build/kernel.elf' -x scripts/gdb/trap_frames.py \
+#         -ex 'target remote :1234'
+#
+# Without it, GDB's backtrace stops in the trap vector ("frame did not save
+# the PC"): kernel/trap_entry.S has no call-frame information, and what it
+# saved is a trap frame, not a call's frame. This script gives GDB that
+# information: a frame whose pc lies in [trap_entry, trap_entry_end) -- a
+# return address from trap_handler -- has the trap frame at its sp, and its
+# caller is the interrupted code, with every register, pc included, as the
+# trap frame saved it (the contract the kernel declares to the tracer in
+# panic_describe_kernel()).
+#
+# Why call-frame information, and not a Python unwinder: GDB makes every
+# Python unwinder's frame a normal frame, and stops a backtrace where a
+# normal frame's caller lies below it on the stack ("previous frame inner to
+# this frame"): an interrupt moves to the interrupt stack, above the task
+# stack, so such a backtrace stops at the first interrupt. The call-frame
+# information marks the entry as a signal frame (augmentation "S"): GDB then
+# allows the switch of stacks, and finds the interrupted function and its
+# row at sepc itself, not at sepc - 1 as for a return address. bt shows the
+# entry as "<signal handler called>".
+#
+# Nothing of the layout is written here: the entry's range is the kernel's
+# symbols trap_entry and trap_entry_end, the frame is the kernel's struct
+# trap_frame (kernel/trap.c) from the debugging information (regs[i] holds
+# xi, sepc the interrupted pc). A port with other names changes the names
+# below. The information goes to GDB as the .debug_frame section of a small
+# ELF file written beside the kernel (KERNEL.trap_frames), which the script adds to GDB's
+# symbols (add-symbol-file); the kernel itself is not changed.
+import os
+import struct
+import tempfile
+
+import gdb
+
+ENTRY_SYMBOL = "trap_entry"
+ENTRY_END_SYMBOL = "trap_entry_end"
+FRAME_TYPE = "struct trap_frame"
+REGS_FIELD, EPC_FIELD = "regs", "sepc"
+
+# DWARF 5, section 6.4 (call frame instructions) and 7.24, and the RISC-V
+# ELF psABI's DWARF register numbers: x0-x31 are 0-31, CSR n is 4096 + n.
+DW_CFA_OFFSET = 0x80  # | register, ULEB128 offset
+DW_CFA_OFFSET_EXTENDED = 0x05
+DW_CFA_DEF_CFA = 0x0C
+DW_CFA_NOP = 0x00
+DWARF_SP = 2
+DWARF_SEPC = 4096 + 0x141
+EM_RISCV = 243
+
+
+def uleb128(value):
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def field_offset(frame_type, name):
+    return next(field.bitpos // 8 for field in frame_type.fields() if field.name == name)
+
+
+def debug_frame(entry_start, entry_end, frame_type, word):
+    """A .debug_frame section: one CIE (version 3, augmentation "S": a
+    signal frame; return address column sepc) whose rules say where the
+    trap frame at sp keeps each register, and one FDE over the entry."""
+    regs = field_offset(frame_type, REGS_FIELD)
+    epc = field_offset(frame_type, EPC_FIELD)
+    rules = bytes([DW_CFA_DEF_CFA]) + uleb128(DWARF_SP) + uleb128(0)  # CFA = the frame
+    for number in range(1, 32):  # x0 is zero: not saved
+        rules += bytes([DW_CFA_OFFSET | number]) + uleb128(regs + number * word)
+    rules += bytes([DW_CFA_OFFSET_EXTENDED]) + uleb128(DWARF_SEPC) + uleb128(epc)
+    # version, augmentation, code and data alignment factors, return column
+    cie = (struct.pack("<IB", 0xFFFFFFFF, 3) + b"S\0" + uleb128(1) + uleb128(1)
+           + uleb128(DWARF_SEPC) + rules)
+    cie += bytes([DW_CFA_NOP]) * (-(len(cie) + 4) % word)
+    address = "<Q" if word == 8 else "<I"
+    fde = (struct.pack("<I", 0) + struct.pack(address, entry_start)
+           + struct.pack(address, entry_end - entry_start))
+    fde += bytes([DW_CFA_NOP]) * (-(len(fde) + 4) % word)
+    return struct.pack("<I", len(cie)) + cie + struct.pack("<I", len(fde)) + fde
+
+
+def elf_file(word, sections):
+    """A little-endian RISC-V ELF executable with only these sections
+    [(name, type, address, bytes)] after an empty .text (GDB relocates an
+    objfile's frame information by its .text), and their names."""
+    sections = [(".text", 1, 0, b"")] + sections  # SHT_PROGBITS
+    names = b"\0" + b"".join(name.encode() + b"\0" for name, _, _, _ in sections) + b".shstrtab\0"
+    elf64 = word == 8
+    header_size, section_header_size = (64, 64) if elf64 else (52, 40)
+    body, offsets = b"", []
+    for _, _, _, data in sections + [(None, None, None, names)]:
+        offsets.append(header_size + len(body))
+        body += data + b"\0" * (-len(data) % 8)
+    table_offset = header_size + len(body)
+    ident = b"\x7fELF" + bytes([2 if elf64 else 1, 1, 1]) + b"\0" * 9
+    fields = (2, EM_RISCV, 1, 0, 0, table_offset, 0, header_size, 0, 0, section_header_size,
+              len(sections) + 2, len(sections) + 1)  # ET_EXEC; section names last
+    header = ident + struct.pack("<HHIQQQIHHHHHH" if elf64 else "<HHIIIIIHHHHHH", *fields)
+    table = b"\0" * section_header_size  # the null section
+    name_offset = 1
+    for (name, kind, address, data), offset in zip(sections + [(".shstrtab", 3, 0, names)],
+                                                   offsets):
+        flags = 6 if name == ".text" else 0  # SHF_ALLOC | SHF_EXECINSTR
+        row = (name_offset, kind, flags, address, offset, len(data), 0, 0, 1, 0)
+        table += struct.pack("<IIQQQQIIQQ" if elf64 else "<IIIIIIIIII", *row)
+        name_offset += len(name) + 1
+    return header + body + table
+
+
+def add_trap_frames():
+    """Gives GDB the trap vector's call-frame information, if the program
+    has the kernel's names; says why not otherwise."""
+    try:
+        start = int(gdb.parse_and_eval("(unsigned long)&" + ENTRY_SYMBOL))
+        end = int(gdb.parse_and_eval("(unsigned long)&" + ENTRY_END_SYMBOL))
+        frame_type = gdb.lookup_type(FRAME_TYPE)
+        word = frame_type[EPC_FIELD].type.sizeof
+    except (gdb.error, KeyError) as error:
+        print("trap_frames.py: no trap frames to describe (%s)" % error)
+        return
+    # Beside the kernel; written whole, then renamed: another GDB on the
+    # same kernel may be reading the last one.
+    path = gdb.current_progspace().filename + ".trap_frames"
+    with tempfile.NamedTemporaryFile(dir=os.path.dirname(path), delete=False) as out:
+        out.write(elf_file(word, [(".debug_frame", 1, 0, debug_frame(start, end, frame_type,
+                                                                      word))]))
+    os.replace(out.name, path)
+    gdb.execute("add-symbol-file %s -o 0" % path, to_string=True)
+    print("trap_frames.py: bt crosses trap frames at %s" % ENTRY_SYMBOL)
+
+
+add_trap_frames()

@@ -1,0 +1,117 @@
+"""GDB across trap frames: with scripts/gdb/trap_frames.py loaded (as make
+debug and make gdb load it), GDB's `bt` at panic() lists the frames the
+tracer printed, across every trap separator: the same functions and return
+addresses, into the interrupted code. Frame 0 compares names only (GDB stops
+at panic's first instruction, the tracer captured its registers later).
+
+The scenarios: a fault on the task stack (the trap frame below the faulting
+code), a panic in the timer interrupt (the interrupt stack, above the task
+stack: GDB's check that a caller's frame lies above its callee's would stop
+there), a fault in that interrupt (two traps), and a stack overflow (the
+trap entry moves to the panic stack). And the check that this test can
+fail: without the script, GDB's bt ends at the trap entry.
+
+The tracer's output is what is compared; the script in GDB is what is
+tested. Each boot runs its own GDB (the e2e tests' shared GDB sessions must
+not see the script: their oracle stops at the trap entry).
+"""
+import functools
+import os
+import subprocess
+import tempfile
+import time
+
+from e2e_tests import (QEMU_TIMEOUT, compare_frames, gdb_listener, parse_gdb, parse_trace,
+                       qemu_argv)
+from testlib import ROOT, Popen, Results, in_parallel, job_slot, profile
+
+SCRIPT = os.path.join(ROOT, "scripts", "gdb", "trap_frames.py")
+ORACLE = os.path.join(ROOT, "tests", "gdb_oracle.py")
+# e2e_tests.CONFIGS labels: GCC and clang, with and without frame pointers
+# and .eh_frame (GDB then reads the compiler's .debug_frame).
+KERNELS = ["gcc-O2-fp1", "clang-O2-fp0", "gcc-O2-nocfi"]
+SCENARIOS = ["load-fault", "timer-panic", "timer-fault", "stack-overflow"]
+
+
+def boot_with_gdb(elf, scenario, with_script):
+    """(console, GDB's output, problem or None) of a boot whose GDB, with or
+    without the script, prints its bt at panic() (gdb_oracle.py), then
+    detaches: the kernel goes on to print its trace and power off."""
+    listener = gdb_listener()
+    port = listener.getsockname()[1]
+    qemu_args = qemu_argv(elf, "scenario=" + scenario) + [
+        "-S", "-chardev", "socket,id=gdb,server=on,wait=off,nodelay=on,fd=%d"
+        % listener.fileno(), "-gdb", "chardev:gdb"]
+    gdb_args = (["gdb-multiarch", "-batch", "-nx", "-ex", "set pagination off",
+                 "-ex", "file " + elf] + (["-x", SCRIPT] if with_script else [])
+                + ["-x", ORACLE, "-ex", "target remote 127.0.0.1:%d" % port,
+                   "-ex", "python stop_at_panic()", "-ex", "detach"])
+    problem, gdb_out = None, ""
+    with job_slot(), tempfile.TemporaryFile("w+") as console:
+        start = time.monotonic()
+        qemu = Popen(qemu_args, stdin=subprocess.DEVNULL, stdout=console,
+                     stderr=subprocess.STDOUT, pass_fds=[listener.fileno()])
+        listener.close()
+        try:
+            gdb = subprocess.run(gdb_args, stdin=subprocess.DEVNULL, capture_output=True,
+                                 text=True, errors="replace", timeout=QEMU_TIMEOUT)
+            gdb_out = gdb.stdout + gdb.stderr
+            qemu.wait(timeout=QEMU_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            problem = "timed out after %d s" % QEMU_TIMEOUT
+        finally:
+            if qemu.poll() is None:
+                qemu.kill()
+                qemu.wait()
+            profile(qemu_args, start, qemu)
+        console.seek(0)
+        return console.read(), gdb_out, problem
+
+
+def check_scenario(results, label, elf, scenario):
+    name = "GDB with trap_frames.py, %s %s" % (label, scenario)
+    console, gdb_out, problem = boot_with_gdb(elf, scenario, True)
+    trace = parse_trace(console)
+    frames = parse_gdb(gdb_out)[0].get("panic")
+    if not results.check(name + ": QEMU and GDB ran, a trace across a trap was printed",
+                         problem is None and trace["end"] is not None and not trace["bad"]
+                         and trace["trap"] is not None and frames is not None
+                         and "bt crosses trap frames" in gdb_out,
+                         "problem: %s\nconsole tail:\n%s\nGDB:\n%s"
+                         % (problem, console[-1500:], gdb_out[-1500:])):
+        return
+    printed = trace["before"] + trace["after"]
+    problems = compare_frames(printed, frames, False)
+    results.check(name + ": bt at panic() lists the tracer's frames, across the traps",
+                  not problems, "\n".join(problems))
+
+
+def check_without_script(results, label, elf):
+    """What the script changes: without it, GDB's bt ends at the first trap
+    entry, so the comparison above fails (the frames after it are missing)."""
+    name = "GDB without trap_frames.py, %s timer-fault" % label
+    console, gdb_out, problem = boot_with_gdb(elf, "timer-fault", False)
+    trace = parse_trace(console)
+    frames = parse_gdb(gdb_out)[0].get("panic") or []
+    printed = trace["before"] + trace["after"]
+    results.check(name + ": bt ends at the trap entry, short of the tracer's frames",
+                  problem is None and trace["after"] and frames
+                  and not compare_frames(trace["before"], frames, False)
+                  and compare_frames(printed, frames, False),
+                  "problem: %s\nGDB:\n%s\nconsole tail:\n%s"
+                  % (problem, gdb_out[-1500:], console[-1500:]))
+
+
+def run_all(results: Results, kernels):
+    """kernels: [(name, elf)] from e2e_tests.run_all."""
+    elves = dict(kernels)
+    checks = []
+    for label in KERNELS:
+        elf = elves.get("kernel-" + label)
+        if results.check("GDB across traps: kernel %s was built" % label, elf is not None):
+            checks += [functools.partial(check_scenario, results, label, elf, scenario)
+                       for scenario in SCENARIOS]
+    if "kernel-" + KERNELS[0] in elves:
+        checks.append(functools.partial(check_without_script, results, KERNELS[0],
+                                        elves["kernel-" + KERNELS[0]]))
+    in_parallel(checks)
