@@ -17,26 +17,37 @@ not see the script: their oracle stops at the trap entry).
 """
 import functools
 import os
+import re
 import subprocess
 import tempfile
 import time
 
-from e2e_tests import (QEMU_TIMEOUT, compare_frames, gdb_listener, parse_gdb, parse_trace,
-                       qemu_argv)
+from e2e_tests import (CAUSE_NAMES, QEMU_TIMEOUT, TRAP_RE, compare_frames, gdb_listener,
+                       parse_gdb, parse_trace, qemu_argv)
 from testlib import ROOT, Popen, Results, in_parallel, job_slot, profile
 
 SCRIPT = os.path.join(ROOT, "scripts", "gdb", "trap_frames.py")
 ORACLE = os.path.join(ROOT, "tests", "gdb_oracle.py")
-# e2e_tests.CONFIGS labels: GCC and clang, with and without frame pointers
-# and .eh_frame (GDB then reads the compiler's .debug_frame).
-KERNELS = ["gcc-O2-fp1", "clang-O2-fp0", "gcc-O2-nocfi"]
-SCENARIOS = ["load-fault", "timer-panic", "timer-fault", "stack-overflow"]
+# e2e_tests.CONFIGS labels, and the scenarios each boots: every scenario on
+# one kernel; on clang's and on one without .eh_frame (GDB then reads the
+# compiler's .debug_frame), the fault in the interrupt (both kinds of trap)
+# and the move to the panic stack.
+KERNELS = {
+    "gcc-O2-fp1": ["load-fault", "timer-panic", "timer-fault", "stack-overflow"],
+    "clang-O2-fp0": ["timer-fault", "stack-overflow"],
+    "gcc-O2-nocfi": ["timer-fault", "stack-overflow"],
+}
+WITHOUT_SCRIPT_KERNEL = "gcc-O2-fp1"
+# The script's line for a trap entry's frame in bt (the trap's CSRs).
+BT_TRAP_RE = re.compile(r"^#\d+ +trap_entry \(scause=0x([0-9a-f]+), sepc=0x([0-9a-f]+)"
+                        r"(?: <\S+>)?, stval=0x([0-9a-f]+)\) at kernel/trap_entry\.S:\d+$")
 
 
 def boot_with_gdb(elf, scenario, with_script):
     """(console, GDB's output, problem or None) of a boot whose GDB, with or
-    without the script, prints its bt at panic() (gdb_oracle.py), then
-    detaches: the kernel goes on to print its trace and power off."""
+    without the script, prints the frames it sees at panic() (gdb_oracle.py)
+    and its bt, then detaches: the kernel goes on to print its trace and
+    power off."""
     listener = gdb_listener()
     port = listener.getsockname()[1]
     qemu_args = qemu_argv(elf, "scenario=" + scenario) + [
@@ -45,7 +56,7 @@ def boot_with_gdb(elf, scenario, with_script):
     gdb_args = (["gdb-multiarch", "-batch", "-nx", "-ex", "set pagination off",
                  "-ex", "file " + elf] + (["-x", SCRIPT] if with_script else [])
                 + ["-x", ORACLE, "-ex", "target remote 127.0.0.1:%d" % port,
-                   "-ex", "python stop_at_panic()", "-ex", "detach"])
+                   "-ex", "python stop_at_panic()", "-ex", "bt", "-ex", "detach"])
     problem, gdb_out = None, ""
     with job_slot(), tempfile.TemporaryFile("w+") as console:
         start = time.monotonic()
@@ -84,6 +95,15 @@ def check_scenario(results, label, elf, scenario):
     problems = compare_frames(printed, frames, False)
     results.check(name + ": bt at panic() lists the tracer's frames, across the traps",
                   not problems, "\n".join(problems))
+    # Each trap entry's line in bt: the CSRs of the tracer's separator.
+    separators = [TRAP_RE.match(line.rstrip("\r")) for line in console.splitlines()]
+    separators = [(m.group(1), int(m.group(2), 16), int(m.group(3), 16))
+                  for m in separators if m]
+    shown = [BT_TRAP_RE.match(line) for line in gdb_out.splitlines()]
+    shown = [(CAUSE_NAMES.get(int(m.group(1), 16)), int(m.group(2), 16), int(m.group(3), 16))
+             for m in shown if m]
+    results.check(name + ": bt names each trap entry with the CSRs of the tracer's separator",
+                  shown == separators, "bt %s\ntracer %s" % (shown, separators))
 
 
 def check_without_script(results, label, elf):
@@ -106,12 +126,13 @@ def run_all(results: Results, kernels):
     """kernels: [(name, elf)] from e2e_tests.run_all."""
     elves = dict(kernels)
     checks = []
-    for label in KERNELS:
+    for label, scenarios in KERNELS.items():
         elf = elves.get("kernel-" + label)
         if results.check("GDB across traps: kernel %s was built" % label, elf is not None):
             checks += [functools.partial(check_scenario, results, label, elf, scenario)
-                       for scenario in SCENARIOS]
-    if "kernel-" + KERNELS[0] in elves:
-        checks.append(functools.partial(check_without_script, results, KERNELS[0],
-                                        elves["kernel-" + KERNELS[0]]))
+                       for scenario in scenarios]
+    elf = elves.get("kernel-" + WITHOUT_SCRIPT_KERNEL)
+    if elf:
+        checks.append(functools.partial(check_without_script, results, WITHOUT_SCRIPT_KERNEL,
+                                        elf))
     in_parallel(checks)

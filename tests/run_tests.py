@@ -21,6 +21,7 @@ import cfi_differential  # noqa: E402
 import docs_tests  # noqa: E402
 import e2e_tests  # noqa: E402
 import fuzz_tests  # noqa: E402
+import gdb_trap_tests  # noqa: E402
 import hostile_tests  # noqa: E402
 import line_oracle  # noqa: E402
 import panic_path_tests  # noqa: E402
@@ -203,16 +204,17 @@ def main():
     prologue = Group("prologue_crosscheck", with_kernels(prologue_crosscheck.run_all), [kernels_built])
     table = Group("table_proof", with_kernels(table_proof.run_all), [kernels_built])
     lines = Group("line_oracle", with_kernels(line_oracle.run_all), [kernels_built])
+    gdb_traps = Group("gdb_traps", with_kernels(gdb_trap_tests.run_all), [kernels_built])
     # The groups that leave a kernel.elf in build/test/*/.
     kernel_builders = [e2e, docs, symgen]
     cfi = Group("cfi_differential",
                 lambda results: cfi_differential.run_all(results, all_kernels_built))
     bench = Group("bench_tests", lambda results: bench_tests.run_all(results, all_kernels_built))
     groups = [unit, fuzz, library, stack, e2e, docs, hostile, panic_path, port_kernel, symgen,
-              prologue, table, lines, cfi, bench]
+              prologue, table, lines, gdb_traps, cfi, bench]
     # The longest first: a thread waiting for a job slot is served in turn.
     for group in [e2e, fuzz, symgen, panic_path, hostile, port_kernel, library, unit, stack,
-                  docs, prologue, table, lines, cfi, bench]:
+                  docs, prologue, table, lines, gdb_traps, cfi, bench]:
         group.start()
     for group in groups:
         group.join()

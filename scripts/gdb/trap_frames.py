@@ -36,11 +36,13 @@ import struct
 import tempfile
 
 import gdb
+from gdb.FrameDecorator import FrameDecorator, SymValueWrapper
 
 ENTRY_SYMBOL = "trap_entry"
 ENTRY_END_SYMBOL = "trap_entry_end"
 FRAME_TYPE = "struct trap_frame"
 REGS_FIELD, EPC_FIELD = "regs", "sepc"
+TRAP_CSRS = ["scause", "sepc", "stval"]  # fields bt shows of each trap frame
 
 # DWARF 5, section 6.4 (call frame instructions) and 7.24, and the RISC-V
 # ELF psABI's DWARF register numbers: x0-x31 are 0-31, CSR n is 4096 + n.
@@ -116,6 +118,55 @@ def elf_file(word, sections):
     return header + body + table
 
 
+class TrapEntryFrame(FrameDecorator):
+    """The entry's frame as bt prints it: named, placed at its call of the
+    handler (as the tracer places a return address: at pc - 1), and with
+    the trap's CSRs from the trap frame at its sp, where GDB would print
+    "<signal handler called>"."""
+
+    def __init__(self, base, frame_pointer_type):
+        super().__init__(base)
+        self.frame_pointer_type = frame_pointer_type
+
+    def function(self):
+        return ENTRY_SYMBOL
+
+    def filename(self):
+        sal = gdb.find_pc_line(self.inferior_frame().pc() - 1)
+        return sal.symtab.filename if sal.symtab else None
+
+    def line(self):
+        return gdb.find_pc_line(self.inferior_frame().pc() - 1).line or None
+
+    def frame_args(self):
+        frame = self.inferior_frame()
+        trap = frame.read_register("sp").cast(self.frame_pointer_type).dereference()
+        as_address = gdb.lookup_type("void").pointer()  # printed in hex
+        return [SymValueWrapper(name, trap[name].cast(as_address)) for name in TRAP_CSRS]
+
+
+class TrapEntryFrames:
+    """The frame filter that puts TrapEntryFrame on the entry's frames."""
+
+    def __init__(self):
+        self.name = "trap_frames"
+        self.priority = 100
+        self.enabled = True
+        self.entry = None
+        self.frame_pointer_type = None
+        gdb.frame_filters[self.name] = self
+
+    def filter(self, frames):
+        return map(self.decorate, frames)
+
+    def decorate(self, decorator):
+        frame = decorator.inferior_frame()
+        if (self.entry and frame.type() == gdb.SIGTRAMP_FRAME
+                and self.entry[0] <= frame.pc() < self.entry[1]):
+            return TrapEntryFrame(decorator, self.frame_pointer_type)
+        return decorator
+
+
 def add_trap_frames():
     """Gives GDB the trap vector's call-frame information, if the program
     has the kernel's names; says why not otherwise."""
@@ -134,8 +185,23 @@ def add_trap_frames():
         out.write(elf_file(word, [(".debug_frame", 1, 0, debug_frame(start, end, frame_type,
                                                                       word))]))
     os.replace(out.name, path)
+    try:  # the one a reload of the kernel left, if any
+        gdb.execute("remove-symbol-file " + path, to_string=True)
+    except gdb.error:
+        pass
     gdb.execute("add-symbol-file %s -o 0" % path, to_string=True)
+    trap_entry_frames.entry = (start, end)
+    trap_entry_frames.frame_pointer_type = frame_type.pointer()
     print("trap_frames.py: bt crosses trap frames at %s" % ENTRY_SYMBOL)
 
 
-add_trap_frames()
+def program_loaded(event):
+    """Loading the kernel (after this script, or again) describes it anew."""
+    if event.new_objfile.filename == gdb.current_progspace().filename:
+        add_trap_frames()
+
+
+trap_entry_frames = TrapEntryFrames()
+gdb.events.new_objfile.connect(program_loaded)
+if gdb.current_progspace().filename:
+    add_trap_frames()
