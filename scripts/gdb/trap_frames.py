@@ -46,8 +46,14 @@ TRAP_CSRS = ["scause", "sepc", "stval"]  # fields bt shows of each trap frame
 
 # DWARF 5, section 6.4 (call frame instructions) and 7.24, and the RISC-V
 # ELF psABI's DWARF register numbers: x0-x31 are 0-31, CSR n is 4096 + n.
+DW_CFA_ADVANCE_LOC = 0x40  # | delta
+DW_CFA_ADVANCE_LOC2 = 0x03
 DW_CFA_OFFSET = 0x80  # | register, ULEB128 offset
+DW_CFA_RESTORE = 0xC0  # | register
 DW_CFA_OFFSET_EXTENDED = 0x05
+DW_CFA_RESTORE_EXTENDED = 0x06
+DW_CFA_UNDEFINED = 0x07
+DW_CFA_SAME_VALUE = 0x08
 DW_CFA_DEF_CFA = 0x0C
 DW_CFA_NOP = 0x00
 DWARF_SP = 2
@@ -69,25 +75,76 @@ def field_offset(frame_type, name):
     return next(field.bitpos // 8 for field in frame_type.fields() if field.name == name)
 
 
-def debug_frame(entry_start, entry_end, frame_type, word):
+def advance(delta):
+    if delta < 0x40:
+        return bytes([DW_CFA_ADVANCE_LOC | delta])
+    return bytes([DW_CFA_ADVANCE_LOC2]) + struct.pack("<H", delta)
+
+
+def debug_frame(entry, frame_type, word):
     """A .debug_frame section: one CIE (version 3, augmentation "S": a
-    signal frame; return address column sepc) whose rules say where the
-    trap frame at sp keeps each register, and one FDE over the entry."""
+    signal frame; the return address column is sepc) and one FDE over the
+    entry, whose rows follow what the entry has done at each pc:
+      - its first instruction, and from its sret on: every register holds
+        the interrupted value, and the interrupted pc is in sepc;
+      - from the return from the handler: the trap frame at sp holds them;
+      - in between, while it picks a stack and saves: unknown (bt ends)."""
     regs = field_offset(frame_type, REGS_FIELD)
     epc = field_offset(frame_type, EPC_FIELD)
-    rules = bytes([DW_CFA_DEF_CFA]) + uleb128(DWARF_SP) + uleb128(0)  # CFA = the frame
-    for number in range(1, 32):  # x0 is zero: not saved
-        rules += bytes([DW_CFA_OFFSET | number]) + uleb128(regs + number * word)
-    rules += bytes([DW_CFA_OFFSET_EXTENDED]) + uleb128(DWARF_SEPC) + uleb128(epc)
+    sepc = uleb128(DWARF_SEPC)
+    # CFA = sp (the trap frame once it is built); pc = sepc.
+    initial = (bytes([DW_CFA_DEF_CFA]) + uleb128(DWARF_SP) + uleb128(0)
+               + bytes([DW_CFA_SAME_VALUE]) + sepc)
     # version, augmentation, code and data alignment factors, return column
-    cie = (struct.pack("<IB", 0xFFFFFFFF, 3) + b"S\0" + uleb128(1) + uleb128(1)
-           + uleb128(DWARF_SEPC) + rules)
+    cie = (struct.pack("<IB", 0xFFFFFFFF, 3) + b"S\0" + uleb128(1) + uleb128(1) + sepc
+           + initial)
     cie += bytes([DW_CFA_NOP]) * (-(len(cie) + 4) % word)
+    saving = advance(entry.saving - entry.start) + bytes([DW_CFA_UNDEFINED]) + sepc
+    saved = advance(entry.handler_return - entry.saving)
+    for number in range(1, 32):  # x0 is zero: not saved
+        saved += bytes([DW_CFA_OFFSET | number]) + uleb128(regs + number * word)
+    saved += bytes([DW_CFA_OFFSET_EXTENDED]) + sepc + uleb128(epc)
+    restored = advance(entry.sret - entry.handler_return)
+    restored += bytes(DW_CFA_RESTORE | number for number in range(1, 32))
+    restored += bytes([DW_CFA_RESTORE_EXTENDED]) + sepc
     address = "<Q" if word == 8 else "<I"
-    fde = (struct.pack("<I", 0) + struct.pack(address, entry_start)
-           + struct.pack(address, entry_end - entry_start))
+    fde = (struct.pack("<I", 0) + struct.pack(address, entry.start)
+           + struct.pack(address, entry.end - entry.start) + saving + saved + restored)
     fde += bytes([DW_CFA_NOP]) * (-(len(fde) + 4) % word)
     return struct.pack("<I", len(cie)) + cie + struct.pack("<I", len(fde)) + fde
+
+
+class TrapEntry:
+    """The trap entry's code: where it starts and ends (the kernel's
+    symbols), and, from its instructions, where its second one starts, where
+    the call of the handler returns (its only call that links ra), and its
+    sret. Raises ValueError if the code does not have them."""
+
+    def __init__(self):
+        self.start = int(gdb.parse_and_eval("(unsigned long)&" + ENTRY_SYMBOL))
+        self.end = int(gdb.parse_and_eval("(unsigned long)&" + ENTRY_END_SYMBOL))
+        code = gdb.selected_inferior().architecture().disassemble(self.start, self.end - 1)
+        self.saving = self.start + code[0]["length"]
+        returns = [i["addr"] + i["length"] for i in code if links_ra(i["asm"])]
+        srets = [i["addr"] for i in code if i["asm"].split()[0] == "sret"]
+        if len(returns) != 1 or len(srets) != 1 or not self.saving < returns[0] < srets[0]:
+            raise ValueError("%s: not one call, then one sret, after its first instruction"
+                             % ENTRY_SYMBOL)
+        self.handler_return, self.sret = returns[0], srets[0]
+
+
+def links_ra(assembly):
+    """Whether an instruction, as GDB disassembles it, is a call that puts
+    its return address in ra: jal or jalr without another link register
+    (GDB prints "jal t3,..." for one), or call."""
+    mnemonic, _, operands = assembly.partition("\t")
+    if mnemonic == "call":
+        return True
+    if mnemonic == "jal":
+        return "," not in operands
+    if mnemonic == "jalr":
+        return "," not in operands or operands.startswith("ra,")
+    return False
 
 
 def elf_file(word, sections):
@@ -119,27 +176,34 @@ def elf_file(word, sections):
 
 
 class TrapEntryFrame(FrameDecorator):
-    """The entry's frame as bt prints it: named, placed at its call of the
-    handler (as the tracer places a return address: at pc - 1), and with
-    the trap's CSRs from the trap frame at its sp, where GDB would print
-    "<signal handler called>"."""
+    """The entry's frame as bt prints it, where GDB would print "<signal
+    handler called>": named, placed (a return address at pc - 1, as the
+    tracer places it), and, while the trap frame is at sp, with the trap's
+    CSRs from it."""
 
-    def __init__(self, base, frame_pointer_type):
+    def __init__(self, base, entry, frame_pointer_type):
         super().__init__(base)
+        self.entry = entry
         self.frame_pointer_type = frame_pointer_type
 
     def function(self):
         return ENTRY_SYMBOL
 
+    def place(self):
+        frame = self.inferior_frame()
+        return gdb.find_pc_line(frame.pc() - (frame.level() > 0))
+
     def filename(self):
-        sal = gdb.find_pc_line(self.inferior_frame().pc() - 1)
+        sal = self.place()
         return sal.symtab.filename if sal.symtab else None
 
     def line(self):
-        return gdb.find_pc_line(self.inferior_frame().pc() - 1).line or None
+        return self.place().line or None
 
     def frame_args(self):
         frame = self.inferior_frame()
+        if not self.entry.handler_return <= frame.pc() < self.entry.sret:
+            return None
         trap = frame.read_register("sp").cast(self.frame_pointer_type).dereference()
         as_address = gdb.lookup_type("void").pointer()  # printed in hex
         return [SymValueWrapper(name, trap[name].cast(as_address)) for name in TRAP_CSRS]
@@ -162,8 +226,8 @@ class TrapEntryFrames:
     def decorate(self, decorator):
         frame = decorator.inferior_frame()
         if (self.entry and frame.type() == gdb.SIGTRAMP_FRAME
-                and self.entry[0] <= frame.pc() < self.entry[1]):
-            return TrapEntryFrame(decorator, self.frame_pointer_type)
+                and self.entry.start <= frame.pc() < self.entry.end):
+            return TrapEntryFrame(decorator, self.entry, self.frame_pointer_type)
         return decorator
 
 
@@ -171,26 +235,24 @@ def add_trap_frames():
     """Gives GDB the trap vector's call-frame information, if the program
     has the kernel's names; says why not otherwise."""
     try:
-        start = int(gdb.parse_and_eval("(unsigned long)&" + ENTRY_SYMBOL))
-        end = int(gdb.parse_and_eval("(unsigned long)&" + ENTRY_END_SYMBOL))
+        entry = TrapEntry()
         frame_type = gdb.lookup_type(FRAME_TYPE)
         word = frame_type[EPC_FIELD].type.sizeof
-    except (gdb.error, KeyError) as error:
+    except (gdb.error, KeyError, ValueError) as error:
         print("trap_frames.py: no trap frames to describe (%s)" % error)
         return
     # Beside the kernel; written whole, then renamed: another GDB on the
     # same kernel may be reading the last one.
     path = gdb.current_progspace().filename + ".trap_frames"
     with tempfile.NamedTemporaryFile(dir=os.path.dirname(path), delete=False) as out:
-        out.write(elf_file(word, [(".debug_frame", 1, 0, debug_frame(start, end, frame_type,
-                                                                      word))]))
+        out.write(elf_file(word, [(".debug_frame", 1, 0, debug_frame(entry, frame_type, word))]))
     os.replace(out.name, path)
     try:  # the one a reload of the kernel left, if any
         gdb.execute("remove-symbol-file " + path, to_string=True)
     except gdb.error:
         pass
     gdb.execute("add-symbol-file %s -o 0" % path, to_string=True)
-    trap_entry_frames.entry = (start, end)
+    trap_entry_frames.entry = entry
     trap_entry_frames.frame_pointer_type = frame_type.pointer()
     print("trap_frames.py: bt crosses trap frames at %s" % ENTRY_SYMBOL)
 
