@@ -64,7 +64,8 @@ def boot_with_gdb(elf, scenario, with_script, commands):
         "-S", "-chardev", "socket,id=gdb,server=on,wait=off,nodelay=on,fd=%d"
         % listener.fileno(), "-gdb", "chardev:gdb"]
     gdb_args = (["gdb-multiarch", "-batch", "-nx", "-ex", "set pagination off",
-                 "-ex", "set width 0", "-ex", "file " + elf] + (["-x", SCRIPT] if with_script else [])
+                 "-ex", "set width 0", "-ex", "file " + elf]
+                + (["-x", SCRIPT] if with_script else [])
                 + ["-x", ORACLE, "-ex", "target remote 127.0.0.1:%d" % port]
                 + [word for command in commands + ["detach"] for word in ("-ex", command)])
     problem, gdb_out = None, ""

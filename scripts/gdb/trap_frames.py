@@ -1,36 +1,42 @@
-# trap_frames.py - lets GDB's `bt` cross the demo kernel's trap frames, as
-# the tracer does. Load it into gdb-multiarch with -x after the kernel
-# (make debug prints the command, make gdb runs it):
+# trap_frames.py - lets GDB's `bt` cross the demo kernel's trap frames into
+# the interrupted code, as the tracer does. Load it into gdb-multiarch with
+# -x (make gdb does; make debug prints the command):
 #
 #     gdb-multiarch -ex 'file build/kernel.elf' -x scripts/gdb/trap_frames.py \
 #         -ex 'target remote :1234'
 #
 # Without it, GDB's backtrace stops in the trap vector ("frame did not save
 # the PC"): kernel/trap_entry.S has no call-frame information, and what it
-# saved is a trap frame, not a call's frame. This script gives GDB that
-# information: a frame whose pc lies in [trap_entry, trap_entry_end) -- a
-# return address from trap_handler -- has the trap frame at its sp, and its
-# caller is the interrupted code, with every register, pc included, as the
-# trap frame saved it (the contract the kernel declares to the tracer in
-# panic_describe_kernel()).
+# saves is a trap frame, not a call's frame. The script gives GDB that
+# information, for every pc in [trap_entry, trap_entry_end):
+#   - from the return from trap_handler to the sret: the trap frame at sp
+#     holds every interrupted register, pc (sepc) included -- the contract
+#     the kernel declares to the tracer (panic_describe_kernel());
+#   - at the first instruction, and at the sret: every register still (or
+#     again) holds its interrupted value, and sepc the interrupted pc;
+#   - in between, while the entry picks a stack and saves: unknown, so bt
+#     ends at the entry rather than show what is not there.
+# In bt the entry's frame reads "trap_entry (scause=.., sepc=.., stval=..)",
+# the CSRs from its trap frame, where GDB would print "<signal handler
+# called>".
 #
 # Why call-frame information, and not a Python unwinder: GDB makes every
 # Python unwinder's frame a normal frame, and stops a backtrace where a
 # normal frame's caller lies below it on the stack ("previous frame inner to
 # this frame"): an interrupt moves to the interrupt stack, above the task
-# stack, so such a backtrace stops at the first interrupt. The call-frame
-# information marks the entry as a signal frame (augmentation "S"): GDB then
-# allows the switch of stacks, and finds the interrupted function and its
-# row at sepc itself, not at sepc - 1 as for a return address. bt shows the
-# entry as "<signal handler called>".
+# stack, so such a backtrace stops at the first interrupt. The information
+# marks the entry as a signal frame (augmentation "S"): GDB then allows the
+# switch of stacks, and finds the interrupted function and its row at sepc
+# itself, not at sepc - 1 as for a return address.
 #
 # Nothing of the layout is written here: the entry's range is the kernel's
-# symbols trap_entry and trap_entry_end, the frame is the kernel's struct
-# trap_frame (kernel/trap.c) from the debugging information (regs[i] holds
-# xi, sepc the interrupted pc). A port with other names changes the names
-# below. The information goes to GDB as the .debug_frame section of a small
-# ELF file written beside the kernel (KERNEL.trap_frames), which the script adds to GDB's
-# symbols (add-symbol-file); the kernel itself is not changed.
+# symbols trap_entry and trap_entry_end (those it gives the tracer), the
+# points inside it come from its instructions, and the frame is the
+# kernel's struct trap_frame (kernel/trap.c) in the debugging information:
+# regs[i] holds xi, sepc the interrupted pc. A port with other names
+# changes the names below. The information reaches GDB as the .debug_frame
+# of a small ELF file written beside the kernel (KERNEL.trap_frames), which
+# the script adds to GDB's symbols; the kernel itself is not changed.
 import os
 import struct
 import tempfile
@@ -48,6 +54,7 @@ TRAP_CSRS = ["scause", "sepc", "stval"]  # fields bt shows of each trap frame
 # ELF psABI's DWARF register numbers: x0-x31 are 0-31, CSR n is 4096 + n.
 DW_CFA_ADVANCE_LOC = 0x40  # | delta
 DW_CFA_ADVANCE_LOC2 = 0x03
+DW_CFA_ADVANCE_LOC4 = 0x04
 DW_CFA_OFFSET = 0x80  # | register, ULEB128 offset
 DW_CFA_RESTORE = 0xC0  # | register
 DW_CFA_OFFSET_EXTENDED = 0x05
@@ -78,7 +85,9 @@ def field_offset(frame_type, name):
 def advance(delta):
     if delta < 0x40:
         return bytes([DW_CFA_ADVANCE_LOC | delta])
-    return bytes([DW_CFA_ADVANCE_LOC2]) + struct.pack("<H", delta)
+    if delta < 0x10000:
+        return bytes([DW_CFA_ADVANCE_LOC2]) + struct.pack("<H", delta)
+    return bytes([DW_CFA_ADVANCE_LOC4]) + struct.pack("<I", delta)
 
 
 def debug_frame(entry, frame_type, word):
