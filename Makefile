@@ -4,6 +4,7 @@
 #   make run             boot it in QEMU (ARGS="scenario=load-fault tracer=prologue")
 #   make run UNWINDERS=frame-pointer   a kernel that links only that unwinder
 #   make debug           boot halted, waiting for gdb-multiarch
+#   make gdb             attach GDB to it (in another terminal), bt crossing traps
 #   make test            unit, symgen and end-to-end tests (GDB as the oracle), fuzz replay
 #   make fuzz            libFuzzer targets, FUZZ_SECONDS each (tests/fuzz/fuzz.mk)
 #   make bench           instructions per frame of each unwinder (docs/speed.md)
@@ -29,6 +30,9 @@ LDSCRIPT ?= linker/kernel.ld
 HOSTCC ?= gcc
 QEMU ?= qemu-system-riscv64
 GDB_PORT ?= 1234
+GDB ?= gdb-multiarch
+# Makes GDB's bt cross trap frames into the interrupted code, as the tracer does.
+GDB_SCRIPT := scripts/gdb/trap_frames.py
 PYTHON ?= /usr/bin/python3
 OPENSBI_ELF := /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.elf
 
@@ -100,7 +104,7 @@ KERNEL_SRCS := $(wildcard kernel/*.c kernel/*.S kernel/scenarios/*.c) \
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS))
 LINKER_SCRIPTS := $(wildcard linker/*.ld) $(LDSCRIPT)
 
-.PHONY: all run debug test clean deps
+.PHONY: all run debug gdb test clean deps
 all: $(BUILD)/kernel.elf
 
 # Installs the toolchain, QEMU and GDB on first use (Debian packages).
@@ -151,9 +155,13 @@ run: $(BUILD)/kernel.elf
 	$(QEMU_CMD) -append "$(ARGS)"
 
 debug: $(BUILD)/kernel.elf
-	@echo "QEMU is halted at the first instruction. In another terminal:"
-	@echo "  gdb-multiarch -ex 'file $(BUILD)/kernel.elf' -ex 'target remote :$(GDB_PORT)'"
+	@echo "QEMU is halted at the first instruction. In another terminal: make gdb, or"
+	@echo "  $(GDB) -ex 'file $(BUILD)/kernel.elf' -x $(GDB_SCRIPT) -ex 'target remote :$(GDB_PORT)'"
 	$(QEMU_CMD) -append "$(ARGS)" -S -gdb tcp::$(GDB_PORT)
+
+# Attaches to make debug's QEMU; the kernel as it is (no rebuild under it).
+gdb:
+	$(GDB) -ex 'file $(BUILD)/kernel.elf' -x $(GDB_SCRIPT) -ex 'target remote :$(GDB_PORT)'
 
 # Host programs of make test, with sanitizers. Each source compiles to its own
 # object (make -j compiles them side by side); an object depends on every

@@ -21,6 +21,7 @@ import cfi_differential  # noqa: E402
 import docs_tests  # noqa: E402
 import e2e_tests  # noqa: E402
 import fuzz_tests  # noqa: E402
+import gdb_trap_tests  # noqa: E402
 import hostile_tests  # noqa: E402
 import line_oracle  # noqa: E402
 import panic_path_tests  # noqa: E402
@@ -220,6 +221,7 @@ def main():
         Group("prologue_crosscheck", with_kernels(prologue_crosscheck.run_all), needs_kernels),
         Group("table_proof", with_kernels(table_proof.run_all), needs_kernels),
         Group("line_oracle", with_kernels(line_oracle.run_all), needs_kernels),
+        Group("gdb_traps", with_kernels(gdb_trap_tests.run_all), needs_kernels),
         Group("cfi_differential",
               lambda results: cfi_differential.run_all(results, all_kernels_built)),
         Group("bench_tests", lambda results: bench_tests.run_all(results, all_kernels_built)),
