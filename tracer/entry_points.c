@@ -1,8 +1,8 @@
 /*
- * entry_points.c - where walks from user mode end: code the kernel entered
- * from user mode by a jump (config->entry_points), whose frames hold user
- * values where a caller's would be. The trap frame of a trap from user mode
- * is stacks.c's.
+ * entry_points.c - where walks end: code the kernel entered from user mode
+ * by a jump (config->entry_points), whose frames hold user values where a
+ * caller's would be, and the functions tasks start in (task_entries). The
+ * trap frame of a trap from user mode is stacks.c's.
  */
 #include "walk.h"
 
@@ -14,12 +14,10 @@ static unsigned entry_point_count(const struct tracer_config *config)
 	return count < TRACER_MAX_ENTRY_POINTS ? count : TRACER_MAX_ENTRY_POINTS;
 }
 
-bool entry_points_contain(const struct tracer_config *config, uintptr_t address)
+bool ranges_contain(const struct tracer_range *ranges, unsigned count, uintptr_t address)
 {
-	unsigned count = entry_point_count(config);
-
-	for (unsigned i = 0; i < count; i++)
-		if (range_contains(config->entry_points[i], address))
+	for (unsigned i = 0; i < count && i < TRACER_MAX_ENTRY_POINTS; i++)
+		if (range_contains(ranges[i], address))
 			return true;
 	return false;
 }

@@ -128,9 +128,9 @@ char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *fram
 
 	put_str(&line, "--- trap: ");
 	put_str(&line, tracer_trap_cause_name(frame->trap_cause));
-	put_str(&line, " sepc=");
+	put_str(&line, frame->trap_machine_mode ? " mepc=" : " sepc=");
 	put_hex(&line, frame->pc, ADDR_DIGITS);
-	put_str(&line, " stval=");
+	put_str(&line, frame->trap_machine_mode ? " mtval=" : " stval=");
 	put_hex(&line, frame->trap_tval, ADDR_DIGITS);
 	put_str(&line, " ---");
 	return buf;
@@ -260,9 +260,11 @@ const char *tracer_unwinder_name(enum tracer_unwinder unwinder)
 	return (unsigned)unwinder < TRACER_UNWINDER_COUNT ? names[unwinder] : "unknown";
 }
 
-/* scause values from the RISC-V privileged specification (table "Supervisor
- * cause register values after trap"). The top bit marks interrupts. */
-const char *tracer_trap_cause_name(uintptr_t scause)
+/* scause and mcause values from the RISC-V privileged specification (tables
+ * "Supervisor cause register values after trap" and "Machine cause register
+ * values after trap"; scause never holds the machine-level interrupts). The
+ * top bit marks interrupts. */
+const char *tracer_trap_cause_name(uintptr_t cause)
 {
 	static const char *const exceptions[] = {
 	    "instruction address misaligned",
@@ -283,16 +285,22 @@ const char *tracer_trap_cause_name(uintptr_t scause)
 	    "store/AMO page fault",
 	};
 	const uintptr_t interrupt_bit = (uintptr_t)1 << (8 * sizeof(uintptr_t) - 1);
-	uintptr_t code = scause & ~interrupt_bit;
+	uintptr_t code = cause & ~interrupt_bit;
 
-	if (scause & interrupt_bit) {
+	if (cause & interrupt_bit) {
 		switch (code) {
 		case 1:
 			return "supervisor software interrupt";
+		case 3:
+			return "machine software interrupt";
 		case 5:
 			return "supervisor timer interrupt";
+		case 7:
+			return "machine timer interrupt";
 		case 9:
 			return "supervisor external interrupt";
+		case 11:
+			return "machine external interrupt";
 		default:
 			return "unknown interrupt";
 		}

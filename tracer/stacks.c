@@ -12,8 +12,12 @@
 
 _Static_assert(TRACER_MAX_STACKS <= 32, "stacks_left has a bit per stack");
 
-/* sstatus.SPP: the privilege a trap came from, 0 for user mode. */
-#define SSTATUS_SPP_BIT 8
+/* The privilege a trap came from, 0 for user mode: sstatus.SPP (bit 8), or
+ * mstatus.MPP (bits 11-12). */
+#define SSTATUS_SPP_SHIFT 8
+#define SSTATUS_SPP_MASK  1u
+#define MSTATUS_MPP_SHIFT 11
+#define MSTATUS_MPP_MASK  3u
 
 /*
  * The stack sp is on (see tracer_config): the one with start < sp <= end,
@@ -70,17 +74,29 @@ static inline bool trap_word(const struct tracer_range *stack, uintptr_t trap_fr
  * first trap frame is the innermost. */
 static inline const struct tracer_trap_csrs *panic_csrs(const struct walk *walk)
 {
-	return walk->trap_csrs_used ? NULL : walk->config->trap_csrs;
+	return walk->innermost_trap_crossed ? NULL : walk->config->trap_csrs;
+}
+
+/* The saved status's field that says which privilege the trap came from. */
+static uintptr_t previous_privilege(const struct tracer_trap_layout *trap,
+				    uintptr_t status)
+{
+	return trap->mode == TRACER_TRAP_MACHINE
+		   ? status >> MSTATUS_MPP_SHIFT & MSTATUS_MPP_MASK
+		   : status >> SSTATUS_SPP_SHIFT & SSTATUS_SPP_MASK;
 }
 
 void stacks_cross_trap(struct walk *walk)
 {
 	const struct tracer_config *config = walk->config;
 	const struct tracer_trap_layout *trap = config->trap;
-	const struct tracer_range *stack = &walk->stack;
+	struct tracer_range frame_stack = walk->stack;
+	const struct tracer_range *stack = &frame_stack;
 	struct tracer_regs *regs = &walk->next;
-	uintptr_t trap_frame = regs->sp;
+	const uintptr_t entry_sp = regs->sp;
+	uintptr_t trap_frame = entry_sp;
 	const struct tracer_trap_csrs *csrs = panic_csrs(walk);
+	const uintptr_t interrupt_bit = (uintptr_t)1 << (8 * sizeof(uintptr_t) - 1);
 	unsigned next_stack;
 	bool readable;
 
@@ -98,9 +114,21 @@ void stacks_cross_trap(struct walk *walk)
 		walk->trap_cause = csrs->cause;
 		walk->trap_tval = csrs->tval;
 	}
-	walk->trap_csrs_used = true;
+	/* The innermost frame saved, then sp moved to another stack: the
+	 * frame is read where it is (on a declared stack, as every read is). */
+	if (!walk->innermost_trap_crossed && config->trap_frame != 0) {
+		unsigned index = find_stack(config, config->trap_frame + 1);
+
+		trap_frame = config->trap_frame;
+		frame_stack.start =
+		    index == STACKS_NONE ? 0 : config->stacks[index].start;
+		frame_stack.end = index == STACKS_NONE ? 0 : config->stacks[index].end;
+	}
+	walk->innermost_trap_crossed = true;
 	/* Not saved: the walk cannot tell, and goes on as from the kernel. */
-	walk->trap_status = (uintptr_t)1 << SSTATUS_SPP_BIT;
+	walk->trap_status = trap->mode == TRACER_TRAP_MACHINE
+				? (uintptr_t)MSTATUS_MPP_MASK << MSTATUS_MPP_SHIFT
+				: (uintptr_t)SSTATUS_SPP_MASK << SSTATUS_SPP_SHIFT;
 	readable = trap_word(stack, trap_frame, trap->epc_offset, &regs->pc) &&
 		   memory_read_word(stack, trap_frame + trap->ra_offset, &regs->ra) &&
 		   trap_word(stack, trap_frame, trap->cause_offset, &walk->trap_cause) &&
@@ -116,13 +144,17 @@ void stacks_cross_trap(struct walk *walk)
 		walk->stop = TRACER_STOP_OUTSIDE_STACK;
 		return;
 	}
+	/* The pc of an exception, where the entry saved one past it. */
+	if (trap->epc_offset != TRACER_TRAP_NOT_SAVED &&
+	    !(walk->trap_cause & interrupt_bit))
+		regs->pc -= trap->exception_epc_added;
 	/* A trap from user mode: its sp is on no stack of the kernel's. The
 	 * frame is shown, and advance() ends the walk after it. */
-	walk->next_from_user = !(walk->trap_status >> SSTATUS_SPP_BIT & 1);
+	walk->next_from_user = previous_privilege(trap, walk->trap_status) == 0;
 	next_stack = walk->next_from_user ? STACKS_NONE : find_stack(config, regs->sp);
 	if (next_stack == walk->stack_index) {
 		/* The entry pushed the trap frame below the interrupted sp. */
-		if (regs->sp <= trap_frame) {
+		if (regs->sp <= entry_sp) {
 			walk->stop = TRACER_STOP_NOT_ASCENDING;
 			return;
 		}

@@ -40,31 +40,44 @@ struct tracer_range {
 /*
  * How the kernel's trap entry saves the interrupted state. Contract: the
  * entry code stores the registers in a trap frame and calls its C handler
- * with sp pointing at it, so a return address inside `entry` says a trap
- * frame starts at the caller's sp. Offsets are bytes from the trap frame's
- * start, a machine word each; set every one (0 is an offset). A slot the
- * vector does not save is TRACER_TRAP_NOT_SAVED: for sepc/scause/stval give
- * config->trap_csrs; for sp give frame_size, the N of its `addi sp, sp, -N`
- * (docs/porting.md, step 6).
+ * with sp pointing at it (or, an entry that then moves sp to another stack,
+ * with config->trap_frame saying where the frame is), so a return address
+ * inside `entry` says a trap frame starts at the caller's sp. Offsets are
+ * bytes from the trap frame's start, a machine word each; set every one (0
+ * is an offset). A slot the vector does not save is TRACER_TRAP_NOT_SAVED:
+ * for epc/cause/tval give config->trap_csrs; for sp give frame_size, the N
+ * of its `addi sp, sp, -N` (docs/porting.md, step 6). The CSRs are the
+ * S-mode ones (sepc, ...) or, in machine mode, the M-mode ones (mepc, ...).
  */
 #define TRACER_TRAP_NOT_SAVED 0xffffu
 
+/* The privilege a trap entry runs in. */
+enum tracer_trap_mode {
+	TRACER_TRAP_SUPERVISOR, /* S-mode: sepc, scause, stval, sstatus */
+	TRACER_TRAP_MACHINE,	/* M-mode (RTOS kernels): mepc, mcause, mtval, mstatus */
+};
+
 struct tracer_trap_layout {
 	struct tracer_range entry; /* code of the trap entry */
-	uint16_t epc_offset;	   /* sepc: the interrupted pc */
+	uint16_t epc_offset;	   /* sepc/mepc: the interrupted pc */
 	uint16_t ra_offset;	   /* x1 */
 	uint16_t sp_offset;	   /* x2, the interrupted sp */
 	uint16_t s_offset[12];	   /* s0 (x8), s1 (x9), s2-s11 (x18-x27) */
-	uint16_t cause_offset;	   /* scause */
-	uint16_t tval_offset;	   /* stval */
-	/* sstatus: SPP (bit 8) clear is a trap from user mode, where the walk
-	 * ends after the interrupted pc. */
+	uint16_t cause_offset;	   /* scause/mcause */
+	uint16_t tval_offset;	   /* stval/mtval */
+	/* sstatus/mstatus: a trap from user mode, where the walk ends after
+	 * the interrupted pc, has SPP (bit 8) clear, or MPP (bits 11-12) 0. */
 	uint16_t status_offset;
 	uint16_t frame_size; /* with sp_offset TRACER_TRAP_NOT_SAVED: see above */
+	uint8_t mode;	     /* enum tracer_trap_mode; 0 is S-mode */
+	/* What the entry added to epc before saving it, for exceptions only
+	 * (FreeRTOS saves mepc + 4, to return past an ecall): subtracted from
+	 * a saved epc whose cause is not an interrupt. */
+	uint8_t exception_epc_added;
 };
 
-/* sepc, scause and stval as the kernel read them at panic time, for a
- * layout that does not save them: the innermost trap frame's. */
+/* The CSRs as the kernel read them at panic time, for a layout that does
+ * not save them: the innermost trap frame's. */
 struct tracer_trap_csrs {
 	uintptr_t epc;
 	uintptr_t cause;
@@ -97,10 +110,20 @@ struct tracer_config {
 	unsigned
 	    max_depth; /* frames at most (inlined calls aside); 0: TRACER_DEFAULT_DEPTH */
 	const struct tracer_trap_csrs *trap_csrs; /* NULL: none */
+	/* The innermost trap frame's address, read at panic time, for an
+	 * entry that saves the frame and then moves sp to another stack (an
+	 * ISR stack) before it calls its handler, as many RTOS vectors do;
+	 * 0: the frame is at the handler's sp. */
+	uintptr_t trap_frame;
 	/* Code entered from user mode by a jump, with user values in ra and s0
 	 * (usertrap() from a trampoline): the walk ends after a frame in one. */
 	const struct tracer_range *entry_points;
 	unsigned entry_point_count;
+	/* Functions a task starts in, by a context restore with ra = 0 (an
+	 * RTOS's tasks): a return address of 0 out of a frame in one ends the
+	 * walk at the outermost frame. At most TRACER_MAX_ENTRY_POINTS. */
+	const struct tracer_range *task_entries;
+	unsigned task_entry_count;
 };
 
 #define TRACER_MAX_ENTRY_POINTS 16u
@@ -227,8 +250,9 @@ struct tracer_frame {
 	uintptr_t fp; /* frame address: s0 as this frame holds it */
 	bool is_return_address; /* pc was read from memory: symbolized at pc - 1 */
 	bool after_trap;	/* first frame of code a trap interrupted */
-	uintptr_t trap_cause;	/* scause, when after_trap */
-	uintptr_t trap_tval;	/* stval, when after_trap */
+	uintptr_t trap_cause;	/* scause (mcause), when after_trap */
+	uintptr_t trap_tval;	/* stval (mtval), when after_trap */
+	bool trap_machine_mode; /* the trap layout's mode is TRACER_TRAP_MACHINE */
 	const char *name;	/* function containing the pc, NULL if unknown */
 	uintptr_t offset;	/* pc - function start */
 	uintptr_t size;		/* function size */
@@ -299,7 +323,7 @@ enum tracer_stop tracer_print_backtrace(const struct tracer_config *config,
 /* Human-readable texts for the output. Never NULL. */
 const char *tracer_stop_text(enum tracer_stop stop);
 const char *tracer_unwinder_name(enum tracer_unwinder unwinder);
-const char *tracer_trap_cause_name(uintptr_t scause);
+const char *tracer_trap_cause_name(uintptr_t cause); /* scause or mcause */
 
 /* Output lines, NUL-terminated and without newline; each returns buf. */
 #define TRACER_LINE_MAX 192
@@ -309,7 +333,8 @@ const char *tracer_trap_cause_name(uintptr_t scause);
  * " (frame-pointer)". An inlined call: " [inlined] helper (kernel/lab.c:18)"
  * (docs/output-format.md). */
 char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *frame);
-/* "--- trap: load access fault sepc=0x... stval=0x... ---" */
+/* "--- trap: load access fault sepc=0x... stval=0x... ---" (in machine
+ * mode mepc= and mtval=) */
 char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *frame);
 /* "Call Trace (frame-pointer unwinder):", "Call Trace (auto unwinder):" */
 char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder);

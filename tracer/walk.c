@@ -81,7 +81,7 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 		    unwind_table_call_window(config->unwind_table, walk->call_window);
 	walk->trap_return_window = entry_points_return_window(config);
 	walk->next_from_user = false;
-	walk->trap_csrs_used = false;
+	walk->innermost_trap_crossed = false;
 	/* No CIE yet. Every field defined all the same (a bool of another
 	 * value is undefined). Field by field: a struct store may call
 	 * memset, which a freestanding kernel need not have. */
@@ -150,6 +150,8 @@ describe_next(struct walk *walk, struct tracer_frame *frame)
 	frame->after_trap = walk->next_after_trap;
 	frame->trap_cause = walk->trap_cause;
 	frame->trap_tval = walk->trap_tval;
+	frame->trap_machine_mode =
+	    walk->config->trap && walk->config->trap->mode == TRACER_TRAP_MACHINE;
 	frame->found_by = found_by;
 	frame->found_by_fallback = walk->unwinder == TRACER_AUTO &&
 				   found_by != TRACER_AUTO && found_by != TRACER_TABLE &&
@@ -329,6 +331,7 @@ static void auto_step(struct walk *walk)
 static void advance(struct walk *walk)
 {
 	const struct tracer_config *config = walk->config;
+	const uintptr_t code = code_address(walk->next.pc, !walk->next_is_exact);
 
 	/* A pc from a register set is shown even when it is not code (a jump
 	 * to a bad address), but nothing can be unwound from it. Unwound
@@ -351,13 +354,12 @@ static void advance(struct walk *walk)
 	}
 	/* User values stand where its caller's would be. */
 	if (config->entry_points &&
-	    entry_points_contain(config,
-				 code_address(walk->next.pc, !walk->next_is_exact))) {
+	    ranges_contain(config->entry_points, config->entry_point_count, code)) {
 		walk->stop = TRACER_STOP_USER_ENTRY;
 		return;
 	}
 	if (!walk->next_is_exact && config->trap &&
-	    range_contains(config->trap->entry, code_address(walk->next.pc, true))) {
+	    range_contains(config->trap->entry, code)) {
 		stacks_cross_trap(walk);
 		return;
 	}
@@ -396,6 +398,13 @@ static void advance(struct walk *walk)
 	walk->trap_tval = 0;
 	if (walk->stop != TRACER_RUNNING)
 		return;
+	/* A task's first function: the context restore that started it set
+	 * ra = 0, where a call would have left a return address. */
+	if (walk->next.pc == 0 && config->task_entries &&
+	    ranges_contain(config->task_entries, config->task_entry_count, code)) {
+		walk->stop = TRACER_STOP_OUTERMOST;
+		return;
+	}
 	/* An unwound return address is printed only if it is code, just after
 	 * a call: a word that merely points into text is no caller. A call
 	 * found before it puts it in text; only a failure asks which. */

@@ -60,9 +60,9 @@ struct walk {
 	enum tracer_unwinder next_found_by;
 	bool next_is_exact; /* registers came from a register set, not from memory */
 	bool next_after_trap;
-	bool next_from_user; /* after a trap from user mode: the walk ends */
-	bool trap_csrs_used; /* config->trap_csrs went to the innermost trap frame */
-	bool fde_searchable; /* the FDE index is valid and not empty */
+	bool next_from_user;	     /* after a trap from user mode: the walk ends */
+	bool innermost_trap_crossed; /* config->trap_csrs and trap_frame are its */
+	bool fde_searchable;	     /* the FDE index is valid and not empty */
 	/* The trap that walk->next came from, when next_after_trap, else 0. */
 	uintptr_t trap_cause;
 	uintptr_t trap_tval;
@@ -199,8 +199,9 @@ static inline const struct tracer_symbol *walk_symtab_search(struct walk *walk,
 		return NULL;
 	return symbol_holding(symbol, addr);
 }
-/* Whether address lies in one of config->entry_points. */
-bool entry_points_contain(const struct tracer_config *config, uintptr_t address);
+/* Whether address lies in one of the first `count` of `ranges` (at most
+ * TRACER_MAX_ENTRY_POINTS): config->entry_points, config->task_entries. */
+bool ranges_contain(const struct tracer_range *ranges, unsigned count, uintptr_t address);
 
 /* The walk's trap_return_window: the return addresses whose call lies in
  * the trap entry or an entry point, or between them. */

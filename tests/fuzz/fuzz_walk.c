@@ -74,6 +74,11 @@ enum {
 	KIT_SP_NOT_SAVED = 1 << 3,
 	KIT_TRAP_CSRS = 1 << 4,
 	KIT_STATUS_SAVED = 1 << 5,
+	/* An RTOS's kit: a machine-mode layout whose entry saves epc + 4 for
+	 * exceptions; the trap frame where the stval word points (saved, then
+	 * sp moved); the entry points are task entries too. */
+	KIT_MACHINE_MODE = 1 << 6,
+	KIT_RTOS_FRAMES = 1 << 7,
 };
 #define MAX_ENTRY_POINTS (TRACER_MAX_ENTRY_POINTS + 1)
 
@@ -592,6 +597,13 @@ static void decode_kit(struct fuzz_input *input, struct tracer_config *config,
 		entry_points[i].end = entry_points[i].start + input_u8(input);
 	}
 	config->entry_points = entry_points;
+	trap->mode =
+	    flags & KIT_MACHINE_MODE ? TRACER_TRAP_MACHINE : TRACER_TRAP_SUPERVISOR;
+	trap->exception_epc_added = flags & KIT_MACHINE_MODE ? 4 : 0;
+	config->trap_frame = flags & KIT_RTOS_FRAMES ? csrs->tval : 0;
+	config->task_entries = flags & KIT_RTOS_FRAMES ? entry_points : NULL;
+	config->task_entry_count =
+	    flags & KIT_RTOS_FRAMES ? config->entry_point_count : 0;
 }
 
 static int compare_symbols(const void *a, const void *b)
@@ -1391,6 +1403,21 @@ static void take_note(const struct lines *lines, struct tracer_walk *walk,
 	has_note[at] = tracer_format_note(notes[at], TRACER_LINE_MAX, walk) != NULL;
 }
 
+/* Whether the frame's code lies in a declared task entry (config's rules:
+ * at most TRACER_MAX_ENTRY_POINTS). */
+static bool in_task_entry(const struct tracer_config *config,
+			  const struct tracer_frame *frame)
+{
+	uintptr_t code = frame->is_return_address ? frame->pc - 1 : frame->pc;
+
+	for (unsigned i = 0; i < config->task_entry_count && i < TRACER_MAX_ENTRY_POINTS;
+	     i++)
+		if (code >= config->task_entries[i].start &&
+		    code < config->task_entries[i].end)
+			return true;
+	return false;
+}
+
 /* How a walk ended: its frames, its stop, the tables as it judged them at
  * its end. */
 struct walk_result {
@@ -1451,9 +1478,11 @@ static void walk_and_check(const struct tracer_config *config,
 	check_printer(config, regs, frames, count, stop, notes, has_note);
 	last_stack = check_frames(config, frames, count, stop);
 	/* Outermost: the last frame's sp, or (DWARF, table) the CFA it was entered
-	 * with, which the harness does not know, is the top of its stack. */
+	 * with, which the harness does not know, is the top of its stack; or
+	 * its code is a task entry's. */
 	top = last_stack >= 0 ? config->stacks[last_stack].end : 0;
 	if (stop == TRACER_STOP_OUTERMOST &&
+	    !(count > 0 && in_task_entry(config, &frames[count - 1])) &&
 	    (last_stack < 0 || frames[count - 1].sp > top ||
 	     (frames[count - 1].sp != top && FUZZ_UNWINDER != TRACER_DWARF &&
 	      FUZZ_UNWINDER != TRACER_TABLE && FUZZ_UNWINDER != TRACER_AUTO)))
@@ -1723,6 +1752,11 @@ static void check_damaged_walk(const struct parts *parts,
 	uintptr_t old;
 	bool claimed;
 
+	/* A "task entry" the walk went past is no task's first function:
+	 * a damaged return address 0 there ends the walk as documented. */
+	for (size_t i = 0; i + 1 < given->count; i++)
+		if (in_task_entry(config, &given->frames[i]))
+			return;
 	if (given->stop != TRACER_STOP_OUTERMOST ||
 	    !apply_damage(parts, config, damage, &address, &old))
 		return;

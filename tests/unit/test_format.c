@@ -54,6 +54,13 @@ void format_trap_line(void)
 	CHECK(strcmp(tracer_format_trap(line, sizeof(line), &frame),
 		     "--- trap: load access fault sepc=0x0000000080200c96 "
 		     "stval=0x0000000000000000 ---") == 0);
+	/* A machine-mode layout's trap: the M-mode CSRs. */
+	frame.trap_machine_mode = true;
+	frame.trap_cause = (uintptr_t)1 << (8 * sizeof(uintptr_t) - 1) | 7;
+	frame.trap_tval = 0x10;
+	CHECK(strcmp(tracer_format_trap(line, sizeof(line), &frame),
+		     "--- trap: machine timer interrupt mepc=0x0000000080200c96 "
+		     "mtval=0x0000000000000010 ---") == 0);
 }
 
 void format_header_and_end(void)
@@ -84,6 +91,14 @@ void format_trap_cause_names(void)
 	CHECK(strcmp(tracer_trap_cause_name(interrupt | 5),
 		     "supervisor timer interrupt") == 0);
 	CHECK(strcmp(tracer_trap_cause_name(interrupt | 2), "unknown interrupt") == 0);
+	/* mcause's machine-level interrupts (scause never holds them). */
+	CHECK(strcmp(tracer_trap_cause_name(interrupt | 3),
+		     "machine software interrupt") == 0);
+	CHECK(strcmp(tracer_trap_cause_name(interrupt | 7), "machine timer interrupt") ==
+	      0);
+	CHECK(strcmp(tracer_trap_cause_name(interrupt | 11),
+		     "machine external interrupt") == 0);
+	CHECK(strcmp(tracer_trap_cause_name(interrupt | 13), "unknown interrupt") == 0);
 }
 
 /* A short buffer truncates and stays NUL-terminated. */

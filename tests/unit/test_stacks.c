@@ -357,3 +357,149 @@ void stacks_none_declared(void)
 	CHECK(fake_walk(&t.s) == 3 && t.s.stop == TRACER_STOP_OUTERMOST);
 	stacks_free(&t);
 }
+
+/* A word of the trap frame past the fake layout's: the saved status, where
+ * a test declares one. */
+#define TF_STATUS TF_WORDS
+
+/*
+ * Which field of the saved status says "from user mode" follows the
+ * layout's mode: sstatus.SPP (bit 8) in S-mode, mstatus.MPP (bits 11-12)
+ * in M-mode. A trap from user mode ends the walk after the interrupted
+ * frame; one from the kernel goes on to the task stack's top.
+ */
+void stacks_trap_mode_status(void)
+{
+	const uintptr_t spp = (uintptr_t)1 << 8, mpp_machine = (uintptr_t)3 << 11;
+	static const struct {
+		uint8_t mode;
+		uintptr_t status;
+		bool from_user;
+	} cases[] = {
+	    {TRACER_TRAP_SUPERVISOR, 1u << 8, false},
+	    {TRACER_TRAP_SUPERVISOR, 3u << 11, true},
+	    {TRACER_TRAP_MACHINE, 3u << 11, false},
+	    {TRACER_TRAP_MACHINE, 1u << 11, false},
+	    {TRACER_TRAP_MACHINE, 1u << 8, true},
+	    {TRACER_TRAP_MACHINE, 0, true},
+	};
+	struct stacks t;
+
+	stacks_init(&t);
+	build_interrupt(&t, at(&t, TASK, 196), at(&t, TASK, 200));
+	build_task(&t);
+	t.s.trap.status_offset = TF_STATUS * WORD;
+	CHECK(spp == 1u << 8 && mpp_machine == 3u << 11);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n;
+
+		t.s.trap.mode = cases[i].mode;
+		put(at(&t, IRQ, 140) + TF_STATUS * WORD, cases[i].status);
+		n = fake_walk(&t.s);
+		if (cases[i].from_user)
+			CHECK(
+			    n == 4 && t.s.stop == TRACER_STOP_USER_ENTRY &&
+			    frame_is(&t, 3, FAKE_TEXT_START + 0x600, at(&t, TASK, 196)));
+		else
+			CHECK(interrupt_walk_is_complete(&t, n));
+	}
+	stacks_free(&t);
+}
+
+/*
+ * An RTOS-style entry: it saves the trap frame on the task stack, then
+ * moves sp to the top of the interrupt stack and calls its handler. The
+ * handler's frames are on the interrupt stack; config.trap_frame says where
+ * the frame is. Without it, the walk looks for the frame at the handler's
+ * sp (the interrupt stack's top) and stops there; a frame on no declared
+ * stack is not read.
+ */
+void stacks_trap_frame_elsewhere(void)
+{
+	static uintptr_t nowhere[TF_WORDS];
+	struct stacks t;
+	uintptr_t tf;
+
+	stacks_init(&t);
+	tf = at(&t, TASK, 170);
+	record(at(&t, IRQ, 100), at(&t, IRQ, STACK_WORDS), FAKE_TEXT_START + 0x500);
+	record(at(&t, IRQ, STACK_WORDS), 0x1230, FAKE_ENTRY_START + 0x40);
+	trap_frame(tf, FAKE_TEXT_START + 0x600, FAKE_TEXT_START + 0x704,
+		   at(&t, TASK, 196), at(&t, TASK, 200));
+	build_task(&t);
+	t.s.regs.pc = FAKE_TEXT_START + 0x100;
+	t.s.regs.sp = at(&t, IRQ, 90);
+	t.s.regs.s[0] = at(&t, IRQ, 100);
+	t.s.config.trap_frame = tf;
+	CHECK(fake_walk(&t.s) == 6 && t.s.stop == TRACER_STOP_OUTERMOST &&
+	      frame_is(&t, 2, FAKE_ENTRY_START + 0x40, at(&t, IRQ, STACK_WORDS)) &&
+	      frame_is(&t, 3, FAKE_TEXT_START + 0x600, at(&t, TASK, 196)) &&
+	      t.s.frames[3].after_trap && t.s.frames[3].trap_cause == 5 &&
+	      frame_is(&t, 5, FAKE_TEXT_START + 0x908, at(&t, TASK, STACK_WORDS)));
+	t.s.config.trap_frame = 0;
+	CHECK(fake_walk(&t.s) == 3 && t.s.stop == TRACER_STOP_OUTSIDE_STACK);
+	t.s.config.trap_frame = (uintptr_t)nowhere;
+	CHECK(fake_walk(&t.s) == 3 && t.s.stop == TRACER_STOP_OUTSIDE_STACK);
+	stacks_free(&t);
+}
+
+/* An entry that saved epc + 4 for exceptions (FreeRTOS returns past an
+ * ecall so): the walk takes 4 off for an exception, not for an interrupt,
+ * and not from the CSRs read at panic time. */
+void stacks_exception_epc_added(void)
+{
+	const uintptr_t interrupt = (uintptr_t)1 << (8 * sizeof(uintptr_t) - 1);
+	struct tracer_trap_csrs csrs;
+	struct stacks t;
+	uintptr_t tf;
+
+	stacks_init(&t);
+	csrs = (struct tracer_trap_csrs){FAKE_TEXT_START + 0x600, 5, 0x10};
+	build_interrupt(&t, at(&t, TASK, 196), at(&t, TASK, 200));
+	build_task(&t);
+	tf = at(&t, IRQ, 140);
+	t.s.trap.exception_epc_added = 4;
+	put(tf + TF_EPC * WORD, FAKE_TEXT_START + 0x604);
+	CHECK(interrupt_walk_is_complete(&t, fake_walk(&t.s)));
+	put(tf + TF_EPC * WORD, FAKE_TEXT_START + 0x600);
+	put(tf + TF_CAUSE * WORD, interrupt | 7);
+	CHECK(interrupt_walk_is_complete(&t, fake_walk(&t.s)) &&
+	      t.s.frames[3].trap_cause == (interrupt | 7));
+	/* Not saved: epc is the CSR's, as the hart reported it. */
+	t.s.trap.epc_offset = TRACER_TRAP_NOT_SAVED;
+	t.s.trap.cause_offset = TRACER_TRAP_NOT_SAVED;
+	t.s.config.trap_csrs = &csrs;
+	CHECK(interrupt_walk_is_complete(&t, fake_walk(&t.s)));
+	stacks_free(&t);
+}
+
+/* A task's first function, started by a context restore with ra = 0: the
+ * walk ends there at the outermost frame if the function is a declared
+ * task entry, and as before (ra 0 is outside the text) if it is not. */
+void stacks_task_entry_outermost(void)
+{
+	struct tracer_range entries[2];
+	struct stacks t;
+
+	stacks_init(&t);
+	record(at(&t, TASK, 200), 0, 0);
+	t.s.regs.pc = FAKE_TEXT_START + 0x600;
+	t.s.regs.sp = at(&t, TASK, 196);
+	t.s.regs.s[0] = at(&t, TASK, 200);
+	entries[0] =
+	    (struct tracer_range){FAKE_TEXT_START + 0x100, FAKE_TEXT_START + 0x200};
+	entries[1] =
+	    (struct tracer_range){FAKE_TEXT_START + 0x5f0, FAKE_TEXT_START + 0x680};
+	CHECK(fake_walk(&t.s) == 1 && t.s.stop == TRACER_STOP_PC_OUTSIDE_TEXT);
+	t.s.config.task_entries = entries;
+	t.s.config.task_entry_count = 1;
+	CHECK(fake_walk(&t.s) == 1 && t.s.stop == TRACER_STOP_PC_OUTSIDE_TEXT);
+	t.s.config.task_entry_count = 2;
+	CHECK(fake_walk(&t.s) == 1 && t.s.stop == TRACER_STOP_OUTERMOST);
+	CHECK(fake_walk_with(&t.s, TRACER_AUTO) == 1 &&
+	      t.s.stop == TRACER_STOP_OUTERMOST);
+	/* A return address that is not 0 is a caller's, task entry or not. */
+	record(at(&t, TASK, 200), 0, FAKE_TEXT_START + 0x908);
+	CHECK(fake_walk(&t.s) == 2 && t.s.stop == TRACER_STOP_FP_ZERO);
+	stacks_free(&t);
+}
