@@ -9,7 +9,8 @@
  *     tracer=NAME      auto (default), frame-pointer, dwarf, prologue or table,
  *                      one this kernel links (make UNWINDERS=...); fp and
  *                      compiler are the seed's names for frame-pointer and
- *                      prologue, kept as aliases
+ *                      prologue, kept as aliases; all: each linked one in
+ *                      turn, auto first
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -86,6 +87,7 @@ static _Noreturn void usage(const char *problem, const char *value)
 	for (size_t i = 0; i < sizeof(tracer_aliases) / sizeof(tracer_aliases[0]); i++)
 		kprintf("  tracer=%s: alias of tracer=%s\n", tracer_aliases[i].alias,
 			tracer_unwinder_name(tracer_aliases[i].unwinder));
+	kputs("  tracer=all: a trace with each unwinder linked, in turn\n");
 	sbi_shutdown(false);
 }
 
@@ -102,6 +104,10 @@ static void choose_tracer(const char *args)
 	char value[ARG_MAX];
 	const char *name = arg_value(args, "tracer", value) ? value : "auto";
 
+	if (str_equal(name, "all")) {
+		panic_use_every_unwinder();
+		return;
+	}
 	for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++) {
 		if (str_equal(name, tracer_unwinder_name(tracers[i]))) {
 			use_tracer(tracers[i], name);

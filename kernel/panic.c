@@ -149,10 +149,20 @@ bool panic_links_unwinder(enum tracer_unwinder unwinder)
 	}
 }
 
+/* tracer=all: a trace with each unwinder this kernel links, in turn, of
+ * the same registers (to compare them on one panic). */
+static bool panic_every_unwinder;
+
 void panic_use_unwinder(enum tracer_unwinder unwinder)
 {
 	panic_unwinder = unwinder;
 	panic_stack_needed = stack_needed(unwinder);
+}
+
+void panic_use_every_unwinder(void)
+{
+	panic_use_unwinder(TRACER_AUTO); /* its stack figure is the largest */
+	panic_every_unwinder = true;
 }
 
 /* What the tracer may read: this hart's stacks, and where our code, symbols,
@@ -282,19 +292,20 @@ static void wait_for_turn(unsigned long me)
 			return;
 }
 
-/* Prints the backtrace with panic_unwinder if `stack_left` holds it; else
+/* Prints the backtrace with `unwinder` if `stack_left` holds it; else
  * (only on the reserve: see REPORT_FROM_A_STACK_WITH_ROOM) says so, and uses
  * a fallback that fits, if one does. */
-static void print_trace(const struct panic_report *report)
+static void print_trace_with(const struct panic_report *report,
+			     enum tracer_unwinder unwinder)
 {
-	uintptr_t needed = panic_stack_needed;
+	uintptr_t needed = stack_needed(unwinder);
 
 	if (report->stack_left >= needed) {
-		print_backtrace(report->regs, panic_unwinder);
+		print_backtrace(report->regs, unwinder);
 		return;
 	}
 	kprintf("reserve stack: %lu bytes left, the %s unwinder needs %lu: ",
-		(unsigned long)report->stack_left, tracer_unwinder_name(panic_unwinder),
+		(unsigned long)report->stack_left, tracer_unwinder_name(unwinder),
 		(unsigned long)needed);
 	for (unsigned i = FIRST_FALLBACK; i < UNWINDER_COUNT; i++) {
 		enum tracer_unwinder fallback = unwinder_stacks[i].unwinder;
@@ -309,6 +320,17 @@ static void print_trace(const struct panic_report *report)
 		}
 	}
 	kputs("too few for any: no backtrace\n");
+}
+
+static void print_trace(const struct panic_report *report)
+{
+	if (!panic_every_unwinder) {
+		print_trace_with(report, panic_unwinder);
+		return;
+	}
+	for (unsigned i = 0; i < UNWINDER_COUNT; i++)
+		if (panic_links_unwinder(unwinder_stacks[i].unwinder))
+			print_trace_with(report, unwinder_stacks[i].unwinder);
 }
 
 /* On the panic stack: claim the panic, or wait for the turn, and print. */

@@ -10,6 +10,8 @@
 bool panic_links_unwinder(enum tracer_unwinder unwinder);
 /* The unwinder panic() uses (tracer=... on the command line). */
 void panic_use_unwinder(enum tracer_unwinder unwinder);
+/* tracer=all: each linked unwinder in turn, auto first. */
+void panic_use_every_unwinder(void);
 
 /* Fills *config (and *trap, which it points to) with what a walk on this
  * hart may read: its stacks, the kernel's code, symbols, CFI and trap

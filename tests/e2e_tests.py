@@ -374,14 +374,35 @@ def check_fallback_marks(results, name, trace, has_cfi):
                                 for f, e in zip(trace[side], expected)))
 
 
-def check_scenario(results, label, elf, tracer, scenario, kind):
-    name = "%s tracer=%s %s" % (label, tracer, scenario)
-    console, gdb_out, problem = boot(elf, "scenario=%s tracer=%s" % (scenario, tracer),
+def traces_by_unwinder(console):
+    """{unwinder: its trace (parse_trace)} of a tracer=all boot: the first
+    hart's, whose traces come first, one after another."""
+    traces = {}
+    for part in re.split(r"(?m)^(?=Call Trace \()", console)[1:]:
+        header = re.match(r"Call Trace \((\S+) unwinder\):", part)
+        if header and header.group(1) not in traces:
+            traces[header.group(1)] = parse_trace(part)
+    return traces
+
+
+def check_scenario(results, label, elf, tracers, scenario, kind):
+    """One boot with tracer=all (the kernel prints a trace with each
+    unwinder it links, of the same registers), GDB stopped at the panic or
+    the trap: each of `tracers`'s traces against GDB."""
+    console, gdb_out, problem = boot(elf, "scenario=%s tracer=all" % scenario,
                                      "stop_at_trap" if kind == "trap" else "stop_at_panic")
-    trace = parse_trace(console)
+    traces = traces_by_unwinder(console)
     gdb_frames, gdb_trap = parse_gdb(gdb_out)
+    for tracer in tracers:
+        check_trace(results, "%s tracer=%s %s" % (label, tracer, scenario), label, tracer, kind,
+                    traces.get(tracer), gdb_frames, gdb_trap, gdb_out,
+                    problem or ("" if tracer in traces else "no %s trace" % tracer), console)
+
+
+def check_trace(results, name, label, tracer, kind, trace, gdb_frames, gdb_trap, gdb_out,
+                problem, console):
     header = "Call Trace (%s unwinder):" % tracer
-    complete = (problem is None and trace["header"] == header
+    complete = (not problem and trace["header"] == header
                 and trace["end"] is not None and not trace["bad"] and "panic" in gdb_frames)
     if not results.check(name + ": QEMU and GDB ran, a complete trace was printed", complete,
                          "problem: %s\nconsole tail:\n%s\nGDB:\n%s"
@@ -560,18 +581,17 @@ def check_missing_cfi_fails_build(results):
 
 def check_unwinder_set(results, label, elf, tracers, unlinked):
     """A kernel that links some unwinders only (UNWINDER_SETS)."""
-    for tracer in tracers:
-        for scenario, kind in UNWINDER_SET_SCENARIOS:
-            check_scenario(results, label, elf, tracer, scenario, kind)
+    for scenario, kind in UNWINDER_SET_SCENARIOS:
+        check_scenario(results, label, elf, tracers, scenario, kind)
     check_unlinked_unwinders(results, label, elf, unlinked)
     if "dwarf" in unlinked and "table" not in unlinked:
         check_table_without_dwarf(results, label, elf)
 
 
-def check_tracer(results, label, elf, tracer):
-    for scenario, kind, applies_to in SCENARIOS:
-        if applies_to is None or tracer in applies_to:
-            check_scenario(results, label, elf, tracer, scenario, kind)
+def check_scenarios(results, label, elf, tracers, scenario, kind, applies_to):
+    check_scenario(results, label, elf,
+                   [tracer for tracer in tracers if applies_to is None or tracer in applies_to],
+                   scenario, kind)
 
 
 def check_arguments(results, label, elf):
@@ -627,8 +647,9 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
         if elf and label == "gcc-O2-fp1":
             tasks.append(functools.partial(check_without_lines, results, elf))
         if elf:
-            tasks += [functools.partial(check_tracer, results, label, elf, tracer)
-                      for tracer in tracers]
+            tasks += [functools.partial(check_scenarios, results, label, elf, tracers, scenario,
+                                        kind, applies_to)
+                      for scenario, kind, applies_to in SCENARIOS]
             tasks.append(functools.partial(check_arguments, results, label, elf))
     for (label, _, tracers, unlinked), elf in zip(UNWINDER_SETS, builds[len(CONFIGS):]):
         if elf:
