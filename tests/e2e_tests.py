@@ -374,15 +374,36 @@ def check_fallback_marks(results, name, trace, has_cfi):
                                 for f, e in zip(trace[side], expected)))
 
 
-def traces_by_unwinder(console):
-    """{unwinder: its trace (parse_trace)} of a tracer=all boot: the first
-    hart's, whose traces come first, one after another."""
-    traces = {}
-    for part in re.split(r"(?m)^(?=Call Trace \()", console)[1:]:
-        header = re.match(r"Call Trace \((\S+) unwinder\):", part)
-        if header and header.group(1) not in traces:
-            traces[header.group(1)] = parse_trace(part)
-    return traces
+def unwinder_console(console, unwinder):
+    """The console of a tracer=all boot as a boot with tracer=UNWINDER shows
+    it: the other unwinders' traces (from their header to their end line)
+    taken out."""
+    kept, skipping = [], False
+    for line in console.splitlines(keepends=True):
+        header = re.match(r"Call Trace \((\S+) unwinder\):", line)
+        if header:
+            skipping = header.group(1) != unwinder
+        if not skipping:
+            kept.append(line)
+        elif line.startswith("End of trace: "):
+            skipping = False
+    return "".join(kept)
+
+
+_shared_boots = {}
+_shared_boots_lock = threading.Lock()
+
+
+def boot_all_unwinders(elf, scenario, gdb_function, harts=1):
+    """boot(elf, "scenario=SCENARIO tracer=all", ...), once for every caller
+    that asks for the same (the checks of each unwinder share it)."""
+    key = (elf, scenario, gdb_function, harts)
+    with _shared_boots_lock:
+        entry = _shared_boots.setdefault(key, {"lock": threading.Lock()})
+    with entry["lock"]:
+        if "result" not in entry:
+            entry["result"] = boot(elf, "scenario=%s tracer=all" % scenario, gdb_function, harts)
+        return entry["result"]
 
 
 def check_scenario(results, label, elf, tracers, scenario, kind):
@@ -391,18 +412,17 @@ def check_scenario(results, label, elf, tracers, scenario, kind):
     the trap: each of `tracers`'s traces against GDB."""
     console, gdb_out, problem = boot(elf, "scenario=%s tracer=all" % scenario,
                                      "stop_at_trap" if kind == "trap" else "stop_at_panic")
-    traces = traces_by_unwinder(console)
     gdb_frames, gdb_trap = parse_gdb(gdb_out)
     for tracer in tracers:
         check_trace(results, "%s tracer=%s %s" % (label, tracer, scenario), label, tracer, kind,
-                    traces.get(tracer), gdb_frames, gdb_trap, gdb_out,
-                    problem or ("" if tracer in traces else "no %s trace" % tracer), console)
+                    parse_trace(unwinder_console(console, tracer)), gdb_frames, gdb_trap,
+                    gdb_out, problem, console)
 
 
 def check_trace(results, name, label, tracer, kind, trace, gdb_frames, gdb_trap, gdb_out,
                 problem, console):
     header = "Call Trace (%s unwinder):" % tracer
-    complete = (not problem and trace["header"] == header
+    complete = (problem is None and trace["header"] == header
                 and trace["end"] is not None and not trace["bad"] and "panic" in gdb_frames)
     if not results.check(name + ": QEMU and GDB ran, a complete trace was printed", complete,
                          "problem: %s\nconsole tail:\n%s\nGDB:\n%s"

@@ -6,7 +6,8 @@ and never fault. Where frames remain trustworthy, they must equal GDB's bt
 import functools
 import re
 
-from e2e_tests import boot, compare_frames, parse_gdb, parse_trace
+from e2e_tests import (boot, boot_all_unwinders, compare_frames, parse_gdb, parse_trace,
+                       unwinder_console)
 from testlib import Results, in_parallel
 
 # Builds (from e2e_tests.CONFIGS) and the tracers that apply to each.
@@ -27,9 +28,10 @@ LINES_DAMAGED = ("Note: line table rejected (checksum mismatch): frames print wi
 
 
 def traced(elf, scenario, tracer):
-    """(trace, GDB's frames at panic, problem)."""
-    console, gdb_out, problem = boot(elf, "scenario=%s tracer=%s" % (scenario, tracer),
-                                     "stop_at_panic")
+    """(trace, GDB's frames at panic, problem), from the scenario's one
+    boot with every unwinder (tracer=all)."""
+    console, gdb_out, problem = boot_all_unwinders(elf, scenario, "stop_at_panic")
+    console = unwinder_console(console, tracer)
     trace = parse_trace(console)
     if problem is None and (trace["end"] is None or trace["bad"]):
         problem = "no complete trace:\n" + console[-1500:]
@@ -84,9 +86,9 @@ def check_forged_frame_pointer(results, label, elf, tracer):
     reason: its frames up to there are GDB's at panic(), which are true up
     to there."""
     name = "%s tracer=%s hostile_forged_frame_pointer" % (label, tracer)
-    console, gdb_out, problem = boot(
-        elf, "scenario=call:hostile_forged_frame_pointer tracer=%s" % tracer,
-        'stop_at_entry_then_panic("forged_inner")')
+    console, gdb_out, problem = boot_all_unwinders(
+        elf, "call:hostile_forged_frame_pointer", 'stop_at_entry_then_panic("forged_inner")')
+    console = unwinder_console(console, tracer)
     trace = parse_trace(console)
     if problem is None and (trace["end"] is None or trace["bad"]):
         problem = "no complete trace:\n" + console[-1500:]

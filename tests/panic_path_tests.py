@@ -15,7 +15,8 @@ panic.
 import functools
 import re
 
-from e2e_tests import CAUSE_NAMES, boot, compare_frames, parse_gdb, FRAME_RE, INLINED_RE, TRAP_RE
+from e2e_tests import (CAUSE_NAMES, FRAME_RE, INLINED_RE, TRAP_RE, boot, boot_all_unwinders,
+                       compare_frames, parse_gdb, unwinder_console)
 from testlib import CROSS, Results, in_parallel, run
 
 # Builds (from e2e_tests.CONFIGS) and the tracers each runs the scenarios with.
@@ -145,9 +146,9 @@ def check_against_gdb(results, name, block, gdb_out, stops_early=None):
 
 def check_single_hart(results, label, elf, tracer, scenario, conditions, message):
     name = "%s tracer=%s %s" % (label, tracer, scenario)
-    console, gdb_out, problem = boot(elf, "scenario=%s tracer=%s" % (scenario, tracer),
-                                     "stop_at_traps(%r)" % conditions)
-    report = parse_report(console)
+    console, gdb_out, problem = boot_all_unwinders(elf, scenario,
+                                                   "stop_at_traps(%r)" % conditions)
+    report = parse_report(unwinder_console(console, tracer))
     if not check_headline(results, name, console, problem, report, message):
         return
     block = report["blocks"][0]
