@@ -106,6 +106,7 @@ QEMU_TIMEOUT = 60
 # QEMU's exit status as the kernel sets it (kernel/poweroff.h).
 EXIT_DONE = 0
 EXIT_USAGE = 2
+EXIT_KERNEL_FAILURE = 3
 # The kernel's first line (kernel/main.c), where make run's console starts.
 BOOT_LINE = "backtrace demo kernel on hart 0, args \""
 # The privileged spec's scause codes, for checking the separator line.
@@ -481,7 +482,8 @@ def make_run(variables, args):
 def check_exit_status(results, label, elf, variables):
     """QEMU's exit status (kernel/poweroff.h): a word of ARGS the kernel
     does not take, or one given twice, is a usage error it names; so is a
-    scenario that needs more harts than QEMU has. Through make run (its
+    scenario that needs more harts than QEMU has; a fault before the
+    scenario is a kernel failure. Through make run (its
     script's pipe, which hides the firmware's banner): a usage error fails
     make with QEMU's status in make's message; a deliberate panic is success,
     and BANNER=1 shows the banner."""
@@ -493,6 +495,15 @@ def check_exit_status(results, label, elf, variables):
     results.check("%s scenario=secondary-panic on one hart: says so, QEMU exits %d"
                   % (label, EXIT_USAGE), problem is None and status == EXIT_USAGE
                   and "secondary-panic needs another hart" in console,
+                  "problem: %s, exit status %s\n%s" % (problem, status, console[-800:]))
+    # A fault before the scenario started (GDB makes timer_start, which kmain
+    # calls before it, jump to 0) is the kernel's own failure.
+    console, _, problem, status = boot_with_status(elf, "scenario=panic",
+                                                   "jump_to_zero_at('timer_start')")
+    results.check("%s: a fault before the scenario starts: reported, QEMU exits %d"
+                  % (label, EXIT_KERNEL_FAILURE), problem is None
+                  and status == EXIT_KERNEL_FAILURE and "panic: trap: " in console
+                  and "scenario panic:" not in console,
                   "problem: %s, exit status %s\n%s" % (problem, status, console[-800:]))
     run_variables = ["BUILD=" + os.path.dirname(elf), "EXTRA_SRCS=" + USER_CODE] + variables
     status, stdout, stderr = make_run(run_variables, "scenario=nonsense")
