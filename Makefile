@@ -166,7 +166,7 @@ QEMU_CMD = $(QEMU) -machine virt -smp $(SMP) -nographic -bios default -kernel $(
 # The console from the kernel's first line on, and QEMU's exit status, which
 # the kernel sets (kernel/poweroff.h); BANNER=1 shows the firmware's banner.
 BANNER ?= 0
-RUN_QEMU = scripts/run-qemu.sh $(if $(filter 1,$(BANNER)),--banner) $(QEMU_CMD)
+RUN_QEMU = scripts/run-qemu.sh $(if $(filter 1,$(BANNER)),--banner )$(QEMU_CMD)
 
 run: all
 	$(RUN_QEMU) -append "$(ARGS)"
