@@ -3,8 +3,10 @@
 #   make                 build $(BUILD)/kernel.elf
 #   make run             boot it in QEMU (ARGS="scenario=load-fault tracer=prologue")
 #   make run UNWINDERS=frame-pointer   a kernel that links only that unwinder
+#   make run BANNER=1    show the firmware's (OpenSBI's) banner too
 #   make debug           boot halted, waiting for gdb-multiarch
 #   make gdb             attach GDB to it (in another terminal), bt crossing traps
+#   make help            this text, the variables' values, the scenarios and tracers
 #   make test            unit, symgen and end-to-end tests (GDB as the oracle), fuzz replay
 #   make fuzz            libFuzzer targets, FUZZ_SECONDS each (tests/fuzz/fuzz.mk)
 #   make bench           instructions per frame of each unwinder (docs/speed.md)
@@ -15,6 +17,13 @@
 # LDSCRIPT (linker script), SMP (harts for make run/debug), UNWINDERS (those
 # the kernel links: any of frame-pointer table dwarf prologue, default all),
 # LINES (yes: file:line and inlined calls in the trace; no), DEBUG_CFLAGS (-g).
+#
+# QEMU's exit status, which the kernel sets (kernel/poweroff.h), is make run's:
+#   0  the demo did what it was asked (a scenario's panic or trap report)
+#   2  ARGS asked for what the kernel has not (it names the word)
+#   3  the kernel failed before the scenario, or the scenario did not panic
+#   1  QEMU could not start
+# On a failure make itself exits 2, after "make: *** [...: run] Error N" (QEMU's N).
 
 CROSS_COMPILE ?= riscv64-unknown-elf-
 ifeq ($(origin CC),default)
@@ -104,8 +113,15 @@ KERNEL_SRCS := $(wildcard kernel/*.c kernel/*.S kernel/scenarios/*.c) \
 KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS))
 LINKER_SCRIPTS := $(wildcard linker/*.ld) $(LDSCRIPT)
 
-.PHONY: all run debug gdb test clean deps
-all: $(BUILD)/kernel.elf
+.PHONY: all run debug gdb test clean deps help
+# Two makes building one BUILD at once (two make run, make run beside make
+# test) would write the same files: the build takes $(BUILD)/.lock (flock,
+# util-linux; without it, no lock), and the second waits, then finds the
+# kernel built.
+FLOCK := $(shell command -v flock 2>/dev/null)
+all:
+	@mkdir -p $(BUILD) && $(if $(FLOCK),$(FLOCK) $(BUILD)/.lock) \
+		$(MAKE) --no-print-directory $(BUILD)/kernel.elf
 
 # Installs the toolchain, QEMU and GDB on first use (Debian packages).
 deps:
@@ -151,13 +167,18 @@ HOST_VIEW_CFLAGS := -DTRACER_HOST_VIEW -Itracer
 SMP ?= 1
 QEMU_CMD = $(QEMU) -machine virt -smp $(SMP) -nographic -bios default -kernel $(BUILD)/kernel.elf
 
-run: $(BUILD)/kernel.elf
-	$(QEMU_CMD) -append "$(ARGS)"
+# The console from the kernel's first line on, and QEMU's exit status, which
+# the kernel sets (kernel/poweroff.h); BANNER=1 shows the firmware's banner.
+BANNER ?= 0
+RUN_QEMU = scripts/run-qemu.sh $(if $(filter 1,$(BANNER)),--banner )$(QEMU_CMD)
 
-debug: $(BUILD)/kernel.elf
+run: all
+	$(RUN_QEMU) -append "$(ARGS)"
+
+debug: all
 	@echo "QEMU is halted at the first instruction. In another terminal: make gdb, or"
 	@echo "  $(GDB) -ex 'file $(BUILD)/kernel.elf' -x $(GDB_SCRIPT) -ex 'target remote :$(GDB_PORT)'"
-	$(QEMU_CMD) -append "$(ARGS)" -S -gdb tcp::$(GDB_PORT)
+	$(RUN_QEMU) -append "$(ARGS)" -S -gdb tcp::$(GDB_PORT)
 
 # Attaches to make debug's QEMU; the kernel as it is (no rebuild under it).
 gdb:
@@ -209,6 +230,17 @@ test:
 
 clean:
 	rm -rf build
+
+# make help: the comment at the top of this file, the variables' values (the
+# defaults, or what the command line set), and the scenarios and tracers read
+# from the kernel's own tables (scripts/kernel-choices.awk).
+HELP_VARIABLES := ARGS BANNER BUILD CROSS_COMPILE CC OPT FP CFI LINES UNWINDERS DEBUG_CFLAGS \
+	EXTRA_SRCS LDSCRIPT SMP QEMU GDB_PORT
+help:
+	@sed -n '3,/^$$/s/^# \{0,1\}//p' Makefile
+	@echo; echo "Variables (make run VARIABLE=value ...), as this make would use them:"
+	@$(foreach v,$(HELP_VARIABLES),printf '  %-14s %s\n' '$(v)' '$($(v))';)
+	@echo; awk -f scripts/kernel-choices.awk tracer/format.c kernel/main.c kernel/scenarios/scenarios.c
 
 
 # make bench: instructions per frame of the tracer's unwinders against libgcc's

@@ -11,6 +11,8 @@
  *                      compiler are the seed's names for frame-pointer and
  *                      prologue, kept as aliases; all: each linked one in
  *                      turn, auto first
+ * Any other word, or one of these twice, is refused: QEMU exits with
+ * EXIT_USAGE (poweroff.h), as for an unknown name.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,7 +23,7 @@
 #include "hart.h"
 #include "kstring.h"
 #include "panic.h"
-#include "sbi.h"
+#include "poweroff.h"
 #include "scenarios/scenarios.h"
 #include "smp.h"
 #include "timer.h"
@@ -88,7 +90,51 @@ static _Noreturn void usage(const char *problem, const char *value)
 		kprintf("  tracer=%s: alias of tracer=%s\n", tracer_aliases[i].alias,
 			tracer_unwinder_name(tracer_aliases[i].unwinder));
 	kputs("  tracer=all: a trace with each unwinder linked, in turn\n");
-	sbi_shutdown(false);
+	poweroff(EXIT_USAGE);
+}
+
+/* Whether the word at `word` (ending at a space or the end) starts with s. */
+static bool word_starts_with(const char *word, const char *s)
+{
+	while (*s && *word == *s) {
+		word++;
+		s++;
+	}
+	return *s == '\0';
+}
+
+/*
+ * Refuses a word of the command line other than scenario=... and tracer=...,
+ * and either of them twice: a typo must not run the default quietly.
+ */
+static void check_words(const char *args)
+{
+	static const char *const keys[] = {"scenario=", "tracer="};
+	bool seen[sizeof(keys) / sizeof(keys[0])] = {false};
+	char word[ARG_MAX];
+
+	while (*args) {
+		size_t key = 0;
+		size_t n = 0;
+
+		while (*args == ' ')
+			args++;
+		if (!*args)
+			break;
+		for (const char *c = args; *c && *c != ' ' && n + 1 < ARG_MAX; c++)
+			word[n++] = *c;
+		word[n] = '\0';
+		while (key < sizeof(keys) / sizeof(keys[0]) &&
+		       !word_starts_with(args, keys[key]))
+			key++;
+		if (key == sizeof(keys) / sizeof(keys[0]))
+			usage("unknown argument", word);
+		if (seen[key])
+			usage("argument given twice", word);
+		seen[key] = true;
+		while (*args && *args != ' ')
+			args++;
+	}
 }
 
 /* The unwinder a tracer= names, if this kernel links it. */
@@ -139,23 +185,28 @@ static void call_by_name(const char *name)
 	if (!symbol)
 		usage("no function in the symbol table named", name);
 	kprintf("calling %s at 0x%lx\n", name, (unsigned long)symbol->addr);
+	poweroff_scenario_started();
 	((void (*)(void))symbol->addr)();
 }
 
-static void run_scenario(const char *args)
+/* Runs the scenario args name; it panics (or, for call:, returns). */
+static _Noreturn void run_scenario(const char *args)
 {
 	char value[ARG_MAX];
 	const char *name = arg_value(args, "scenario", value) ? value : "panic";
 
 	if (str_starts_with(name, "call:")) {
 		call_by_name(name + sizeof("call:") - 1);
-		return;
+		kprintf("the scenario returned without a panic\n");
+		poweroff(EXIT_DONE);
 	}
 	for (unsigned i = 0; i < scenario_count; i++) {
 		if (str_equal(name, scenarios[i].name)) {
 			kprintf("scenario %s: %s\n", name, scenarios[i].what);
+			poweroff_scenario_started();
 			scenarios[i].run();
-			return;
+			kprintf("the scenario returned without a panic\n");
+			poweroff(EXIT_KERNEL_FAILURE);
 		}
 	}
 	usage("unknown scenario", name);
@@ -168,8 +219,9 @@ void kmain(unsigned long hartid, const void *fdt)
 	const char *args;
 	unsigned harts;
 
-	/* Traps first, then the guard pages: from here on, a fault or a stack
-	 * overflow is reported. */
+	/* How to end QEMU with a status first, then traps, then the guard
+	 * pages: from here on, a fault or a stack overflow is reported. */
+	poweroff_init(fdt);
 	hart_init(hartid);
 	vm_init();
 	vm_enable();
@@ -180,8 +232,7 @@ void kmain(unsigned long hartid, const void *fdt)
 		kprintf("%u harts running\n", harts);
 	timer_start();
 	hart_interrupts_on();
+	check_words(args);
 	choose_tracer(args);
 	run_scenario(args);
-	kprintf("the scenario returned without a panic\n");
-	sbi_shutdown(false);
 }

@@ -29,6 +29,7 @@
 #include "hart.h"
 #include "kstring.h"
 #include "layout.h"
+#include "poweroff.h"
 #include "sbi.h"
 #include "smp.h"
 #include "timer.h"
@@ -223,7 +224,7 @@ static bool is_first(unsigned long id)
 static _Noreturn void finish(unsigned long id)
 {
 	if (is_first(id))
-		sbi_shutdown(true);
+		poweroff_after_panic();
 	panic_harts[id].done = true;
 	for (;;)
 		__asm__ volatile("wfi");
@@ -362,7 +363,7 @@ static _Noreturn void print_report(void *arg)
 		console_unlock();
 		print_trace(report);
 		stop_other_harts(me);
-		sbi_shutdown(true);
+		poweroff_after_panic();
 	}
 	wait_for_turn(me);
 	console_lock();
@@ -378,7 +379,7 @@ static _Noreturn void print_report(void *arg)
 	console_unlock();
 	print_trace(report);
 	if (backtrace_turn != me)
-		sbi_shutdown(true); /* the first hart is stuck: see wait_for_turn */
+		poweroff_after_panic(); /* the first hart is stuck: see wait_for_turn */
 	finish(me);
 }
 
@@ -420,7 +421,7 @@ void panic_stop_this_hart(const struct tracer_regs *interrupted)
 	struct panic_report report = {interrupted, NULL, NULL, 0};
 
 	REPORT_FROM_A_STACK_WITH_ROOM(&report);
-	sbi_shutdown(true); /* print_report does not return */
+	poweroff_after_panic(); /* print_report does not return */
 }
 
 void panic(const char *fmt, ...)
@@ -436,5 +437,5 @@ void panic(const char *fmt, ...)
 	report.fmt = fmt;
 	va_start(report.args, fmt);
 	REPORT_FROM_A_STACK_WITH_ROOM(&report);
-	sbi_shutdown(true); /* print_report does not return */
+	poweroff_after_panic(); /* print_report does not return */
 }

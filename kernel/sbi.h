@@ -20,7 +20,8 @@ void sbi_send_ipi(unsigned long hart_mask);
 long sbi_hart_status(unsigned long hartid);
 /* Starts a stopped hart at `start` (physical), a0 = hartid, a1 = opaque. */
 bool sbi_hart_start(unsigned long hartid, uintptr_t start, unsigned long opaque);
-/* Powers the machine off (QEMU exits). `failure` reports a system failure. */
+/* Powers the machine off (QEMU exits). `failure` reports a system failure,
+ * which QEMU's exit status does not show: poweroff.h gives one. */
 _Noreturn void sbi_shutdown(bool failure);
 
 #endif /* KERNEL_SBI_H */

@@ -187,8 +187,9 @@ trap_entry_end:
  * The traps nothing can be reported from in C: before hart_init() set
  * sscratch, with sscratch not pointing at this hart's struct hart, and with
  * the panic stack itself exhausted. Print what the trap CSRs say through
- * the firmware, which needs no memory of ours (nothing is stored: the only
- * loads are of the messages), and power off.
+ * the firmware, which needs no memory of ours (nothing is stored but the
+ * test device's word; the only loads are of the messages and of poweroff.c's
+ * two words), and power off.
  */
 trap_before_setup:
 	la t1, before_setup_message
@@ -225,13 +226,22 @@ say_and_power_off:
 	jal t3, fatal_put_hex
 	la t1, newline_message
 	jal t3, fatal_put_string
-	li a7, SBI_EXT_SRST
+	/* QEMU's test device, if poweroff_init() found one, ends QEMU with
+	 * the status poweroff_after_panic() would give; else the firmware
+	 * powers off (QEMU exits 0). */
+	la t0, poweroff_device
+	LOAD t0, 0(t0)
+	beqz t0, 1f
+	la t1, poweroff_panic_word
+	lw t1, 0(t1)
+	sw t1, 0(t0)
+1:	li a7, SBI_EXT_SRST
 	li a6, 0		/* system reset */
 	li a0, 0		/* shutdown */
 	li a1, 1		/* reason: system failure */
 	ecall
-1:	wfi
-	j 1b
+2:	wfi
+	j 2b
 
 /*
  * For the paths above, which have no stack: subroutines that return

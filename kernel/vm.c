@@ -6,8 +6,9 @@
  * Virtual addresses equal physical ones. RAM is mapped with megapages (2 MiB
  * in Sv39, 4 MiB in Sv32), readable, writable and executable, except the
  * megapages that hold the stacks: those get 4 KiB pages, and the guard pages
- * stay unmapped. Nothing else is mapped, so a stray pointer to address 0 or
- * to a device faults (page fault) too.
+ * stay unmapped. Besides RAM, only the page of the device that ends QEMU
+ * (poweroff.c) is mapped, so a stray pointer to address 0 or to any other
+ * device faults (page fault) too.
  */
 #include "vm.h"
 
@@ -16,7 +17,7 @@
 
 #include "console.h"
 #include "layout.h"
-#include "sbi.h"
+#include "poweroff.h"
 
 #if __riscv_xlen == 64
 #define LEVELS	  3 /* Sv39 */
@@ -40,6 +41,7 @@
 #define PTE_A	      (1u << 6)
 #define PTE_D	      (1u << 7)
 #define PTE_KERNEL    (PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D)
+#define PTE_DEVICE    (PTE_V | PTE_R | PTE_W | PTE_A | PTE_D)
 #define PTE_PPN_SHIFT 10
 
 /* QEMU virt's RAM starts here; 1 GiB is mapped, more than -m gives by default. */
@@ -48,8 +50,9 @@
 
 /* The root, the table under it (Sv39), and 4 KiB-page tables for the
  * megapages the stacks touch: HART_COUNT * HART_STACKS_SIZE (512 KiB) spans
- * at most two. One to spare. */
-#define TABLES 6
+ * at most two; for the device page, a table under the root (Sv39) and a
+ * 4 KiB-page table. One to spare. */
+#define TABLES 8
 
 typedef uintptr_t pte_t;
 
@@ -63,15 +66,15 @@ static pte_t table_pte(const pte_t *table)
 	return ((uintptr_t)table >> PAGE_SHIFT) << PTE_PPN_SHIFT | PTE_V;
 }
 
-static pte_t leaf_pte(uintptr_t addr)
+static pte_t leaf_pte(uintptr_t addr, pte_t permissions)
 {
-	return (addr >> PAGE_SHIFT) << PTE_PPN_SHIFT | PTE_KERNEL;
+	return (addr >> PAGE_SHIFT) << PTE_PPN_SHIFT | permissions;
 }
 
 static _Noreturn void out_of_tables(void)
 {
 	kprintf("panic: vm: more than %d page tables needed\n", TABLES);
-	sbi_shutdown(true);
+	poweroff_after_panic();
 }
 
 /* The entry for va at `level` (0: 4 KiB pages), making tables on the way. */
@@ -116,14 +119,21 @@ void vm_init(void)
 	for (uintptr_t mega = RAM_START; mega < RAM_START + RAM_MAPPED;
 	     mega += MEGAPAGE_SIZE) {
 		if (mega < stacks_start || mega >= stacks_end) {
-			*entry_for(mega, 1) = leaf_pte(mega);
+			*entry_for(mega, 1) = leaf_pte(mega, PTE_KERNEL);
 			continue;
 		}
 		for (uintptr_t page = mega; page < mega + MEGAPAGE_SIZE;
 		     page += PAGE_SIZE)
 			if (!is_guard_page(page))
-				*entry_for(page, 0) = leaf_pte(page);
+				*entry_for(page, 0) = leaf_pte(page, PTE_KERNEL);
 	}
+}
+
+void vm_map_device(uintptr_t address)
+{
+	uintptr_t page = address & ~((uintptr_t)PAGE_SIZE - 1);
+
+	*entry_for(page, 0) = leaf_pte(page, PTE_DEVICE);
 }
 
 bool vm_unmap_page(uintptr_t va)

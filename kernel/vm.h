@@ -9,6 +9,9 @@
 
 /* Builds the page table (once, on the boot hart, before other harts start). */
 void vm_init(void);
+/* Maps the 4 KiB page holding a device's registers, readable and writable,
+ * before vm_enable (the device must lie outside RAM). */
+void vm_map_device(uintptr_t address);
 /* Turns paging on for the calling hart. */
 void vm_enable(void);
 /* Unmaps the 4 KiB page holding va, on this hart (other harts may keep it

@@ -112,9 +112,12 @@ TRACER_SYMGEN_LIBS := -lz
 TRACER_SYMGEN_HEADERS := $(wildcard $(TRACER_SYMGEN_DIR)/*.h $(TRACER_DIR)/*.h)
 TRACER_SYMGEN_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -DTRACER_HOST_VIEW -I$(TRACER_DIR)
 
+# Built under a name of its own, then renamed: kernels built side by side
+# share symgen, and one may run it while another builds it.
 $(TRACER_SYMGEN): $(TRACER_SYMGEN_SRCS) $(TRACER_SYMGEN_HEADERS)
 	@mkdir -p $(@D)
-	$(TRACER_HOSTCC) $(TRACER_HOST_CFLAGS) $(TRACER_SYMGEN_CFLAGS) $(TRACER_SYMGEN_SRCS) $(TRACER_SYMGEN_LIBS) -o $@
+	$(TRACER_HOSTCC) $(TRACER_HOST_CFLAGS) $(TRACER_SYMGEN_CFLAGS) $(TRACER_SYMGEN_SRCS) $(TRACER_SYMGEN_LIBS) \
+		-o $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
 
 TRACER_STAGE1 := $(TRACER_WORK)/$(basename $(notdir $(TRACER_ELF))).stage1.elf
 TRACER_TABLE_CC = $(TRACER_CC) $(TRACER_INCLUDE)

@@ -206,11 +206,56 @@ def make_targets(text):
 
 
 def kernel_choices(elf):
-    """(scenarios, tracers) the kernel lists when a name is unknown."""
+    """(scenarios, tracers, problem, console): the names the kernel lists
+    when a name is unknown, and all it printed."""
     console, _, problem = boot(elf, "scenario=nonsense")
     scenarios = set(re.findall(r"^  scenario=([\w:-]+):", console, re.M))
     tracers = set(re.findall(r"^  tracer=([\w-]+)", console, re.M))
-    return scenarios, tracers, problem
+    return scenarios, tracers, problem, console
+
+
+def help_section(text, title):
+    """The lines of make help's section whose heading starts with title."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(title)), None)
+    if start is None:
+        return []
+    section = []
+    for line in lines[start + 1:]:
+        if not line.startswith("  "):
+            break
+        section.append(line)
+    return section
+
+
+def check_make_help(results, console):
+    """make help's scenarios and tracers (read from the kernel's sources)
+    are those the kernel lists when a name is unknown (console): the same
+    names, scenario descriptions and aliases, in the same order. Its
+    variables are the Makefile's, with their values."""
+    shown = run(["make", "--no-print-directory", "help"], timeout=60)
+    kernel_scenarios = [" ".join(pair) for pair in
+                        re.findall(r"^  scenario=([\w:-]+): (.*?)\r?$", console, re.M)]
+    kernel_tracers = [" ".join(pair).strip() for pair in
+                      re.findall(r"^  tracer=([\w-]+)(?: \(not linked\))?(?:: (.*?))?\r?$",
+                                 console, re.M)]
+    help_scenarios = [" ".join(line.split(None, 1)) for line in
+                      help_section(shown.stdout, "Scenarios")]
+    help_tracers = [" ".join(line.split(None, 1)) for line in help_section(shown.stdout, "Tracers")]
+    results.check("make help: its scenarios and tracers are the kernel's own list",
+                  shown.returncode == 0 and help_scenarios and help_tracers
+                  and help_scenarios == kernel_scenarios and help_tracers == kernel_tracers,
+                  "make help (exit %d):\n%s\nthe kernel:\n%s"
+                  % (shown.returncode, "\n".join(help_scenarios + help_tracers),
+                     "\n".join(kernel_scenarios + kernel_tracers)))
+    values = dict(line.split(None, 1) if len(line.split()) > 1 else (line.strip(), "")
+                  for line in help_section(shown.stdout, "Variables"))
+    dry = run(["make", "-n", "--no-print-directory", "run", "ARGS=x"], timeout=60)
+    results.check("make help: the variables' values are make run's (QEMU, SMP, BUILD)",
+                  values.get("SMP") and values.get("BUILD") and values.get("QEMU")
+                  and "%s -machine virt -smp %s " % (values["QEMU"], values["SMP"]) in dry.stdout
+                  and "-kernel %s/kernel.elf" % values["BUILD"] in dry.stdout,
+                  "make help's values: %s\nmake -n run:\n%s" % (values, dry.stdout[-1500:]))
 
 
 def function_names(elf):
@@ -226,11 +271,12 @@ def example_functions(text):
 
 def check_names(results, elf):
     """make targets, scenario= and tracer= names in the README and docs/."""
-    scenarios, tracers, problem = kernel_choices(elf)
+    scenarios, tracers, problem, console = kernel_choices(elf)
     if not results.check("docs: the kernel lists its scenarios and tracers",
                          problem is None and "load-fault" in scenarios and "auto" in tracers,
                          problem):
         return
+    check_make_help(results, console)
     functions = function_names(elf)
     dry_runs = {}  # target: make -n's result (docs name the same targets)
     for doc in DOCS:

@@ -24,6 +24,8 @@ import itertools
 import os
 import re
 import select
+import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -101,6 +103,12 @@ SCENARIOS = [
 # above the few seconds a boot takes on a machine busy with make test's
 # other jobs.
 QEMU_TIMEOUT = 60
+# QEMU's exit status as the kernel sets it (kernel/poweroff.h).
+EXIT_DONE = 0
+EXIT_USAGE = 2
+EXIT_KERNEL_FAILURE = 3
+# The kernel's first line (kernel/main.c), where make run's console starts.
+BOOT_LINE = "backtrace demo kernel on hart 0, args \""
 # The privileged spec's scause codes, for checking the separator line.
 CAUSE_NAMES = {2: "illegal instruction", 3: "breakpoint", 5: "load access fault",
                13: "load page fault", 15: "store/AMO page fault",
@@ -230,6 +238,13 @@ def boot(elf, args, gdb_function=None, harts=1):
     that call of gdb_oracle.py ("stop_at_panic", or a call with arguments).
     Returns (console text, GDB output, problem or None). Takes a job slot
     (testlib.job_slot): boots side by side use a core each."""
+    console, gdb_out, problem, _ = boot_with_status(elf, args, gdb_function, harts)
+    return console, gdb_out, problem
+
+
+def boot_with_status(elf, args, gdb_function=None, harts=1):
+    """boot()'s (console, GDB output, problem), and QEMU's exit status
+    (None if it hung), which the kernel sets (kernel/poweroff.h)."""
     # Numbered: the same boot may run twice at once (from two test groups).
     console_path = os.path.join(os.path.dirname(elf), "console-%s-smp%d-%d.txt"
                                 % (re.sub(r"\W", "_", args), harts, next(_console_numbers)))
@@ -267,7 +282,8 @@ def boot(elf, args, gdb_function=None, harts=1):
                 qemu.kill()
                 qemu.wait()
             profile(argv, start, qemu)
-    return open(console_path, errors="replace").read(), gdb_out, problem
+    status = None if problem else qemu.returncode
+    return open(console_path, errors="replace").read(), gdb_out, problem, status
 
 
 def location(file, line):
@@ -410,17 +426,18 @@ def check_scenario(results, label, elf, tracers, scenario, kind):
     """One boot with tracer=all (the kernel prints a trace with each
     unwinder it links, of the same registers), GDB stopped at the panic or
     the trap: each of `tracers`'s traces against GDB."""
-    console, gdb_out, problem = boot(elf, "scenario=%s tracer=all" % scenario,
-                                     "stop_at_trap" if kind == "trap" else "stop_at_panic")
+    console, gdb_out, problem, status = boot_with_status(
+        elf, "scenario=%s tracer=all" % scenario,
+        "stop_at_trap" if kind == "trap" else "stop_at_panic")
     gdb_frames, gdb_trap = parse_gdb(gdb_out)
     for tracer in tracers:
         check_trace(results, "%s tracer=%s %s" % (label, tracer, scenario), label, tracer, kind,
                     parse_trace(unwinder_console(console, tracer)), gdb_frames, gdb_trap,
-                    gdb_out, problem, console)
+                    gdb_out, problem, status, console)
 
 
 def check_trace(results, name, label, tracer, kind, trace, gdb_frames, gdb_trap, gdb_out,
-                problem, console):
+                problem, status, console):
     header = "Call Trace (%s unwinder):" % tracer
     complete = (problem is None and trace["header"] == header
                 and trace["end"] is not None and not trace["bad"] and "panic" in gdb_frames)
@@ -428,6 +445,8 @@ def check_trace(results, name, label, tracer, kind, trace, gdb_frames, gdb_trap,
                          "problem: %s\nconsole tail:\n%s\nGDB:\n%s"
                          % (problem, console[-1500:], gdb_out[-1500:])):
         return
+    results.check(name + ": QEMU exits 0 (the scenario's panic is the demo's success)",
+                  status == EXIT_DONE, "exit status %s" % status)
     # A frameless call to a noreturn function (clang without unwind tables)
     # loses the return address: GDB ends there too, and the tracer says why.
     outermost = gdb_frames.get("trap" if kind == "trap" else "panic")
@@ -461,19 +480,87 @@ def check_trace(results, name, label, tracer, kind, trace, gdb_frames, gdb_trap,
                   "\n".join(compare_frames(trace["after"], gdb_frames["trap"], True)))
 
 
-def check_bad_arguments(results, label, elf):
-    """Unknown names print the valid choices, and the kernel powers off."""
+def check_bad_arguments(results, label, elf, more=()):
+    """Unknown names print the valid choices, and the kernel powers off with
+    the usage error's status. `more`: other (args, message) to try."""
     for args, message in [("scenario=nonsense", "error: unknown scenario 'nonsense'"),
                           ("tracer=nonsense", "error: unknown tracer 'nonsense'"),
                           ("scenario=call:no_such_function",
-                           "error: no function in the symbol table named 'no_such_function'")]:
-        console, _, problem = boot(elf, args)
+                           "error: no function in the symbol table named 'no_such_function'")
+                          ] + list(more):
+        console, _, problem, status = boot_with_status(elf, args)
         results.check("%s %s: explained, lists choices, shuts down" % (label, args),
                       problem is None and message in console and "scenario=load-fault" in console
                       and "tracer=prologue" in console and "Call Trace" not in console
                       and all("tracer=%s: alias of tracer=%s" % alias in console
                               for alias in TRACER_ALIASES.items()),
                       "problem: %s\n%s" % (problem, console[-800:]))
+        results.check("%s %s: QEMU exits %d (a usage error)" % (label, args, EXIT_USAGE),
+                      status == EXIT_USAGE, "exit status %s" % status)
+
+
+def make_run(variables, args):
+    """(make's exit status or None if it hung, stdout, stderr) of
+    `make run ARGS=args` with the variables of a kernel built already."""
+    argv = ["make", "-s", "--no-print-directory", "run", "ARGS=" + args] + variables
+    with job_slot():
+        start = time.monotonic()
+        # A session of its own: on a hang, QEMU goes with make.
+        with Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE, text=True, errors="replace",
+                   start_new_session=True) as process:
+            try:
+                stdout, stderr = process.communicate(timeout=QEMU_TIMEOUT)
+                status = process.returncode
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                stdout, stderr = process.communicate()
+                status = None
+            profile(argv, start, process)
+    return status, stdout, stderr
+
+
+def check_exit_status(results, label, elf, variables):
+    """QEMU's exit status (kernel/poweroff.h): a word of ARGS the kernel
+    does not take, or one given twice, is a usage error it names; so is a
+    scenario that needs more harts than QEMU has; a fault before the
+    scenario is a kernel failure. Through make run (its
+    script's pipe, which hides the firmware's banner): a usage error fails
+    make with QEMU's status in make's message; a deliberate panic is success,
+    and BANNER=1 shows the banner."""
+    check_bad_arguments(results, label, elf, [
+        ("scenario=panic junk", "error: unknown argument 'junk'"),
+        ("scenario=panic tracer=auto scenario=recursion",
+         "error: argument given twice 'scenario=recursion'")])
+    console, _, problem, status = boot_with_status(elf, "scenario=secondary-panic")
+    results.check("%s scenario=secondary-panic on one hart: says so, QEMU exits %d"
+                  % (label, EXIT_USAGE), problem is None and status == EXIT_USAGE
+                  and "secondary-panic needs another hart" in console,
+                  "problem: %s, exit status %s\n%s" % (problem, status, console[-800:]))
+    # A fault before the scenario started (GDB makes timer_start, which kmain
+    # calls before it, jump to 0) is the kernel's own failure.
+    console, _, problem, status = boot_with_status(elf, "scenario=panic",
+                                                   "jump_to_zero_at('timer_start')")
+    results.check("%s: a fault before the scenario starts: reported, QEMU exits %d"
+                  % (label, EXIT_KERNEL_FAILURE), problem is None
+                  and status == EXIT_KERNEL_FAILURE and "panic: trap: " in console
+                  and "scenario panic:" not in console,
+                  "problem: %s, exit status %s\n%s" % (problem, status, console[-800:]))
+    run_variables = ["BUILD=" + os.path.dirname(elf), "EXTRA_SRCS=" + USER_CODE] + variables
+    status, stdout, stderr = make_run(run_variables, "scenario=nonsense")
+    results.check("make run ARGS=scenario=nonsense: make fails with QEMU's %d, the kernel "
+                  "names the word, no firmware banner" % EXIT_USAGE,
+                  status == 2 and re.search(r"\brun\] Error %d$" % EXIT_USAGE, stderr, re.M)
+                  and stdout.startswith(BOOT_LINE)
+                  and "error: unknown scenario 'nonsense'" in stdout and "OpenSBI" not in stdout,
+                  "make's exit status %s\nstdout:\n%s\nstderr:\n%s"
+                  % (status, stdout[-1500:], stderr[-1500:]))
+    status, stdout, stderr = make_run(run_variables + ["BANNER=1"], "scenario=panic")
+    results.check("make run ARGS=scenario=panic BANNER=1: exits 0, the banner and the trace",
+                  status == 0 and "OpenSBI v" in stdout and BOOT_LINE in stdout
+                  and "End of trace: " in stdout,
+                  "make's exit status %s\nstdout:\n%s\nstderr:\n%s"
+                  % (status, stdout[-1500:], stderr[-1500:]))
 
 
 def trace_lines(console):
@@ -515,7 +602,9 @@ def check_unlinked_unwinders(results, label, elf, unlinked):
     auto walk to the outermost frame, all alike."""
     for unwinder in unlinked:
         args = "scenario=panic tracer=" + unwinder
-        console, _, problem = boot(elf, args)
+        console, _, problem, status = boot_with_status(elf, args)
+        results.check("%s %s: QEMU exits %d (a usage error)" % (label, args, EXIT_USAGE),
+                      status == EXIT_USAGE, "exit status %s" % status)
         results.check("%s %s: refused, not linked into this kernel" % (label, args),
                       problem is None and "error: unwinder not linked into this kernel: "
                       "tracer '%s'" % unwinder in console
@@ -572,6 +661,40 @@ def build(results, label, variables, user_code=USER_CODE):
     return os.path.join(build_dir, "kernel.elf") if ok else None
 
 
+def check_concurrent_builds(results):
+    """Two makes building one clean BUILD at once (two make run, or make run
+    beside make test) must not write over each other's files: both succeed,
+    and the kernel each leaves behind is the same. A small kernel (one
+    unwinder, no lines): the second make waits for the first's lock."""
+    build_dir = os.path.join(TEST_BUILD, "concurrent")
+    shutil.rmtree(build_dir, ignore_errors=True)
+    elf = os.path.join(build_dir, "kernel.elf")
+    argv = ["make", "-s", "BUILD=" + build_dir, "UNWINDERS=frame-pointer", "LINES=no"]
+    images = []
+    # Started together (not through run(): its job slots could run them one
+    # after the other); one slot, as the lock lets one build run at a time.
+    with job_slot():
+        start = time.monotonic()
+        makes = [Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, errors="replace")
+                 for _ in range(2)]
+        outputs = []
+        for make in makes:
+            try:
+                outputs.append(make.communicate(timeout=600)[0])
+            except subprocess.TimeoutExpired:
+                make.kill()
+                outputs.append("timed out\n" + make.communicate()[0])
+            images.append(open(elf, "rb").read() if make.returncode == 0 else None)
+            profile(argv, start, make)
+    results.check("two makes of one clean build directory at once both succeed, "
+                  "with the same kernel",
+                  all(make.returncode == 0 for make in makes)
+                  and images[0] is not None and images[0] == images[1],
+                  "exit %s\n%s" % ([make.returncode for make in makes],
+                                    "\n".join(output[-1500:] for output in outputs)))
+
+
 def check_moved_code_fails_build(results):
     """The table must sit after the code; a linker script that puts it before
     must make the build fail loudly and leave no kernel.elf behind."""
@@ -614,11 +737,13 @@ def check_scenarios(results, label, elf, tracers, scenario, kind, applies_to):
                    scenario, kind)
 
 
-def check_arguments(results, label, elf):
-    check_bad_arguments(results, label, elf)
+def check_arguments(results, label, elf, variables):
     check_default_tracer(results, label, elf)
     if label == "gcc-O2-fp1":
         check_tracer_aliases(results, label, elf)
+        check_exit_status(results, label, elf, variables)
+    else:
+        check_bad_arguments(results, label, elf)
 
 
 def check_without_lines(results, with_lines):
@@ -657,20 +782,21 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
         + [functools.partial(build, results, label, variables, UNWINDER_SET_CODE)
            for label, variables, _, _ in UNWINDER_SETS]
         + [functools.partial(check_moved_code_fails_build, results),
+           functools.partial(check_concurrent_builds, results),
            functools.partial(check_missing_cfi_fails_build, results)])
     kernels = [("kernel-" + label, elf) for (label, _, _), elf in zip(CONFIGS, builds) if elf]
     built(kernels)
     if not boots:
         return kernels
     tasks = []
-    for (label, _, tracers), elf in zip(CONFIGS, builds):
+    for (label, variables, tracers), elf in zip(CONFIGS, builds):
         if elf and label == "gcc-O2-fp1":
             tasks.append(functools.partial(check_without_lines, results, elf))
         if elf:
             tasks += [functools.partial(check_scenarios, results, label, elf, tracers, scenario,
                                         kind, applies_to)
                       for scenario, kind, applies_to in SCENARIOS]
-            tasks.append(functools.partial(check_arguments, results, label, elf))
+            tasks.append(functools.partial(check_arguments, results, label, elf, variables))
     for (label, _, tracers, unlinked), elf in zip(UNWINDER_SETS, builds[len(CONFIGS):]):
         if elf:
             tasks.append(functools.partial(check_unwinder_set, results, label, elf, tracers,

@@ -78,6 +78,16 @@ def stop_at_entry_then_panic(function):
     stop_at_panic()
 
 
+def jump_to_zero_at(function):
+    """No backtrace: a wild jump at the first instruction of `function`, pc
+    set to 0 (nothing is mapped there), for a fault the kernel did not ask
+    for."""
+    gdb.execute("break *%s" % function, to_string=True)
+    gdb.execute("continue", to_string=True)
+    gdb.execute("set $pc = 0")
+    gdb.execute("delete", to_string=True)
+
+
 def print_trap(label, condition, vector="trap_entry"):
     """At the first instruction of the trap vector (`vector`), every general register
     still holds the interrupted value; only pc has moved to the vector. With

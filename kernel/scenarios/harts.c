@@ -11,6 +11,7 @@
 #include "console.h"
 #include "hart.h"
 #include "panic.h"
+#include "poweroff.h"
 #include "scenarios.h"
 #include "smp.h"
 
@@ -43,7 +44,7 @@ void scenario_secondary_panic(void)
 	if (!smp_run_on(other_hart(), secondary_work)) {
 		kprintf(
 		    "secondary-panic needs another hart: run QEMU with -smp 2 or more\n");
-		return;
+		poweroff(EXIT_USAGE);
 	}
 	hart_idle();
 }

@@ -33,6 +33,7 @@
 #include "console.h"
 #include "hart.h"
 #include "panic.h"
+#include "poweroff.h"
 #include "scenarios.h"
 #include "smp.h"
 #include "timer.h"
@@ -161,7 +162,7 @@ void scenario_panic_slow_char(void)
 	if (!smp_run_on(other, print_slow_char)) {
 		console_slow_char = 0;
 		kprintf("panic-slow-char needs another hart: run QEMU with -smp 2\n");
-		return;
+		poweroff(EXIT_USAGE);
 	}
 	while (console_slow_char)
 		;
