@@ -36,6 +36,16 @@ FILENAME ~ /main\.c$/ && /^[ \t]*\{"[^"]+", TRACER_[A-Z_]+\},$/ {
 	aliases[++alias_count] = parts[2] "\t" "alias of tracer=" unwinder_name[enum]
 }
 
+# A tracer= word of main.c's own (tracer=all), from the line usage() prints.
+FILENAME ~ /main\.c$/ && /kputs\("  tracer=[a-z]+: / {
+	split($0, parts, "\"")
+	line = parts[2]
+	sub(/^  tracer=/, "", line)
+	sub(/\\n$/, "", line)
+	colon = index(line, ": ")
+	words[++word_count] = substr(line, 1, colon - 1) "\t" substr(line, colon + 2)
+}
+
 # The scenarios' table, whose entries may span lines: joined, then split
 # at each entry's end.
 FILENAME ~ /scenarios\.c$/ && /^const struct scenario scenarios\[\] = \{$/ {
@@ -65,6 +75,10 @@ END {
 		printf "  %s\n", tracers[i]
 	for (i = 1; i <= alias_count; i++) {
 		split(aliases[i], parts, "\t")
+		printf "  %-22s %s\n", parts[1], parts[2]
+	}
+	for (i = 1; i <= word_count; i++) {
+		split(words[i], parts, "\t")
 		printf "  %-22s %s\n", parts[1], parts[2]
 	}
 }
