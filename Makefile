@@ -15,7 +15,21 @@
 # the kernel links: any of frame-pointer table dwarf prologue, default all),
 # LINES (yes: file:line and inlined calls in the trace; no), DEBUG_CFLAGS (-g).
 
-CROSS_COMPILE ?= riscv64-unknown-elf-
+# The tools, found on PATH unless named: the cross toolchain under the first
+# of these prefixes whose gcc is there (Debian's and Homebrew's, Arch's,
+# Ubuntu's and Fedora's Linux one), and a RISC-V GDB. Exported: the tests
+# run the same binutils and GDB.
+CROSS_PREFIXES := riscv64-unknown-elf- riscv64-elf- riscv64-linux-gnu-
+on_path = $(firstword $(wildcard $(addsuffix /$(1),$(subst :, ,$(PATH)))))
+ifeq ($(origin CROSS_COMPILE),undefined)
+CROSS_COMPILE := $(or $(firstword $(foreach prefix,$(CROSS_PREFIXES),\
+	$(if $(call on_path,$(prefix)gcc),$(prefix)))),riscv64-unknown-elf-)
+endif
+ifeq ($(origin GDB),undefined)
+GDB := $(or $(firstword $(foreach gdb,gdb-multiarch $(addsuffix gdb,$(CROSS_COMPILE) $(CROSS_PREFIXES)),\
+	$(if $(call on_path,$(gdb)),$(gdb)))),gdb-multiarch)
+endif
+export CROSS_COMPILE GDB
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
 endif
@@ -30,7 +44,6 @@ HOSTCC ?= gcc
 QEMU ?= qemu-system-riscv64
 GDB_PORT ?= 1234
 PYTHON ?= /usr/bin/python3
-OPENSBI_ELF := /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.elf
 
 HOST_BUILD := build/host
 SYMGEN := $(HOST_BUILD)/symgen
@@ -103,12 +116,18 @@ LINKER_SCRIPTS := $(wildcard linker/*.ld) $(LDSCRIPT)
 .PHONY: all run debug test clean deps
 all: $(BUILD)/kernel.elf
 
-# Installs the toolchain, QEMU and GDB on first use (Debian packages).
+# The tools the goals need (scripts/install-deps.sh): the compilers for a
+# build; make run adds QEMU and its firmware, make debug a RISC-V GDB, make
+# test the rest. A build looks at PATH only, and runs the script (which
+# installs what is missing on Debian and lists it elsewhere) when a compiler
+# is not there.
+DEPS_LEVEL := $(or $(if $(filter test test-prerequisites bench fuzz,$(MAKECMDGOALS)),test),\
+	$(if $(filter debug,$(MAKECMDGOALS)),debug),$(if $(filter run,$(MAKECMDGOALS)),run),build)
 deps:
-	@command -v $(CC) >/dev/null && command -v $(QEMU) >/dev/null && \
-	command -v gdb-multiarch >/dev/null && command -v $(HOSTCC) >/dev/null && \
-	command -v $(PYTHON) >/dev/null && test -f $(OPENSBI_ELF) || \
-	scripts/install-deps.sh
+	@{ [ $(DEPS_LEVEL) = build ] && command -v $(firstword $(CC)) >/dev/null && \
+	command -v $(firstword $(HOSTCC)) >/dev/null; } || \
+	CC='$(firstword $(CC))' HOSTCC='$(firstword $(HOSTCC))' QEMU='$(QEMU)' GDB='$(GDB)' \
+	PYTHON='$(PYTHON)' scripts/install-deps.sh $(DEPS_LEVEL)
 
 # Rebuild everything when the flags change (OPT, FP, CC, ...).
 $(BUILD)/flags: deps
@@ -118,7 +137,7 @@ $(BUILD)/flags: deps
 
 $(BUILD)/obj/%.o: % $(BUILD)/flags
 	@mkdir -p $(@D)
-	$(CC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@
+	$(call TRACER_STEP,$(if $(filter %.S,$<),AS,CC),$<)$(CC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@
 
 -include $(KERNEL_OBJS:.o=.d)
 
@@ -164,9 +183,9 @@ HOST_ASAN_CFLAGS := $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-re
 SYMGEN_ASAN_OBJS := $(patsubst %.c,$(HOST_BUILD)/symgen-asan-obj/%.o,$(SYMGEN_SRCS))
 $(HOST_BUILD)/symgen-asan-obj/%.o: %.c $(SYMGEN_HEADERS) | deps
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -c $< -o $@
+	$(call TRACER_STEP,HOSTCC,$<)$(HOSTCC) $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -c $< -o $@
 $(HOST_BUILD)/symgen-asan: $(SYMGEN_ASAN_OBJS)
-	$(HOSTCC) $(HOST_ASAN_CFLAGS) $^ $(TRACER_SYMGEN_LIBS) -o $@
+	$(call TRACER_STEP,HOSTLD,$@)$(HOSTCC) $(HOST_ASAN_CFLAGS) $^ $(TRACER_SYMGEN_LIBS) -o $@
 
 # Host build of the tracer for the unit tests, with sanitizers: a read
 # outside the synthetic memory the tests declare is an error, not luck.
@@ -174,9 +193,9 @@ UNIT_SRCS := $(wildcard tests/unit/*.c) $(wildcard tracer/*.c)
 UNIT_OBJS := $(patsubst %.c,$(HOST_BUILD)/unit-obj/%.o,$(UNIT_SRCS))
 $(HOST_BUILD)/unit-obj/%.o: %.c $(wildcard tests/unit/*.h tracer/*.h) | deps
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_ASAN_CFLAGS) -Itracer -Itests/unit -c $< -o $@
+	$(call TRACER_STEP,HOSTCC,$<)$(HOSTCC) $(HOST_ASAN_CFLAGS) -Itracer -Itests/unit -c $< -o $@
 $(HOST_BUILD)/unit_tests: $(UNIT_OBJS)
-	$(HOSTCC) $(HOST_ASAN_CFLAGS) $^ -o $@
+	$(call TRACER_STEP,HOSTLD,$@)$(HOSTCC) $(HOST_ASAN_CFLAGS) $^ -o $@
 
 include tests/tools/tools.mk
 include tests/fuzz/fuzz.mk
