@@ -35,7 +35,6 @@ CC := $(CROSS_COMPILE)gcc
 endif
 OPT ?= -O2
 FP ?= 1
-ABI ?= lp64
 EXTRA_SRCS ?=
 ARGS ?=
 BUILD ?= build
@@ -86,12 +85,20 @@ endif
 # GCC 12 wants the CSR extension spelled out; clang 14 has it in rv64imac.
 # clang links with lld, which (version 14) cannot relax: -mno-relax. No libgcc.
 ifneq ($(findstring clang,$(CC)),)
+ABI ?= lp64
 ARCH ?= rv64imac
 COMPILER_FLAGS := --target=riscv64-unknown-elf -mno-relax
 LINKER_FLAGS := -fuse-ld=lld
 LIBGCC :=
 else
-ARCH ?= rv64imac_zicsr_zifencei
+# The ABI: lp64 where the toolchain has that libgcc (a multilib: Debian's,
+# Arch's and Homebrew's bare-metal ones); else the toolchain's default, with
+# the extensions it needs (riscv64-linux-gnu-: lp64d, rv64imafdc).
+ifeq ($(origin ABI),undefined)
+ABI := $(or $(shell [ "$$($(CC) -march=rv64imac -mabi=lp64 -print-multi-directory 2>/dev/null)" = . ] && \
+	$(CC) -Q --help=target 2>/dev/null | sed -n 's/^ *-mabi=[[:space:]]*//p'),lp64)
+endif
+ARCH ?= $(if $(filter lp64d,$(ABI)),rv64imafdc_zicsr_zifencei,rv64imac_zicsr_zifencei)
 COMPILER_FLAGS :=
 LINKER_FLAGS := -Wl,--no-warn-rwx-segments
 # The libgcc of our multilib: with _zicsr_zifencei in -march, -lgcc would
@@ -171,7 +178,7 @@ run: $(BUILD)/kernel.elf
 
 debug: $(BUILD)/kernel.elf
 	@echo "QEMU is halted at the first instruction. In another terminal:"
-	@echo "  gdb-multiarch -ex 'file $(BUILD)/kernel.elf' -ex 'target remote :$(GDB_PORT)'"
+	@echo "  $(GDB) -ex 'file $(BUILD)/kernel.elf' -ex 'target remote :$(GDB_PORT)'"
 	$(QEMU_CMD) -append "$(ARGS)" -S -gdb tcp::$(GDB_PORT)
 
 # Host programs of make test, with sanitizers. Each source compiles to its own

@@ -21,6 +21,7 @@ import cfi_differential  # noqa: E402
 import docs_tests  # noqa: E402
 import e2e_tests  # noqa: E402
 import fuzz_tests  # noqa: E402
+import host_tests  # noqa: E402
 import hostile_tests  # noqa: E402
 import line_oracle  # noqa: E402
 import panic_path_tests  # noqa: E402
@@ -199,6 +200,7 @@ def main():
     hostile = Group("hostile", with_kernels(hostile_tests.run_all), [kernels_built])
     panic_path = Group("panic_path", with_kernels(panic_path_tests.run_all), [kernels_built])
     port_kernel = Group("port_kernel", port_kernel_tests.run_all)
+    host = Group("host", host_tests.run_all)
     symgen = Group("symgen_tests", with_kernels(symgen_tests.run_all), [kernels_built])
     prologue = Group("prologue_crosscheck", with_kernels(prologue_crosscheck.run_all), [kernels_built])
     table = Group("table_proof", with_kernels(table_proof.run_all), [kernels_built])
@@ -208,11 +210,11 @@ def main():
     cfi = Group("cfi_differential",
                 lambda results: cfi_differential.run_all(results, all_kernels_built))
     bench = Group("bench_tests", lambda results: bench_tests.run_all(results, all_kernels_built))
-    groups = [unit, fuzz, library, stack, e2e, docs, hostile, panic_path, port_kernel, symgen,
-              prologue, table, lines, cfi, bench]
+    groups = [unit, fuzz, library, stack, e2e, docs, hostile, panic_path, port_kernel, host,
+              symgen, prologue, table, lines, cfi, bench]
     # The longest first: a thread waiting for a job slot is served in turn.
-    for group in [e2e, fuzz, symgen, panic_path, hostile, port_kernel, library, unit, stack,
-                  docs, prologue, table, lines, cfi, bench]:
+    for group in [e2e, fuzz, symgen, panic_path, hostile, port_kernel, library, host, unit,
+                  stack, docs, prologue, table, lines, cfi, bench]:
         group.start()
     for group in groups:
         group.join()
