@@ -17,6 +17,7 @@
 set -euo pipefail
 
 level=${1:-test}
+by_hand=$([ $# -eq 0 ] && echo yes || echo no) # the Makefile names a goal: quiet then
 case $level in
 build | run | debug | test) ;;
 *)
@@ -24,7 +25,7 @@ build | run | debug | test) ;;
   exit 2
   ;;
 esac
-cc=${CC:-riscv64-unknown-elf-gcc}
+cc=${CC:-${CROSS_COMPILE:-riscv64-unknown-elf-}gcc}
 hostcc=${HOSTCC:-gcc}
 qemu=${QEMU:-qemu-system-riscv64}
 gdb=${GDB:-gdb-multiarch}
@@ -42,11 +43,14 @@ debian_packages=(make gcc gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf c
 missing=()
 debian=()
 unpackaged=()
-need() { # need DESCRIPTION DEBIAN-PACKAGE...
+need() { # need DESCRIPTION DEBIAN-PACKAGE... (bash 3.2 too: macOS's)
   missing+=("$1")
-  shift
-  if [ $# -eq 0 ]; then unpackaged+=("${missing[-1]}"); fi
-  debian+=("$@")
+  if [ $# -eq 1 ]; then
+    unpackaged+=("$1")
+  else
+    shift
+    debian+=("$@")
+  fi
 }
 on_path() { command -v "$1" >/dev/null 2>&1; }
 
@@ -124,7 +128,7 @@ if [ "$debian_like" = yes ] && [ "$level" = test ]; then
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then
-  if [ "$level" = test ]; then echo "install-deps: make test has every tool it needs"; fi
+  if [ "$by_hand" = yes ]; then echo "install-deps: make test has every tool it needs"; fi
   exit 0
 fi
 
@@ -135,9 +139,9 @@ if [ "$debian_like" = no ]; then
   cat >&2 <<'EOF'
 install-deps: not a Debian-like host, so nothing is installed. Install them
 with your package manager (README.md, "Set-up"; untested names), e.g.
-  Fedora: dnf install gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu qemu-system-riscv gdb zlib-devel
-  Arch:   pacman -S riscv64-elf-gcc riscv64-elf-binutils riscv64-elf-gdb qemu-system-riscv qemu-system-riscv-firmware zlib
-  macOS:  brew tap riscv-software-src/riscv && brew install riscv-tools qemu
+  Fedora: dnf install make gcc zlib-devel gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu qemu-system-riscv gdb
+  Arch:   pacman -S make gcc zlib riscv64-elf-gcc riscv64-elf-binutils riscv64-elf-gdb qemu-system-riscv qemu-system-riscv-firmware
+  macOS:  brew install riscv64-elf-gcc riscv64-elf-gdb qemu
 or name the tools you have: make CROSS_COMPILE=riscv64-elf- QEMU=... GDB=...
 EOF
   exit 1
