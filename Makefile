@@ -13,7 +13,8 @@
 # pointers, 0: none), CFI (1: unwind tables, 0: none), EXTRA_SRCS (your own .c files), BUILD (output directory),
 # LDSCRIPT (linker script), SMP (harts for make run/debug), UNWINDERS (those
 # the kernel links: any of frame-pointer table dwarf prologue, default all),
-# LINES (yes: file:line and inlined calls in the trace; no), DEBUG_CFLAGS (-g).
+# LINES (yes: file:line and inlined calls in the trace; no), DEBUG_CFLAGS (-g),
+# V (1: print the build's commands, not a short line a step).
 
 # The tools, found on PATH unless named: the cross toolchain under the first
 # of these prefixes whose gcc is there (Debian's and Homebrew's, Arch's,
@@ -142,6 +143,7 @@ $(BUILD)/flags: deps
 	@echo '$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(LDSCRIPT) $(EXTRA_SRCS)' > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
+# TRACER_STEP (symgen/tracer.mk): the short line, `  CC      kernel/main.c`.
 $(BUILD)/obj/%.o: % $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(call TRACER_STEP,$(if $(filter %.S,$<),AS,CC),$<)$(CC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@

@@ -90,6 +90,7 @@ fuzzer_package() {
 # shellcheck disable=SC2046 # package lists split on spaces
 {
   on_path "$cc" || need "the RISC-V C compiler: CC=$cc" $(packages_of "$cc")
+  if [ "${cc##*/}" = clang ]; then on_path ld.lld || need "ld.lld (CC=clang links with it)" lld; fi
   on_path "$hostcc" || need "the host C compiler: HOSTCC=$hostcc" $(packages_of "$hostcc")
   if on_path "$hostcc" && ! echo '#include <zlib.h>' | "$hostcc" -E -x c - >/dev/null 2>&1; then
     need "zlib's header zlib.h (symgen reads compressed debugging sections)" zlib1g-dev
