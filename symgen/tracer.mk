@@ -16,7 +16,7 @@
 #                        $(TRACER_LINK) -L<linker/> -T $(TRACER_LDSCRIPT) OBJS TABLE.o LIBS -o OUT
 #                      (ld reads the script where -T stands: -L must come first)
 #   TRACER_CC          compiles the generated table, default $(CC) $(CFLAGS): run
-#                      as $(TRACER_CC) -I<tracer/> -c TABLE.c -o TABLE.o (the
+#                      as $(TRACER_CC) -I<tracer/> -fno-lto -c TABLE.c -o TABLE.o (the
 #                      table includes tracer.h)
 # Optional:
 #   TRACER_UNWINDERS   the unwinders the kernel links, any of frame-pointer
