@@ -125,12 +125,12 @@ LINKER_SCRIPTS := $(wildcard linker/*.ld) $(LDSCRIPT)
 all: $(BUILD)/kernel.elf
 
 # The tools the goals need (scripts/install-deps.sh): the compilers for a
-# build; make run adds QEMU and its firmware, make debug a RISC-V GDB, make
-# test the rest. A build looks at PATH only, and runs the script (which
+# build; make run and make bench add QEMU and its firmware, make debug a
+# RISC-V GDB, make test and make fuzz the rest. A build looks at PATH only, and runs the script (which
 # installs what is missing on Debian and lists it elsewhere) when a compiler
 # is not there.
-DEPS_LEVEL := $(or $(if $(filter test test-prerequisites bench fuzz,$(MAKECMDGOALS)),test),\
-	$(if $(filter debug,$(MAKECMDGOALS)),debug),$(if $(filter run,$(MAKECMDGOALS)),run),build)
+DEPS_LEVEL := $(or $(if $(filter test test-prerequisites fuzz,$(MAKECMDGOALS)),test),\
+	$(if $(filter debug,$(MAKECMDGOALS)),debug),$(if $(filter run bench,$(MAKECMDGOALS)),run),build)
 deps:
 	@{ [ $(DEPS_LEVEL) = build ] && command -v $(firstword $(CC)) >/dev/null && \
 	command -v $(firstword $(HOSTCC)) >/dev/null; } || \
