@@ -16,7 +16,8 @@
 # pointers, 0: none), CFI (1: unwind tables, 0: none), EXTRA_SRCS (your own .c files), BUILD (output directory),
 # LDSCRIPT (linker script), SMP (harts for make run/debug), UNWINDERS (those
 # the kernel links: any of frame-pointer table dwarf prologue, default all),
-# LINES (yes: file:line and inlined calls in the trace; no), DEBUG_CFLAGS (-g).
+# LINES (yes: file:line and inlined calls in the trace; no), DEBUG_CFLAGS (-g),
+# V (1: print the build's commands, not a short line a step).
 #
 # QEMU's exit status, which the kernel sets (kernel/poweroff.h), is make run's:
 #   0  the demo did what it was asked (a scenario's panic or trap report)
@@ -25,13 +26,26 @@
 #   1  QEMU could not start
 # On a failure make itself exits 2, after "make: *** [...: run] Error N" (QEMU's N).
 
-CROSS_COMPILE ?= riscv64-unknown-elf-
+# The tools, found on PATH unless named: the cross toolchain under the first
+# of these prefixes whose gcc is there (Debian's and Homebrew's, Arch's,
+# Ubuntu's and Fedora's Linux one), and a RISC-V GDB. Exported: the tests
+# run the same binutils and GDB.
+CROSS_PREFIXES := riscv64-unknown-elf- riscv64-elf- riscv64-linux-gnu-
+on_path = $(firstword $(wildcard $(addsuffix /$(1),$(subst :, ,$(PATH)))))
+ifeq ($(origin CROSS_COMPILE),undefined)
+CROSS_COMPILE := $(or $(firstword $(foreach prefix,$(CROSS_PREFIXES),\
+	$(if $(call on_path,$(prefix)gcc),$(prefix)))),riscv64-unknown-elf-)
+endif
+ifeq ($(origin GDB),undefined)
+GDB := $(or $(firstword $(foreach gdb,gdb-multiarch $(addsuffix gdb,$(CROSS_COMPILE) $(CROSS_PREFIXES)),\
+	$(if $(call on_path,$(gdb)),$(gdb)))),gdb-multiarch)
+endif
+export CROSS_COMPILE GDB
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
 endif
 OPT ?= -O2
 FP ?= 1
-ABI ?= lp64
 EXTRA_SRCS ?=
 ARGS ?=
 BUILD ?= build
@@ -43,7 +57,6 @@ GDB ?= gdb-multiarch
 # Makes GDB's bt cross trap frames into the interrupted code, as the tracer does.
 GDB_SCRIPT := scripts/gdb/trap_frames.py
 PYTHON ?= /usr/bin/python3
-OPENSBI_ELF := /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.elf
 
 HOST_BUILD := build/host
 SYMGEN := $(HOST_BUILD)/symgen
@@ -86,12 +99,20 @@ endif
 # GCC 12 wants the CSR extension spelled out; clang 14 has it in rv64imac.
 # clang links with lld, which (version 14) cannot relax: -mno-relax. No libgcc.
 ifneq ($(findstring clang,$(CC)),)
+ABI ?= lp64
 ARCH ?= rv64imac
 COMPILER_FLAGS := --target=riscv64-unknown-elf -mno-relax
 LINKER_FLAGS := -fuse-ld=lld
 LIBGCC :=
 else
-ARCH ?= rv64imac_zicsr_zifencei
+# The ABI: lp64 where the toolchain has that libgcc (a multilib: Debian's,
+# Arch's and Homebrew's bare-metal ones); else the toolchain's default, with
+# the extensions it needs (riscv64-linux-gnu-: lp64d, rv64imafdc).
+ifeq ($(origin ABI),undefined)
+ABI := $(or $(shell [ "$$($(CC) -march=rv64imac -mabi=lp64 -print-multi-directory 2>/dev/null)" = . ] && \
+	$(CC) -Q --help=target 2>/dev/null | sed -n 's/^ *-mabi=[[:space:]]*//p'),lp64)
+endif
+ARCH ?= $(if $(filter lp64d,$(ABI)),rv64imafdc_zicsr_zifencei,rv64imac_zicsr_zifencei)
 COMPILER_FLAGS :=
 LINKER_FLAGS := -Wl,--no-warn-rwx-segments
 # The libgcc of our multilib: with _zicsr_zifencei in -march, -lgcc would
@@ -123,12 +144,18 @@ all:
 	@mkdir -p $(BUILD) && $(if $(FLOCK),$(FLOCK) $(BUILD)/.lock) \
 		$(MAKE) --no-print-directory $(BUILD)/kernel.elf
 
-# Installs the toolchain, QEMU and GDB on first use (Debian packages).
+# The tools the goals need (scripts/install-deps.sh): the compilers for a
+# build; make run and make bench add QEMU and its firmware, make debug a
+# RISC-V GDB, make test and make fuzz the rest. A build looks at PATH only, and runs the script (which
+# installs what is missing on Debian and lists it elsewhere) when a compiler
+# is not there.
+DEPS_LEVEL := $(or $(if $(filter test test-prerequisites fuzz,$(MAKECMDGOALS)),test),\
+	$(if $(filter debug,$(MAKECMDGOALS)),debug),$(if $(filter run bench,$(MAKECMDGOALS)),run),build)
 deps:
-	@command -v $(CC) >/dev/null && command -v $(QEMU) >/dev/null && \
-	command -v gdb-multiarch >/dev/null && command -v $(HOSTCC) >/dev/null && \
-	command -v $(PYTHON) >/dev/null && test -f $(OPENSBI_ELF) || \
-	scripts/install-deps.sh
+	@{ [ $(DEPS_LEVEL) = build ] && command -v $(firstword $(CC)) >/dev/null && \
+	command -v $(firstword $(HOSTCC)) >/dev/null; } || \
+	CC='$(firstword $(CC))' HOSTCC='$(firstword $(HOSTCC))' QEMU='$(QEMU)' GDB='$(GDB)' \
+	PYTHON='$(PYTHON)' scripts/install-deps.sh $(DEPS_LEVEL)
 
 # Rebuild everything when the flags change (OPT, FP, CC, ...).
 $(BUILD)/flags: deps
@@ -136,9 +163,10 @@ $(BUILD)/flags: deps
 	@echo '$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(LDSCRIPT) $(EXTRA_SRCS)' > $@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
 
+# TRACER_STEP (symgen/tracer.mk): the short line, `  CC      kernel/main.c`.
 $(BUILD)/obj/%.o: % $(BUILD)/flags
 	@mkdir -p $(@D)
-	$(CC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@
+	$(call TRACER_STEP,$(if $(filter %.S,$<),AS,CC),$<)$(CC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@
 
 -include $(KERNEL_OBJS:.o=.d)
 
@@ -193,9 +221,9 @@ HOST_ASAN_CFLAGS := $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-re
 SYMGEN_ASAN_OBJS := $(patsubst %.c,$(HOST_BUILD)/symgen-asan-obj/%.o,$(SYMGEN_SRCS))
 $(HOST_BUILD)/symgen-asan-obj/%.o: %.c $(SYMGEN_HEADERS) | deps
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -c $< -o $@
+	$(call TRACER_STEP,HOSTCC,$<)$(HOSTCC) $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -c $< -o $@
 $(HOST_BUILD)/symgen-asan: $(SYMGEN_ASAN_OBJS)
-	$(HOSTCC) $(HOST_ASAN_CFLAGS) $^ $(TRACER_SYMGEN_LIBS) -o $@
+	$(call TRACER_STEP,HOSTLD,$@)$(HOSTCC) $(HOST_ASAN_CFLAGS) $^ $(TRACER_SYMGEN_LIBS) -o $@
 
 # Host build of the tracer for the unit tests, with sanitizers: a read
 # outside the synthetic memory the tests declare is an error, not luck.
@@ -203,9 +231,9 @@ UNIT_SRCS := $(wildcard tests/unit/*.c) $(wildcard tracer/*.c)
 UNIT_OBJS := $(patsubst %.c,$(HOST_BUILD)/unit-obj/%.o,$(UNIT_SRCS))
 $(HOST_BUILD)/unit-obj/%.o: %.c $(wildcard tests/unit/*.h tracer/*.h) | deps
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_ASAN_CFLAGS) -Itracer -Itests/unit -c $< -o $@
+	$(call TRACER_STEP,HOSTCC,$<)$(HOSTCC) $(HOST_ASAN_CFLAGS) -Itracer -Itests/unit -c $< -o $@
 $(HOST_BUILD)/unit_tests: $(UNIT_OBJS)
-	$(HOSTCC) $(HOST_ASAN_CFLAGS) $^ -o $@
+	$(call TRACER_STEP,HOSTLD,$@)$(HOSTCC) $(HOST_ASAN_CFLAGS) $^ -o $@
 
 include tests/tools/tools.mk
 include tests/fuzz/fuzz.mk

@@ -36,8 +36,11 @@ static int word_aligned(const void *pointer)
 }
 
 /* The stores go through volatile pointers so that the compiler cannot turn
- * these loops back into calls to memcpy and memset themselves. */
-void *memcpy(void *restrict to, const void *restrict from, size_t size)
+ * these loops back into calls to memcpy and memset themselves. `used`: an
+ * LTO build sees the calls the compiler makes only after it dropped
+ * functions nothing called by name. */
+__attribute__((used)) void *memcpy(void *restrict to, const void *restrict from,
+				   size_t size)
 {
 	volatile unsigned char *to_byte = to;
 	const unsigned char *from_byte = from;
@@ -56,7 +59,7 @@ void *memcpy(void *restrict to, const void *restrict from, size_t size)
 	return to;
 }
 
-void *memset(void *to, int byte, size_t size)
+__attribute__((used)) void *memset(void *to, int byte, size_t size)
 {
 	volatile unsigned char *to_byte = to;
 

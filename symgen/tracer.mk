@@ -16,7 +16,7 @@
 #                        $(TRACER_LINK) -L<linker/> -T $(TRACER_LDSCRIPT) OBJS TABLE.o LIBS -o OUT
 #                      (ld reads the script where -T stands: -L must come first)
 #   TRACER_CC          compiles the generated table, default $(CC) $(CFLAGS): run
-#                      as $(TRACER_CC) -I<tracer/> -c TABLE.c -o TABLE.o (the
+#                      as $(TRACER_CC) -I<tracer/> -fno-lto -c TABLE.c -o TABLE.o (the
 #                      table includes tracer.h)
 # Optional:
 #   TRACER_UNWINDERS   the unwinders the kernel links, any of frame-pointer
@@ -56,6 +56,15 @@
 #   TRACER_DIR, TRACER_LINKER_DIR  tracer/ and linker/ (default: beside the
 #                      directory of this file)
 #
+# The build prints a short line a step (`  CC      FILE`, kbuild's style);
+# V=1 prints the commands instead, make -s neither. TRACER_STEP is that
+# line, for your own rules: $(call TRACER_STEP,CC,$<)command ...
+#
+# LTO (-flto in the flags): the tables are compiled without it (-fno-lto),
+# so that the optimizer cannot fold the first link's empty tables into the
+# code and move it between the links. A function of yours reached only by
+# name (through the symbol table) must be kept alive: docs/porting.md.
+#
 # Include it after your default target: its first rule (symgen's) would
 # become the default goal. Files of yours that include tracer.h need
 # $(TRACER_INCLUDE) (-I<tracer/>) in their flags.
@@ -91,12 +100,19 @@ TRACER_BUILD_LIB ?= yes
 TRACER_INCLUDE := -I$(TRACER_DIR)
 include $(TRACER_SYMGEN_DIR)/tracer_sources.mk
 
+# A short line a step, as `  CC      kernel/main.c`, unless V=1 (make echoes
+# the commands) or make -s (silent): prefix a recipe line with
+# $(call TRACER_STEP,WHAT,FILE).
+TRACER_QUIET := $(if $(filter 1,$(V)),,$(if $(findstring s,$(firstword -$(MAKEFLAGS))),,yes))
+TRACER_STEP = $(if $(TRACER_QUIET),@printf '  %-7s %s\n' '$(1)' '$(2)';)
+TRACER_Q := $(if $(TRACER_QUIET),@)
+
 # The library, compiled with the kernel's compiler and flags.
 ifeq ($(TRACER_BUILD_LIB),yes)
 TRACER_LIB_OBJS := $(patsubst $(TRACER_DIR)/%.c,$(TRACER_WORK)/tracer/%.o,$(TRACER_SOURCES))
 $(TRACER_WORK)/tracer/%.o: $(TRACER_DIR)/%.c $(wildcard $(TRACER_DIR)/*.h)
 	@mkdir -p $(@D)
-	$(TRACER_CC) $(TRACER_INCLUDE) $(TRACER_UNWINDER_FLAGS) -c $< -o $@
+	$(call TRACER_STEP,CC,$<)$(TRACER_CC) $(TRACER_INCLUDE) $(TRACER_UNWINDER_FLAGS) -c $< -o $@
 endif
 
 # symgen reads .eh_frame with the tracer's own parser, and measures frame
@@ -116,11 +132,12 @@ TRACER_SYMGEN_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -DTRACER_HOST_VIEW -I
 # share symgen, and one may run it while another builds it.
 $(TRACER_SYMGEN): $(TRACER_SYMGEN_SRCS) $(TRACER_SYMGEN_HEADERS)
 	@mkdir -p $(@D)
-	$(TRACER_HOSTCC) $(TRACER_HOST_CFLAGS) $(TRACER_SYMGEN_CFLAGS) $(TRACER_SYMGEN_SRCS) $(TRACER_SYMGEN_LIBS) \
+	$(call TRACER_STEP,HOSTCC,$@)$(TRACER_HOSTCC) $(TRACER_HOST_CFLAGS) $(TRACER_SYMGEN_CFLAGS) $(TRACER_SYMGEN_SRCS) $(TRACER_SYMGEN_LIBS) \
 		-o $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
 
 TRACER_STAGE1 := $(TRACER_WORK)/$(basename $(notdir $(TRACER_ELF))).stage1.elf
-TRACER_TABLE_CC = $(TRACER_CC) $(TRACER_INCLUDE)
+# Without LTO: the tables are data the code must not be optimized against.
+TRACER_TABLE_CC = $(TRACER_CC) $(TRACER_INCLUDE) -fno-lto
 TRACER_LINK_ALL = $(TRACER_LINK) -L$(TRACER_LINKER_DIR) -T $(TRACER_LDSCRIPT)
 
 # The tables sit last in the image (linker/tracer.ld), so the second link
@@ -128,17 +145,22 @@ TRACER_LINK_ALL = $(TRACER_LINK) -L$(TRACER_LINKER_DIR) -T $(TRACER_LDSCRIPT)
 $(TRACER_ELF): $(TRACER_OBJS) $(TRACER_LIB_OBJS) $(TRACER_SYMGEN) $(TRACER_LDSCRIPT) $(TRACER_LINK_DEPS)
 	@rm -f $@ $@.tmp
 	@mkdir -p $(TRACER_WORK)
-	$(TRACER_SYMGEN) --empty $(TRACER_SYMGEN_FLAGS) -o $(TRACER_WORK)/tracer_tables.empty.c
-	$(TRACER_TABLE_CC) -c $(TRACER_WORK)/tracer_tables.empty.c -o $(TRACER_WORK)/tracer_tables.empty.o
-	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_LIB_OBJS) $(TRACER_WORK)/tracer_tables.empty.o $(TRACER_LIBS) -o $(TRACER_STAGE1)
-	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) $(TRACER_SYMGEN_LINES_FLAG) -o $(TRACER_WORK)/tracer_tables.c $(TRACER_STAGE1)
-	$(TRACER_TABLE_CC) -c $(TRACER_WORK)/tracer_tables.c -o $(TRACER_WORK)/tracer_tables.o
-	$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_LIB_OBJS) $(TRACER_WORK)/tracer_tables.o $(TRACER_LIBS) -o $@.tmp || \
-		{ rm -f $@.tmp; exit 1; }
-	$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) $(TRACER_SYMGEN_LINES_FLAG) -o $(TRACER_WORK)/tracer_tables.check.c $@.tmp || \
-		{ rm -f $@.tmp; exit 1; }
+	$(call TRACER_STEP,SYMGEN,$(TRACER_WORK)/tracer_tables.empty.c)$(TRACER_SYMGEN) --empty $(TRACER_SYMGEN_FLAGS) \
+		-o $(TRACER_WORK)/tracer_tables.empty.c
+	$(call TRACER_STEP,CC,$(TRACER_WORK)/tracer_tables.empty.c)$(TRACER_TABLE_CC) \
+		-c $(TRACER_WORK)/tracer_tables.empty.c -o $(TRACER_WORK)/tracer_tables.empty.o
+	$(call TRACER_STEP,LD,$(TRACER_STAGE1))$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_LIB_OBJS) \
+		$(TRACER_WORK)/tracer_tables.empty.o $(TRACER_LIBS) -o $(TRACER_STAGE1)
+	$(call TRACER_STEP,SYMGEN,$(TRACER_WORK)/tracer_tables.c)$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) \
+		$(TRACER_SYMGEN_LINES_FLAG) -o $(TRACER_WORK)/tracer_tables.c $(TRACER_STAGE1)
+	$(call TRACER_STEP,CC,$(TRACER_WORK)/tracer_tables.c)$(TRACER_TABLE_CC) \
+		-c $(TRACER_WORK)/tracer_tables.c -o $(TRACER_WORK)/tracer_tables.o
+	$(call TRACER_STEP,LD,$@)$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_LIB_OBJS) \
+		$(TRACER_WORK)/tracer_tables.o $(TRACER_LIBS) -o $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(call TRACER_STEP,CHECK,$@)$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) $(TRACER_SYMGEN_LINES_FLAG) \
+		-o $(TRACER_WORK)/tracer_tables.check.c $@.tmp || { rm -f $@.tmp; exit 1; }
 	@cmp -s $(TRACER_WORK)/tracer_tables.c $(TRACER_WORK)/tracer_tables.check.c || { \
 		echo "error: function addresses in $@ differ from the embedded symbol table or FDE index:"; \
 		diff $(TRACER_WORK)/tracer_tables.c $(TRACER_WORK)/tracer_tables.check.c | head -20; \
 		rm -f $@.tmp; exit 1; }
-	mv $@.tmp $@
+	$(TRACER_Q)mv $@.tmp $@

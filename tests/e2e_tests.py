@@ -32,7 +32,7 @@ import threading
 import time
 
 import frame_lines
-from testlib import ROOT, TEST_BUILD, Popen, Results, in_parallel, job_slot, profile, run
+from testlib import CROSS, GDB, ROOT, TEST_BUILD, Popen, Results, in_parallel, job_slot, profile, run
 
 # (label, make variables, tracers to check: the tracer= names, which the
 # trace's header prints too). The frame-pointer unwinder
@@ -70,6 +70,16 @@ UNWINDER_SETS = [
      ["table", "auto"], ["frame-pointer", "dwarf", "prologue"]),
 ]
 UNWINDER_SET_SCENARIOS = [("panic", "panic"), ("load-fault", "trap")]
+# Kernels built with link-time optimization: (label, make variables, tracers
+# to check), each GDB-checked on a few scenarios, one of them a function
+# reached only by name that `used` keeps (tests/fixtures/lto_named.c). gcc
+# only: an LTO build costs about 11 s of CPU, and clang's
+# (CC=clang OPT="-O2 -flto") builds by the same rule.
+LTO_CODE = "tests/fixtures/lto_named.c"
+LTO_BUILDS = [
+    ("gcc-O2-lto", ["OPT=-O2 -flto", "FP=1"], ["auto", "frame-pointer"]),
+]
+LTO_SCENARIOS = [("panic", "panic"), ("load-fault", "trap"), ("call:lto_named_entry", "panic")]
 # EXTRA_SRCS of every build; user_stack.c last (its last function ends the text).
 USER_CODE = ("tests/fixtures/asm_frames.S tests/fixtures/hostile.S tests/fixtures/hostile.c "
              "tests/fixtures/aliases_c.c tests/fixtures/user_stack.c")
@@ -150,7 +160,7 @@ class GdbSession:
 
     def __init__(self):
         commands, self.commands = os.pipe()
-        self.argv = ["gdb-multiarch", "-batch", "-nx", "-ex", "set pagination off",
+        self.argv = [GDB, "-batch", "-nx", "-ex", "set pagination off",
                      "-ex", "set remotetimeout %d" % QEMU_TIMEOUT,
                      "-x", os.path.join(ROOT, "tests", "gdb_oracle.py"),
                      "-ex", "python serve(%d)" % commands]
@@ -731,6 +741,19 @@ def check_unwinder_set(results, label, elf, tracers, unlinked):
         check_table_without_dwarf(results, label, elf)
 
 
+def check_lto_kernel(results, label, elf, tracers):
+    """An LTO kernel (LTO_BUILDS): nm says which function reached by name
+    LTO kept; the traces equal GDB's."""
+    names = {fields[2] for fields in (line.split() for line in
+                                      run([CROSS + "nm", elf]).stdout.splitlines())
+             if len(fields) == 3}
+    results.check("%s: LTO kept lto_named_entry (used) and dropped lto_unkept_entry" % label,
+                  "lto_named_entry" in names and "lto_unkept_entry" not in names,
+                  "lto_* symbols: %s" % sorted(name for name in names if name.startswith("lto_")))
+    for scenario, kind in LTO_SCENARIOS:
+        check_scenario(results, label, elf, tracers, scenario, kind)
+
+
 def check_scenarios(results, label, elf, tracers, scenario, kind, applies_to):
     check_scenario(results, label, elf,
                    [tracer for tracer in tracers if applies_to is None or tracer in applies_to],
@@ -781,6 +804,8 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
         [functools.partial(build, results, label, variables) for label, variables, _ in CONFIGS]
         + [functools.partial(build, results, label, variables, UNWINDER_SET_CODE)
            for label, variables, _, _ in UNWINDER_SETS]
+        + [functools.partial(build, results, label, variables, LTO_CODE)
+           for label, variables, _ in LTO_BUILDS]
         + [functools.partial(check_moved_code_fails_build, results),
            functools.partial(check_concurrent_builds, results),
            functools.partial(check_missing_cfi_fails_build, results)])
@@ -801,5 +826,9 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
         if elf:
             tasks.append(functools.partial(check_unwinder_set, results, label, elf, tracers,
                                            unlinked))
+    for (label, _, tracers), elf in zip(LTO_BUILDS,
+                                        builds[len(CONFIGS) + len(UNWINDER_SETS):]):
+        if elf:
+            tasks.append(functools.partial(check_lto_kernel, results, label, elf, tracers))
     in_parallel(tasks)
     return kernels

@@ -54,8 +54,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import testlib  # noqa: E402
-from testlib import (CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, in_parallel, info,  # noqa: E402
-                     run)
+from testlib import (CROSS, GDB, HOST_BUILD, ROOT, TEST_BUILD, Results, in_parallel,  # noqa: E402
+                     info, run)
 
 LINE_LOOKUP = os.path.join(HOST_BUILD, "line_lookup")
 LINE_ROWS = os.path.join(HOST_BUILD, "line_rows")
@@ -231,7 +231,7 @@ def gdb_answers(elf, line_addresses, chain_addresses, dirs):
     script = elf + ".gdb-answers.py"
     with open(script, "w") as out:
         out.write("REQUESTS = %r\n" % requests + GDB_SCRIPT)
-    result = run(["gdb-multiarch", "-batch", "-nx", "-ex", "file " + elf, "-x", script],
+    result = run([GDB, "-batch", "-nx", "-ex", "file " + elf, "-x", script],
                  timeout=1200)
     for line in result.stdout.splitlines():
         fields = line.split("\t")

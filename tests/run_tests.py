@@ -22,6 +22,7 @@ import docs_tests  # noqa: E402
 import e2e_tests  # noqa: E402
 import fuzz_tests  # noqa: E402
 import gdb_trap_tests  # noqa: E402
+import host_tests  # noqa: E402
 import hostile_tests  # noqa: E402
 import line_oracle  # noqa: E402
 import panic_path_tests  # noqa: E402
@@ -214,6 +215,7 @@ def main():
         Group("panic_path", with_kernels(panic_path_tests.run_all), needs_kernels),
         Group("hostile", with_kernels(hostile_tests.run_all), needs_kernels),
         Group("port_kernel", port_kernel_tests.run_all),
+        Group("host", host_tests.run_all),
         Group("library_builds", check_library_builds),
         Group("unit", run_unit_tests),
         Group("stack", stack_usage.run_all),

@@ -11,7 +11,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOST_BUILD = os.path.join(ROOT, "build", "host")
 TEST_BUILD = os.path.join(ROOT, "build", "test")
-CROSS = "riscv64-unknown-elf-"
+# The cross binutils' prefix and the RISC-V GDB: those the Makefile found
+# (it exports them), else Debian's.
+CROSS = os.environ.get("CROSS_COMPILE", "riscv64-unknown-elf-")
+GDB = os.environ.get("GDB", "gdb-multiarch")
 # Commands that run at once (run(), boot()), whatever the number of threads
 # waiting to run one: one per core, and one more, so that no core idles
 # while a command waits (a boot for its GDB, a build for its files).

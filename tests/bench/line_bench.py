@@ -28,7 +28,8 @@ import re
 import subprocess
 import sys
 
-CROSS = "riscv64-unknown-elf-"
+# The Makefile's prefix (it exports it), else Debian's.
+CROSS = os.environ.get("CROSS_COMPILE", "riscv64-unknown-elf-")
 LINE_LOOKUP = "build/host/line_lookup"
 LAYOUTS = ([("bytes-%d" % size, ["--block", str(size)]) for size in (16, 20, 24, 28, 32, 40)]
            + [("bytes-28-lines", ["--block", "28", "--lines-alone"])])

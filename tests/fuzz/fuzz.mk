@@ -51,23 +51,23 @@ FUZZ_COMMON_OBJS := $(patsubst %.c,$(FUZZ_OBJ)/%.o,tests/fuzz/fuzz_regions.c $(F
 
 $(FUZZ_OBJ)/%.o: %.c $(FUZZ_DEPS) | fuzz-deps
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+	$(call TRACER_STEP,HOSTCC,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 
 $(FUZZ_OBJ)/fuzz_walk_%.o: tests/fuzz/fuzz_walk.c $(FUZZ_DEPS) | fuzz-deps
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_UNWINDER=$(FUZZ_UNWINDER_$*) -c $< -o $@
+	$(call TRACER_STEP,HOSTCC,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_UNWINDER=$(FUZZ_UNWINDER_$*) -c $< -o $@
 
 # Kept: make would delete them as intermediate files and rebuild them next time.
 .SECONDARY: $(foreach unwinder,fp dwarf prologue auto table,$(FUZZ_OBJ)/fuzz_walk_$(unwinder).o)
 
 $(FUZZ_BUILD)/fuzz_walk_%: $(FUZZ_OBJ)/fuzz_walk_%.o $(FUZZ_COMMON_OBJS)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
+	$(call TRACER_STEP,HOSTLD,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
 
 $(FUZZ_BUILD)/fuzz_cfi: $(FUZZ_OBJ)/tests/fuzz/fuzz_cfi.o $(FUZZ_COMMON_OBJS)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
+	$(call TRACER_STEP,HOSTLD,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
 
 $(FUZZ_BUILD)/fuzz_lines: $(FUZZ_OBJ)/tests/fuzz/fuzz_lines.o $(FUZZ_COMMON_OBJS)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
+	$(call TRACER_STEP,HOSTLD,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
 
 .PHONY: fuzz
 fuzz: $(FUZZ_BINARIES)

@@ -27,31 +27,31 @@ TEST_TOOLS_COMMON_OBJS := $(patsubst %.c,$(TEST_TOOLS_OBJ)/%.o,$(TEST_TOOLS_COMM
 
 $(TEST_TOOLS_OBJ)/%.o: %.c $(TEST_TOOLS_HEADERS) | deps
 	@mkdir -p $(@D)
-	$(HOSTCC) $(TEST_TOOLS_CFLAGS) -c $< -o $@
+	$(call TRACER_STEP,HOSTCC,$<)$(HOSTCC) $(TEST_TOOLS_CFLAGS) -c $< -o $@
 
 $(HOST_BUILD)/cfi_rows: $(TEST_TOOLS_OBJ)/tests/tools/cfi_rows.o $(TEST_TOOLS_COMMON_OBJS)
-	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -o $@
+	$(call TRACER_STEP,HOSTLD,$@)$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -o $@
 
 $(HOST_BUILD)/prologue_check: $(TEST_TOOLS_OBJ)/tests/tools/prologue_check.o \
 		$(TEST_TOOLS_OBJ)/symgen/functions.o $(TEST_TOOLS_COMMON_OBJS)
-	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -o $@
+	$(call TRACER_STEP,HOSTLD,$@)$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -o $@
 
 $(HOST_BUILD)/table_check: $(TEST_TOOLS_OBJ)/tests/tools/table_check.o \
 		$(TEST_TOOLS_OBJ)/symgen/functions.o $(TEST_TOOLS_OBJ)/symgen/unwind_table.o \
 		$(TEST_TOOLS_COMMON_OBJS)
-	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -o $@
+	$(call TRACER_STEP,HOSTLD,$@)$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -o $@
 
 # line_rows: symgen's line table (tests/line_oracle.py). The line reader inflates compressed debug sections with zlib.
 $(HOST_BUILD)/line_rows: $(TEST_TOOLS_OBJ)/tests/tools/line_rows.o \
 		$(TEST_TOOLS_OBJ)/symgen/dwarf_lines.o $(TEST_TOOLS_OBJ)/symgen/dwarf_section.o \
 		$(TEST_TOOLS_COMMON_OBJS)
-	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@
+	$(call TRACER_STEP,HOSTLD,$@)$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@
 
 # inline_rows: symgen's inlined calls (tests/line_oracle.py).
 $(HOST_BUILD)/inline_rows: $(TEST_TOOLS_OBJ)/tests/tools/inline_rows.o \
 		$(TEST_TOOLS_OBJ)/symgen/dwarf_inlines.o $(TEST_TOOLS_OBJ)/symgen/dwarf_lines.o \
 		$(TEST_TOOLS_OBJ)/symgen/dwarf_section.o $(TEST_TOOLS_COMMON_OBJS)
-	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@
+	$(call TRACER_STEP,HOSTLD,$@)$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@
 
 # line_lookup (issue 19): the tracer's line lookup over symgen's encoding,
 # against the rows of symgen/dwarf_lines.c and the inlined calls of
@@ -60,4 +60,4 @@ $(HOST_BUILD)/line_lookup: $(TEST_TOOLS_OBJ)/tests/tools/line_lookup.o \
 		$(TEST_TOOLS_OBJ)/symgen/line_table.o $(TEST_TOOLS_OBJ)/symgen/dwarf_inlines.o \
 		$(TEST_TOOLS_OBJ)/symgen/dwarf_lines.o \
 		$(TEST_TOOLS_OBJ)/symgen/dwarf_section.o $(TEST_TOOLS_COMMON_OBJS)
-	$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@
+	$(call TRACER_STEP,HOSTLD,$@)$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -lz -o $@
