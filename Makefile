@@ -14,6 +14,7 @@
 #
 # Build variables: CROSS_COMPILE or CC, OPT (-O0, -O2, -Os), FP (1: frame
 # pointers, 0: none), CFI (1: unwind tables, 0: none), EXTRA_SRCS (your own .c files), BUILD (output directory),
+# XLEN (64, or 32: an rv32 kernel in build/rv32; QEMU_BIOS its firmware),
 # LDSCRIPT (linker script), SMP (harts for make run/debug), UNWINDERS (those
 # the kernel links: any of frame-pointer table dwarf prologue, default all),
 # LINES (yes: file:line and inlined calls in the trace; no), DEBUG_CFLAGS (-g),
@@ -48,10 +49,22 @@ OPT ?= -O2
 FP ?= 1
 EXTRA_SRCS ?=
 ARGS ?=
+# XLEN=32: the kernel for rv32 (ilp32, Sv32), in its own BUILD, booted by
+# qemu-system-riscv32 under a riscv32 OpenSBI: QEMU's own where it bundles
+# one, else Debian's (scripts/fetch-opensbi-rv32.sh), or QEMU_BIOS=FILE.
+XLEN ?= 64
+ifeq ($(XLEN),32)
+BUILD ?= build/rv32
+QEMU ?= qemu-system-riscv32
+ABI ?= ilp32
+else ifeq ($(XLEN),64)
 BUILD ?= build
+QEMU ?= qemu-system-riscv64
+else
+$(error XLEN must be 32 or 64, not '$(XLEN)')
+endif
 LDSCRIPT ?= linker/kernel.ld
 HOSTCC ?= gcc
-QEMU ?= qemu-system-riscv64
 GDB_PORT ?= 1234
 GDB ?= gdb-multiarch
 # Makes GDB's bt cross trap frames into the interrupted code, as the tracer does.
@@ -100,8 +113,8 @@ endif
 # clang links with lld, which (version 14) cannot relax: -mno-relax. No libgcc.
 ifneq ($(findstring clang,$(CC)),)
 ABI ?= lp64
-ARCH ?= rv64imac
-COMPILER_FLAGS := --target=riscv64-unknown-elf -mno-relax
+ARCH ?= rv$(XLEN)imac
+COMPILER_FLAGS := --target=riscv$(XLEN)-unknown-elf -mno-relax
 LINKER_FLAGS := -fuse-ld=lld
 LIBGCC :=
 else
@@ -112,7 +125,7 @@ ifeq ($(origin ABI),undefined)
 ABI := $(or $(shell [ "$$($(CC) -march=rv64imac -mabi=lp64 -print-multi-directory 2>/dev/null)" = . ] && \
 	$(CC) -Q --help=target 2>/dev/null | sed -n 's/^ *-mabi=[[:space:]]*//p'),lp64)
 endif
-ARCH ?= $(if $(filter lp64d,$(ABI)),rv64imafdc_zicsr_zifencei,rv64imac_zicsr_zifencei)
+ARCH ?= $(if $(filter lp64d,$(ABI)),rv64imafdc_zicsr_zifencei,rv$(XLEN)imac_zicsr_zifencei)
 COMPILER_FLAGS :=
 LINKER_FLAGS := -Wl,--no-warn-rwx-segments
 # The libgcc of our multilib: with _zicsr_zifencei in -march, -lgcc would
@@ -193,17 +206,33 @@ HOST_VIEW_CFLAGS := -DTRACER_HOST_VIEW -Itracer
 
 # SMP: harts QEMU gives the machine (the kernel runs on up to 8).
 SMP ?= 1
-QEMU_CMD = $(QEMU) -machine virt -smp $(SMP) -nographic -bios default -kernel $(BUILD)/kernel.elf
+# The firmware: QEMU's bundled OpenSBI (-bios default); for rv32, where QEMU
+# bundles none (QEMU 7.2), Debian's, fetched once (XLEN above).
+RV32_OPENSBI := build/firmware/opensbi-riscv32-fw_dynamic.bin
+ifeq ($(origin QEMU_BIOS),undefined)
+ifeq ($(XLEN),32)
+QEMU_BIOS := $(if $(wildcard $(addsuffix /opensbi-riscv32-generic-fw_dynamic.bin,\
+	$(shell $(QEMU) -L help 2>/dev/null))),default,$(RV32_OPENSBI))
+else
+QEMU_BIOS := default
+endif
+endif
+QEMU_CMD = $(QEMU) -machine virt -smp $(SMP) -nographic -bios $(QEMU_BIOS) \
+	-kernel $(BUILD)/kernel.elf
+QEMU_FIRMWARE := $(filter $(RV32_OPENSBI),$(QEMU_BIOS))
 
 # The console from the kernel's first line on, and QEMU's exit status, which
 # the kernel sets (kernel/poweroff.h); BANNER=1 shows the firmware's banner.
 BANNER ?= 0
 RUN_QEMU = scripts/run-qemu.sh $(if $(filter 1,$(BANNER)),--banner )$(QEMU_CMD)
 
-run: all
+$(RV32_OPENSBI):
+	scripts/fetch-opensbi-rv32.sh $@
+
+run: all $(QEMU_FIRMWARE)
 	$(RUN_QEMU) -append "$(ARGS)"
 
-debug: all
+debug: all $(QEMU_FIRMWARE)
 	@echo "QEMU is halted at the first instruction. In another terminal: make gdb, or"
 	@echo "  $(GDB) -ex 'file $(BUILD)/kernel.elf' -x $(GDB_SCRIPT) -ex 'target remote :$(GDB_PORT)'"
 	$(RUN_QEMU) -append "$(ARGS)" -S -gdb tcp::$(GDB_PORT)
