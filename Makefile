@@ -168,7 +168,7 @@ deps:
 	@{ [ $(DEPS_LEVEL) = build ] && command -v $(firstword $(CC)) >/dev/null && \
 	command -v $(firstword $(HOSTCC)) >/dev/null; } || \
 	CC='$(firstword $(CC))' HOSTCC='$(firstword $(HOSTCC))' QEMU='$(QEMU)' GDB='$(GDB)' \
-	PYTHON='$(PYTHON)' scripts/install-deps.sh $(DEPS_LEVEL)
+	PYTHON='$(PYTHON)' QEMU_BIOS='$(QEMU_BIOS)' scripts/install-deps.sh $(DEPS_LEVEL)
 
 # Rebuild everything when the flags change (OPT, FP, CC, ...).
 $(BUILD)/flags: deps

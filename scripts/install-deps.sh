@@ -54,7 +54,8 @@ need() { # need DESCRIPTION DEBIAN-PACKAGE... (bash 3.2 too: macOS's)
 }
 on_path() { command -v "$1" >/dev/null 2>&1; }
 
-# QEMU's firmware for -bios default, in one of its data directories.
+# QEMU's firmware for -bios default, in one of its data directories (the
+# Makefile names another in QEMU_BIOS: rv32's, which it fetches itself).
 firmware_name="opensbi-${qemu##*-}-generic-fw_dynamic.bin"
 firmware_found() {
   local dir
@@ -98,7 +99,7 @@ fuzzer_package() {
   if [ "$level" != build ]; then
     if ! on_path "$qemu"; then
       need "QEMU: QEMU=$qemu" $(packages_of "$qemu")
-    elif ! firmware_found; then
+    elif [ "${QEMU_BIOS:-default}" = default ] && ! firmware_found; then
       need "QEMU's bundled OpenSBI for -bios default ($firmware_name)" qemu-system-data
     fi
   fi
