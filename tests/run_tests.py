@@ -75,6 +75,9 @@ def check_library_builds(results):
                 for opt in set_levels:
                     tasks.append(functools.partial(check_unwinder_set_build, results, arch, abi,
                                                    emulation, unwinders, opt))
+        # TRACER_LINES=no: lines.c left out, at -O0 too (no call into it kept).
+        tasks.append(functools.partial(check_unwinder_set_build, results, arch, abi, emulation,
+                                       UNWINDER_SETS[-1], "-O0", False))
     in_parallel(tasks)
 
 
@@ -104,10 +107,11 @@ def check_library_build(results, arch, abi, emulation, opt, also_sets):
                       "".join(problems) + linked.stderr + " ".join(undefined))
 
 
-def check_unwinder_set_build(results, arch, abi, emulation, unwinders, opt):
-    sources, defines = tracer_sources(unwinders)
-    name = "+".join(unwinders)
-    out_dir = os.path.join(TEST_BUILD, "library", "%s%s-%s" % (abi, opt, name))
+def check_unwinder_set_build(results, arch, abi, emulation, unwinders, opt, lines=True):
+    sources, defines = tracer_sources(unwinders, lines)
+    name = "+".join(unwinders) + ("" if lines else ", without lines")
+    out_dir = os.path.join(TEST_BUILD, "library", "%s%s-%s%s" % (abi, opt, "+".join(unwinders),
+                                                                 "" if lines else "-no-lines"))
     shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
     compiled = run([CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", opt,

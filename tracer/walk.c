@@ -223,6 +223,10 @@ static void describe_lines(struct walk *walk, struct tracer_frame *frame)
 	const struct tracer_lines *table = walk->config->lines;
 	struct tracer_inline_call call;
 
+	/* Without lines.c (TRACER_LINKS_LINES 0) never called; the check
+	 * leaves its calls out of an -O0 build too. */
+	if (!TRACER_LINKS_LINES)
+		return;
 	if (walk->line_file != 0 && walk->line_line != 0) {
 		frame->file = tracer_lines_file(table, walk->line_file);
 		frame->line = walk->line_line;
