@@ -16,11 +16,21 @@ volatile unsigned scenario = SCENARIO;
 
 static volatile uint32_t task_results[2];
 
+static __attribute__((noinline)) uint32_t read_no_device(void)
+{
+	uint32_t value = *(volatile uint32_t *)NO_DEVICE;
+
+	/* Keep the epilogue after the load, as the demo's read_unmapped()
+	 * does: a frame-pointer walk cannot see a frame torn down. */
+	__asm__ volatile("" ::: "memory");
+	return value;
+}
+
 static __attribute__((noinline)) uint32_t fail_level3(uint32_t depth)
 {
 	if (scenario == TASK_PANIC || scenario == TICK_PANIC)
 		panic("fail_level3: giving up");
-	return *(volatile uint32_t *)NO_DEVICE + depth;
+	return read_no_device() + depth;
 }
 
 static __attribute__((noinline)) uint32_t fail_level2(uint32_t depth)
