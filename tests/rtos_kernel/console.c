@@ -1,6 +1,6 @@
 /*
  * console.c - the 16550 UART (polled), the SiFive test device's power-off,
- * and panic().
+ * memset() and panic().
  */
 #include "kernel.h"
 
@@ -29,6 +29,16 @@ void put_hex(uint32_t value)
 	puts_uart("0x");
 	for (int shift = 28; shift >= 0; shift -= 4)
 		putc_uart("0123456789abcdef"[value >> shift & 0xf]);
+}
+
+/* The compiler may call it for a structure's initializer. */
+void *memset(void *dest, int c, size_t n)
+{
+	uint8_t *bytes = dest;
+
+	while (n--)
+		*bytes++ = (uint8_t)c;
+	return dest;
 }
 
 _Noreturn void poweroff(void)

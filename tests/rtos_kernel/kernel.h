@@ -54,6 +54,7 @@ extern char isr_stack[], isr_stack_top[], boot_stack[], boot_stack_top[];
 #define csr_set(name, bits)   __asm__ volatile("csrs " #name ", %0" ::"r"(bits))
 #define csr_clear(name, bits) __asm__ volatile("csrc " #name ", %0" ::"r"(bits))
 
+void *memset(void *dest, int c, size_t n);
 void puts_uart(const char *s);
 void put_hex(uint32_t value);
 _Noreturn void panic(const char *message);
