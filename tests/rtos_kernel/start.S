@@ -4,11 +4,16 @@
 	.section .text.start
 	.globl _start
 _start:
+	# PORT GLUE: the outermost frame, for frame pointers and for CFI.
+	.cfi_startproc
+	.cfi_undefined ra
+	li s0, 0
 	la sp, boot_stack_top
 	la t0, trap_vector
 	csrw mtvec, t0
 	call main
 1:	j 1b
+	.cfi_endproc
 
 	.section .bss
 	.balign 16
