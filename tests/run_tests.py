@@ -2,7 +2,7 @@
 """make test: the tracer's host unit tests, the fuzz targets' corpora and
 a short fuzzing run, symgen against binutils, the prologue decoder against
 CFI, and the demo kernel in QEMU against GDB, its panic path included;
-the port kernel (tests/port_kernel/) under GDB; the README and docs/
+the port kernels (tests/port_kernel/, tests/rtos_kernel/) under GDB; the README and docs/
 against the code and a real run. Ends with the line
 'N passed, M failed in S s'."""
 import functools
@@ -26,6 +26,7 @@ import line_oracle  # noqa: E402
 import panic_path_tests  # noqa: E402
 import port_kernel_tests  # noqa: E402
 import prologue_crosscheck  # noqa: E402
+import rtos_kernel_tests  # noqa: E402
 import stack_usage  # noqa: E402
 import symgen_tests  # noqa: E402
 import table_proof  # noqa: E402
@@ -199,6 +200,7 @@ def main():
     hostile = Group("hostile", with_kernels(hostile_tests.run_all), [kernels_built])
     panic_path = Group("panic_path", with_kernels(panic_path_tests.run_all), [kernels_built])
     port_kernel = Group("port_kernel", port_kernel_tests.run_all)
+    rtos_kernel = Group("rtos_kernel", rtos_kernel_tests.run_all)
     symgen = Group("symgen_tests", with_kernels(symgen_tests.run_all), [kernels_built])
     prologue = Group("prologue_crosscheck", with_kernels(prologue_crosscheck.run_all), [kernels_built])
     table = Group("table_proof", with_kernels(table_proof.run_all), [kernels_built])
@@ -208,11 +210,11 @@ def main():
     cfi = Group("cfi_differential",
                 lambda results: cfi_differential.run_all(results, all_kernels_built))
     bench = Group("bench_tests", lambda results: bench_tests.run_all(results, all_kernels_built))
-    groups = [unit, fuzz, library, stack, e2e, docs, hostile, panic_path, port_kernel, symgen,
-              prologue, table, lines, cfi, bench]
+    groups = [unit, fuzz, library, stack, e2e, docs, hostile, panic_path, port_kernel,
+              rtos_kernel, symgen, prologue, table, lines, cfi, bench]
     # The longest first: a thread waiting for a job slot is served in turn.
-    for group in [e2e, fuzz, symgen, panic_path, hostile, port_kernel, library, unit, stack,
-                  docs, prologue, table, lines, cfi, bench]:
+    for group in [e2e, fuzz, symgen, panic_path, hostile, port_kernel, rtos_kernel, library,
+                  unit, stack, docs, prologue, table, lines, cfi, bench]:
         group.start()
     for group in groups:
         group.join()
