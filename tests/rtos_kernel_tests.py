@@ -188,7 +188,7 @@ def check_scenario(results, label, elf, symbols, etext, scenario, spec, unwinder
         # restore that started it: a frame outside the kernel, at pc 0.
         expected = spec[side] + ([USER] if spec[side][-1].startswith("task_") else [])
         problems = frame_problems(all_frames[side], expected, symbols, etext)
-        if expected[-1] == USER and all_frames[side][-1][0] != 0:
+        if expected[-1] == USER and all_frames[side] and all_frames[side][-1][0] != 0:
             problems.append("GDB's frame above the task is at 0x%x, not 0"
                             % all_frames[side][-1][0])
         results.check("%s: GDB's bt at %s names the scenario's calls" % (name, side),
