@@ -11,6 +11,10 @@
 #   TRACER_LINK        the link command without the linker script (no -T: the
 #                      fragment adds it), e.g. $(LD) -m elf64lriscv; default
 #                        $(CC) $(CFLAGS) $(LDFLAGS)
+#                      without the words of LDFLAGS already in CFLAGS: a
+#                      Makefile that puts --specs=picolibc.specs or -march in
+#                      both must not pass them twice (gcc fails on a repeated
+#                      --specs: "attempt to rename spec 'link'")
 #   TRACER_LDSCRIPT    the kernel's linker script, which INCLUDEs tracer.ld
 #                      (a prerequisite). The link runs as
 #                        $(TRACER_LINK) -L<linker/> -T $(TRACER_LDSCRIPT) OBJS TABLE.o LIBS -o OUT
@@ -92,7 +96,7 @@ TRACER_DIR ?= $(TRACER_SYMGEN_DIR)/../tracer
 TRACER_LINKER_DIR ?= $(TRACER_SYMGEN_DIR)/../linker
 TRACER_WORK ?= $(patsubst %/,%,$(dir $(TRACER_ELF)))
 TRACER_SYMGEN ?= $(TRACER_WORK)/symgen
-TRACER_LINK ?= $(CC) $(CFLAGS) $(LDFLAGS)
+TRACER_LINK ?= $(CC) $(CFLAGS) $(filter-out $(CFLAGS),$(LDFLAGS))
 TRACER_CC ?= $(CC) $(CFLAGS)
 TRACER_HOSTCC ?= cc
 TRACER_HOST_CFLAGS ?= -O2

@@ -132,6 +132,8 @@ FRAME_RE = re.compile(r"^ \[<0x([0-9a-f]+)>\](?: (\S+)\+0x([0-9a-f]+)/0x([0-9a-f
 # A call inlined into the next frame line's code (innermost first).
 INLINED_RE = re.compile(r"^ \[inlined\] (\S+)" + LOCATION + "$")
 TRAP_RE = re.compile(r"^--- trap: (.+) sepc=0x([0-9a-f]+) stval=0x([0-9a-f]+) ---$")
+# A machine-mode kernel's (tests/rtos_kernel_tests.py).
+MACHINE_TRAP_RE = re.compile(r"^--- trap: (.+) mepc=0x([0-9a-f]+) mtval=0x([0-9a-f]+) ---$")
 CLONE_SUFFIX = re.compile(r"\.(constprop|isra|part|cold)\.\d+$")
 
 
@@ -243,22 +245,23 @@ def close_idle_gdbs():
             _idle_gdbs.pop().close()
 
 
-def boot(elf, args, gdb_function=None, harts=1):
+def boot(elf, args, gdb_function=None, harts=1, qemu=qemu_argv):
     """Boots the kernel on `harts` harts; with gdb_function, under GDB running
     that call of gdb_oracle.py ("stop_at_panic", or a call with arguments).
-    Returns (console text, GDB output, problem or None). Takes a job slot
-    (testlib.job_slot): boots side by side use a core each."""
-    console, gdb_out, problem, _ = boot_with_status(elf, args, gdb_function, harts)
+    qemu(elf, args, harts) gives QEMU's command line. Returns (console
+    text, GDB output, problem or None). Takes a job slot (testlib.job_slot):
+    boots side by side use a core each."""
+    console, gdb_out, problem, _ = boot_with_status(elf, args, gdb_function, harts, qemu)
     return console, gdb_out, problem
 
 
-def boot_with_status(elf, args, gdb_function=None, harts=1):
+def boot_with_status(elf, args, gdb_function=None, harts=1, qemu=qemu_argv):
     """boot()'s (console, GDB output, problem), and QEMU's exit status
     (None if it hung), which the kernel sets (kernel/poweroff.h)."""
     # Numbered: the same boot may run twice at once (from two test groups).
     console_path = os.path.join(os.path.dirname(elf), "console-%s-smp%d-%d.txt"
                                 % (re.sub(r"\W", "_", args), harts, next(_console_numbers)))
-    argv = qemu_argv(elf, args, harts)
+    argv = qemu(elf, args, harts)
     listener = gdb_listener() if gdb_function else None
     if listener:
         # nodelay=on, as QEMU sets for -gdb tcp::PORT: without it each GDB
@@ -301,8 +304,9 @@ def location(file, line):
     return "%s:%s" % (file, line) if file else "??"
 
 
-def parse_trace(console):
-    """The tracer's output: frames before and after the trap separator,
+def parse_trace(console, trap_re=TRAP_RE):
+    """The tracer's output: frames before and after the trap separator (a
+    line trap_re matches),
     [(pc, function, fallback mark)]; beside each side's frames, in "places"
     ("places_before", "places_after"), each frame's location and the calls
     inlined into it, [(location, [(function, location)])], innermost first;
@@ -325,8 +329,8 @@ def parse_trace(console):
             trace["notes"].append((len(trace["before"]) + len(trace["after"]), line))
             if not trace["before"]:
                 trace["note"] = line
-        elif TRAP_RE.match(line):
-            m = TRAP_RE.match(line)
+        elif trap_re.match(line):
+            m = trap_re.match(line)
             trace["trap"] = (m.group(1), int(m.group(2), 16), int(m.group(3), 16))
             side = "after"
         elif FRAME_RE.match(line):

@@ -4,7 +4,7 @@
 #     FRAMES <label>
 #     INLINE <function name or ??> <file:line or ??>   (issue 19)
 #     FRAME <pc hex> <function name or ??> <file:line or ??>
-#     TRAP <sepc hex> <scause hex> <stval hex>
+#     TRAP <sepc hex> <scause hex> <stval hex>   (or mepc, mcause, mtval)
 #
 # A machine frame's INLINE lines come before its FRAME line, innermost
 # first, as GDB's bt lists them; each location is the one bt prints (the
@@ -23,6 +23,11 @@ import gdb
 
 # scause of an exception: the interrupt bit (the sign bit) clear.
 EXCEPTION = "$scause >= 0"
+# The trap CSRs a TRAP line prints: a supervisor-mode kernel's, or a
+# machine-mode one's (tests/rtos_kernel_tests.py), with its EXCEPTION.
+SUPERVISOR_CSRS = ("sepc", "scause", "stval")
+MACHINE_CSRS = ("mepc", "mcause", "mtval")
+MACHINE_EXCEPTION = "$mcause >= 0"
 
 
 def location(frame):
@@ -56,7 +61,10 @@ def print_frames(label):
 
 
 def register(name):
-    return int(gdb.parse_and_eval("$" + name)) & 0xFFFFFFFFFFFFFFFF
+    """The register's bits, unsigned (GDB's type of a CSR is signed; on rv32
+    it is 32 bits wide)."""
+    value = gdb.parse_and_eval("$" + name)
+    return int(value) & ((1 << 8 * value.type.sizeof) - 1)
 
 
 def stop_at_panic():
@@ -88,15 +96,16 @@ def jump_to_zero_at(function):
     gdb.execute("delete", to_string=True)
 
 
-def print_trap(label, condition, vector="trap_entry"):
+def print_trap(label, condition, vector="trap_entry", csrs=SUPERVISOR_CSRS):
     """At the first instruction of the trap vector (`vector`), every general register
     still holds the interrupted value; only pc has moved to the vector. With
-    pc set back to sepc, GDB's view is exactly that of a breakpoint on the
-    interrupted instruction. Then the pc is restored."""
+    pc set back to sepc (csrs: the epc, cause and tval CSRs' names), GDB's
+    view is exactly that of a breakpoint on the interrupted instruction.
+    Then the pc is restored."""
     gdb.execute("break *%s if %s" % (vector, condition), to_string=True)
     gdb.execute("continue", to_string=True)
-    sepc = register("sepc")
-    print("TRAP 0x%x 0x%x 0x%x" % (sepc, register("scause"), register("stval")))
+    sepc = register(csrs[0])
+    print("TRAP 0x%x 0x%x 0x%x" % (sepc, register(csrs[1]), register(csrs[2])))
     vector = register("pc")
     gdb.execute("set $pc = %d" % sepc)
     print_frames(label)
@@ -108,10 +117,10 @@ def print_trap(label, condition, vector="trap_entry"):
     gdb.execute("delete", to_string=True)
 
 
-def stop_at_trap(vector="trap_entry"):
-    """GDB's bt at the first exception (a fault) taken through `vector`,
-    then at panic()."""
-    print_trap("trap", EXCEPTION, vector)
+def stop_at_trap(vector="trap_entry", condition=EXCEPTION, csrs=SUPERVISOR_CSRS):
+    """GDB's bt at the first trap taken through `vector` that matches
+    condition (by default an exception: a fault), then at panic()."""
+    print_trap("trap", condition, vector, csrs)
     stop_at_panic()
 
 

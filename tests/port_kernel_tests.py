@@ -35,7 +35,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import frame_lines  # noqa: E402
-from e2e_tests import (CAUSE_NAMES, boot, compare_frames, parse_gdb,  # noqa: E402
+from e2e_tests import (CAUSE_NAMES, TRAP_RE, boot, compare_frames, parse_gdb,  # noqa: E402
                        parse_trace, source_name)
 from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, in_parallel, run  # noqa: E402
 
@@ -159,8 +159,9 @@ def frame_problems(frames, expected, symbols, etext):
     return problems
 
 
-def tracer_traces(console):
-    """{unwinder name: parse_trace() of its trace}, one per header line."""
+def tracer_traces(console, trap_re=TRAP_RE):
+    """{unwinder name: parse_trace() of its trace}, one per header line
+    (trap_re: the trap line's form, e2e_tests.parse_trace)."""
     traces, section = {}, None
     for line in console.splitlines(keepends=True):
         header = re.match(r"Call Trace \((.+) unwinder\):", line)
@@ -168,7 +169,7 @@ def tracer_traces(console):
             section = traces.setdefault(header.group(1), [])
         if section is not None:
             section.append(line)
-    return {name: parse_trace("".join(lines)) for name, lines in traces.items()}
+    return {name: parse_trace("".join(lines), trap_re) for name, lines in traces.items()}
 
 
 def check_traces(results, name, console, frames, trap, unwinders, unlinked, symbols, etext,

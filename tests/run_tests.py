@@ -2,7 +2,7 @@
 """make test: the tracer's host unit tests, the fuzz targets' corpora and
 a short fuzzing run, symgen against binutils, the prologue decoder against
 CFI, and the demo kernel in QEMU against GDB, its panic path included;
-the port kernel (tests/port_kernel/) under GDB; the README and docs/
+the port kernels (tests/port_kernel/, tests/rtos_kernel/) under GDB; the README and docs/
 against the code and a real run. Ends with the line
 'N passed, M failed in S s'."""
 import functools
@@ -28,6 +28,7 @@ import line_oracle  # noqa: E402
 import panic_path_tests  # noqa: E402
 import port_kernel_tests  # noqa: E402
 import prologue_crosscheck  # noqa: E402
+import rtos_kernel_tests  # noqa: E402
 import stack_usage  # noqa: E402
 import symgen_tests  # noqa: E402
 import table_proof  # noqa: E402
@@ -219,6 +220,7 @@ def main():
         Group("panic_path", with_kernels(panic_path_tests.run_all), needs_kernels),
         Group("hostile", with_kernels(hostile_tests.run_all), needs_kernels),
         Group("port_kernel", port_kernel_tests.run_all),
+        Group("rtos_kernel", rtos_kernel_tests.run_all),
         Group("host", host_tests.run_all),
         Group("library_builds", check_library_builds),
         Group("unit", run_unit_tests),

@@ -1,0 +1,233 @@
+"""The RTOS kernel (tests/rtos_kernel/, README.md there): an rv32 machine-mode
+kernel in the shape of a FreeRTOS port, booted in QEMU (-bios none) under
+GDB for every scenario and build. GDB sets the scenario (the kernel's
+`scenario` word) before the kernel runs; its backtraces at panic() and at
+the trap are the oracle; its output of each boot is kept next to the kernel
+(gdb-SCENARIO.txt).
+
+Checked here, of GDB (the oracle itself):
+  * each scenario panics with its message, and GDB's bt names the calls the
+    scenario makes (hand-written below), each return address inside the
+    function nm says holds it;
+  * the traps: GDB's mcause is the scenario's (a load access fault, the
+    machine timer), and for a fault its mepc/mcause/mtval equal what the
+    kernel printed.
+
+And of the port (the tracer built in with symgen/tracer.mk; panic() prints
+the trace of every unwinder, from one register capture), per build,
+scenario and every unwinder the build supports (the frame pointer only with
+frame pointers): its frames equal GDB's bt at panic() (frame 0 by name,
+every other by return address and name), with GDB's file:line and inlined
+calls; after a trap, the trap line's cause/mepc/mtval equal GDB's CSRs at
+the vector (the cause by the privileged spec's name) and the frames after it
+GDB's bt at the interrupted instruction (pc exact), up to the task's
+function: the walk ends "reached the outermost frame" there (GDB's pc 0
+frame above it is the task's ra = 0, outside the kernel). The fault in the
+tick handler is a trap inside a trap: config.trap_frame describes the
+innermost only, and the walk ends at the outer one (OUTER_TRAP_END).
+
+And of symgen/tracer.mk's default link command: the kernel's Makefile puts
+its -march in CFLAGS and LDFLAGS, and each link names it once.
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import frame_lines  # noqa: E402
+from e2e_tests import MACHINE_TRAP_RE, boot, compare_frames, parse_gdb  # noqa: E402
+from port_kernel_tests import (USER, frame_problems, nm_name, text_symbols,  # noqa: E402
+                               tracer_traces)
+from testlib import HOST_BUILD, ROOT, TEST_BUILD, Results, in_parallel, run  # noqa: E402
+
+SYMGEN = os.path.join(HOST_BUILD, "symgen")
+KERNEL_DIR = os.path.join(ROOT, "tests", "rtos_kernel")
+ALL_UNWINDERS = ["frame-pointer", "dwarf", "prologue", "auto", "table"]
+NO_FP_UNWINDERS = ["dwarf", "prologue", "auto", "table"]
+# (label, make variables, unwinders compared): gcc, every build with
+# asynchronous unwind tables.
+CONFIGS = [
+    ("gcc-O2-fp1", ["FP=1"], ALL_UNWINDERS),
+    ("gcc-O2-fp0", ["FP=0"], NO_FP_UNWINDERS),
+]
+ARCH_FLAG = "-march=rv32imac_zicsr"
+# The privileged spec's mcause values.
+LOAD_ACCESS_FAULT = 5
+MACHINE_TIMER = (1 << 31) | 7
+CAUSE_NAMES = {LOAD_ACCESS_FAULT: "load access fault", MACHINE_TIMER: "machine timer interrupt"}
+# main.c's FAIL_TICK: the tick the tick scenarios fail at. Ticks switch
+# between the two tasks, a first: tick 3 interrupts task b.
+FAIL_TICK = 3
+OUTERMOST = "reached the outermost frame"
+# The walk after the nested fault's frames: the tick's own trap frame is
+# on task b's stack, and only the innermost is config.trap_frame's.
+OUTER_TRAP_END = "trap frame holds no saved sepc/scause/stval"
+GDB_TRAP = ("gdb.execute('set var scenario = %d'); "
+            "stop_at_trap('trap_vector', %r, MACHINE_CSRS)")
+# The real frames the scenario's code makes, newest first; "name?" a
+# function the compiler may inline into its caller or leave by a tail call
+# (GDB then does not show it).
+TICK = ["tick_hook?", "tick_handler", "trap_handler?", "trap_vector"]
+CHAIN = ["fail_level3", "fail_level2", "fail_level1"]
+SCENARIOS = {
+    "task-panic": {
+        "number": 0,
+        "gdb": "gdb.execute('set var scenario = 0'); stop_at_panic()",
+        "message": "panic: fail_level3: giving up",
+        "panic": ["panic"] + CHAIN + ["task_a"],
+        "end": OUTERMOST,
+    },
+    "task-fault": {
+        "number": 1,
+        "gdb": GDB_TRAP % (1, "$mcause >= 0"),
+        "message": "panic: unexpected trap",
+        "cause": LOAD_ACCESS_FAULT,
+        "trap": ["read_no_device"] + CHAIN + ["task_a"],
+        "panic": ["panic", "trap_handler", "trap_vector"],
+        "end": OUTERMOST,
+    },
+    "tick-panic": {
+        "number": 2,
+        "gdb": GDB_TRAP % (2, "$mcause < 0 && ticks == %d" % FAIL_TICK),
+        "message": "panic: fail_level3: giving up",
+        "cause": MACHINE_TIMER,
+        "trap": ["work?", "task_b"],
+        "panic": ["panic"] + CHAIN + TICK,
+        "end": OUTERMOST,
+    },
+    "tick-fault": {
+        "number": 3,
+        "gdb": GDB_TRAP % (3, "$mcause >= 0"),
+        "message": "panic: unexpected trap",
+        "cause": LOAD_ACCESS_FAULT,
+        "trap": ["read_no_device"] + CHAIN + TICK,
+        "panic": ["panic", "trap_handler", "trap_vector"],
+        "end": OUTER_TRAP_END,
+    },
+}
+
+
+def qemu_argv(elf, args, harts):
+    """Machine mode from reset: no firmware, the kernel at 0x80000000."""
+    return ["qemu-system-riscv32", "-machine", "virt", "-smp", str(harts), "-nographic",
+            "-bios", "none", "-kernel", elf]
+
+
+def build(results, label, variables):
+    build_dir = os.path.join(TEST_BUILD, "rtos_kernel", label)
+    make = ["make", "-C", KERNEL_DIR, "BUILD=" + build_dir, "TRACER_SYMGEN=" + SYMGEN] + variables
+    result = run(make + ["-s"], timeout=300)
+    ok = results.check("rtos kernel: build %s (%s)" % (label, " ".join(variables)),
+                       result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:])
+    if ok and label == CONFIGS[0][0]:
+        # The commands a change of the linker script would run (-n: shown,
+        # not run).
+        links = [line for line in run(make + ["-n", "-W", "kernel.ld"]).stdout.splitlines()
+                 if "-T kernel.ld" in line]
+        results.check("rtos kernel: symgen/tracer.mk's two links name %s (in CFLAGS and "
+                      "LDFLAGS) once" % ARCH_FLAG,
+                      len(links) == 2 and all(line.split().count(ARCH_FLAG) == 1
+                                              for line in links), "\n".join(links))
+    return os.path.join(build_dir, "kernel.elf") if ok else None
+
+
+def check_traces(results, name, console, frames, places, trap, spec, unwinders):
+    traces = tracer_traces(console, MACHINE_TRAP_RE)
+    results.check(name + ": a trace from every unwinder", sorted(traces) == sorted(ALL_UNWINDERS),
+                  str(sorted(traces)))
+    for unwinder in unwinders:
+        trace = traces.get(unwinder)
+        label = "%s unwinder=%s" % (name, unwinder)
+        if not results.check(label + ": a complete trace", trace is not None
+                             and trace["end"] is not None and not trace["bad"], str(trace)):
+            continue
+        results.check(label + ": walk ended: " + spec["end"], trace["end"] == spec["end"],
+                      trace["end"])
+        problems = compare_frames(trace["before"], frames["panic"], False)
+        results.check(label + ": frames up to the trap entry equal GDB's bt at panic()",
+                      not problems, "\n".join(problems))
+        problems = frame_lines.differences(trace["before"], trace["places_before"],
+                                           places["panic"], False)
+        results.check(label + ": their file:line and inlined calls equal GDB's",
+                      not problems, "\n".join(problems))
+        if "trap" not in spec:
+            results.check(label + ": no trap line", trace["trap"] is None, str(trace["trap"]))
+            continue
+        mepc, mcause, mtval = trap
+        results.check(label + ": trap line's cause/mepc/mtval equal GDB's CSRs",
+                      trace["trap"] == (CAUSE_NAMES.get(mcause), mepc, mtval),
+                      "tracer %s, GDB mcause=0x%x mepc=0x%x mtval=0x%x"
+                      % (trace["trap"], mcause, mepc, mtval))
+        problems = compare_frames(trace["after"], frames["trap"], True)
+        results.check(label + ": frames after the trap line equal GDB's bt at the trapped pc",
+                      not problems, "\n".join(problems))
+        problems = frame_lines.differences(trace["after"], trace["places_after"],
+                                           places["trap"], True)
+        results.check(label + ": their file:line and inlined calls equal GDB's",
+                      not problems, "\n".join(problems))
+
+
+def check_scenario(results, label, elf, symbols, etext, scenario, spec, unwinders):
+    name = "rtos kernel %s scenario=%s" % (label, scenario)
+    console, gdb_out, problem = boot(elf, "scenario=" + scenario, spec["gdb"], qemu=qemu_argv)
+    with open(os.path.join(os.path.dirname(elf), "gdb-%s.txt" % scenario), "w") as f:
+        f.write(gdb_out)
+    all_frames, trap = parse_gdb(gdb_out)
+    all_places = frame_lines.gdb_places(gdb_out)
+    sides = [side for side in ("trap", "panic") if side in spec]
+    if not results.check(name + ": QEMU and GDB ran, the kernel panicked",
+                         problem is None and all(side in all_frames for side in sides)
+                         and spec["message"] in console,
+                         "problem: %s\nconsole tail:\n%s\nGDB:\n%s"
+                         % (problem, console[-1500:], gdb_out[-1500:])):
+        return
+    frames, places = {}, {}
+    for side in sides:
+        # Above a task's function GDB shows the ra = 0 of the context
+        # restore that started it: a frame outside the kernel, at pc 0.
+        expected = spec[side] + ([USER] if spec[side][-1].startswith("task_") else [])
+        problems = frame_problems(all_frames[side], expected, symbols, etext)
+        if expected[-1] == USER and all_frames[side] and all_frames[side][-1][0] != 0:
+            problems.append("GDB's frame above the task is at 0x%x, not 0"
+                            % all_frames[side][-1][0])
+        results.check("%s: GDB's bt at %s names the scenario's calls" % (name, side),
+                      not problems, "\n".join(problems))
+        inside = [nm_name(symbols, etext, pc if i == 0 else pc - 1) is not None
+                  for i, (pc, _) in enumerate(all_frames[side])]
+        frames[side] = [f for f, keep in zip(all_frames[side], inside) if keep]
+        places[side] = [p for p, keep in zip(all_places.get(side, []), inside) if keep]
+    if "trap" in spec:
+        printed = re.search(r"trap: mcause 0x([0-9a-f]+) mepc 0x([0-9a-f]+) mtval 0x([0-9a-f]+)",
+                            console)
+        kernel = printed and (int(printed.group(2), 16), int(printed.group(1), 16),
+                              int(printed.group(3), 16))
+        results.check(name + ": GDB's mcause is the scenario's; a fault's mepc/mcause/mtval "
+                      "equal the kernel's",
+                      trap is not None and trap[1] == spec["cause"]
+                      and (spec["cause"] == MACHINE_TIMER or kernel == trap),
+                      "GDB %s, kernel printed %s" % (trap, printed and printed.group(0)))
+        if trap is None:
+            return
+    check_traces(results, name, console, frames, places, trap, spec, unwinders)
+
+
+def check_config(results, label, variables, unwinders):
+    elf = build(results, label, variables)
+    if not elf:
+        return
+    symbols, etext = text_symbols(elf)
+    for scenario, spec in SCENARIOS.items():
+        check_scenario(results, label, elf, symbols, etext, scenario, spec, unwinders)
+
+
+def run_all(results: Results):
+    """A thread per build, each in a directory of its own."""
+    in_parallel([lambda c=config: check_config(results, *c) for config in CONFIGS])
+
+
+if __name__ == "__main__":
+    results = Results()
+    run_all(results)
+    print("%d passed, %d failed" % (results.passed, results.failed))
+    sys.exit(1 if results.failed else 0)
