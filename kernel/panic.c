@@ -170,18 +170,22 @@ void panic_use_every_unwinder(void)
  * call-frame information and trap frames are. */
 void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layout *trap)
 {
-	trap->entry.start = (uintptr_t)trap_entry;
-	trap->entry.end = (uintptr_t)trap_entry_end;
-	trap->epc_offset = TF_SEPC;
-	trap->ra_offset = TF_REG(1);
-	trap->sp_offset = TF_REG(2);
+	/* Whole, as a designated initializer sets it: a field left out is 0
+	 * (an S-mode entry that saves epc as it was), not what was there. */
+	*trap = (struct tracer_trap_layout){
+	    .entry = {(uintptr_t)trap_entry, (uintptr_t)trap_entry_end},
+	    .epc_offset = TF_SEPC,
+	    .ra_offset = TF_REG(1),
+	    .sp_offset = TF_REG(2),
+	    .cause_offset = TF_SCAUSE,
+	    .tval_offset = TF_STVAL,
+	    .status_offset = TF_SSTATUS,
+	    .frame_size = 0, /* the interrupted sp is saved */
+	    .mode = TRACER_TRAP_SUPERVISOR,
+	};
 	/* s0, s1 are x8, x9; s2-s11 are x18-x27. */
 	for (unsigned i = 0; i < 12; i++)
 		trap->s_offset[i] = TF_REG(i < 2 ? 8 + i : 16 + i);
-	trap->cause_offset = TF_SCAUSE;
-	trap->tval_offset = TF_STVAL;
-	trap->status_offset = TF_SSTATUS;
-	trap->frame_size = 0; /* the interrupted sp is saved */
 
 	/* As a port does (tracer_embedded.h); the trap entry saves the CSRs,
 	 * and no code is entered from user mode. */

@@ -151,9 +151,24 @@ def gdb_listener():
     return listener
 
 
+# The riscv32 OpenSBI make fetches where QEMU bundles none (Makefile, XLEN).
+RV32_OPENSBI = os.path.join(ROOT, "build", "firmware", "opensbi-riscv32-fw_dynamic.bin")
+
+
+def elf_is_32_bit(elf):
+    with open(elf, "rb") as image:
+        return image.read(5)[4:] == b"\x01"  # EI_CLASS: ELFCLASS32
+
+
 def qemu_argv(elf, args, harts=1):
-    return ["qemu-system-riscv64", "-machine", "virt", "-smp", str(harts), "-nographic",
-            "-bios", "default", "-kernel", elf, "-append", args]
+    """An rv64 kernel under QEMU's own OpenSBI, an rv32 one (XLEN=32) under
+    the one make fetched."""
+    if elf_is_32_bit(elf):
+        machine, bios = "qemu-system-riscv32", RV32_OPENSBI
+    else:
+        machine, bios = "qemu-system-riscv64", "default"
+    return [machine, "-machine", "virt", "-smp", str(harts), "-nographic",
+            "-bios", bios, "-kernel", elf, "-append", args]
 
 
 class GdbSession:

@@ -44,7 +44,10 @@ struct tracer_range {
  * with config->trap_frame saying where the frame is), so a return address
  * inside `entry` says a trap frame starts at the caller's sp. Offsets are
  * bytes from the trap frame's start, a machine word each; set every one (0
- * is an offset). A slot the vector does not save is TRACER_TRAP_NOT_SAVED:
+ * is an offset), in a designated initializer or a compound literal: the
+ * fields it leaves out, such as those a later version adds, are then 0,
+ * which keeps their old meaning. A slot the vector does not save is
+ * TRACER_TRAP_NOT_SAVED:
  * for epc/cause/tval give config->trap_csrs; for sp give frame_size, the N
  * of its `addi sp, sp, -N` (docs/porting.md, step 6). The CSRs are the
  * S-mode ones (sepc, ...) or, in machine mode, the M-mode ones (mepc, ...).
