@@ -110,13 +110,17 @@ $(error FP must be 0 or 1, not '$(FP)')
 endif
 
 # GCC 12 wants the CSR extension spelled out; clang 14 has it in rv64imac.
-# clang links with lld, which (version 14) cannot relax: -mno-relax. No libgcc.
+# clang links with lld, which (version 14) cannot relax: -mno-relax; on rv64
+# without libgcc.
 ifneq ($(findstring clang,$(CC)),)
 ABI ?= lp64
 ARCH ?= rv$(XLEN)imac
 COMPILER_FLAGS := --target=riscv$(XLEN)-unknown-elf -mno-relax
 LINKER_FLAGS := -fuse-ld=lld
-LIBGCC :=
+# rv32: the kernel's printf divides 64-bit numbers (__udivdi3), from the
+# gcc toolchain's rv32imac libgcc.
+LIBGCC = $(if $(filter 32,$(XLEN)),$(shell $(CROSS_COMPILE)gcc -march=rv32imac -mabi=ilp32 \
+	-print-libgcc-file-name))
 else
 # The ABI: lp64 where the toolchain has that libgcc (a multilib: Debian's,
 # Arch's and Homebrew's bare-metal ones); else the toolchain's default, with
