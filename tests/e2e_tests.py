@@ -109,8 +109,11 @@ CAUSE_NAMES = {2: "illegal instruction", 3: "breakpoint", 5: "load access fault"
 # Where the code is in the source, as Linux's CONFIG_KALLSYMS_LINEINFO prints
 # it: " (file:line)" (groups: file, line).
 LOCATION = r"(?: \(([^ ()]+):(\d+)\))?"
-FRAME_RE = re.compile(r"^ \[<0x([0-9a-f]+)>\](?: (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+))?"
-                      + LOCATION + r"(?: \((prologue|frame-pointer)\))?$")
+# In an auto walk, the fallback unwinder that found the frame is named
+# before the symbol, where decode_stacktrace.sh's frame pattern allows a
+# mark (Linux's " ? "). Groups: pc, mark, function, offset, size, file, line.
+FRAME_RE = re.compile(r"^ \[<0x([0-9a-f]+)>\](?: \((prologue|frame-pointer)\))?"
+                      r"(?: (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+))?" + LOCATION + "$")
 # A call inlined into the next frame line's code (innermost first).
 INLINED_RE = re.compile(r"^ \[inlined\] (\S+)" + LOCATION + "$")
 TRAP_RE = re.compile(r"^--- trap: (.+) sepc=0x([0-9a-f]+) stval=0x([0-9a-f]+) ---$")
@@ -305,8 +308,8 @@ def parse_trace(console):
             side = "after"
         elif FRAME_RE.match(line):
             m = FRAME_RE.match(line)
-            trace[side].append((int(m.group(1), 16), m.group(2) or "??", m.group(7)))
-            trace["places_" + side].append((location(m.group(5), m.group(6)), inlined))
+            trace[side].append((int(m.group(1), 16), m.group(3) or "??", m.group(2)))
+            trace["places_" + side].append((location(m.group(6), m.group(7)), inlined))
             inlined = []
         elif INLINED_RE.match(line):
             m = INLINED_RE.match(line)

@@ -79,7 +79,7 @@ def parse_report(console):
             pending_hart = None
         elif block is not None and block["end"] is None and FRAME_RE.match(line):
             m = FRAME_RE.match(line)
-            block["segments"][-1].append((int(m.group(1), 16), m.group(2) or "??"))
+            block["segments"][-1].append((int(m.group(1), 16), m.group(3) or "??"))
         elif block is not None and block["end"] is None and INLINED_RE.match(line):
             continue  # a call inlined into the next frame's code: e2e_tests checks them
         elif block is not None and block["end"] is None and TRAP_RE.match(line):
@@ -323,8 +323,8 @@ WHOLE_LINES = [(re.compile(r"^Call Trace \((auto|frame-pointer|dwarf|prologue|ta
 # A frame line character by character: a 64-bit pc, then the function and
 # offset/size, which must be a symbol's as nm -S has them (a stray hex digit
 # still makes a frame line FRAME_RE matches).
-STRICT_FRAME = re.compile(r"^ \[<0x([0-9a-f]{16})>\] (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+)"
-                          r"(?: \([^ ()]+:\d+\))?(?: \((?:prologue|frame-pointer)\))?$")
+STRICT_FRAME = re.compile(r"^ \[<0x([0-9a-f]{16})>\](?: \((?:prologue|frame-pointer)\))? "
+                          r"(\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+)(?: \([^ ()]+:\d+\))?$")
 
 
 def nm_functions(elf):

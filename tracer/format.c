@@ -3,6 +3,7 @@
  * that run addr2line on " [<addr>] name+off/size" lines) keep working.
  * No libc: a bounded string builder that truncates instead of overflowing.
  */
+#include "cursor.h"
 #include "walk.h"
 
 struct line {
@@ -27,9 +28,9 @@ static __attribute__((noinline)) void put_str(struct line *line, const char *s)
 		put_char(line, *s++);
 }
 
-/* 0x-prefixed hex, zero-padded to at least min_digits. */
-static __attribute__((noinline)) void put_hex(struct line *line, uintptr_t value,
-					      unsigned min_digits)
+/* Hex digits, zero-padded to at least min_digits. */
+static __attribute__((noinline)) void put_digits(struct line *line, uintptr_t value,
+						 unsigned min_digits)
 {
 	char digits[2 * sizeof(uintptr_t)];
 	unsigned n = 0;
@@ -40,9 +41,15 @@ static __attribute__((noinline)) void put_hex(struct line *line, uintptr_t value
 	} while (value != 0);
 	while (n < min_digits && n < sizeof(digits))
 		digits[n++] = '0';
-	put_str(line, "0x");
 	while (n > 0)
 		put_char(line, digits[--n]);
+}
+
+/* 0x-prefixed hex, zero-padded to at least min_digits. */
+static void put_hex(struct line *line, uintptr_t value, unsigned min_digits)
+{
+	put_str(line, "0x");
+	put_digits(line, value, min_digits);
 }
 
 /* Decimal, as a line number prints. */
@@ -97,6 +104,13 @@ char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *fra
 		put_hex(&line, frame->pc, ADDR_DIGITS);
 		put_str(&line, ">]");
 	}
+	/* Before the symbol, as Linux puts its " ? " mark: decode_stacktrace.sh
+	 * takes a frame line's last word as the symbol. */
+	if (frame->found_by_fallback && !frame->inlined) {
+		put_str(&line, " (");
+		put_str(&line, tracer_unwinder_name(frame->found_by));
+		put_char(&line, ')');
+	}
 	if (frame->name && !frame->inlined) {
 		put_char(&line, ' ');
 		put_str(&line, frame->name);
@@ -114,11 +128,6 @@ char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *fra
 		put_decimal(&line, frame->line);
 		put_char(&line, ')');
 	}
-	if (frame->found_by_fallback && !frame->inlined) {
-		put_str(&line, " (");
-		put_str(&line, tracer_unwinder_name(frame->found_by));
-		put_char(&line, ')');
-	}
 	return buf;
 }
 
@@ -134,6 +143,127 @@ char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *fram
 	put_hex(&line, frame->trap_tval, ADDR_DIGITS);
 	put_str(&line, " ---");
 	return buf;
+}
+
+/* The registers of a trap frame the report prints, in its order, three a
+ * line, with Linux's labels: epc comes from the frame (the walk read it,
+ * or took config->trap_csrs), the others from the trap frame. */
+#define FAULT_GPRS 15u
+#define FAULT_EPC  0u
+#define FAULT_RA   1u
+#define FAULT_SP   2u
+#define FAULT_S0   3u
+
+static const char *const fault_labels[FAULT_GPRS] = {
+    "epc : ", " ra : ", " sp : ", " s0 : ", " s1 : ", " s2 : ", " s3 : ", " s4 : ",
+    " s5 : ", " s6 : ", " s7 : ", " s8 : ", " s9 : ", " s10: ", " s11: ",
+};
+
+/* The trap frame's word at `offset` into *value, if the layout saves it
+ * and it lies on a declared stack. */
+static bool fault_word(const struct tracer_config *config, uintptr_t trap_frame,
+		       uint16_t offset, uintptr_t *value)
+{
+	unsigned count = config->stacks ? config->stack_count : 0;
+
+	if (offset == TRACER_TRAP_NOT_SAVED)
+		return false;
+	if (count > TRACER_MAX_STACKS)
+		count = TRACER_MAX_STACKS;
+	for (unsigned i = 0; i < count; i++)
+		if (memory_read_word(&config->stacks[i], trap_frame + offset, value))
+			return true;
+	return false;
+}
+
+/* Hex digits without 0x, full width, as Linux's REG_FMT prints them. */
+static void put_register(struct line *line, const char *label, uintptr_t value)
+{
+	put_str(line, label);
+	put_digits(line, value, ADDR_DIGITS);
+}
+
+/* "Code: " and the parcels around the pc, 10 before it and 2 from it, as
+ * Linux's riscv dump_kernel_instr() takes them, less those outside text;
+ * false if the pc's own parcel is not in text. */
+#define CODE_PARCELS_BEFORE 10u
+#define CODE_PARCELS_FROM   2u
+
+static bool put_code(struct line *line, const struct tracer_config *config, uintptr_t pc)
+{
+	const struct tracer_range text = config->text;
+	uintptr_t start = pc - text.start < 2 * CODE_PARCELS_BEFORE
+			      ? text.start
+			      : pc - 2 * CODE_PARCELS_BEFORE;
+	uintptr_t end =
+	    text.end - pc < 2 * CODE_PARCELS_FROM ? text.end : pc + 2 * CODE_PARCELS_FROM;
+	struct memory_cursor code;
+
+	if (pc % 2 != 0 || !range_contains(text, pc) || text.end - pc < 2)
+		return false;
+	/* An odd text start: the parcels from the first aligned one. */
+	start += start % 2;
+	code = memory_code_cursor(config, start, end - (end - start) % 2);
+	if (code.failed)
+		return false;
+	put_str(line, "Code:");
+	while (code.end - code.pos >= 2) {
+		bool at_pc = code.pos == pc;
+		uint16_t parcel = cursor_u16(&code);
+
+		put_str(line, at_pc ? " <" : " ");
+		put_digits(line, parcel, 4);
+		if (at_pc)
+			put_char(line, '>');
+	}
+	return true;
+}
+
+char *tracer_format_fault(char *buf, size_t size, const struct tracer_config *config,
+			  const struct tracer_frame *frame, unsigned index)
+{
+	const struct tracer_trap_layout *trap = config->trap;
+	struct line line = line_begin(buf, size);
+	uintptr_t values[FAULT_GPRS];
+	bool saved[FAULT_GPRS];
+	unsigned count = 0, printed = 0;
+	uintptr_t status;
+
+	if (!frame->after_trap || !trap)
+		return NULL;
+	values[FAULT_EPC] = frame->pc;
+	saved[FAULT_EPC] = true;
+	saved[FAULT_RA] =
+	    fault_word(config, frame->trap_frame, trap->ra_offset, &values[FAULT_RA]);
+	saved[FAULT_SP] =
+	    fault_word(config, frame->trap_frame, trap->sp_offset, &values[FAULT_SP]);
+	for (unsigned i = 0; i < TRACER_SAVED_REGS; i++)
+		saved[FAULT_S0 + i] = fault_word(
+		    config, frame->trap_frame, trap->s_offset[i], &values[FAULT_S0 + i]);
+	for (unsigned i = 0; i < FAULT_GPRS; i++)
+		count += saved[i];
+	/* Lines 0 .. (count - 1) / 3: the registers saved, three a line. */
+	if (index <= (count - 1) / 3) {
+		for (unsigned i = 0; i < FAULT_GPRS; i++) {
+			if (!saved[i])
+				continue;
+			if (printed / 3 == index)
+				put_register(&line, fault_labels[i], values[i]);
+			printed++;
+		}
+		return buf;
+	}
+	index -= (count - 1) / 3 + 1;
+	if (index == 0) {
+		if (fault_word(config, frame->trap_frame, trap->status_offset, &status)) {
+			put_register(&line, "status: ", status);
+			put_char(&line, ' ');
+		}
+		put_register(&line, "badaddr: ", frame->trap_tval);
+		put_register(&line, " cause: ", frame->trap_cause);
+		return buf;
+	}
+	return index == 1 && put_code(&line, config, frame->pc) ? buf : NULL;
 }
 
 char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder)

@@ -23,6 +23,14 @@ enum tracer_stop tracer_print_backtrace(const struct tracer_config *config,
 			put_line(context, line);
 		if (frame.after_trap)
 			put_line(context, tracer_format_trap(line, sizeof(line), &frame));
+		/* An exception's registers and code: an interrupt's pc is
+		 * merely where the code was. */
+		if (frame.after_trap && config->fault_report &&
+		    (intptr_t)frame.trap_cause >= 0)
+			for (unsigned i = 0;
+			     tracer_format_fault(line, sizeof(line), config, &frame, i);
+			     i++)
+				put_line(context, line);
 		put_line(context, tracer_format_frame(line, sizeof(line), &frame));
 	}
 	if (tracer_format_note(line, sizeof(line), &walk))

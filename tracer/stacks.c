@@ -81,6 +81,7 @@ void stacks_cross_trap(struct walk *walk)
 	struct tracer_regs *regs = &walk->next;
 	uintptr_t trap_frame = regs->sp;
 	const struct tracer_trap_csrs *csrs = panic_csrs(walk);
+	uintptr_t status; /* sstatus, or SPP set where the layout has none */
 	unsigned next_stack;
 	bool readable;
 
@@ -99,13 +100,14 @@ void stacks_cross_trap(struct walk *walk)
 		walk->trap_tval = csrs->tval;
 	}
 	walk->trap_csrs_used = true;
+	walk->trap_frame = trap_frame;
 	/* Not saved: the walk cannot tell, and goes on as from the kernel. */
-	walk->trap_status = (uintptr_t)1 << SSTATUS_SPP_BIT;
+	status = (uintptr_t)1 << SSTATUS_SPP_BIT;
 	readable = trap_word(stack, trap_frame, trap->epc_offset, &regs->pc) &&
 		   memory_read_word(stack, trap_frame + trap->ra_offset, &regs->ra) &&
 		   trap_word(stack, trap_frame, trap->cause_offset, &walk->trap_cause) &&
 		   trap_word(stack, trap_frame, trap->tval_offset, &walk->trap_tval) &&
-		   trap_word(stack, trap_frame, trap->status_offset, &walk->trap_status);
+		   trap_word(stack, trap_frame, trap->status_offset, &status);
 	regs->sp = trap_frame + trap->frame_size;
 	readable = readable && trap_word(stack, trap_frame, trap->sp_offset, &regs->sp);
 
@@ -118,7 +120,7 @@ void stacks_cross_trap(struct walk *walk)
 	}
 	/* A trap from user mode: its sp is on no stack of the kernel's. The
 	 * frame is shown, and advance() ends the walk after it. */
-	walk->next_from_user = !(walk->trap_status >> SSTATUS_SPP_BIT & 1);
+	walk->next_from_user = !(status >> SSTATUS_SPP_BIT & 1);
 	next_stack = walk->next_from_user ? STACKS_NONE : find_stack(config, regs->sp);
 	if (next_stack == walk->stack_index) {
 		/* The entry pushed the trap frame below the interrupted sp. */

@@ -101,6 +101,9 @@ struct tracer_config {
 	 * (usertrap() from a trampoline): the walk ends after a frame in one. */
 	const struct tracer_range *entry_points;
 	unsigned entry_point_count;
+	/* tracer_print_backtrace() follows the trap line of an exception with
+	 * an oops-style report of its trap frame (tracer_format_fault()). */
+	bool fault_report;
 };
 
 #define TRACER_MAX_ENTRY_POINTS 16u
@@ -229,6 +232,7 @@ struct tracer_frame {
 	bool after_trap;	/* first frame of code a trap interrupted */
 	uintptr_t trap_cause;	/* scause, when after_trap */
 	uintptr_t trap_tval;	/* stval, when after_trap */
+	uintptr_t trap_frame;	/* where the trap frame lies, when after_trap */
 	const char *name;	/* function containing the pc, NULL if unknown */
 	uintptr_t offset;	/* pc - function start */
 	uintptr_t size;		/* function size */
@@ -305,12 +309,23 @@ const char *tracer_trap_cause_name(uintptr_t scause);
 #define TRACER_LINE_MAX 192
 /* " [<0x0000000080201234>] do_work+0x1c/0x60 (kernel/work.c:42)", or raw
  * " [<0x...>]", without " (file:line)" where the line is not known; in an
- * auto walk, a frame a fallback found ends with " (prologue)" or
- * " (frame-pointer)". An inlined call: " [inlined] helper (kernel/lab.c:18)"
- * (docs/output-format.md). */
+ * auto walk, a frame a fallback found has " (prologue)" or
+ * " (frame-pointer)" before its symbol. An inlined call:
+ * " [inlined] helper (kernel/lab.c:18)" (docs/output-format.md). */
 char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *frame);
 /* "--- trap: load access fault sepc=0x... stval=0x... ---" */
 char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *frame);
+/*
+ * Line `index` (0, 1, ...) of the oops-style report of the trap frame a
+ * frame comes from (frame->after_trap), NULL past the last: the registers
+ * config->trap saves, three a line as Linux's __show_regs() prints them
+ * ("epc : 0000000080201234 ra : ... sp : ..."), a register the layout
+ * does not save left out; "status: ... badaddr: ... cause: ..."; and
+ * "Code: ...", the code around the pc, read inside config->text only, the
+ * parcel at the pc in <> (docs/output-format.md).
+ */
+char *tracer_format_fault(char *buf, size_t size, const struct tracer_config *config,
+			  const struct tracer_frame *frame, unsigned index);
 /* "Call Trace (frame-pointer unwinder):", "Call Trace (auto unwinder):" */
 char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder);
 /* "End of trace: <reason>" */

@@ -66,7 +66,7 @@ struct walk {
 	/* The trap that walk->next came from, when next_after_trap, else 0. */
 	uintptr_t trap_cause;
 	uintptr_t trap_tval;
-	uintptr_t trap_status; /* sstatus, or SPP set where the layout has none */
+	uintptr_t trap_frame; /* its address */
 	/* The symbol table's search (sorted_search_from), set up once a walk,
 	 * if the table is valid and not empty (symtab_searchable). */
 	uint32_t symtab_levels;
