@@ -5,6 +5,8 @@
 #     INLINE <function name or ??> <file:line or ??>   (issue 19)
 #     FRAME <pc hex> <function name or ??> <file:line or ??>
 #     TRAP <sepc hex> <scause hex> <stval hex>
+#     TRAPREGS ra=<hex> sp=<hex> s0=<hex> ... s11=<hex> sstatus=<hex>
+#                                 (after TRAP: the interrupted registers)
 #
 # A machine frame's INLINE lines come before its FRAME line, innermost
 # first, as GDB's bt lists them; each location is the one bt prints (the
@@ -78,6 +80,11 @@ def stop_at_entry_then_panic(function):
     stop_at_panic()
 
 
+# The registers the demo's trap frame saves that the fault report prints
+# (tracer_format_fault), besides sepc, scause and stval.
+TRAP_REGISTERS = ["ra", "sp"] + ["s%d" % i for i in range(12)] + ["sstatus"]
+
+
 def print_trap(label, condition, vector="trap_entry"):
     """At the first instruction of the trap vector (`vector`), every general register
     still holds the interrupted value; only pc has moved to the vector. With
@@ -87,6 +94,7 @@ def print_trap(label, condition, vector="trap_entry"):
     gdb.execute("continue", to_string=True)
     sepc = register("sepc")
     print("TRAP 0x%x 0x%x 0x%x" % (sepc, register("scause"), register("stval")))
+    print("TRAPREGS " + " ".join("%s=0x%x" % (name, register(name)) for name in TRAP_REGISTERS))
     vector = register("pc")
     gdb.execute("set $pc = %d" % sepc)
     print_frames(label)
