@@ -219,51 +219,59 @@ static bool put_code(struct line *line, const struct tracer_config *config, uint
 	return true;
 }
 
+/* Register `i` of the report's order into *value, if known. */
+static bool fault_register(const struct tracer_config *config,
+			   const struct tracer_frame *frame, unsigned i, uintptr_t *value)
+{
+	const struct tracer_trap_layout *trap = config->trap;
+
+	if (i == FAULT_EPC) {
+		*value = frame->pc;
+		return true;
+	}
+	return fault_word(config, frame->trap_frame,
+			  i == FAULT_RA	  ? trap->ra_offset
+			  : i == FAULT_SP ? trap->sp_offset
+					  : trap->s_offset[i - FAULT_S0],
+			  value);
+}
+
+/* Read again for each line, not kept: the panic path's stack is short. */
 char *tracer_format_fault(char *buf, size_t size, const struct tracer_config *config,
 			  const struct tracer_frame *frame, unsigned index)
 {
-	const struct tracer_trap_layout *trap = config->trap;
 	struct line line = line_begin(buf, size);
-	uintptr_t values[FAULT_GPRS];
-	bool saved[FAULT_GPRS];
-	unsigned count = 0, printed = 0;
-	uintptr_t status;
+	unsigned count = 0, register_lines;
+	uintptr_t value;
 
-	if (!frame->after_trap || !trap)
+	if (!frame->after_trap || !config->trap)
 		return NULL;
-	values[FAULT_EPC] = frame->pc;
-	saved[FAULT_EPC] = true;
-	saved[FAULT_RA] =
-	    fault_word(config, frame->trap_frame, trap->ra_offset, &values[FAULT_RA]);
-	saved[FAULT_SP] =
-	    fault_word(config, frame->trap_frame, trap->sp_offset, &values[FAULT_SP]);
-	for (unsigned i = 0; i < TRACER_SAVED_REGS; i++)
-		saved[FAULT_S0 + i] = fault_word(
-		    config, frame->trap_frame, trap->s_offset[i], &values[FAULT_S0 + i]);
 	for (unsigned i = 0; i < FAULT_GPRS; i++)
-		count += saved[i];
-	/* Lines 0 .. (count - 1) / 3: the registers saved, three a line. */
-	if (index <= (count - 1) / 3) {
-		for (unsigned i = 0; i < FAULT_GPRS; i++) {
-			if (!saved[i])
+		count += fault_register(config, frame, i, &value);
+	/* Lines 0 .. register_lines - 1: the registers known, three a line
+	 * (epc always is). */
+	register_lines = (count + 2) / 3;
+	if (index < register_lines) {
+		for (unsigned i = 0, printed = 0; i < FAULT_GPRS; i++) {
+			if (!fault_register(config, frame, i, &value))
 				continue;
-			if (printed / 3 == index)
-				put_register(&line, fault_labels[i], values[i]);
-			printed++;
+			if (printed++ / 3 == index)
+				put_register(&line, fault_labels[i], value);
 		}
 		return buf;
 	}
-	index -= (count - 1) / 3 + 1;
-	if (index == 0) {
-		if (fault_word(config, frame->trap_frame, trap->status_offset, &status)) {
-			put_register(&line, "status: ", status);
+	if (index == register_lines) {
+		if (fault_word(config, frame->trap_frame, config->trap->status_offset,
+			       &value)) {
+			put_register(&line, "status: ", value);
 			put_char(&line, ' ');
 		}
 		put_register(&line, "badaddr: ", frame->trap_tval);
 		put_register(&line, " cause: ", frame->trap_cause);
 		return buf;
 	}
-	return index == 1 && put_code(&line, config, frame->pc) ? buf : NULL;
+	return index == register_lines + 1 && put_code(&line, config, frame->pc) ? buf
+										 : NULL;
 }
 
 char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder)

@@ -230,17 +230,18 @@ struct tracer_frame {
 	uintptr_t fp; /* frame address: s0 as this frame holds it */
 	bool is_return_address; /* pc was read from memory: symbolized at pc - 1 */
 	bool after_trap;	/* first frame of code a trap interrupted */
-	uintptr_t trap_cause;	/* scause, when after_trap */
-	uintptr_t trap_tval;	/* stval, when after_trap */
-	uintptr_t trap_frame;	/* where the trap frame lies, when after_trap */
-	const char *name;	/* function containing the pc, NULL if unknown */
-	uintptr_t offset;	/* pc - function start */
-	uintptr_t size;		/* function size */
 	/* The unwinder that found it from the frame before (a register set's
 	 * frame: the walk's own), and whether that was a fallback of an auto
-	 * walk (not the table or DWARF): tracer_format_frame() names it. */
-	enum tracer_unwinder found_by;
+	 * walk (not the table or DWARF): tracer_format_frame() names it.
+	 * Beside the flags above, so that the struct has no holes. */
 	bool found_by_fallback;
+	enum tracer_unwinder found_by;
+	uintptr_t trap_cause; /* scause, when after_trap */
+	uintptr_t trap_tval;  /* stval, when after_trap */
+	uintptr_t trap_frame; /* where the trap frame lies, when after_trap */
+	const char *name;     /* function containing the pc, NULL if unknown */
+	uintptr_t offset;     /* pc - function start */
+	uintptr_t size;	      /* function size */
 	/* Where the pc is in the source (config->lines), NULL and 0 if not
 	 * known. A frame's code may be a call the compiler inlined: then the
 	 * walk returns it first, as a frame of its own (inlined, named by the
