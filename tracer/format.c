@@ -3,33 +3,26 @@
  * that run addr2line on " [<addr>] name+off/size" lines) keep working.
  * No libc: a bounded string builder that truncates instead of overflowing.
  */
-#include "cursor.h"
 #include "walk.h"
-
-struct line {
-	char *buf;
-	size_t size;
-	size_t len;
-};
 
 /* The builders are out of line: printing is no hot path, and GCC -O2,
  * inlining them in every caller, made this file's code 2,626 bytes instead
  * of 1,796. */
-static __attribute__((noinline)) void put_char(struct line *line, char c)
+__attribute__((noinline)) void format_put_char(struct line *line, char c)
 {
 	if (line->len + 1 < line->size)
 		line->buf[line->len++] = c;
 	line->buf[line->len] = '\0';
 }
 
-static __attribute__((noinline)) void put_str(struct line *line, const char *s)
+__attribute__((noinline)) void format_put_str(struct line *line, const char *s)
 {
 	while (*s)
-		put_char(line, *s++);
+		format_put_char(line, *s++);
 }
 
 /* Hex digits, zero-padded to at least min_digits. */
-static __attribute__((noinline)) void put_digits(struct line *line, uintptr_t value,
+__attribute__((noinline)) void format_put_digits(struct line *line, uintptr_t value,
 						 unsigned min_digits)
 {
 	char digits[2 * sizeof(uintptr_t)];
@@ -42,14 +35,14 @@ static __attribute__((noinline)) void put_digits(struct line *line, uintptr_t va
 	while (n < min_digits && n < sizeof(digits))
 		digits[n++] = '0';
 	while (n > 0)
-		put_char(line, digits[--n]);
+		format_put_char(line, digits[--n]);
 }
 
 /* 0x-prefixed hex, zero-padded to at least min_digits. */
 static void put_hex(struct line *line, uintptr_t value, unsigned min_digits)
 {
-	put_str(line, "0x");
-	put_digits(line, value, min_digits);
+	format_put_str(line, "0x");
+	format_put_digits(line, value, min_digits);
 }
 
 /* Decimal, as a line number prints. */
@@ -63,7 +56,7 @@ static __attribute__((noinline)) void put_decimal(struct line *line, uint32_t va
 		value /= 10;
 	} while (value != 0);
 	while (n > 0)
-		put_char(line, digits[--n]);
+		format_put_char(line, digits[--n]);
 }
 
 /* Whether " (file:line)" fits in what is left of the line. */
@@ -78,7 +71,7 @@ static bool fits(const struct line *line, const char *file, uint32_t number)
 	return line->len + length < line->size;
 }
 
-static struct line line_begin(char *buf, size_t size)
+struct line format_line_begin(char *buf, size_t size)
 {
 	struct line line = {buf, size, 0};
 
@@ -87,209 +80,77 @@ static struct line line_begin(char *buf, size_t size)
 	return line;
 }
 
-/* Addresses print at full width: 16 digits on rv64, 8 on rv32. */
-#define ADDR_DIGITS (2 * sizeof(uintptr_t))
-
 char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *frame)
 {
-	struct line line = line_begin(buf, size);
+	struct line line = format_line_begin(buf, size);
 
 	/* An inlined call has no address of its own: a line without one,
 	 * which decode_stacktrace.sh passes through as it is. */
 	if (TRACER_LINKS_LINES && frame->inlined) {
-		put_str(&line, " [inlined] ");
-		put_str(&line, frame->name ? frame->name : "??");
+		format_put_str(&line, " [inlined] ");
+		format_put_str(&line, frame->name ? frame->name : "??");
 	} else {
-		put_str(&line, " [<");
+		format_put_str(&line, " [<");
 		put_hex(&line, frame->pc, ADDR_DIGITS);
-		put_str(&line, ">]");
+		format_put_str(&line, ">]");
 	}
 	/* Before the symbol, as Linux puts its " ? " mark: decode_stacktrace.sh
 	 * takes a frame line's last word as the symbol. */
 	if (frame->found_by_fallback && !frame->inlined) {
-		put_str(&line, " (");
-		put_str(&line, tracer_unwinder_name(frame->found_by));
-		put_char(&line, ')');
+		format_put_str(&line, " (");
+		format_put_str(&line, tracer_unwinder_name(frame->found_by));
+		format_put_char(&line, ')');
 	}
 	if (frame->name && !frame->inlined) {
-		put_char(&line, ' ');
-		put_str(&line, frame->name);
-		put_char(&line, '+');
+		format_put_char(&line, ' ');
+		format_put_str(&line, frame->name);
+		format_put_char(&line, '+');
 		put_hex(&line, frame->offset, 1);
-		put_char(&line, '/');
+		format_put_char(&line, '/');
 		put_hex(&line, frame->size, 1);
 	}
 	/* Where Linux's CONFIG_KALLSYMS_LINEINFO puts it; whole or not at
 	 * all: a place cut short would name another line. */
 	if (TRACER_LINKS_LINES && frame->file && fits(&line, frame->file, frame->line)) {
-		put_str(&line, " (");
-		put_str(&line, frame->file);
-		put_char(&line, ':');
+		format_put_str(&line, " (");
+		format_put_str(&line, frame->file);
+		format_put_char(&line, ':');
 		put_decimal(&line, frame->line);
-		put_char(&line, ')');
+		format_put_char(&line, ')');
 	}
 	return buf;
 }
 
 char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *frame)
 {
-	struct line line = line_begin(buf, size);
+	struct line line = format_line_begin(buf, size);
 
-	put_str(&line, "--- trap: ");
-	put_str(&line, tracer_trap_cause_name(frame->trap_cause));
-	put_str(&line, " sepc=");
+	format_put_str(&line, "--- trap: ");
+	format_put_str(&line, tracer_trap_cause_name(frame->trap_cause));
+	format_put_str(&line, " sepc=");
 	put_hex(&line, frame->pc, ADDR_DIGITS);
-	put_str(&line, " stval=");
+	format_put_str(&line, " stval=");
 	put_hex(&line, frame->trap_tval, ADDR_DIGITS);
-	put_str(&line, " ---");
+	format_put_str(&line, " ---");
 	return buf;
-}
-
-/* The registers of a trap frame the report prints, in its order, three a
- * line, with Linux's labels: epc comes from the frame (the walk read it,
- * or took config->trap_csrs), the others from the trap frame. */
-#define FAULT_GPRS 15u
-#define FAULT_EPC  0u
-#define FAULT_RA   1u
-#define FAULT_SP   2u
-#define FAULT_S0   3u
-
-static const char *const fault_labels[FAULT_GPRS] = {
-    "epc : ", " ra : ", " sp : ", " s0 : ", " s1 : ", " s2 : ", " s3 : ", " s4 : ",
-    " s5 : ", " s6 : ", " s7 : ", " s8 : ", " s9 : ", " s10: ", " s11: ",
-};
-
-/* The trap frame's word at `offset` into *value, if the layout saves it
- * and it lies on a declared stack. */
-static bool fault_word(const struct tracer_config *config, uintptr_t trap_frame,
-		       uint16_t offset, uintptr_t *value)
-{
-	unsigned count = config->stacks ? config->stack_count : 0;
-
-	if (offset == TRACER_TRAP_NOT_SAVED)
-		return false;
-	if (count > TRACER_MAX_STACKS)
-		count = TRACER_MAX_STACKS;
-	for (unsigned i = 0; i < count; i++)
-		if (memory_read_word(&config->stacks[i], trap_frame + offset, value))
-			return true;
-	return false;
-}
-
-/* Hex digits without 0x, full width, as Linux's REG_FMT prints them. */
-static void put_register(struct line *line, const char *label, uintptr_t value)
-{
-	put_str(line, label);
-	put_digits(line, value, ADDR_DIGITS);
-}
-
-/* "Code: " and the parcels around the pc, 10 before it and 2 from it, as
- * Linux's riscv dump_kernel_instr() takes them, less those outside text;
- * false if the pc's own parcel is not in text. */
-#define CODE_PARCELS_BEFORE 10u
-#define CODE_PARCELS_FROM   2u
-
-static bool put_code(struct line *line, const struct tracer_config *config, uintptr_t pc)
-{
-	const struct tracer_range text = config->text;
-	uintptr_t start = pc - text.start < 2 * CODE_PARCELS_BEFORE
-			      ? text.start
-			      : pc - 2 * CODE_PARCELS_BEFORE;
-	uintptr_t end =
-	    text.end - pc < 2 * CODE_PARCELS_FROM ? text.end : pc + 2 * CODE_PARCELS_FROM;
-	struct memory_cursor code;
-
-	if (pc % 2 != 0 || !range_contains(text, pc) || text.end - pc < 2)
-		return false;
-	/* An odd text start: the parcels from the first aligned one. */
-	start += start % 2;
-	code = memory_code_cursor(config, start, end - (end - start) % 2);
-	if (code.failed)
-		return false;
-	put_str(line, "Code:");
-	while (code.end - code.pos >= 2) {
-		bool at_pc = code.pos == pc;
-		uint16_t parcel = cursor_u16(&code);
-
-		put_str(line, at_pc ? " <" : " ");
-		put_digits(line, parcel, 4);
-		if (at_pc)
-			put_char(line, '>');
-	}
-	return true;
-}
-
-/* Register `i` of the report's order into *value, if known. */
-static bool fault_register(const struct tracer_config *config,
-			   const struct tracer_frame *frame, unsigned i, uintptr_t *value)
-{
-	const struct tracer_trap_layout *trap = config->trap;
-
-	if (i == FAULT_EPC) {
-		*value = frame->pc;
-		return true;
-	}
-	return fault_word(config, frame->trap_frame,
-			  i == FAULT_RA	  ? trap->ra_offset
-			  : i == FAULT_SP ? trap->sp_offset
-					  : trap->s_offset[i - FAULT_S0],
-			  value);
-}
-
-/* Read again for each line, not kept: the panic path's stack is short. */
-char *tracer_format_fault(char *buf, size_t size, const struct tracer_config *config,
-			  const struct tracer_frame *frame, unsigned index)
-{
-	struct line line = line_begin(buf, size);
-	unsigned count = 0, register_lines;
-	uintptr_t value;
-
-	if (!frame->after_trap || !config->trap)
-		return NULL;
-	for (unsigned i = 0; i < FAULT_GPRS; i++)
-		count += fault_register(config, frame, i, &value);
-	/* Lines 0 .. register_lines - 1: the registers known, three a line
-	 * (epc always is). */
-	register_lines = (count + 2) / 3;
-	if (index < register_lines) {
-		for (unsigned i = 0, printed = 0; i < FAULT_GPRS; i++) {
-			if (!fault_register(config, frame, i, &value))
-				continue;
-			if (printed++ / 3 == index)
-				put_register(&line, fault_labels[i], value);
-		}
-		return buf;
-	}
-	if (index == register_lines) {
-		if (fault_word(config, frame->trap_frame, config->trap->status_offset,
-			       &value)) {
-			put_register(&line, "status: ", value);
-			put_char(&line, ' ');
-		}
-		put_register(&line, "badaddr: ", frame->trap_tval);
-		put_register(&line, " cause: ", frame->trap_cause);
-		return buf;
-	}
-	return index == register_lines + 1 && put_code(&line, config, frame->pc) ? buf
-										 : NULL;
 }
 
 char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder)
 {
-	struct line line = line_begin(buf, size);
+	struct line line = format_line_begin(buf, size);
 
-	put_str(&line, "Call Trace (");
-	put_str(&line, tracer_unwinder_name(unwinder));
-	put_str(&line, " unwinder):");
+	format_put_str(&line, "Call Trace (");
+	format_put_str(&line, tracer_unwinder_name(unwinder));
+	format_put_str(&line, " unwinder):");
 	return buf;
 }
 
 char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop)
 {
-	struct line line = line_begin(buf, size);
+	struct line line = format_line_begin(buf, size);
 
-	put_str(&line, "End of trace: ");
-	put_str(&line, tracer_stop_text(stop));
+	format_put_str(&line, "End of trace: ");
+	format_put_str(&line, tracer_stop_text(stop));
 	return buf;
 }
 
@@ -303,19 +164,19 @@ static bool put_table_note(struct line *line, bool after_another, struct walk *w
 	    (walk->noted & bit))
 		return false;
 	walk->noted |= bit;
-	put_str(line, after_another ? "; " : "Note: ");
-	put_str(line, table);
-	put_str(line, " rejected (");
-	put_str(line, tracer_table_status_text(status));
-	put_str(line, "): ");
-	put_str(line, consequence);
+	format_put_str(line, after_another ? "; " : "Note: ");
+	format_put_str(line, table);
+	format_put_str(line, " rejected (");
+	format_put_str(line, tracer_table_status_text(status));
+	format_put_str(line, "): ");
+	format_put_str(line, consequence);
 	return true;
 }
 
 char *tracer_format_note(char *buf, size_t size, struct tracer_walk *caller_walk)
 {
 	struct walk *walk = walk_of(caller_walk);
-	struct line line = line_begin(buf, size);
+	struct line line = format_line_begin(buf, size);
 	bool noted = put_table_note(&line, false, walk, 1, "symbol table",
 				    walk->symtab_status, "frames print raw");
 

@@ -25,6 +25,7 @@ bool memory_read_word(const struct tracer_range *current_stack, uintptr_t addr,
 }
 
 /* The reads of code: the prologue decoder's, and the fault report's. */
+#if TRACER_LINKS_PROLOGUE || TRACER_LINKS_FAULT_REPORT
 struct memory_cursor memory_code_cursor(const struct tracer_config *config,
 					uintptr_t start, uintptr_t end)
 {
@@ -37,6 +38,7 @@ struct memory_cursor memory_code_cursor(const struct tracer_config *config,
 	}
 	return cursor;
 }
+#endif
 
 /* The reads of .eh_frame's bytes: the DWARF unwinder's. */
 #if TRACER_LINKS_DWARF

@@ -36,8 +36,8 @@ enum tracer_stop tracer_print_backtrace(const struct tracer_config *config,
 			put_line(context, tracer_format_trap(line, sizeof(line), &frame));
 		/* An exception's registers and code: an interrupt's pc is
 		 * merely where the code was. */
-		if (frame.after_trap && config->fault_report &&
-		    (intptr_t)frame.trap_cause >= 0)
+		if (TRACER_LINKS_FAULT_REPORT && frame.after_trap &&
+		    config->fault_report && (intptr_t)frame.trap_cause >= 0)
 			print_fault_report(config, &frame, line, put_line, context);
 		put_line(context, tracer_format_frame(line, sizeof(line), &frame));
 	}

@@ -102,7 +102,8 @@ struct tracer_config {
 	const struct tracer_range *entry_points;
 	unsigned entry_point_count;
 	/* tracer_print_backtrace() follows the trap line of an exception with
-	 * an oops-style report of its trap frame (tracer_format_fault()). */
+	 * an oops-style report of its trap frame (tracer_format_fault(), if
+	 * linked: TRACER_LINKS_FAULT_REPORT). */
 	bool fault_report;
 };
 
@@ -180,6 +181,11 @@ enum tracer_unwinder {
  * frames print without file:line or inlined calls. */
 #ifndef TRACER_LINKS_LINES
 #define TRACER_LINKS_LINES 1
+#endif
+/* The fault report (fault.c): 0 leaves it out (TRACER_FAULT_REPORT=no),
+ * and config->fault_report prints nothing. */
+#ifndef TRACER_LINKS_FAULT_REPORT
+#define TRACER_LINKS_FAULT_REPORT 1
 #endif
 
 /* Stack each unwinder needs below its caller's frame, in bytes: GCC 12's
