@@ -10,8 +10,9 @@
  *
  * or frame by frame: tracer_start(), then tracer_next() until it returns
  * false, printing tracer_format_note() (a table rejected),
- * tracer_format_trap() (after_trap) and tracer_format_frame() each time,
- * and tracer_format_end(tracer_stop_reason()) last (docs/porting.md).
+ * tracer_format_trap() (after_trap; then, if wanted, the fault report's
+ * tracer_format_fault() lines) and tracer_format_frame() each time, and
+ * tracer_format_end(tracer_stop_reason()) last (docs/porting.md).
  *
  * The walk reads memory only inside the regions struct tracer_config
  * declares. It believes a caller only if its frame lies above the one
