@@ -13,9 +13,9 @@ of issue 18's targets are measured again without the line table
 (TRACER_LINES=no), named "<unwinders>,no-lines", at -O2 (the targets').
 Every set is measured without the fault report (TRACER_FAULT_REPORT=no),
 an option of the output, not of the walk; its own code (fault.c, and
-what it adds to the files every kernel compiles) is printed apart, at
-each level, from the sets of all four unwinders with it and without it:
-    bench tracer-fault-report <level> <N> bytes
+what it adds to the files every kernel compiles) is printed apart, at -O2,
+from the sets of all four unwinders with it and without it:
+    bench tracer-fault-report -O2 <N> bytes
 
     tracer_text.py OUTPUT_DIR CC FLAGS...
 """
@@ -66,7 +66,7 @@ def main():
         sources, defines = tracer_sources(unwinders, lines, fault_report)
         name = (",".join(unwinders) + ("" if lines else ",no-lines")
                 + (",fault-report" if fault_report else ""))
-        for level in LEVELS if lines else LEVELS[:1]:
+        for level in LEVELS if lines and not fault_report else LEVELS[:1]:
             out_dir = os.path.join(out_root, "%s%s" % (name, level))
             shutil.rmtree(out_dir, ignore_errors=True)
             os.makedirs(out_dir)
@@ -89,7 +89,7 @@ def main():
         print("bench tracer-core %s %s %d bytes"
               % (name, level, sum(size for f, size in sizes.items() if f in core)),
               flush=True)
-    for level in LEVELS:
+    for level in LEVELS[:1]:
         with_it = totals[",".join(everything) + ",fault-report", level]
         print("bench tracer-fault-report %s %d bytes"
               % (level, with_it - totals[",".join(everything), level]), flush=True)
