@@ -69,7 +69,8 @@ class Decoded:
     """What the script does with one line: frame (whether handle_line takes
     it), symbol (the word it looks up, "" for none), module, name (what it
     looks up in nm), decoded (whether nm has it, so addr2line is asked);
-    code (not a frame line: whether it goes to decodecode)."""
+    code (not a frame line: whether it goes to decodecode, the line then
+    in symbol)."""
 
     def __init__(self, frame, symbol="", module="", name="", decoded=False, code=False):
         self.frame = frame
@@ -81,7 +82,9 @@ class Decoded:
 
     def __repr__(self):
         if self.code:
-            return "sent to decodecode: %r" % (decodecode_reading(self.symbol),)
+            width, values, marker = decodecode_reading(self.symbol)
+            return ("sent to decodecode: %d-byte values %s, the faulting one at %s"
+                    % (width, " ".join("%x" % value for value in values), marker))
         if not self.frame:
             return "passed through unchanged"
         return ("symbol word %r%s: looks up %r, %s"
@@ -110,7 +113,8 @@ def decode_line(line, symbols):
     if line.endswith("\r"):
         line = line[:-1]
     if not (ADDRESS_WORD_RE.search(line) or SYMBOL_TOKEN_RE.search(line)):
-        return Decoded(False, symbol=line, code="Code:" in line)
+        code = "Code:" in line
+        return Decoded(False, symbol=line if code else "", code=code)
     # The words by position: a dropped `[<...>]` word leaves an empty one.
     words = ["" if ADDRESS_WORD_RE.search(word) else word for word in line.split()]
     module = ""
