@@ -176,7 +176,16 @@ def grammar_samples(function):
     others = ["Call Trace (auto unwinder):", "End of trace: reached the outermost frame",
               "--- trap: load page fault sepc=0x0000000080201234 stval=0x0000000000000000 ---",
               "Note: symbol table rejected (checksum mismatch): frames print raw",
-              "panic: trap: load page fault (scause=0xd) sepc=0x80201234 stval=0x0"]
+              "panic: trap: load page fault (scause=0xd) sepc=0x80201234 stval=0x0",
+              "Note: line table rejected (checksum mismatch): frames print without file:line",
+              "Backtrace of hart 1 (stopped by the panic on hart 0):",
+              "Hart 2 did not stop within 1 s: no backtrace", "4 harts running",
+              "nested fault while panicking: load page fault sepc=0x80201234 stval=0x8",
+              "nested panic while panicking, giving up",
+              "reserve stack: 1500 bytes left, the auto unwinder needs 2896: the prologue "
+              "unwinder instead (2736)",
+              "fatal: trap with the panic stack exhausted: powering off: scause=0x000000000000000f "
+              "sepc=0x0000000080201234 stval=0x0000000080230ff8"]
     return (frames + raws + report + others +
             [" [inlined] helper (kernel/lab.c:18)", " [inlined] ?? (kernel/lab.c:18)",
              " [inlined] helper", " [inlined] ??"])
