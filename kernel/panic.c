@@ -195,6 +195,7 @@ void panic_describe_kernel(struct tracer_config *config, struct tracer_trap_layo
 	    .stacks = this_hart()->stacks,
 	    .stack_count = HART_STACK_TYPES,
 	    .trap = trap,
+	    .fault_report = true,
 	};
 }
 

@@ -35,6 +35,9 @@
 #   TRACER_LINES       yes (default) or no: file:line and inlined calls in
 #                      the trace (symgen/tracer_sources.mk); without -g the
 #                      table is empty and frames print as with no
+#   TRACER_FAULT_REPORT yes (default) or no: the fault report's code
+#                      (fault.c: registers and code after an exception's
+#                      trap line, for a config with fault_report set)
 #   TRACER_BUILD_LIB   yes (default): the fragment compiles TRACER_SOURCES with
 #                      TRACER_CC and TRACER_UNWINDER_FLAGS into
 #                      $(TRACER_WORK)/tracer/ and links them after
@@ -86,6 +89,7 @@
 #                                        else -DTRACER_LINKS_DWARF=0
 #   prologue          prologue.c prologue_decode.c
 #                                        else -DTRACER_LINKS_PROLOGUE=0
+#   fault report      fault.c            else -DTRACER_LINKS_FAULT_REPORT=0
 # The defines go to every tracer/*.c compiled (and to your files that test
 # TRACER_LINKS_*). A file left out whose define is missing fails the link;
 # without the table, frame-pointer and DWARF walks have no frame-size

@@ -9,6 +9,9 @@
 #                      calls inlined into them, from the image's debugging
 #                      information (-g); no: lines.c left out, and symgen
 #                      --no-lines (TRACER_SYMGEN_LINES_FLAG) embeds no table
+#   TRACER_FAULT_REPORT yes (default): the fault report after an exception's
+#                      trap line, for a config that asks (fault.c); no: left
+#                      out, and config.fault_report prints nothing
 # Sets:
 #   TRACER_SOURCES         the tracer/*.c files to compile
 #   TRACER_UNWINDER_FLAGS  -DTRACER_LINKS_<UNWINDER>=0 for each one left out:
@@ -48,10 +51,16 @@ ifneq ($(filter-out yes no,$(TRACER_LINES)),)
 $(error TRACER_LINES: '$(TRACER_LINES)'; choose yes or no)
 endif
 
+TRACER_FAULT_REPORT ?= yes
+ifneq ($(filter-out yes no,$(TRACER_FAULT_REPORT)),)
+$(error TRACER_FAULT_REPORT: '$(TRACER_FAULT_REPORT)'; choose yes or no)
+endif
+
 TRACER_SOURCES := $(addprefix $(TRACER_DIR)/,$(sort $(TRACER_CORE_FILES) \
 	$(foreach u,$(TRACER_ALL_UNWINDERS),$(if $(filter $(u),$(TRACER_UNWINDERS)),$(TRACER_FILES_$(u)))) \
-	$(if $(filter yes,$(TRACER_LINES)),lines.c)))
+	$(if $(filter yes,$(TRACER_LINES)),lines.c) $(if $(filter yes,$(TRACER_FAULT_REPORT)),fault.c)))
 TRACER_UNWINDER_FLAGS := $(foreach u,$(filter-out $(TRACER_UNWINDERS),$(TRACER_ALL_UNWINDERS)),\
-	-D$(TRACER_MACRO_$(u))=0) $(if $(filter no,$(TRACER_LINES)),-DTRACER_LINKS_LINES=0)
+	-D$(TRACER_MACRO_$(u))=0) $(if $(filter no,$(TRACER_LINES)),-DTRACER_LINKS_LINES=0) \
+	$(if $(filter no,$(TRACER_FAULT_REPORT)),-DTRACER_LINKS_FAULT_REPORT=0)
 TRACER_SYMGEN_LINES_FLAG := $(if $(filter no,$(TRACER_LINES)),--no-lines)
 TRACER_NEEDS_CFI := $(if $(filter dwarf table,$(TRACER_UNWINDERS)),yes,no)

@@ -20,11 +20,17 @@ it does not run addr2line.
   T). Otherwise the line prints its other words and the stripped symbol.
 - (Timestamps of the form `[ 12.345]` are reformatted; our lines have none,
   and the model ignores them.)
+- A line that is no frame line but holds `Code:` goes to scripts/decodecode
+  (torvalds/linux at 27eb2c4b), which reads what follows `Code: ` as
+  values of the width of its first word (two hex digits a byte), the
+  faulting one after the first `<` (or, without one, `(`):
+  decodecode_reading().
 
 tests/docs_tests.py applies it to the real lines of its sample runs and to
 samples of every line shape of docs/output-format.md's grammar
-(check_lines, report_shapes). Run alone, it prints what the script does with each line
-of a console log:
+(check_lines); tests/e2e_tests.py reads the fault report's Code: lines
+with decodecode_reading(). Run alone, it prints what the script does with
+each line of a console log:
 
     python3 tests/decode_stacktrace_model.py build/kernel.elf < console.log
 """
@@ -41,12 +47,11 @@ SYMBOL_TOKEN_RE = re.compile(r"[^+ ]+\+0x[0-9a-f]+/0x[0-9a-f]+")
 MODULE_RE = re.compile(r"\[([^]]+)\]")
 LOOKED_UP_RE = re.compile(r"^(.+)\+0x[0-9a-f]+/0x[0-9a-f]+$")
 # The remedy for the location suffix: strip it before the script reads
-# the line, as sed -E 's/ \([^ ()]+:[0-9]+\)$//' does; with an auto fallback
-# mark after it, the mark too: 's/ \([^ ()]+:[0-9]+\)( \((prologue|frame-pointer)\))?$//'.
-# Either also strips an [inlined] line's location, so only on lines with
-# an address: sed -E '/\[</ s/.../'.
+# the line, as sed -E 's/ \([^ ()]+:[0-9]+\)$//' does (an auto walk's
+# fallback mark is before the symbol, out of the way). It also strips an
+# [inlined] line's location, so only on lines with an address:
+# sed -E '/\[</ s/.../'.
 STRIP_LOCATION = re.compile(r" \([^ ()]+:[0-9]+\)$")
-STRIP_LOCATION_AND_MARK = re.compile(r" \([^ ()]+:[0-9]+\)( \((prologue|frame-pointer)\))?$")
 
 
 def text_symbols(elf):
@@ -63,16 +68,23 @@ def text_symbols(elf):
 class Decoded:
     """What the script does with one line: frame (whether handle_line takes
     it), symbol (the word it looks up, "" for none), module, name (what it
-    looks up in nm), decoded (whether nm has it, so addr2line is asked)."""
+    looks up in nm), decoded (whether nm has it, so addr2line is asked);
+    code (not a frame line: whether it goes to decodecode, the line then
+    in symbol)."""
 
-    def __init__(self, frame, symbol="", module="", name="", decoded=False):
+    def __init__(self, frame, symbol="", module="", name="", decoded=False, code=False):
         self.frame = frame
         self.symbol = symbol
         self.module = module
         self.name = name
         self.decoded = decoded
+        self.code = code
 
     def __repr__(self):
+        if self.code:
+            width, values, marker = decodecode_reading(self.symbol)
+            return ("sent to decodecode: %d-byte values %s, the faulting one at %s"
+                    % (width, " ".join("%x" % value for value in values), marker))
         if not self.frame:
             return "passed through unchanged"
         return ("symbol word %r%s: looks up %r, %s"
@@ -101,7 +113,8 @@ def decode_line(line, symbols):
     if line.endswith("\r"):
         line = line[:-1]
     if not (ADDRESS_WORD_RE.search(line) or SYMBOL_TOKEN_RE.search(line)):
-        return Decoded(False)
+        code = "Code:" in line
+        return Decoded(False, symbol=line if code else "", code=code)
     # The words by position: a dropped `[<...>]` word leaves an empty one.
     words = ["" if ADDRESS_WORD_RE.search(word) else word for word in line.split()]
     module = ""
@@ -117,22 +130,65 @@ def decode_line(line, symbols):
                    bool(looked_up) and looked_up.group(1) == name and name in symbols)
 
 
-FRAME_SYMBOL_RE = re.compile(r"^ \[<0x[0-9a-f]+>\] (\S+)\+0x[0-9a-f]+/0x[0-9a-f]+")
+def decodecode_reading(line):
+    """What decodecode reads of a Code: line: (the width of a value in
+    bytes, [the values], the index of the one after the marker or None)."""
+    code = re.sub(r".*Code: ", "", line)
+    # expr index: the 1-based place of the first blank, 0 for none.
+    width = (code.find(" ") + 1 - 1) // 2
+    words = code.split()
+    marked = [i for i, word in enumerate(words) if "<" in word]
+    marked = marked or [i for i, word in enumerate(words) if "(" in word]
+    return (width, [int(re.sub(r"[<>()]", "", word), 16) for word in words],
+            marked[0] if marked else None)
+
+
+# Our frame line: the address, an auto walk's fallback mark, the symbol.
+FRAME_SYMBOL_RE = re.compile(r"^ \[<0x[0-9a-f]+>\](?: \((?:prologue|frame-pointer)\))? "
+                             r"(\S+)\+0x[0-9a-f]+/0x[0-9a-f]+")
+RAW_FRAME_RE = re.compile(r"^ \[<0x[0-9a-f]+>\](?: \((?:prologue|frame-pointer)\))?"
+                          r"(?: \([^ ()]+:[0-9]+\))?$")
 INLINED_RE = re.compile(r"^ \[inlined\] ")
-LOCATION_MARK_END_RE = re.compile(r" \([^ ()]+:[0-9]+\) \((prologue|frame-pointer)\)$")
-MARK_END_RE = re.compile(r" \((prologue|frame-pointer)\)$")
+# The fault report (docs/output-format.md): registers, CSRs, code.
+REPORT_RE = re.compile(r"^(?:(?:(?:^| )(?:epc|ra|sp|s1[01]|s\d) ?: [0-9a-f]+){1,3}"
+                       r"|(?:status: [0-9a-f]+ )?badaddr: [0-9a-f]+ cause: [0-9a-f]+)$")
+CODE_RE = re.compile(r"^Code:(?: <?[0-9a-f]{4}>?)+$")
 
 
 def grammar_samples(function):
     """A line of each shape docs/output-format.md's grammar allows, with a
     frame in function."""
-    frame = " [<0x0000000080201234>] %s+0x1c/0x60" % function
+    frame = " [<0x0000000080201234>]%s " + function + "+0x1c/0x60"
     raw = " [<0x0000000080201234>]"
-    return [frame + " (kernel/foo.c:123)", frame + " (kernel/foo.c:123) (prologue)",
-            frame + " (kernel/foo.c:123) (frame-pointer)", frame, frame + " (prologue)",
-            frame + " (frame-pointer)", raw, raw + " (kernel/foo.c:123)",
-            " [inlined] helper (kernel/lab.c:18)", " [inlined] ?? (kernel/lab.c:18)",
-            " [inlined] helper", " [inlined] ??"]
+    place = " (kernel/foo.c:123)"
+    frames = [frame % mark + suffix for mark in ("", " (prologue)", " (frame-pointer)")
+              for suffix in ("", place)]
+    raws = [raw + mark + suffix for mark in ("", " (prologue)", " (frame-pointer)")
+            for suffix in ("", place)]
+    report = ["epc : 0000000080201234 ra : 0000000080201250 sp : 0000000080213f80",
+              " s0 : 0000000080213f90 s1 : 0000000000000000 s2 : 0000000000000001",
+              " s9 : 0000000000000000 s10: 0000000000000000 s11: 0000000000000000",
+              "epc : 80201234 ra : 80201250 sp : 80213f80",
+              "status: 0000000200000100 badaddr: 0000000000000000 cause: 000000000000000d",
+              "badaddr: 0000000000000000 cause: 000000000000000d",
+              "Code: 6fc5 f0ef ce0f 1141 e422 0800 3797 0001 b783 dca7 <6388> 6422",
+              "Code: 1141 e422 <0003> 0000"]
+    others = ["Call Trace (auto unwinder):", "End of trace: reached the outermost frame",
+              "--- trap: load page fault sepc=0x0000000080201234 stval=0x0000000000000000 ---",
+              "Note: symbol table rejected (checksum mismatch): frames print raw",
+              "panic: trap: load page fault (scause=0xd) sepc=0x80201234 stval=0x0",
+              "Note: line table rejected (checksum mismatch): frames print without file:line",
+              "Backtrace of hart 1 (stopped by the panic on hart 0):",
+              "Hart 2 did not stop within 1 s: no backtrace", "4 harts running",
+              "nested fault while panicking: load page fault sepc=0x80201234 stval=0x8",
+              "nested panic while panicking, giving up",
+              "reserve stack: 1500 bytes left, the auto unwinder needs 2896: the prologue "
+              "unwinder instead (2736)",
+              "fatal: trap with the panic stack exhausted: powering off: scause=0x000000000000000f "
+              "sepc=0x0000000080201234 stval=0x0000000080230ff8"]
+    return (frames + raws + report + others +
+            [" [inlined] helper (kernel/lab.c:18)", " [inlined] ?? (kernel/lab.c:18)",
+             " [inlined] helper", " [inlined] ??"])
 
 
 def remedied(line, pattern):
@@ -142,73 +198,67 @@ def remedied(line, pattern):
 
 def check_lines(results, source, lines, symbols):
     """The script's reading of each of lines (trace lines of our grammar,
-    from source) that has a shape below; a check per shape present:
-    (a) a frame line without a location suffix or mark: the script looks
-        up our symbol;
+    from source); a check per shape present:
+    (a) a frame line without a location suffix, with or without an auto
+        walk's fallback mark: the script looks up our symbol;
     (b) an inlined call's line: not a frame line, passed through;
-    (c) a frame line with the location suffix, last or before an auto
-        fallback mark: the script takes the last word as the symbol (the
-        location, as with Linux's LINEINFO, or the mark), not ours; with
-        the suffix stripped (STRIP_LOCATION for a suffix last,
-        STRIP_LOCATION_AND_MARK for either), it looks up ours.
-    Lines ending in an auto fallback mark without a location (d), and raw
-    frames, are reported (report_shapes), not checked: issue 20 item 7 is
-    to settle them."""
-    wrong = {"a": [], "b": [], "c": []}
+    (c) a frame line with the location suffix: the script takes it as the
+        symbol (as with Linux's LINEINFO), not ours; with the suffix
+        stripped (STRIP_LOCATION), it looks up ours;
+    (d) a raw frame (no symbol; a mark, a location): a frame line in which
+        the script finds no function to look up;
+    (e) a fault report's register or CSR line: passed through unchanged;
+    (f) a Code: line: sent to decodecode, which reads 2-byte values, one
+        marked as the faulting one;
+    (g) every other line: passed through unchanged."""
+    wrong = {shape: [] for shape in "abcdefg"}
     found = set()
     for line in lines:
         decoded = decode_line(line, symbols)
         ours = FRAME_SYMBOL_RE.match(line)
         if INLINED_RE.match(line):
-            found.add("b")
-            if decoded.frame or remedied(line, STRIP_LOCATION_AND_MARK) != line:
-                wrong["b"].append("%s\n    %r" % (line, decoded))
-        elif ours and (STRIP_LOCATION.search(line) or LOCATION_MARK_END_RE.search(line)):
-            found.add("c")
-            last = line.split()[-1]
-            cured = [remedied(line, STRIP_LOCATION_AND_MARK)]
-            if STRIP_LOCATION.search(line):
-                cured.append(remedied(line, STRIP_LOCATION))
-            # The line as printed: the last word looked up, not ours; cured:
-            # ours.
-            for text in [line] + cured:
-                again = decode_line(text, symbols)
-                ours_found = again.decoded and again.name == ours.group(1)
-                if ours_found != (text != line) or (text == line and again.symbol != last):
-                    wrong["c"].append("%s\n    %r" % (text, again))
-        elif ours and MARK_END_RE.search(line):
-            continue  # (d)
+            shape = "b"
+            ok = not decoded.frame and remedied(line, STRIP_LOCATION) == line
+        elif ours and STRIP_LOCATION.search(line):
+            shape = "c"
+            cured = decode_line(remedied(line, STRIP_LOCATION), symbols)
+            ok = (decoded.frame and decoded.symbol == line.split()[-1] and not decoded.decoded
+                  and cured.decoded and cured.name == ours.group(1))
+            decoded = "%r; cured: %r" % (decoded, cured)
         elif ours:
-            found.add("a")
-            if not (decoded.decoded and decoded.name == ours.group(1)):
-                wrong["a"].append("%s\n    %r" % (line, decoded))
-    titles = {"a": "every frame line without a location or mark yields our symbol",
+            shape = "a"
+            ok = decoded.decoded and decoded.name == ours.group(1)
+        elif RAW_FRAME_RE.match(line):
+            shape = "d"
+            ok = decoded.frame and not decoded.decoded
+        elif REPORT_RE.match(line):
+            shape = "e"
+            ok = not decoded.frame and not decoded.code
+        elif CODE_RE.match(line):
+            shape = "f"
+            width, values, marker = decodecode_reading(line)
+            ok = (not decoded.frame and decoded.code and width == 2 and marker is not None
+                  and len(values) == len(line.split()) - 1)
+        else:
+            shape = "g"
+            ok = not decoded.frame and not decoded.code
+        found.add(shape)
+        if not ok:
+            wrong[shape].append("%s\n    %s" % (line, decoded))
+    titles = {"a": "every frame line without a location yields our symbol, marked or not",
               "b": "every [inlined] line is not a frame line (passed through unchanged), "
                    "and the remedy leaves it as it is",
-              "c": "every frame line with a location suffix yields the location or mark as "
-                   "its symbol, and our symbol once the suffix is stripped"}
+              "c": "every frame line with a location suffix yields the location as its "
+                   "symbol, and our symbol once the suffix is stripped",
+              "d": "every raw frame line is a frame line with no function to look up",
+              "e": "every fault report register or CSR line is passed through unchanged",
+              "f": "every Code: line goes to decodecode, read as 2-byte values with the "
+                   "faulting one marked",
+              "g": "every other line is passed through unchanged"}
     for shape in sorted(titles):
         if shape in found:
             results.check("decode_stacktrace.sh model, %s: %s" % (source, titles[shape]),
                           not wrong[shape], "\n".join(wrong[shape][:10]))
-
-
-def report_shapes(source, lines, symbols):
-    """Prints what the script does with the first line of each shape the
-    checks do not cover: a mark without a location (d), and raw frames."""
-    seen = set()
-    for line in lines:
-        ours = FRAME_SYMBOL_RE.match(line)
-        if ours and MARK_END_RE.search(line) and not LOCATION_MARK_END_RE.search(line):
-            shape = "mark " + MARK_END_RE.search(line).group(1)
-        elif not ours and ADDRESS_WORD_RE.match(line.strip()):
-            shape = "raw" + (" with a location" if STRIP_LOCATION.search(line) else "")
-        else:
-            continue
-        if shape not in seen:
-            seen.add(shape)
-            info("  decode_stacktrace.sh model, %s: %s: %r\n    %r"
-                 % (source, shape, line, decode_line(line, symbols)))
 
 
 def main():

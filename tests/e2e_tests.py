@@ -13,6 +13,9 @@ What is compared, per scenario:
   * trap side (traps only): GDB's `bt` with the faulting instruction as pc,
     against the frames after the separator; and sepc/scause/stval read by
     GDB against the separator line.
+  * the fault report after the separator (tracer_format_fault): its
+    registers against GDB's at the trap, its Code: parcels, as
+    scripts/decodecode reads them, against the image's bytes (objdump -s).
 Function names compare after removing GCC's clone suffixes (.constprop.0,
 .isra.0, .part.0): the ELF symbol has them, GDB prints the source name.
 GDB's inline frames are skipped by gdb_oracle.py (the tracer sees machine
@@ -31,8 +34,10 @@ import subprocess
 import threading
 import time
 
+import decode_stacktrace_model
 import frame_lines
-from testlib import CROSS, GDB, ROOT, TEST_BUILD, Popen, Results, in_parallel, job_slot, profile, run
+from testlib import (CROSS, GDB, ROOT, TEST_BUILD, Popen, Results, in_parallel, job_slot,
+                     profile, run)
 
 # (label, make variables, tracers to check: the tracer= names, which the
 # trace's header prints too). The frame-pointer unwinder
@@ -127,13 +132,23 @@ CAUSE_NAMES = {2: "illegal instruction", 3: "breakpoint", 5: "load access fault"
 # Where the code is in the source, as Linux's CONFIG_KALLSYMS_LINEINFO prints
 # it: " (file:line)" (groups: file, line).
 LOCATION = r"(?: \(([^ ()]+):(\d+)\))?"
-FRAME_RE = re.compile(r"^ \[<0x([0-9a-f]+)>\](?: (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+))?"
-                      + LOCATION + r"(?: \((prologue|frame-pointer)\))?$")
+# In an auto walk, the fallback unwinder that found the frame is named
+# before the symbol, where decode_stacktrace.sh's frame pattern allows a
+# mark (Linux's " ? "). Groups: pc, mark, function, offset, size, file, line.
+FRAME_RE = re.compile(r"^ \[<0x([0-9a-f]+)>\](?: \((prologue|frame-pointer)\))?"
+                      r"(?: (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+))?" + LOCATION + "$")
 # A call inlined into the next frame line's code (innermost first).
 INLINED_RE = re.compile(r"^ \[inlined\] (\S+)" + LOCATION + "$")
 TRAP_RE = re.compile(r"^--- trap: (.+) sepc=0x([0-9a-f]+) stval=0x([0-9a-f]+) ---$")
 # A machine-mode kernel's (tests/rtos_kernel_tests.py).
 MACHINE_TRAP_RE = re.compile(r"^--- trap: (.+) mepc=0x([0-9a-f]+) mtval=0x([0-9a-f]+) ---$")
+# The fault report after an exception's separator (docs/output-format.md):
+# registers three a line with Linux's labels ("epc : ", " ra : ", " s10: "),
+# the CSRs, the code around the pc.
+REGISTER_FIELD = r"(?:^| )(epc|ra|sp|s1[01]|s\d) ?: ([0-9a-f]+)"
+REGISTERS_RE = re.compile(r"^(?:(?:^| )(?:epc|ra|sp|s1[01]|s\d) ?: [0-9a-f]+){1,3}$")
+STATUS_RE = re.compile(r"^(?:status: ([0-9a-f]+) )?badaddr: ([0-9a-f]+) cause: ([0-9a-f]+)$")
+CODE_RE = re.compile(r"^Code:(?: <?[0-9a-f]{4}>?)+$")
 CLONE_SUFFIX = re.compile(r"\.(constprop|isra|part|cold)\.\d+$")
 
 
@@ -319,6 +334,10 @@ def location(file, line):
     return "%s:%s" % (file, line) if file else "??"
 
 
+def is_report_line(line):
+    return bool(REGISTERS_RE.match(line) or STATUS_RE.match(line) or CODE_RE.match(line))
+
+
 def parse_trace(console, trap_re=TRAP_RE):
     """The tracer's output: frames before and after the trap separator (a
     line trap_re matches),
@@ -328,7 +347,7 @@ def parse_trace(console, trap_re=TRAP_RE):
     the note before the first frame ("note"), and every note with the number
     of frame lines before it ("notes": a walk notes a table it rejects
     before the next frame line)."""
-    trace = {"header": None, "note": None, "notes": [], "before": [], "trap": None,
+    trace = {"header": None, "note": None, "notes": [], "before": [], "trap": None, "report": [],
              "after": [], "end": None, "bad": [], "places_before": [], "places_after": []}
     side = "before"
     inlined = []
@@ -348,10 +367,12 @@ def parse_trace(console, trap_re=TRAP_RE):
             m = trap_re.match(line)
             trace["trap"] = (m.group(1), int(m.group(2), 16), int(m.group(3), 16))
             side = "after"
+        elif side == "after" and not trace["after"] and is_report_line(line):
+            trace["report"].append(line)
         elif FRAME_RE.match(line):
             m = FRAME_RE.match(line)
-            trace[side].append((int(m.group(1), 16), m.group(2) or "??", m.group(7)))
-            trace["places_" + side].append((location(m.group(5), m.group(6)), inlined))
+            trace[side].append((int(m.group(1), 16), m.group(3) or "??", m.group(2)))
+            trace["places_" + side].append((location(m.group(6), m.group(7)), inlined))
             inlined = []
         elif INLINED_RE.match(line):
             m = INLINED_RE.match(line)
@@ -376,6 +397,74 @@ def parse_gdb(output):
         elif line.startswith("TRAP "):
             trap = tuple(int(p, 16) for p in parts[1:4])
     return frames, trap
+
+
+def gdb_trap_registers(output):
+    """gdb_oracle.py's TRAPREGS line (the first): {name: value}."""
+    for line in output.splitlines():
+        if line.startswith("TRAPREGS "):
+            return {name: int(value, 16) for name, value in
+                    (field.split("=") for field in line.split()[1:])}
+    return {}
+
+
+@functools.lru_cache(maxsize=None)
+def text_bytes(elf):
+    """{address: byte} of the image's .text, from objdump -s."""
+    dump = run([CROSS + "objdump", "-s", "-j", ".text", elf]).stdout
+    data = {}
+    for line in dump.splitlines():
+        m = re.match(r"^ ([0-9a-f]+) ((?:[0-9a-f]{2,8} ){1,4})", line + " ")
+        if m and len(line) > 40:
+            address = int(m.group(1), 16)
+            for i, byte in enumerate(bytes.fromhex(m.group(2).replace(" ", ""))):
+                data[address + i] = byte
+    return data
+
+
+def report_problems(elf, report, sepc, scause, stval, gdb_registers):
+    """Differences between the fault report's lines and the oracles: GDB's
+    registers and CSRs at the trap, and the image's code."""
+    problems = []
+    fields = [field for line in report if REGISTERS_RE.match(line)
+              for field in re.findall(REGISTER_FIELD, line)]
+    printed = {name: int(value, 16) for name, value in fields}
+    expected = dict(gdb_registers, epc=sepc)
+    expected.pop("sstatus", None)
+    if [name for name, _ in fields] != ["epc", "ra", "sp"] + ["s%d" % i for i in range(12)]:
+        problems.append("registers printed: %s" % [name for name, _ in fields])
+    problems += ["%s: printed 0x%x, GDB 0x%x" % (name, printed.get(name, -1), value)
+                 for name, value in sorted(expected.items()) if printed.get(name) != value]
+    status = [STATUS_RE.match(line) for line in report if STATUS_RE.match(line)]
+    csrs = (gdb_registers.get("sstatus"), stval, scause)
+    if len(status) != 1 or tuple(v and int(v, 16) for v in status[0].groups()) != csrs:
+        problems.append("status line %s, GDB sstatus/stval/scause %s"
+                        % ([s.group(0) for s in status], csrs))
+    code = [line for line in report if CODE_RE.match(line)]
+    if len(code) != 1:
+        return problems + ["%d Code: lines" % len(code)]
+    width, values, marker = decode_stacktrace_model.decodecode_reading(code[0])
+    start = sepc - 2 * (marker or 0)
+    image = text_bytes(elf)
+    in_image = [image.get(start + 2 * i, -1) | image.get(start + 2 * i + 1, -1) << 8
+                for i in range(len(values))]
+    # Linux's riscv window: 10 parcels before the pc, 2 from it.
+    if (width, marker, len(values)) != (2, 10, 12) or values != in_image:
+        problems.append("decodecode reads %d-byte units %s, the pc's at %s; the image "
+                        "has %s from 0x%x" % (width, ["%04x" % v for v in values], marker,
+                                              ["%04x" % v for v in in_image], start))
+    return problems
+
+
+def check_fault_report(results, name, elf, trace, gdb_out):
+    """The report after the separator of an exception: each register and
+    CSR is GDB's at the trap, the code the image's (docs/output-format.md)."""
+    sepc, scause, stval = parse_gdb(gdb_out)[1]
+    problems = report_problems(elf, trace["report"], sepc, scause, stval,
+                               gdb_trap_registers(gdb_out))
+    results.check(name + ": fault report: registers equal GDB's at the trap, Code: the "
+                  "image's parcels around sepc", not problems,
+                  "\n".join(problems + ["report:"] + trace["report"]))
 
 
 def source_name(name):
@@ -507,6 +596,7 @@ def check_trace(results, name, label, tracer, kind, trace, gdb_frames, gdb_trap,
     results.check(name + ": interrupted frames equal GDB's bt at the faulting pc",
                   not compare_frames(trace["after"], gdb_frames["trap"], True),
                   "\n".join(compare_frames(trace["after"], gdb_frames["trap"], True)))
+    check_fault_report(results, name, elf, trace, gdb_out)
 
 
 def check_bad_arguments(results, label, elf, more=()):

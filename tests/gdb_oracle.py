@@ -5,6 +5,8 @@
 #     INLINE <function name or ??> <file:line or ??>   (issue 19)
 #     FRAME <pc hex> <function name or ??> <file:line or ??>
 #     TRAP <sepc hex> <scause hex> <stval hex>   (or mepc, mcause, mtval)
+#     TRAPREGS ra=<hex> sp=<hex> s0=<hex> ... s11=<hex> sstatus=<hex>
+#                                 (after TRAP, in S-mode: the interrupted registers)
 #
 # A machine frame's INLINE lines come before its FRAME line, innermost
 # first, as GDB's bt lists them; each location is the one bt prints (the
@@ -96,6 +98,11 @@ def jump_to_zero_at(function):
     gdb.execute("delete", to_string=True)
 
 
+# The registers the demo's trap frame saves that the fault report prints
+# (tracer_format_fault), besides sepc, scause and stval.
+TRAP_REGISTERS = ["ra", "sp"] + ["s%d" % i for i in range(12)] + ["sstatus"]
+
+
 def print_trap(label, condition, vector="trap_entry", csrs=SUPERVISOR_CSRS):
     """At the first instruction of the trap vector (`vector`), every general register
     still holds the interrupted value; only pc has moved to the vector. With
@@ -106,6 +113,9 @@ def print_trap(label, condition, vector="trap_entry", csrs=SUPERVISOR_CSRS):
     gdb.execute("continue", to_string=True)
     sepc = register(csrs[0])
     print("TRAP 0x%x 0x%x 0x%x" % (sepc, register(csrs[1]), register(csrs[2])))
+    if csrs == SUPERVISOR_CSRS:
+        print("TRAPREGS " + " ".join("%s=0x%x" % (name, register(name))
+                                     for name in TRAP_REGISTERS))
     vector = register("pc")
     gdb.execute("set $pc = %d" % sepc)
     print_frames(label)

@@ -15,8 +15,9 @@ panic.
 import functools
 import re
 
-from e2e_tests import (CAUSE_NAMES, FRAME_RE, INLINED_RE, TRAP_RE, boot, boot_all_unwinders,
-                       compare_frames, parse_gdb, unwinder_console)
+from e2e_tests import (CAUSE_NAMES, CODE_RE, FRAME_RE, INLINED_RE, TRAP_RE, boot,
+                       boot_all_unwinders, compare_frames, is_report_line, parse_gdb,
+                       unwinder_console)
 from testlib import CROSS, Results, in_parallel, run
 
 # Builds (from e2e_tests.CONFIGS) and the tracers each runs the scenarios with.
@@ -60,8 +61,10 @@ BOOT_LINES = re.compile(r"^(backtrace demo kernel on hart|\d+ harts running|scen
 def parse_report(console):
     """The report from its first line on: {"lines": [...], "panic": [lines
     starting 'panic: '], "blocks": [{"hart", "why", "header", "segments",
-    "traps", "end"}], "bad": [lines that belong to nothing]}. A block is one
-    trace; `segments` holds its frames split at trap separators."""
+    "traps", "reports", "end"}], "bad": [lines that belong to nothing]}. A
+    block is one trace; `segments` holds its frames split at trap
+    separators, `reports` the fault report after each separator (empty
+    after an interrupt's)."""
     lines = [line.rstrip("\r") for line in console.splitlines()]
     start = next((i for i, line in enumerate(lines) if line.startswith("panic: ")), None)
     report = {"lines": lines[start:] if start is not None else [], "blocks": [], "bad": [],
@@ -75,17 +78,21 @@ def parse_report(console):
         elif line.startswith("Call Trace ("):
             block = {"hart": pending_hart[0] if pending_hart else None,
                      "why": pending_hart[1] if pending_hart else None,
-                     "header": line, "segments": [[]], "traps": [], "end": None}
+                     "header": line, "segments": [[]], "traps": [], "reports": [], "end": None}
             report["blocks"].append(block)
             pending_hart = None
         elif block is not None and block["end"] is None and FRAME_RE.match(line):
             m = FRAME_RE.match(line)
-            block["segments"][-1].append((int(m.group(1), 16), m.group(2) or "??"))
+            block["segments"][-1].append((int(m.group(1), 16), m.group(3) or "??"))
         elif block is not None and block["end"] is None and INLINED_RE.match(line):
             continue  # a call inlined into the next frame's code: e2e_tests checks them
+        elif (block is not None and block["end"] is None and block["traps"]
+              and not block["segments"][-1] and is_report_line(line)):
+            block["reports"][-1].append(line)  # an exception's fault report
         elif block is not None and block["end"] is None and TRAP_RE.match(line):
             m = TRAP_RE.match(line)
             block["traps"].append((m.group(1), int(m.group(2), 16), int(m.group(3), 16)))
+            block["reports"].append([])
             block["segments"].append([])
         elif block is not None and block["end"] is None and line.startswith("End of trace: "):
             block["end"] = line[len("End of trace: "):]
@@ -142,6 +149,12 @@ def check_against_gdb(results, name, block, gdb_out, stops_early=None):
         problems = compare_frames(block["segments"][k + 1], gdb, True)
         results.check("%s: frames after separator %d equal GDB's bt at that trap" % (name, k + 1),
                       label in frames and not problems, "\n".join(problems))
+        # The fault report follows an exception's separator, not an
+        # interrupt's (e2e_tests checks its values against GDB's).
+        exception = scause >> 63 == 0
+        results.check("%s: separator %d (%s) %s a fault report"
+                      % (name, k + 1, separator[0], "followed by" if exception else "without"),
+                      bool(block["reports"][k]) == exception, block["reports"][k])
 
 
 def check_single_hart(results, label, elf, tracer, scenario, conditions, message):
@@ -318,14 +331,15 @@ WHOLE_LINES = [(re.compile(r"^Call Trace \((auto|frame-pointer|dwarf|prologue|ta
                 "Call Trace"),
                (re.compile(r"^End of trace: [^:]+$"), "End of trace"),
                (HART_HEADER, "Backtrace of hart"),
-               (FRAME_RE, "[<"), (INLINED_RE, "[inlined]"), (TRAP_RE, "--- trap")]
+               (FRAME_RE, "[<"), (INLINED_RE, "[inlined]"), (TRAP_RE, "--- trap"),
+               (CODE_RE, "Code:")]
 
 
 # A frame line character by character: a 64-bit pc, then the function and
 # offset/size, which must be a symbol's as nm -S has them (a stray hex digit
 # still makes a frame line FRAME_RE matches).
-STRICT_FRAME = re.compile(r"^ \[<0x([0-9a-f]{16})>\] (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+)"
-                          r"(?: \([^ ()]+:\d+\))?(?: \((?:prologue|frame-pointer)\))?$")
+STRICT_FRAME = re.compile(r"^ \[<0x([0-9a-f]{16})>\](?: \((?:prologue|frame-pointer)\))? "
+                          r"(\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+)(?: \([^ ()]+:\d+\))?$")
 
 
 def nm_functions(elf):

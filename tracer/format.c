@@ -5,31 +5,25 @@
  */
 #include "walk.h"
 
-struct line {
-	char *buf;
-	size_t size;
-	size_t len;
-};
-
 /* The builders are out of line: printing is no hot path, and GCC -O2,
  * inlining them in every caller, made this file's code 2,626 bytes instead
  * of 1,796. */
-static __attribute__((noinline)) void put_char(struct line *line, char c)
+__attribute__((noinline)) void format_put_char(struct line *line, char c)
 {
 	if (line->len + 1 < line->size)
 		line->buf[line->len++] = c;
 	line->buf[line->len] = '\0';
 }
 
-static __attribute__((noinline)) void put_str(struct line *line, const char *s)
+__attribute__((noinline)) void format_put_str(struct line *line, const char *s)
 {
 	while (*s)
-		put_char(line, *s++);
+		format_put_char(line, *s++);
 }
 
-/* 0x-prefixed hex, zero-padded to at least min_digits. */
-static __attribute__((noinline)) void put_hex(struct line *line, uintptr_t value,
-					      unsigned min_digits)
+/* Hex digits, zero-padded to at least min_digits. */
+__attribute__((noinline)) void format_put_digits(struct line *line, uintptr_t value,
+						 unsigned min_digits)
 {
 	char digits[2 * sizeof(uintptr_t)];
 	unsigned n = 0;
@@ -40,9 +34,15 @@ static __attribute__((noinline)) void put_hex(struct line *line, uintptr_t value
 	} while (value != 0);
 	while (n < min_digits && n < sizeof(digits))
 		digits[n++] = '0';
-	put_str(line, "0x");
 	while (n > 0)
-		put_char(line, digits[--n]);
+		format_put_char(line, digits[--n]);
+}
+
+/* 0x-prefixed hex, zero-padded to at least min_digits. */
+static void put_hex(struct line *line, uintptr_t value, unsigned min_digits)
+{
+	format_put_str(line, "0x");
+	format_put_digits(line, value, min_digits);
 }
 
 /* Decimal, as a line number prints. */
@@ -56,7 +56,7 @@ static __attribute__((noinline)) void put_decimal(struct line *line, uint32_t va
 		value /= 10;
 	} while (value != 0);
 	while (n > 0)
-		put_char(line, digits[--n]);
+		format_put_char(line, digits[--n]);
 }
 
 /* Whether " (file:line)" fits in what is left of the line. */
@@ -71,7 +71,7 @@ static bool fits(const struct line *line, const char *file, uint32_t number)
 	return line->len + length < line->size;
 }
 
-static struct line line_begin(char *buf, size_t size)
+struct line format_line_begin(char *buf, size_t size)
 {
 	struct line line = {buf, size, 0};
 
@@ -80,78 +80,77 @@ static struct line line_begin(char *buf, size_t size)
 	return line;
 }
 
-/* Addresses print at full width: 16 digits on rv64, 8 on rv32. */
-#define ADDR_DIGITS (2 * sizeof(uintptr_t))
-
 char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *frame)
 {
-	struct line line = line_begin(buf, size);
+	struct line line = format_line_begin(buf, size);
 
 	/* An inlined call has no address of its own: a line without one,
 	 * which decode_stacktrace.sh passes through as it is. */
 	if (TRACER_LINKS_LINES && frame->inlined) {
-		put_str(&line, " [inlined] ");
-		put_str(&line, frame->name ? frame->name : "??");
+		format_put_str(&line, " [inlined] ");
+		format_put_str(&line, frame->name ? frame->name : "??");
 	} else {
-		put_str(&line, " [<");
+		format_put_str(&line, " [<");
 		put_hex(&line, frame->pc, ADDR_DIGITS);
-		put_str(&line, ">]");
+		format_put_str(&line, ">]");
+	}
+	/* Before the symbol, as Linux puts its " ? " mark: decode_stacktrace.sh
+	 * takes a frame line's last word as the symbol. */
+	if (frame->found_by_fallback && !frame->inlined) {
+		format_put_str(&line, " (");
+		format_put_str(&line, tracer_unwinder_name(frame->found_by));
+		format_put_char(&line, ')');
 	}
 	if (frame->name && !frame->inlined) {
-		put_char(&line, ' ');
-		put_str(&line, frame->name);
-		put_char(&line, '+');
+		format_put_char(&line, ' ');
+		format_put_str(&line, frame->name);
+		format_put_char(&line, '+');
 		put_hex(&line, frame->offset, 1);
-		put_char(&line, '/');
+		format_put_char(&line, '/');
 		put_hex(&line, frame->size, 1);
 	}
 	/* Where Linux's CONFIG_KALLSYMS_LINEINFO puts it; whole or not at
 	 * all: a place cut short would name another line. */
 	if (TRACER_LINKS_LINES && frame->file && fits(&line, frame->file, frame->line)) {
-		put_str(&line, " (");
-		put_str(&line, frame->file);
-		put_char(&line, ':');
+		format_put_str(&line, " (");
+		format_put_str(&line, frame->file);
+		format_put_char(&line, ':');
 		put_decimal(&line, frame->line);
-		put_char(&line, ')');
-	}
-	if (frame->found_by_fallback && !frame->inlined) {
-		put_str(&line, " (");
-		put_str(&line, tracer_unwinder_name(frame->found_by));
-		put_char(&line, ')');
+		format_put_char(&line, ')');
 	}
 	return buf;
 }
 
 char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *frame)
 {
-	struct line line = line_begin(buf, size);
+	struct line line = format_line_begin(buf, size);
 
-	put_str(&line, "--- trap: ");
-	put_str(&line, tracer_trap_cause_name(frame->trap_cause));
-	put_str(&line, frame->trap_machine_mode ? " mepc=" : " sepc=");
+	format_put_str(&line, "--- trap: ");
+	format_put_str(&line, tracer_trap_cause_name(frame->trap_cause));
+	format_put_str(&line, frame->trap_machine_mode ? " mepc=" : " sepc=");
 	put_hex(&line, frame->pc, ADDR_DIGITS);
-	put_str(&line, frame->trap_machine_mode ? " mtval=" : " stval=");
+	format_put_str(&line, frame->trap_machine_mode ? " mtval=" : " stval=");
 	put_hex(&line, frame->trap_tval, ADDR_DIGITS);
-	put_str(&line, " ---");
+	format_put_str(&line, " ---");
 	return buf;
 }
 
 char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder)
 {
-	struct line line = line_begin(buf, size);
+	struct line line = format_line_begin(buf, size);
 
-	put_str(&line, "Call Trace (");
-	put_str(&line, tracer_unwinder_name(unwinder));
-	put_str(&line, " unwinder):");
+	format_put_str(&line, "Call Trace (");
+	format_put_str(&line, tracer_unwinder_name(unwinder));
+	format_put_str(&line, " unwinder):");
 	return buf;
 }
 
 char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop)
 {
-	struct line line = line_begin(buf, size);
+	struct line line = format_line_begin(buf, size);
 
-	put_str(&line, "End of trace: ");
-	put_str(&line, tracer_stop_text(stop));
+	format_put_str(&line, "End of trace: ");
+	format_put_str(&line, tracer_stop_text(stop));
 	return buf;
 }
 
@@ -165,19 +164,19 @@ static bool put_table_note(struct line *line, bool after_another, struct walk *w
 	    (walk->noted & bit))
 		return false;
 	walk->noted |= bit;
-	put_str(line, after_another ? "; " : "Note: ");
-	put_str(line, table);
-	put_str(line, " rejected (");
-	put_str(line, tracer_table_status_text(status));
-	put_str(line, "): ");
-	put_str(line, consequence);
+	format_put_str(line, after_another ? "; " : "Note: ");
+	format_put_str(line, table);
+	format_put_str(line, " rejected (");
+	format_put_str(line, tracer_table_status_text(status));
+	format_put_str(line, "): ");
+	format_put_str(line, consequence);
 	return true;
 }
 
 char *tracer_format_note(char *buf, size_t size, struct tracer_walk *caller_walk)
 {
 	struct walk *walk = walk_of(caller_walk);
-	struct line line = line_begin(buf, size);
+	struct line line = format_line_begin(buf, size);
 	bool noted = put_table_note(&line, false, walk, 1, "symbol table",
 				    walk->symtab_status, "frames print raw");
 

@@ -24,8 +24,8 @@ bool memory_read_word(const struct tracer_range *current_stack, uintptr_t addr,
 	return memory_read_stack_word(*current_stack, addr, value);
 }
 
-/* The prologue decoder's reads of code. */
-#if TRACER_LINKS_PROLOGUE
+/* The reads of code: the prologue decoder's, and the fault report's. */
+#if TRACER_LINKS_PROLOGUE || TRACER_LINKS_FAULT_REPORT
 struct memory_cursor memory_code_cursor(const struct tracer_config *config,
 					uintptr_t start, uintptr_t end)
 {

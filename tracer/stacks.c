@@ -97,6 +97,7 @@ void stacks_cross_trap(struct walk *walk)
 	uintptr_t trap_frame = entry_sp;
 	const struct tracer_trap_csrs *csrs = panic_csrs(walk);
 	const uintptr_t interrupt_bit = (uintptr_t)1 << (8 * sizeof(uintptr_t) - 1);
+	uintptr_t status; /* sstatus/mstatus, or from the kernel where none is saved */
 	unsigned next_stack;
 	bool readable;
 
@@ -125,15 +126,16 @@ void stacks_cross_trap(struct walk *walk)
 		frame_stack.end = index == STACKS_NONE ? 0 : config->stacks[index].end;
 	}
 	walk->innermost_trap_crossed = true;
+	walk->trap_frame = trap_frame;
 	/* Not saved: the walk cannot tell, and goes on as from the kernel. */
-	walk->trap_status = trap->mode == TRACER_TRAP_MACHINE
-				? (uintptr_t)MSTATUS_MPP_MASK << MSTATUS_MPP_SHIFT
-				: (uintptr_t)SSTATUS_SPP_MASK << SSTATUS_SPP_SHIFT;
+	status = trap->mode == TRACER_TRAP_MACHINE
+		     ? (uintptr_t)MSTATUS_MPP_MASK << MSTATUS_MPP_SHIFT
+		     : (uintptr_t)SSTATUS_SPP_MASK << SSTATUS_SPP_SHIFT;
 	readable = trap_word(stack, trap_frame, trap->epc_offset, &regs->pc) &&
 		   memory_read_word(stack, trap_frame + trap->ra_offset, &regs->ra) &&
 		   trap_word(stack, trap_frame, trap->cause_offset, &walk->trap_cause) &&
 		   trap_word(stack, trap_frame, trap->tval_offset, &walk->trap_tval) &&
-		   trap_word(stack, trap_frame, trap->status_offset, &walk->trap_status);
+		   trap_word(stack, trap_frame, trap->status_offset, &status);
 	regs->sp = trap_frame + trap->frame_size;
 	readable = readable && trap_word(stack, trap_frame, trap->sp_offset, &regs->sp);
 
@@ -150,7 +152,7 @@ void stacks_cross_trap(struct walk *walk)
 		regs->pc -= trap->exception_epc_added;
 	/* A trap from user mode: its sp is on no stack of the kernel's. The
 	 * frame is shown, and advance() ends the walk after it. */
-	walk->next_from_user = previous_privilege(trap, walk->trap_status) == 0;
+	walk->next_from_user = previous_privilege(trap, status) == 0;
 	next_stack = walk->next_from_user ? STACKS_NONE : find_stack(config, regs->sp);
 	if (next_stack == walk->stack_index) {
 		/* The entry pushed the trap frame below the interrupted sp. */

@@ -10,8 +10,9 @@
  *
  * or frame by frame: tracer_start(), then tracer_next() until it returns
  * false, printing tracer_format_note() (a table rejected),
- * tracer_format_trap() (after_trap) and tracer_format_frame() each time,
- * and tracer_format_end(tracer_stop_reason()) last (docs/porting.md).
+ * tracer_format_trap() (after_trap; then, if wanted, the fault report's
+ * tracer_format_fault() lines) and tracer_format_frame() each time, and
+ * tracer_format_end(tracer_stop_reason()) last (docs/porting.md).
  *
  * The walk reads memory only inside the regions struct tracer_config
  * declares. It believes a caller only if its frame lies above the one
@@ -127,6 +128,10 @@ struct tracer_config {
 	 * walk at the outermost frame. At most TRACER_MAX_ENTRY_POINTS. */
 	const struct tracer_range *task_entries;
 	unsigned task_entry_count;
+	/* tracer_print_backtrace() follows the trap line of an exception with
+	 * an oops-style report of its trap frame (tracer_format_fault(), if
+	 * linked: TRACER_LINKS_FAULT_REPORT). */
+	bool fault_report;
 };
 
 #define TRACER_MAX_ENTRY_POINTS 16u
@@ -204,6 +209,11 @@ enum tracer_unwinder {
 #ifndef TRACER_LINKS_LINES
 #define TRACER_LINKS_LINES 1
 #endif
+/* The fault report (fault.c): 0 leaves it out (TRACER_FAULT_REPORT=no),
+ * and config->fault_report prints nothing. */
+#ifndef TRACER_LINKS_FAULT_REPORT
+#define TRACER_LINKS_FAULT_REPORT 1
+#endif
 
 /* Stack each unwinder needs below its caller's frame, in bytes: GCC 12's
  * deepest path, rv64 -O2 (tests/stack_usage.py); -O0 needs more. */
@@ -253,17 +263,19 @@ struct tracer_frame {
 	uintptr_t fp; /* frame address: s0 as this frame holds it */
 	bool is_return_address; /* pc was read from memory: symbolized at pc - 1 */
 	bool after_trap;	/* first frame of code a trap interrupted */
-	uintptr_t trap_cause;	/* scause (mcause), when after_trap */
-	uintptr_t trap_tval;	/* stval (mtval), when after_trap */
-	bool trap_machine_mode; /* the trap layout's mode is TRACER_TRAP_MACHINE */
-	const char *name;	/* function containing the pc, NULL if unknown */
-	uintptr_t offset;	/* pc - function start */
-	uintptr_t size;		/* function size */
 	/* The unwinder that found it from the frame before (a register set's
 	 * frame: the walk's own), and whether that was a fallback of an auto
-	 * walk (not the table or DWARF): tracer_format_frame() names it. */
-	enum tracer_unwinder found_by;
+	 * walk (not the table or DWARF): tracer_format_frame() names it.
+	 * Beside the flags above, so that the struct has no holes. */
 	bool found_by_fallback;
+	bool trap_machine_mode; /* the trap layout's mode is TRACER_TRAP_MACHINE */
+	enum tracer_unwinder found_by;
+	uintptr_t trap_cause; /* scause (mcause), when after_trap */
+	uintptr_t trap_tval;  /* stval (mtval), when after_trap */
+	uintptr_t trap_frame; /* where the trap frame lies, when after_trap */
+	const char *name;     /* function containing the pc, NULL if unknown */
+	uintptr_t offset;     /* pc - function start */
+	uintptr_t size;	      /* function size */
 	/* Where the pc is in the source (config->lines), NULL and 0 if not
 	 * known. A frame's code may be a call the compiler inlined: then the
 	 * walk returns it first, as a frame of its own (inlined, named by the
@@ -332,13 +344,24 @@ const char *tracer_trap_cause_name(uintptr_t cause); /* scause or mcause */
 #define TRACER_LINE_MAX 192
 /* " [<0x0000000080201234>] do_work+0x1c/0x60 (kernel/work.c:42)", or raw
  * " [<0x...>]", without " (file:line)" where the line is not known; in an
- * auto walk, a frame a fallback found ends with " (prologue)" or
- * " (frame-pointer)". An inlined call: " [inlined] helper (kernel/lab.c:18)"
- * (docs/output-format.md). */
+ * auto walk, a frame a fallback found has " (prologue)" or
+ * " (frame-pointer)" before its symbol. An inlined call:
+ * " [inlined] helper (kernel/lab.c:18)" (docs/output-format.md). */
 char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *frame);
 /* "--- trap: load access fault sepc=0x... stval=0x... ---" (in machine
  * mode mepc= and mtval=) */
 char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *frame);
+/*
+ * Line `index` (0, 1, ...) of the oops-style report of the trap frame a
+ * frame comes from (frame->after_trap), NULL past the last: the registers
+ * config->trap saves, three a line as Linux's __show_regs() prints them
+ * ("epc : 0000000080201234 ra : ... sp : ..."), a register the layout
+ * does not save left out; "status: ... badaddr: ... cause: ..."; and
+ * "Code: ...", the code around the pc, read inside config->text only, the
+ * parcel at the pc in <> (docs/output-format.md).
+ */
+char *tracer_format_fault(char *buf, size_t size, const struct tracer_config *config,
+			  const struct tracer_frame *frame, unsigned index);
 /* "Call Trace (frame-pointer unwinder):", "Call Trace (auto unwinder):" */
 char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder);
 /* "End of trace: <reason>" */

@@ -34,7 +34,7 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	walk->next_after_trap = false;
 	walk->trap_cause = 0;
 	walk->trap_tval = 0;
-	walk->trap_status = 0;
+	walk->trap_frame = 0;
 	walk->frames_left = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
 	/* Only a valid table is read, even for its count. */
 	walk->symtab_searchable =
@@ -152,6 +152,7 @@ describe_next(struct walk *walk, struct tracer_frame *frame)
 	frame->trap_tval = walk->trap_tval;
 	frame->trap_machine_mode =
 	    walk->config->trap && walk->config->trap->mode == TRACER_TRAP_MACHINE;
+	frame->trap_frame = walk->trap_frame;
 	frame->found_by = found_by;
 	frame->found_by_fallback = walk->unwinder == TRACER_AUTO &&
 				   found_by != TRACER_AUTO && found_by != TRACER_TABLE &&
@@ -400,6 +401,7 @@ static void advance(struct walk *walk)
 	walk->next_after_trap = false;
 	walk->trap_cause = 0;
 	walk->trap_tval = 0;
+	walk->trap_frame = 0;
 	if (walk->stop != TRACER_RUNNING)
 		return;
 	/* A task's first function: the context restore that started it set

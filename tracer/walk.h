@@ -66,7 +66,7 @@ struct walk {
 	/* The trap that walk->next came from, when next_after_trap, else 0. */
 	uintptr_t trap_cause;
 	uintptr_t trap_tval;
-	uintptr_t trap_status; /* sstatus, or SPP set where the layout has none */
+	uintptr_t trap_frame; /* its address */
 	/* The symbol table's search (sorted_search_from), set up once a walk,
 	 * if the table is valid and not empty (symtab_searchable). */
 	uint32_t symtab_levels;
@@ -278,5 +278,24 @@ enum tracer_stop frame_outermost(const struct walk *walk, uintptr_t cfa,
  * s0-based row. Out of line: it runs after the deepest part of no step.
  */
 enum tracer_stop frame_size_check(struct walk *walk, uintptr_t cfa);
+
+/*
+ * The output lines' bounded builder (format.c; fault.c's lines too): what
+ * does not fit is cut off, and the line stays NUL-terminated.
+ */
+struct line {
+	char *buf;
+	size_t size;
+	size_t len;
+};
+
+struct line format_line_begin(char *buf, size_t size);
+void format_put_char(struct line *line, char c);
+void format_put_str(struct line *line, const char *s);
+/* Hex digits without 0x, zero-padded to at least min_digits. */
+void format_put_digits(struct line *line, uintptr_t value, unsigned min_digits);
+
+/* Addresses print at full width: 16 digits on rv64, 8 on rv32. */
+#define ADDR_DIGITS (2 * sizeof(uintptr_t))
 
 #endif /* TRACER_WALK_H */

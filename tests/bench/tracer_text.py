@@ -11,6 +11,11 @@ A kernel links these objects whole, so their .text is the tracer's code
 in its image (make bench; tests/bench_tests.py checks the sizes). The sets
 of issue 18's targets are measured again without the line table
 (TRACER_LINES=no), named "<unwinders>,no-lines", at -O2 (the targets').
+Every set is measured without the fault report (TRACER_FAULT_REPORT=no),
+an option of the output, not of the walk; its own code (fault.c, and
+what it adds to the files every kernel compiles) is printed apart, at -O2,
+from the sets of all four unwinders with it and without it:
+    bench tracer-fault-report -O2 <N> bytes
 
     tracer_text.py OUTPUT_DIR CC FLAGS...
 """
@@ -50,15 +55,18 @@ def main():
     # without it the builds take a third less.
     flags = [flag for flag in flags if flag != "-g"]
     core = set.intersection(*(set(os.path.basename(source)[:-2] + ".o"
-                                  for source in tracer_sources(unwinders)[0])
+                                  for source in tracer_sources(unwinders, fault_report=False)[0])
                               for unwinders in UNWINDER_SETS))
-    sets = ([(unwinders, True) for unwinders in UNWINDER_SETS]
-            + [(unwinders, False) for unwinders in NO_LINES_SETS])
+    everything = UNWINDER_SETS[-1]
+    sets = ([(unwinders, True, False) for unwinders in UNWINDER_SETS]
+            + [(unwinders, False, False) for unwinders in NO_LINES_SETS]
+            + [(everything, True, True)])
     builds = []
-    for unwinders, lines in sets:
-        sources, defines = tracer_sources(unwinders, lines)
-        name = ",".join(unwinders) + ("" if lines else ",no-lines")
-        for level in LEVELS if lines else LEVELS[:1]:
+    for unwinders, lines, fault_report in sets:
+        sources, defines = tracer_sources(unwinders, lines, fault_report)
+        name = (",".join(unwinders) + ("" if lines else ",no-lines")
+                + (",fault-report" if fault_report else ""))
+        for level in LEVELS if lines and not fault_report else LEVELS[:1]:
             out_dir = os.path.join(out_root, "%s%s" % (name, level))
             shutil.rmtree(out_dir, ignore_errors=True)
             os.makedirs(out_dir)
@@ -68,15 +76,24 @@ def main():
             # Two compilers at a time, a core each.
             if len([b for b in builds if b[3].poll() is None]) >= 2:
                 builds[-2][3].wait()
+    totals = {}
     for name, level, out_dir, compiler in builds:
         if compiler.wait() != 0:
             sys.exit("tracer_text: %s %s does not compile" % (name, level))
         sizes = text_sizes([os.path.join(out_dir, f) for f in sorted(os.listdir(out_dir))])
+        totals[name, level] = sum(sizes.values())
+        if name.endswith(",fault-report"):
+            continue
         print("bench tracer-text %s %s %d bytes" % (name, level, sum(sizes.values())),
               flush=True)
         print("bench tracer-core %s %s %d bytes"
               % (name, level, sum(size for f, size in sizes.items() if f in core)),
               flush=True)
+    for level in LEVELS[:1]:
+        with_it = totals[",".join(everything) + ",fault-report", level]
+        print("bench tracer-fault-report %s %d bytes"
+              % (level, with_it - totals[",".join(everything), level]), flush=True)
+
 
 if __name__ == "__main__":
     main()

@@ -261,7 +261,7 @@ void lines_format(void)
 	frame.found_by = TRACER_PROLOGUE;
 	frame.found_by_fallback = true;
 	CHECK(strstr(tracer_format_frame(line, sizeof(line), &frame),
-		     ">] do_work+0x1c/0x60 (kernel/work.c:123) (prologue)") != NULL);
+		     ">] (prologue) do_work+0x1c/0x60 (kernel/work.c:123)") != NULL);
 	frame.inlined = true;
 	frame.name = "helper";
 	frame.line = 4000000000u;

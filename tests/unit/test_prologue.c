@@ -2184,7 +2184,7 @@ void prologue_auto_walk(void)
 	CHECK(p.stack.frames[2].name == NULL);
 	CHECK(line_is(&p.stack.frames[1], " decoded+0x10/0x12"));
 	CHECK(line_is(&p.stack.frames[2], " (prologue)"));
-	CHECK(line_is(&p.stack.frames[3], " outer+0x12/0x14 (frame-pointer)"));
+	CHECK(line_is(&p.stack.frames[3], " (frame-pointer) outer+0x12/0x14"));
 	free_auto(&p);
 }
 
@@ -2196,7 +2196,7 @@ void prologue_auto_walk_unknown_code(void)
 
 	build_auto(&p, true);
 	CHECK(auto_walk_holds(&p));
-	CHECK(line_is(&p.stack.frames[2], " framed+0x14/0x16 (prologue)"));
+	CHECK(line_is(&p.stack.frames[2], " (prologue) framed+0x14/0x16"));
 	/* Without CFI, the decoder finds described's frame too. */
 	p.stack.config.fde_index = NULL;
 	CHECK(fake_walk_with(&p.stack, TRACER_AUTO) == 4);

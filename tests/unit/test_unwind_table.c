@@ -632,7 +632,7 @@ void unwind_table_auto_order(void)
 	tracer_format_frame(line, sizeof(line), &t.stack.frames[1]);
 	CHECK(strchr(line, '(') == NULL);
 	tracer_format_frame(line, sizeof(line), &t.stack.frames[2]);
-	CHECK(strstr(line, " (frame-pointer)") != NULL);
+	CHECK(strstr(line, ">] (frame-pointer)") != NULL);
 	/* The interpreted row: DWARF's, unmarked. */
 	t.stack.regs.pc = BASE + INTERPRETED;
 	t.stack.regs.s[1] = word(&t, 130);
