@@ -542,6 +542,7 @@ def check_test_runner(results):
     def run_tests(groups, verbose):
         env = dict(os.environ, TESTS=groups, TEST_VERBOSE=verbose)
         env.pop("MAKE_TEST_START", None)
+        env.pop("TEST_PROFILE", None)  # its sums would follow the count
         return run([sys.executable, os.path.join(ROOT, "tests", "run_tests.py")], timeout=120,
                    env=env)
 
