@@ -80,10 +80,11 @@ struct panic_report {
  * for tracer_print_backtrace()): the frames of this file and console.c on
  * the way, print_report, print_trace and print_backtrace, then put_line
  * down to the firmware call. tests/stack_usage.py measures them with GCC at
- * -O0, -O2 and -Os, with and without frame pointers: 880 bytes at most
- * (-O0); clang 14 -O2: no more (-fstack-usage). Rounded up.
+ * -O0, -O2 and -Os, with and without frame pointers: 912 bytes at most
+ * (-O0; print_backtrace holds a struct tracer_config); clang 14 -O2: no
+ * more (-fstack-usage). Rounded up.
  */
-#define PANIC_OWN_STACK 896u
+#define PANIC_OWN_STACK 928u
 
 /*
  * tracer.h's figures are GCC -O2's. Unoptimized code keeps its locals in
@@ -298,20 +299,19 @@ static void wait_for_turn(unsigned long me)
 			return;
 }
 
-/* Prints the backtrace with `unwinder` if `stack_left` holds it; else
+/* Prints the backtrace with panic_unwinder if `stack_left` holds it; else
  * (only on the reserve: see REPORT_FROM_A_STACK_WITH_ROOM) says so, and uses
  * a fallback that fits, if one does. */
-static void print_trace_with(const struct panic_report *report,
-			     enum tracer_unwinder unwinder)
+static void print_trace(const struct panic_report *report)
 {
-	uintptr_t needed = stack_needed(unwinder);
+	uintptr_t needed = panic_stack_needed;
 
 	if (report->stack_left >= needed) {
-		print_backtrace(report->regs, unwinder);
+		print_backtrace(report->regs, panic_unwinder);
 		return;
 	}
 	kprintf("reserve stack: %lu bytes left, the %s unwinder needs %lu: ",
-		(unsigned long)report->stack_left, tracer_unwinder_name(unwinder),
+		(unsigned long)report->stack_left, tracer_unwinder_name(panic_unwinder),
 		(unsigned long)needed);
 	for (unsigned i = FIRST_FALLBACK; i < UNWINDER_COUNT; i++) {
 		enum tracer_unwinder fallback = unwinder_stacks[i].unwinder;
@@ -328,15 +328,24 @@ static void print_trace_with(const struct panic_report *report,
 	kputs("too few for any: no backtrace\n");
 }
 
-static void print_trace(const struct panic_report *report)
+/* tracer=all: after a trace, the next unwinder linked, in unwinder_stacks'
+ * order; false after the last (or with one unwinder asked for). Out of
+ * print_trace, so that the report's deepest path is the same either way. */
+static bool next_unwinder(void)
 {
-	if (!panic_every_unwinder) {
-		print_trace_with(report, panic_unwinder);
-		return;
+	unsigned i = 0;
+
+	if (!panic_every_unwinder)
+		return false;
+	while (i < UNWINDER_COUNT && unwinder_stacks[i].unwinder != panic_unwinder)
+		i++;
+	while (++i < UNWINDER_COUNT) {
+		if (panic_links_unwinder(unwinder_stacks[i].unwinder)) {
+			panic_use_unwinder(unwinder_stacks[i].unwinder);
+			return true;
+		}
 	}
-	for (unsigned i = 0; i < UNWINDER_COUNT; i++)
-		if (panic_links_unwinder(unwinder_stacks[i].unwinder))
-			print_trace_with(report, unwinder_stacks[i].unwinder);
+	return false;
 }
 
 /* On the panic stack: claim the panic, or wait for the turn, and print. */
@@ -366,7 +375,9 @@ static _Noreturn void print_report(void *arg)
 		if (smp_online_mask() != 1ul << me)
 			kprintf("Backtrace of hart %lu (the first to panic):\n", me);
 		console_unlock();
-		print_trace(report);
+		do
+			print_trace(report);
+		while (next_unwinder());
 		stop_other_harts(me);
 		poweroff_after_panic();
 	}
@@ -382,7 +393,9 @@ static _Noreturn void print_report(void *arg)
 			__atomic_load_n(&panic_owner, __ATOMIC_SEQ_CST));
 	}
 	console_unlock();
-	print_trace(report);
+	do
+		print_trace(report);
+	while (next_unwinder());
 	if (backtrace_turn != me)
 		poweroff_after_panic(); /* the first hart is stuck: see wait_for_turn */
 	finish(me);

@@ -217,7 +217,7 @@ enum tracer_unwinder {
 
 /* Stack each unwinder needs below its caller's frame, in bytes: GCC 12's
  * deepest path, rv64 -O2 (tests/stack_usage.py); -O0 needs more. */
-#define TRACER_STACK_FRAME_POINTER 464u /* the witness checks table blocks */
+#define TRACER_STACK_FRAME_POINTER 480u /* the witness checks table blocks */
 #define TRACER_STACK_DWARF	   1040u
 #define TRACER_STACK_PROLOGUE	   880u
 #define TRACER_STACK_TABLE	   464u /* rows the table holds; interpreted ones: DWARF's */
