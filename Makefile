@@ -159,7 +159,7 @@ LINKER_SCRIPTS := $(wildcard linker/*.ld) $(LDSCRIPT)
 FLOCK := $(shell command -v flock 2>/dev/null)
 all:
 	@mkdir -p $(BUILD) && $(if $(FLOCK),$(FLOCK) $(BUILD)/.lock) \
-		$(MAKE) --no-print-directory $(BUILD)/kernel.elf
+		$(MAKE) --no-print-directory DEPS_LEVEL=$(DEPS_LEVEL) $(BUILD)/kernel.elf
 
 # The tools the goals need (scripts/install-deps.sh): the compilers for a
 # build; make run and make bench add QEMU and its firmware, make debug a
@@ -275,7 +275,7 @@ include tests/fuzz/fuzz.mk
 # more, then tests/run_tests.py (which runs as many commands at once).
 TEST_JOBS ?= $(or $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)' 2>/dev/null),1)
 TEST_PREREQUISITES := $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan $(TEST_TOOLS) \
-	$(FUZZ_BINARIES)
+	$(FUZZ_BINARIES) $(RV32_OPENSBI)
 .PHONY: test-prerequisites
 test-prerequisites: $(TEST_PREREQUISITES)
 

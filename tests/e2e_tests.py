@@ -85,6 +85,14 @@ LTO_BUILDS = [
     ("gcc-O2-lto", ["OPT=-O2 -flto", "FP=1"], ["auto", "frame-pointer"]),
 ]
 LTO_SCENARIOS = [("panic", "panic"), ("load-fault", "trap"), ("call:lto_named_entry", "panic")]
+# rv32 kernels (XLEN=32, under qemu-system-riscv32 and the riscv32 OpenSBI
+# make fetches), GDB-compared on the scenarios written in C: the fixtures'
+# assembly (asm_frames.S, hostile.S) is rv64 code.
+RV32_BUILDS = [
+    ("rv32-gcc-O2-fp1", ["XLEN=32", "OPT=-O2", "FP=1"], ALL_TRACERS),
+    ("rv32-clang-O2-fp0", ["XLEN=32", "CC=clang", "OPT=-O2", "FP=0"], NO_FP_TRACERS),
+]
+RV32_CODE = "tests/fixtures/aliases_c.c tests/fixtures/user_stack.c"
 # EXTRA_SRCS of every build; user_stack.c last (its last function ends the text).
 USER_CODE = ("tests/fixtures/asm_frames.S tests/fixtures/hostile.S tests/fixtures/hostile.c "
              "tests/fixtures/aliases_c.c tests/fixtures/user_stack.c")
@@ -251,10 +259,14 @@ _idle_gdbs_lock = threading.Lock()
 def ask_gdb(port, elf, statement):
     """GdbSession.ask() of an idle session (one that last read elf if there
     is one), or of a new one; the session is idle again after its answer,
-    unless it failed to give one in time."""
+    unless it failed to give one in time. Only a session that last read a
+    kernel of the same word size: GDB keeps the architecture of the target
+    it was attached to (riscv:rv32), and then cannot debug the other."""
+    width = elf_is_32_bit(elf)
     with _idle_gdbs_lock:
-        session = next((s for s in _idle_gdbs if s.loaded and s.loaded[0] == elf),
-                       _idle_gdbs[0] if _idle_gdbs else None)
+        fitting = [s for s in _idle_gdbs if not s.loaded or elf_is_32_bit(s.loaded[0]) == width]
+        session = next((s for s in fitting if s.loaded and s.loaded[0] == elf),
+                       fitting[0] if fitting else None)
         if session:
             _idle_gdbs.remove(session)
     if session and session.process.poll() is not None:  # ended while idle
@@ -549,12 +561,12 @@ def check_scenario(results, label, elf, tracers, scenario, kind):
         "stop_at_trap" if kind == "trap" else "stop_at_panic")
     gdb_frames, gdb_trap = parse_gdb(gdb_out)
     for tracer in tracers:
-        check_trace(results, "%s tracer=%s %s" % (label, tracer, scenario), label, tracer, kind,
-                    parse_trace(unwinder_console(console, tracer)), gdb_frames, gdb_trap,
+        check_trace(results, "%s tracer=%s %s" % (label, tracer, scenario), label, elf, tracer,
+                    kind, parse_trace(unwinder_console(console, tracer)), gdb_frames, gdb_trap,
                     gdb_out, problem, status, console)
 
 
-def check_trace(results, name, label, tracer, kind, trace, gdb_frames, gdb_trap, gdb_out,
+def check_trace(results, name, label, elf, tracer, kind, trace, gdb_frames, gdb_trap, gdb_out,
                 problem, status, console):
     header = "Call Trace (%s unwinder):" % tracer
     complete = (problem is None and trace["header"] == header
@@ -915,6 +927,8 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
            for label, variables, _, _ in UNWINDER_SETS]
         + [functools.partial(build, results, label, variables, LTO_CODE)
            for label, variables, _ in LTO_BUILDS]
+        + [functools.partial(build, results, label, variables, RV32_CODE)
+           for label, variables, _ in RV32_BUILDS]
         + [functools.partial(check_moved_code_fails_build, results),
            functools.partial(check_concurrent_builds, results),
            functools.partial(check_missing_cfi_fails_build, results)])
@@ -939,5 +953,11 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
                                         builds[len(CONFIGS) + len(UNWINDER_SETS):]):
         if elf:
             tasks.append(functools.partial(check_lto_kernel, results, label, elf, tracers))
+    for (label, _, tracers), elf in zip(
+            RV32_BUILDS, builds[len(CONFIGS) + len(UNWINDER_SETS) + len(LTO_BUILDS):]):
+        if elf:
+            tasks += [functools.partial(check_scenarios, results, label, elf, tracers, scenario,
+                                        kind, applies_to)
+                      for scenario, kind, applies_to in SCENARIOS if applies_to is None]
     in_parallel(tasks)
     return kernels
