@@ -166,7 +166,7 @@ all:
 # RISC-V GDB, make test and make fuzz the rest. A build looks at PATH only, and runs the script (which
 # installs what is missing on Debian and lists it elsewhere) when a compiler
 # is not there.
-DEPS_LEVEL := $(or $(if $(filter test test-prerequisites fuzz,$(MAKECMDGOALS)),test),\
+DEPS_LEVEL := $(or $(if $(filter test test-locked test-prerequisites fuzz,$(MAKECMDGOALS)),test),\
 	$(if $(filter debug,$(MAKECMDGOALS)),debug),$(if $(filter run bench,$(MAKECMDGOALS)),run),build)
 deps:
 	@{ [ $(DEPS_LEVEL) = build ] && command -v $(firstword $(CC)) >/dev/null && \
@@ -276,14 +276,19 @@ include tests/fuzz/fuzz.mk
 TEST_JOBS ?= $(or $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)' 2>/dev/null),1)
 TEST_PREREQUISITES := $(HOST_BUILD)/unit_tests $(SYMGEN) $(HOST_BUILD)/symgen-asan $(TEST_TOOLS) \
 	$(FUZZ_BINARIES) $(RV32_OPENSBI)
-.PHONY: test-prerequisites
+.PHONY: test-prerequisites test-locked
 test-prerequisites: $(TEST_PREREQUISITES)
 
 # The closing line's time counts from make test's start (make expands a
 # recipe whole before its first line runs).
 # V=1: every check's line and the build commands; TESTS="NAME ...": those
 # groups only (docs/testing.md).
+# Two make test in one tree would build and boot in the same directories:
+# the second waits for the first (build/.test.lock, flock, as for BUILD).
 test:
+	@mkdir -p build && $(if $(FLOCK),$(FLOCK) build/.test.lock) \
+		$(MAKE) --no-print-directory test-locked
+test-locked:
 	@$(MAKE) --no-print-directory $(if $(filter-out 0,$(V)),,-s) -j$(TEST_JOBS) \
 		test-prerequisites
 	@MAKE_TEST_START=$(shell date +%s) TEST_VERBOSE=$(V) TESTS="$(TESTS)" \
