@@ -455,6 +455,19 @@ def check_speed_prose(results, slopes, depths):
                       "found %s" % (found,))
 
 
+def check_undefined(results, output):
+    """Each unwinder set at -O2 and -Os (and without lines, and with the
+    fault report) links alone: needs no outside symbol (tracer_text.py;
+    run_tests.py's library builds check -O0, and the whole library at
+    every level, for rv32 and rv64)."""
+    needs = dict(((name, level), symbols) for name, level, symbols in
+                 re.findall(r"^bench tracer-undefined (\S+) (\S+) (.*)$", output, re.M))
+    results.check("bench: every unwinder set at -O2 and -Os links alone, needing no outside "
+                  "symbol (%d builds)" % len(needs),
+                  len(needs) >= len(TEXT_GUARDS) and all(v == "none" for v in needs.values()),
+                  "\n".join("%s %s: %s" % (k + (v,)) for k, v in sorted(needs.items())))
+
+
 def check_text_sizes(results, output):
     """make bench printed the tracer's .text for every unwinder set at -O2
     and -Os; each within its guard, and the issue's targets."""
@@ -570,6 +583,7 @@ def check_lines(results, output):
 def check_benchmark(results):
     status, output = run_benchmark()
     check_text_sizes(results, output)
+    check_undefined(results, output)
     check_lines(results, output)
     kernels, slopes = parse(output)
     fps = {build: walks.pop("frame-pointers") for build, walks in kernels.items()}

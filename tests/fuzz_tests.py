@@ -31,7 +31,7 @@ FUZZ_DIR = os.path.join(ROOT, "tests", "fuzz")
 # make test's whole fuzzing budget, shared by the targets, and the most one
 # target gets of it.
 TEST_FUZZ_BUDGET = 90
-TEST_FUZZ_SECONDS = 3
+TEST_FUZZ_SECONDS = 2
 # One input taking longer than this is a hang (libFuzzer -timeout).
 INPUT_TIMEOUT = 10
 REPLAY_TIMEOUT = 120

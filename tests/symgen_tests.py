@@ -29,7 +29,7 @@ WORK = os.path.join(TEST_BUILD, "symgen")
 BAD_DIR = os.path.join(WORK, "bad")
 # A fixed sample, each set: fuzz_symgen searches the same inputs guided by
 # coverage.
-RANDOM_CORRUPTIONS = 120
+RANDOM_CORRUPTIONS = 80
 # readelf --debug-dump=frames: "<offset> <length> <id> FDE cie=<cie> pc=<begin>..<end>"
 FDE_LINE = re.compile(r"^([0-9a-f]+) [0-9a-f]+ [0-9a-f]+ FDE cie=(\S+)\s+pc=([0-9a-f]+)\.\.([0-9a-f]+)$",
                       re.M)

@@ -4,9 +4,11 @@ compiles the files symgen/tracer_sources.mk lists for the set, with the
 flags given (the demo kernel's, without -O; -g dropped), at -O2 and -Os,
 and prints the sum of their .text sections (objdump -h), and of the files
 every set compiles (the core: the iterator, the output lines, the tables'
-checks, ...), two lines per set and level:
+checks, ...), and what the set's objects linked together need from
+outside, three lines per set and level:
     bench tracer-text <unwinders, comma-separated> <level> <N> bytes
     bench tracer-core <unwinders, comma-separated> <level> <N> bytes
+    bench tracer-undefined <unwinders> <level> none|<symbols it needs>
 A kernel links these objects whole, so their .text is the tracer's code
 in its image (make bench; tests/bench_tests.py checks the sizes). The sets
 of issue 18's targets are measured again without the line table
@@ -49,6 +51,18 @@ def text_sizes(objects):
     return sizes
 
 
+def undefined(objects):
+    """The symbols the objects, linked together, need from outside: none
+    for a set a kernel links alone (no memcpy or memset from struct
+    copies: a kernel need not have them)."""
+    linked = objects[0] + ".linked"
+    subprocess.run([CROSS + "ld", "-r", "-o", linked] + objects, check=True)
+    names = subprocess.run([CROSS + "nm", "-u", linked], capture_output=True, text=True,
+                           check=True).stdout.split()
+    os.remove(linked)
+    return [name for name in names if name != "U"]
+
+
 def main():
     out_root, cc, flags = sys.argv[1], sys.argv[2], sys.argv[3:]
     # Debugging information changes no code (GCC's promise, -fcompare-debug):
@@ -80,8 +94,11 @@ def main():
     for name, level, out_dir, compiler in builds:
         if compiler.wait() != 0:
             sys.exit("tracer_text: %s %s does not compile" % (name, level))
-        sizes = text_sizes([os.path.join(out_dir, f) for f in sorted(os.listdir(out_dir))])
+        objects = [os.path.join(out_dir, f) for f in sorted(os.listdir(out_dir))]
+        sizes = text_sizes(objects)
         totals[name, level] = sum(sizes.values())
+        print("bench tracer-undefined %s %s %s" % (name, level, " ".join(undefined(objects))
+                                                   or "none"), flush=True)
         if name.endswith(",fault-report"):
             continue
         print("bench tracer-text %s %s %d bytes" % (name, level, sum(sizes.values())),
