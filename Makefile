@@ -157,8 +157,10 @@ LINKER_SCRIPTS := $(wildcard linker/*.ld) $(LDSCRIPT)
 # util-linux; without it, no lock), and the second waits, then finds the
 # kernel built.
 FLOCK := $(shell command -v flock 2>/dev/null)
+# make -n takes no lock (a recursive line runs under -n too).
+DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
 all:
-	@mkdir -p $(BUILD) && $(if $(FLOCK),$(FLOCK) $(BUILD)/.lock) \
+	@mkdir -p $(BUILD) && $(if $(DRY_RUN),,$(if $(FLOCK),$(FLOCK) $(BUILD)/.lock)) \
 		$(MAKE) --no-print-directory DEPS_LEVEL=$(DEPS_LEVEL) $(BUILD)/kernel.elf
 
 # The tools the goals need (scripts/install-deps.sh): the compilers for a
@@ -285,8 +287,10 @@ test-prerequisites: $(TEST_PREREQUISITES)
 # groups only (docs/testing.md).
 # Two make test in one tree would build and boot in the same directories:
 # the second waits for the first (build/.test.lock, flock, as for BUILD).
+# make -n test (the docs' check of the commands they show) takes no lock: a
+# recursive line runs under -n too, and make test's own tests run it.
 test:
-	@mkdir -p build && $(if $(FLOCK),$(FLOCK) build/.test.lock) \
+	@mkdir -p build && $(if $(DRY_RUN),,$(if $(FLOCK),$(FLOCK) build/.test.lock)) \
 		$(MAKE) --no-print-directory test-locked
 test-locked:
 	@$(MAKE) --no-print-directory $(if $(filter-out 0,$(V)),,-s) -j$(TEST_JOBS) \
