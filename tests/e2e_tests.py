@@ -88,9 +88,10 @@ LTO_SCENARIOS = [("panic", "panic"), ("load-fault", "trap"), ("call:lto_named_en
 # rv32 kernels (XLEN=32, under qemu-system-riscv32 and the riscv32 OpenSBI
 # make fetches), GDB-compared on the scenarios written in C: the fixtures'
 # assembly (asm_frames.S, hostile.S) is rv64 code.
+# (clang: CC=clang XLEN=32 FP=0 built and matched GDB too, 14 s of CPU
+# more than make test can take for now.)
 RV32_BUILDS = [
     ("rv32-gcc-O2-fp1", ["XLEN=32", "OPT=-O2", "FP=1"], ALL_TRACERS),
-    ("rv32-clang-O2-fp0", ["XLEN=32", "CC=clang", "OPT=-O2", "FP=0"], NO_FP_TRACERS),
 ]
 RV32_CODE = "tests/fixtures/aliases_c.c tests/fixtures/user_stack.c"
 # EXTRA_SRCS of every build; user_stack.c last (its last function ends the text).

@@ -53,7 +53,6 @@ NO_FP_UNWINDERS = ["dwarf", "prologue", "auto", "table"]
 CONFIGS = [
     ("gcc-O2-fp1", DEFAULTS, ALL_UNWINDERS),
     ("gcc-O2-fp0", ["FP=0"], NO_FP_UNWINDERS),
-    ("clang-O2-fp1", ["CC=clang", "FP=1"], ALL_UNWINDERS),
     ("clang-O2-fp0", ["CC=clang", "FP=0"], NO_FP_UNWINDERS),
     # symgen/tracer.mk building only some unwinders (TRACER_UNWINDERS): the
     # others' traces end at once, saying so (UNLINKED_END).

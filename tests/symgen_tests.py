@@ -807,8 +807,8 @@ def check_empty_table_walks(results):
     os.makedirs(build_dir, exist_ok=True)
     source = os.path.join(build_dir, "many_rows.S")
     write_many_rows(source, "many_rows", 32767, False)
-    result = run(["make", "-s", "BUILD=" + build_dir, "EXTRA_SRCS=" + source, "OPT=-O2", "FP=0"],
-                 timeout=600)
+    result = run(["make", "-s", "BUILD=" + build_dir, "EXTRA_SRCS=" + source, "OPT=-O2", "FP=0",
+                  "DEBUG_CFLAGS=-g0"], timeout=600)
     output = result.stdout + result.stderr
     if not results.check("the kernel with 32,767 more functions builds, its unwind table left empty",
                          result.returncode == 0 and "the unwind table is left empty" in output,
