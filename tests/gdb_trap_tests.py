@@ -91,6 +91,32 @@ def boot_with_gdb(elf, scenario, with_script, commands):
         return console.read(), gdb_out, problem
 
 
+# The README's sample of bt with the script (its "make gdb" paragraph): the
+# lines of this boot's bt it shows, hex numbers masked.
+README_SAMPLE = ("gcc-O2-fp1", "timer-fault")
+README_SAMPLE_INTRO = "At `break panic` in `scenario=timer-fault`:"
+HEX = re.compile(r"0x[0-9a-f]+")
+
+
+def readme_bt_sample():
+    """The README's sample lines (between its ``` fences after the intro)."""
+    text = open(os.path.join(ROOT, "README.md")).read()
+    start = text.find(README_SAMPLE_INTRO)
+    block = re.search(r"```\n(.*?)```", text[start:], re.S) if start >= 0 else None
+    return block.group(1).splitlines() if block else []
+
+
+def check_readme_sample(results, gdb_out):
+    sample = readme_bt_sample()
+    real = {line.split()[0]: line for line in gdb_out.splitlines() if re.match(r"#\d+ ", line)}
+    shown = [real.get(line.split()[0], "") for line in sample if line.split()]
+    results.check("README.md's sample of bt with trap_frames.py is this boot's (%s %s), hex "
+                  "numbers masked" % README_SAMPLE,
+                  sample and [HEX.sub("0x", line) for line in sample] ==
+                  [HEX.sub("0x", line) for line in shown],
+                  "the real lines (paste them into README.md):\n" + "\n".join(shown))
+
+
 def check_scenario(results, label, elf, scenario):
     name = "GDB with trap_frames.py, %s %s" % (label, scenario)
     commands = ["python print_trap('trap', '%s')" % FIRST_TRAP[scenario],
@@ -106,6 +132,8 @@ def check_scenario(results, label, elf, scenario):
                          "problem: %s\nconsole tail:\n%s\nGDB:\n%s"
                          % (problem, console[-1500:], gdb_out[-1500:])):
         return
+    if (label, scenario) == README_SAMPLE:
+        check_readme_sample(results, gdb_out)
     printed = trace["before"] + trace["after"]
     problems = compare_frames(printed, frames, False)
     results.check(name + ": bt at panic() lists the tracer's frames, across the traps",
