@@ -62,7 +62,7 @@ FAIL_TICK = 3
 OUTERMOST = "reached the outermost frame"
 # The walk after the nested fault's frames: the tick's own trap frame is
 # on task b's stack, and only the innermost is config.trap_frame's.
-OUTER_TRAP_END = "trap frame holds no saved sepc/scause/stval"
+OUTER_TRAP_END = "trap frame holds no saved mepc/mcause/mtval"
 GDB_TRAP = ("gdb.execute('set var scenario = %d'); "
             "stop_at_trap('trap_vector', %r, MACHINE_CSRS)")
 # The real frames the scenario's code makes, newest first; "name?" a

@@ -241,6 +241,8 @@ const char *tracer_stop_text(enum tracer_stop stop)
 	    [TRACER_STOP_BAD_EH_FRAME] = ".eh_frame rejected",
 	    [TRACER_STOP_FRAME_SIZE] = "frame pointer disagrees with the frame size",
 	    [TRACER_STOP_NOT_LINKED] = "unwinder not linked into this kernel",
+	    [TRACER_STOP_MACHINE_TRAP_NOT_SAVED] =
+		"trap frame holds no saved mepc/mcause/mtval",
 	};
 
 	return (unsigned)stop < TRACER_STOP_COUNT ? texts[stop] : "unknown stop reason";

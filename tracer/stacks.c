@@ -104,7 +104,9 @@ void stacks_cross_trap(struct walk *walk)
 	if (!csrs && (trap->epc_offset == TRACER_TRAP_NOT_SAVED ||
 		      trap->cause_offset == TRACER_TRAP_NOT_SAVED ||
 		      trap->tval_offset == TRACER_TRAP_NOT_SAVED)) {
-		walk->stop = TRACER_STOP_TRAP_NOT_SAVED;
+		walk->stop = trap->mode == TRACER_TRAP_MACHINE
+				 ? TRACER_STOP_MACHINE_TRAP_NOT_SAVED
+				 : TRACER_STOP_TRAP_NOT_SAVED;
 		return;
 	}
 	/* Straight into walk->next: the frame there was returned already,

@@ -253,6 +253,7 @@ enum tracer_stop {
 	TRACER_STOP_BAD_EH_FRAME,     /* the DWARF unwinder read a damaged .eh_frame */
 	TRACER_STOP_FRAME_SIZE,	      /* CFA (from s0) not sp + the frame's size */
 	TRACER_STOP_NOT_LINKED,	      /* unwinder not in this build (TRACER_LINKS_*) */
+	TRACER_STOP_MACHINE_TRAP_NOT_SAVED, /* the same, M-mode: mepc/mcause/mtval */
 	TRACER_STOP_COUNT
 };
 

@@ -1470,10 +1470,14 @@ static void walk_and_check(const struct tracer_config *config,
 	if (stop == TRACER_STOP_USER_ENTRY && config->entry_point_count == 0 &&
 	    !(config->trap && config->trap->status_offset != TRACER_TRAP_NOT_SAVED))
 		fail("user-mode entry with no entry point and no sstatus");
-	if (stop == TRACER_STOP_TRAP_NOT_SAVED &&
-	    !(config->trap && (config->trap->epc_offset == TRACER_TRAP_NOT_SAVED ||
-			       config->trap->cause_offset == TRACER_TRAP_NOT_SAVED ||
-			       config->trap->tval_offset == TRACER_TRAP_NOT_SAVED)))
+	if ((stop == TRACER_STOP_TRAP_NOT_SAVED ||
+	     stop == TRACER_STOP_MACHINE_TRAP_NOT_SAVED) &&
+	    !(config->trap &&
+	      (stop == TRACER_STOP_MACHINE_TRAP_NOT_SAVED) ==
+		  (config->trap->mode == TRACER_TRAP_MACHINE) &&
+	      (config->trap->epc_offset == TRACER_TRAP_NOT_SAVED ||
+	       config->trap->cause_offset == TRACER_TRAP_NOT_SAVED ||
+	       config->trap->tval_offset == TRACER_TRAP_NOT_SAVED)))
 		fail("no saved sepc/scause/stval, but the layout saves them");
 	check_printer(config, regs, frames, count, stop, notes, has_note);
 	last_stack = check_frames(config, frames, count, stop);

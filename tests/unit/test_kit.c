@@ -221,6 +221,12 @@ void kit_trap_csrs_not_saved(void)
 	CHECK(fake_walk(&s) == 6 && s.frames[3].pc == text(0x610));
 	CHECK(strcmp(tracer_stop_text(TRACER_STOP_TRAP_NOT_SAVED),
 		     "trap frame holds no saved sepc/scause/stval") == 0);
+	/* An M-mode layout names M-mode's CSRs. */
+	s.trap.tval_offset = TRACER_TRAP_NOT_SAVED;
+	s.trap.mode = TRACER_TRAP_MACHINE;
+	CHECK(fake_walk(&s) == 3 && s.stop == TRACER_STOP_MACHINE_TRAP_NOT_SAVED);
+	CHECK(strcmp(tracer_stop_text(TRACER_STOP_MACHINE_TRAP_NOT_SAVED),
+		     "trap frame holds no saved mepc/mcause/mtval") == 0);
 	fake_stack_free(&s);
 }
 
