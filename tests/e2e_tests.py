@@ -86,17 +86,17 @@ LTO_BUILDS = [
 ]
 LTO_SCENARIOS = [("panic", "panic"), ("load-fault", "trap"), ("call:lto_named_entry", "panic")]
 # rv32 kernels (XLEN=32, under qemu-system-riscv32 and the riscv32 OpenSBI
-# make fetches), GDB-compared on the scenarios written in C: the fixtures'
-# assembly (asm_frames.S, hostile.S) is rv64 code.
+# make fetches), GDB-compared on every scenario: the fixtures' assembly is
+# written for both word sizes.
 # (clang: CC=clang XLEN=32 FP=0 built and matched GDB too, 14 s of CPU
 # more than make test can take for now.)
 RV32_BUILDS = [
     ("rv32-gcc-O2-fp1", ["XLEN=32", "OPT=-O2", "FP=1"], ALL_TRACERS),
 ]
-RV32_CODE = "tests/fixtures/aliases_c.c tests/fixtures/user_stack.c"
 # EXTRA_SRCS of every build; user_stack.c last (its last function ends the text).
 USER_CODE = ("tests/fixtures/asm_frames.S tests/fixtures/hostile.S tests/fixtures/hostile.c "
              "tests/fixtures/aliases_c.c tests/fixtures/user_stack.c")
+RV32_CODE = USER_CODE
 # Hand-written functions without CFI (asm_frames.S): neither frame pointers
 # nor DWARF can pass them, so only the prologue unwinder and auto run them.
 # The unwinder sets' kernels add a walk with each unwinder (before
@@ -963,6 +963,6 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
         if elf:
             tasks += [functools.partial(check_scenarios, results, label, elf, tracers, scenario,
                                         kind, applies_to)
-                      for scenario, kind, applies_to in SCENARIOS if applies_to is None]
+                      for scenario, kind, applies_to in SCENARIOS]
     in_parallel(tasks)
     return kernels
