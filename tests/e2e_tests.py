@@ -86,12 +86,12 @@ LTO_BUILDS = [
 ]
 LTO_SCENARIOS = [("panic", "panic"), ("load-fault", "trap"), ("call:lto_named_entry", "panic")]
 # rv32 kernels (XLEN=32, under qemu-system-riscv32 and the riscv32 OpenSBI
-# make fetches), GDB-compared on the scenarios written in C: the fixtures'
-# assembly (asm_frames.S, hostile.S) is rv64 code. (label, make variables,
-# tracers, the scenarios: None for all of SCENARIOS.) gcc -O2 with frame
-# pointers runs them all; the other builds, each compiler and level with
-# and without frame pointers, the few that walk every kind of frame the C
-# code has (a panic, a trap, a deep user stack), for make test's time.
+# make fetches), GDB-compared: the fixtures' assembly is written for both
+# word sizes. (label, make variables, tracers, the scenarios: None for all
+# of SCENARIOS.) gcc -O2 with frame pointers runs them all; the other
+# builds, each compiler and level with and without frame pointers, the few
+# that walk every kind of frame the C code has (a panic, a trap, a deep
+# user stack), for make test's time.
 RV32_SOME_SCENARIOS = ["panic", "load-fault", "call:user_stack_entry"]
 RV32_BUILDS = [
     ("rv32-gcc-O2-fp1", ["XLEN=32", "OPT=-O2", "FP=1"], ALL_TRACERS, None),
@@ -103,10 +103,10 @@ RV32_BUILDS = [
     ("rv32-clang-O2-fp0", ["XLEN=32", "CC=clang", "OPT=-O2", "FP=0"], NO_FP_TRACERS,
      RV32_SOME_SCENARIOS),
 ]
-RV32_CODE = "tests/fixtures/aliases_c.c tests/fixtures/user_stack.c"
 # EXTRA_SRCS of every build; user_stack.c last (its last function ends the text).
 USER_CODE = ("tests/fixtures/asm_frames.S tests/fixtures/hostile.S tests/fixtures/hostile.c "
              "tests/fixtures/aliases_c.c tests/fixtures/user_stack.c")
+RV32_CODE = USER_CODE
 # Hand-written functions without CFI (asm_frames.S): neither frame pointers
 # nor DWARF can pass them, so only the prologue unwinder and auto run them.
 # The unwinder sets' kernels add a walk with each unwinder (before
@@ -974,6 +974,6 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
             tasks += [functools.partial(check_scenarios, results, label, elf, tracers, scenario,
                                         kind, applies_to)
                       for scenario, kind, applies_to in SCENARIOS
-                      if applies_to is None and (chosen is None or scenario in chosen)]
+                      if chosen is None or scenario in chosen]
     in_parallel(tasks)
     return kernels
