@@ -148,6 +148,12 @@ CAUSE_NAMES = {2: "illegal instruction", 3: "breakpoint", 5: "load access fault"
                13: "load page fault", 15: "store/AMO page fault",
                (1 << 63) | 5: "supervisor timer interrupt"}
 
+
+def cause_of_xlen64(scause):
+    """scause as rv64 holds it, for CAUSE_NAMES: rv32's interrupt bit is
+    bit 31 (an exception code never reaches it)."""
+    return (1 << 63) | (scause & ~(1 << 31)) if scause >> 31 == 1 else scause
+
 # Where the code is in the source, as Linux's CONFIG_KALLSYMS_LINEINFO prints
 # it: " (file:line)" (groups: file, line).
 LOCATION = r"(?: \(([^ ()]+):(\d+)\))?"

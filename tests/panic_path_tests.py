@@ -15,7 +15,7 @@ panic.
 import functools
 import re
 
-from e2e_tests import (CAUSE_NAMES, CODE_RE, FRAME_RE, INLINED_RE, TRAP_RE, boot,
+from e2e_tests import (CAUSE_NAMES, CODE_RE, cause_of_xlen64, FRAME_RE, INLINED_RE, TRAP_RE, boot,
                        boot_all_unwinders, compare_frames, is_report_line, parse_gdb,
                        unwinder_console)
 from testlib import CROSS, Results, in_parallel, run
@@ -27,6 +27,7 @@ BUILDS = {
     "clang-O2-fp1": ["frame-pointer", "auto"],
     "gcc-O2-fp0": ["dwarf", "auto"],
     "gcc-O2-nocfi": ["prologue", "auto"],
+    "rv32-gcc-O2-fp1": ["frame-pointer", "dwarf", "prologue", "auto", "table"],
 }
 OUTERMOST = "reached the outermost frame"
 EXCEPTION = "$scause >= 0"
@@ -102,9 +103,11 @@ def parse_report(console):
 
 
 def gdb_traps(output):
-    """[(sepc, scause, stval)] in the order GDB saw the traps."""
-    return [tuple(int(p, 16) for p in line.split()[1:4])
-            for line in output.splitlines() if line.startswith("TRAP ")]
+    """[(sepc, scause, stval)] in the order GDB saw the traps, scause as
+    rv64 holds it (an rv32 kernel's too)."""
+    traps = [tuple(int(p, 16) for p in line.split()[1:4])
+             for line in output.splitlines() if line.startswith("TRAP ")]
+    return [(sepc, cause_of_xlen64(scause), stval) for sepc, scause, stval in traps]
 
 
 def check_headline(results, name, console, problem, report, message):
