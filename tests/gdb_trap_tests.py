@@ -27,7 +27,7 @@ import subprocess
 import tempfile
 import time
 
-from e2e_tests import (CAUSE_NAMES, QEMU_TIMEOUT, TRAP_RE, compare_frames, gdb_listener,
+from e2e_tests import (CAUSE_NAMES, QEMU_TIMEOUT, cause_of_xlen64, TRAP_RE, compare_frames, gdb_listener,
                        parse_gdb, parse_trace, qemu_argv)
 from panic_path_tests import symbol_address
 from testlib import ROOT, Popen, Results, in_parallel, job_slot, profile
@@ -37,11 +37,13 @@ ORACLE = os.path.join(ROOT, "tests", "gdb_oracle.py")
 # e2e_tests.CONFIGS labels, and the scenarios each boots: every scenario on
 # one kernel; on clang's and on one without .eh_frame (GDB then reads the
 # compiler's .debug_frame), the fault in the interrupt (both kinds of trap)
-# and the move to the panic stack.
+# and the move to the panic stack; on rv32 (e2e_tests.RV32_BUILDS), the
+# fault in the interrupt.
 KERNELS = {
     "gcc-O2-fp1": ["load-fault", "timer-panic", "timer-fault", "stack-overflow"],
     "clang-O2-fp0": ["timer-fault", "stack-overflow"],
     "gcc-O2-nocfi": ["timer-fault", "stack-overflow"],
+    "rv32-gcc-O2-fp1": ["timer-fault"],
 }
 WITHOUT_SCRIPT_KERNEL = "gcc-O2-fp1"
 # gdb_oracle.py conditions: the trap each scenario's vector view stops at.
@@ -143,7 +145,7 @@ def check_scenario(results, label, elf, scenario):
     separators = [(m.group(1), int(m.group(2), 16), int(m.group(3), 16))
                   for m in separators if m]
     shown = [BT_TRAP_RE.match(line) for line in gdb_out.splitlines()]
-    shown = [(CAUSE_NAMES.get(int(m.group(1), 16)), int(m.group(2), 16), int(m.group(3), 16))
+    shown = [(CAUSE_NAMES.get(cause_of_xlen64(int(m.group(1), 16))), int(m.group(2), 16), int(m.group(3), 16))
              for m in shown if m]
     results.check(name + ": bt names each trap entry with the CSRs of the tracer's separator",
                   shown == separators, "bt %s\ntracer %s" % (shown, separators))
