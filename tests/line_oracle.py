@@ -82,7 +82,7 @@ DAMAGED_KERNELS = {"kernel-gcc-O0-fp1", "kernel-gcc-O2-fp1", "kernel-gcc-Os-fp1"
                    "kernel-clang-O2-fp1"}
 DAMAGED_IMAGES_FULL = 200
 COMPRESSED_SECTIONS = [".debug_line", ".debug_info", ".debug_abbrev", ".debug_rnglists"]
-INSTRUCTION_RE = re.compile(r"^\s+([0-9a-f]+):\t([0-9a-f ]+?) *\t", re.M)
+INSTRUCTION_RE = re.compile(r"^\s*([0-9a-f]+):\t([0-9a-f ]+?) *\t", re.M)
 COMP_DIR_RE = re.compile(r"DW_AT_comp_dir\s*:.*?(/\S*)\s*$", re.M)
 NO_LINE = "??:0"
 RAWLINE_OPCODE_RE = re.compile(r"^\s+\[(0x[0-9a-f]+)\]\s+(.*)$", re.M)
