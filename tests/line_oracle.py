@@ -23,9 +23,10 @@ gives one address (line_choice), or an addr2line (binutils 2.40) bug
 explain_line() and explain_chain() name, each checked with GDB, readelf and
 symgen's readers (tests/tools/line_rows, inline_rows).
 
-make test (run_all): the e2e kernels, which make test builds anyway; the
-readers' answers to damaged debugging information (a line of error, never
-a crash) on a few kernels, with fewer random images than the full run.
+make test (run_all): the e2e kernels (the rv32 ones too), which make test
+builds anyway; the readers' answers to damaged debugging information (a
+line of error, never a crash) on a few kernels, with fewer random images
+than the full run.
 
 The full run (not in make test: it builds five more images and asks GDB at
 every instruction, about 5 min):
@@ -855,6 +856,8 @@ def full_kernels(results, labels):
     if found and not labels:
         return found
     configs = [(label, variables, e2e_tests.build) for label, variables, _ in e2e_tests.CONFIGS]
+    configs += [(label, variables, functools.partial(e2e_tests.build, user_code=e2e_tests.RV32_CODE))
+                for label, variables, _ in e2e_tests.RV32_BUILDS]
     configs += [(label, variables, build) for label, variables in EXTRA_BUILDS]
     for label, variables, builder in configs:
         if labels and label not in labels:

@@ -14,7 +14,7 @@ fuzz_cfi's seeds of images not booted (the rv32 kernel, the CFI
 differential's fixtures) are their .eh_frame with a made-up stack:
 
     tests/fuzz/make_seeds.py --cfi build/test/rv32-gcc-O2-fp1/kernel.elf \
-        build/test/cfi/fixture-rv32.elf
+        build/test/cfi/fixture-rv32.elf build/test/cfi/fixture-rv64.elf
 
 fuzz_lines' seeds are line tables of kernels as symgen encodes them
 (build/host/line_lookup --emit-c), with the inlined calls and without, and
