@@ -1,7 +1,8 @@
 """The DWARF unwinder's CFI evaluation against binutils: for every FDE of
-.eh_frame in the built kernels, in OpenSBI's firmware (when it has CFI), in
-the toolchain's libgcc linked whole (rv64gc, rv64imac, rv32imac) and in an
-assembled fixture with the rule kinds compilers rarely emit, the row of the
+.eh_frame in the built kernels (rv64 and rv32), in OpenSBI's firmware (when
+it has CFI), in the toolchain's libgcc linked whole (rv64gc, rv64imac,
+rv32imac) and in an assembled fixture (rv64 and rv32) with the rule kinds and
+FDE pointer encodings compilers rarely emit, the row of the
 rule table the tracer computes (build/host/cfi_rows, tests/tools/cfi_rows.c)
 must equal the row `readelf --debug-dump=frames-interp` (-wF) prints: the
 CFA and every register column, at the first and at the last address of each
@@ -47,6 +48,8 @@ LIBGCC_VARIANTS = [  # label, gcc flags (none: the default multilib, rv64gc/lp64
     ("rv64imac", ["-march=rv64imac", "-mabi=lp64"]),
     ("rv32imac", ["-march=rv32imac", "-mabi=ilp32"]),
 ]
+# The fixture assembled for each word size: (label, -march, -mabi).
+FIXTURE_TARGETS = [("rv64", "rv64gc", "lp64d"), ("rv32", "rv32gc", "ilp32d")]
 MISMATCHES_SHOWN = 10
 # What readelf shows as "u" but the tracer must tell apart, checked by hand
 # on the fixture: (function, byte offset, DWARF column, rule or None).
@@ -155,12 +158,78 @@ fixture_augmented:		# personality, LSDA and signal frame: CIE "zPLRS"
 	nop
 	.cfi_endproc
 
+	.option	push
+	.option	norvc		# fixed sizes: the FDEs below state them
+	.globl	fixture_absptr
+	.type	fixture_absptr, @function
+fixture_absptr:			# described by hand below, FDE pointers absptr
+	nop
+	nop
+	nop
+	ret
+	.globl	fixture_version1
+	.type	fixture_version1, @function
+fixture_version1:		# described by a version-1 CIE without augmentation
+	nop
+	nop
+	ret
+	.option	pop
+
+#if __riscv_xlen == 64
+#define PTR .8byte		/* DW_EH_PE_absptr: the image's word */
+#else
+#define PTR .4byte
+#endif
 	.data
 	.balign	8
 fixture_personality_ref:
-	.dword	fixture_kinds
+	PTR	fixture_kinds
 fixture_lsda:
-	.dword	0
+	PTR	0
+
+	# Entries written by hand before the assembler's own: FDE pointers in
+	# the image's word (absptr), which GCC never emits; 4 bytes on rv32.
+	.section .eh_frame, "a", @progbits
+fixture_absptr_cie:		# "zR", FDE encoding 0x00 (absptr)
+	.4byte	2f - 1f
+1:	.4byte	0
+	.byte	3
+	.asciz	"zR"
+	.uleb128 1
+	.sleb128 -4
+	.uleb128 1
+	.uleb128 1
+	.byte	0x00
+	.byte	0x0c, 2, 0	# DW_CFA_def_cfa sp, 0
+	.balign	4, 0
+2:	.4byte	2f - 1f
+1:	.4byte	1b - fixture_absptr_cie
+	PTR	fixture_absptr
+	PTR	16
+	.uleb128 0
+	.byte	0x44, 0x0e, 16	# advance 4; DW_CFA_def_cfa_offset 16
+	.byte	0x44, 0x81, 2	# advance 4; DW_CFA_offset ra, cfa-8
+	.byte	0x44, 0x0e, 0	# advance 4; DW_CFA_def_cfa_offset 0
+	.balign	4, 0
+2:
+fixture_version1_cie:		# version 1, no augmentation: absptr, no data
+	.4byte	2f - 1f
+1:	.4byte	0
+	.byte	1
+	.asciz	""
+	.uleb128 1
+	.sleb128 -4
+	.byte	1
+	.byte	0x0c, 2, 0	# DW_CFA_def_cfa sp, 0
+	.balign	4, 0
+2:	.4byte	2f - 1f
+1:	.4byte	1b - fixture_version1_cie
+	PTR	fixture_version1
+	PTR	12
+	.byte	0x44, 0x0e, 32	# advance 4; DW_CFA_def_cfa_offset 32
+	.byte	0x88, 4		# DW_CFA_offset s0, cfa-16
+	.balign	4, 0
+2:
 """
 
 
@@ -351,31 +420,12 @@ def has_eh_frame(elf):
     return re.search(r"\] \.eh_frame\s", run([CROSS + "readelf", "-SW", elf]).stdout) is not None
 
 
-def encodings_fit_host(raw, is32):
-    """The host tool reads pointers as its own 64-bit uintptr_t: an rv32 CIE
-    must encode FDE pointers as pcrel|sdata4 (0x1b, GCC's choice), not absptr.
-    Returns None, or why not."""
-    if not is32:
-        return None
-    for offset, entry in sorted(raw.items()):
-        if entry["cie"] is None and (entry["augmentation"] != "zR" or entry["encoding"] != ["1b"]):
-            return "CIE 0x%x has augmentation %r, data %s" % (offset, entry["augmentation"],
-                                                              entry["encoding"])
-    return None
-
-
 def compare_elf(results, label, elf):
     """The differential on one ELF; one check line with the figures."""
     raw_result = run([CROSS + "readelf", "-wf", elf], timeout=120)
     interp_result = run([CROSS + "readelf", "-wF", elf], timeout=120)
     raw = parse_raw(raw_result.stdout)
     tables, problems = parse_interp(interp_result.stdout)
-    is32 = "ELF32" in run([CROSS + "readelf", "-h", elf]).stdout
-    unfit = encodings_fit_host(raw, is32)
-    if unfit:
-        info("SKIP CFI differential on %s: %s; rv32 absptr would be misread by the 64-bit "
-             "host tool" % (label, unfit))
-        return
     queries, expectations, skipped = [], [], 0
     fdes = [t for t in tables.values() if t.kind == "FDE"]
     for fde in fdes:
@@ -438,20 +488,20 @@ def link_libgcc(results, label, flags):
     return elf if ok else None
 
 
-def build_fixture(results):
-    source = os.path.join(WORK, "fixture.S")
-    elf = os.path.join(WORK, "fixture.elf")
+def build_fixture(results, label, arch, abi):
+    source = os.path.join(WORK, "fixture-%s.S" % label)
+    elf = os.path.join(WORK, "fixture-%s.elf" % label)
     with open(source, "w") as f:
         f.write(FIXTURE_SOURCE)
-    result = run([CROSS + "gcc", "-march=rv64gc", "-mabi=lp64d", "-nostdlib", "-static",
+    result = run([CROSS + "gcc", "-march=" + arch, "-mabi=" + abi, "-nostdlib", "-static",
                   "-Wl,-Ttext=0x80001000", "-Wl,-e,fixture_kinds", "-Wl,--no-warn-rwx-segments",
                   source, "-o", elf])
-    ok = results.check("build CFI fixture (every rule kind, zPLRS CIE)", result.returncode == 0,
-                       result.stderr)
+    ok = results.check("build CFI fixture %s (every rule kind, zPLRS CIE, absptr FDEs)" % label,
+                       result.returncode == 0, result.stderr)
     return elf if ok else None
 
 
-def check_fixture_undefined(results, elf):
+def check_fixture_undefined(results, label, elf):
     """The fixture's "u" columns that readelf cannot tell apart."""
     symbols = {}
     for line in run([CROSS + "nm", elf]).stdout.splitlines():
@@ -471,8 +521,8 @@ def check_fixture_undefined(results, elf):
         if "error" in fields or columns.get(column) != rule:
             problems.append("%s+%d: %s should be %s: %s" % (function, offset, register_name(column),
                                                           rule or "unspecified", pair[0]))
-    results.check("CFI fixture: DW_CFA_undefined gives an undefined rule, a restore to a CIE "
-                  "without one leaves the column unspecified",
+    results.check("CFI fixture %s: DW_CFA_undefined gives an undefined rule, a restore to a CIE "
+                  "without one leaves the column unspecified" % label,
                   problem is None and not problems, "\n".join(problems) + (problem or ""))
 
 
@@ -493,10 +543,11 @@ def run_all(results, kernels_built=lambda: None):
     (tests/run_tests.py runs them side by side)."""
     os.makedirs(WORK, exist_ok=True)
     targets = []
-    fixture = build_fixture(results)
-    if fixture:
-        targets.append(("fixture", fixture))
-        check_fixture_undefined(results, fixture)
+    for label, arch, abi in FIXTURE_TARGETS:
+        fixture = build_fixture(results, label, arch, abi)
+        if fixture:
+            targets.append(("fixture " + label, fixture))
+            check_fixture_undefined(results, label, fixture)
     for label, flags in LIBGCC_VARIANTS:
         elf = link_libgcc(results, label, flags)
         if elf:

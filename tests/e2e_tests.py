@@ -954,6 +954,9 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
            functools.partial(check_concurrent_builds, results),
            functools.partial(check_missing_cfi_fails_build, results)])
     kernels = [("kernel-" + label, elf) for (label, _, _), elf in zip(CONFIGS, builds) if elf]
+    # The rv32 kernels too, for the host tools' checks of ELF32 images.
+    kernels += [("kernel-" + label, elf) for (label, _, _, _), elf in zip(
+        RV32_BUILDS, builds[len(CONFIGS) + len(UNWINDER_SETS) + len(LTO_BUILDS):]) if elf]
     built(kernels)
     if not boots:
         return kernels

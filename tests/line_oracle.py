@@ -23,9 +23,10 @@ gives one address (line_choice), or an addr2line (binutils 2.40) bug
 explain_line() and explain_chain() name, each checked with GDB, readelf and
 symgen's readers (tests/tools/line_rows, inline_rows).
 
-make test (run_all): the e2e kernels, which make test builds anyway; the
-readers' answers to damaged debugging information (a line of error, never
-a crash) on a few kernels, with fewer random images than the full run.
+make test (run_all): the e2e kernels (the rv32 ones too), which make test
+builds anyway; the readers' answers to damaged debugging information (a
+line of error, never a crash) on a few kernels, with fewer random images
+than the full run.
 
 The full run (not in make test: it builds five more images and asks GDB at
 every instruction, about 5 min):
@@ -82,7 +83,7 @@ DAMAGED_KERNELS = {"kernel-gcc-O0-fp1", "kernel-gcc-O2-fp1", "kernel-gcc-Os-fp1"
                    "kernel-clang-O2-fp1"}
 DAMAGED_IMAGES_FULL = 200
 COMPRESSED_SECTIONS = [".debug_line", ".debug_info", ".debug_abbrev", ".debug_rnglists"]
-INSTRUCTION_RE = re.compile(r"^\s+([0-9a-f]+):\t([0-9a-f ]+?) *\t", re.M)
+INSTRUCTION_RE = re.compile(r"^\s*([0-9a-f]+):\t([0-9a-f ]+?) *\t", re.M)
 COMP_DIR_RE = re.compile(r"DW_AT_comp_dir\s*:.*?(/\S*)\s*$", re.M)
 NO_LINE = "??:0"
 RAWLINE_OPCODE_RE = re.compile(r"^\s+\[(0x[0-9a-f]+)\]\s+(.*)$", re.M)
@@ -855,6 +856,8 @@ def full_kernels(results, labels):
     if found and not labels:
         return found
     configs = [(label, variables, e2e_tests.build) for label, variables, _ in e2e_tests.CONFIGS]
+    configs += [(label, variables, functools.partial(e2e_tests.build, user_code=e2e_tests.RV32_CODE))
+                for label, variables, _ in e2e_tests.RV32_BUILDS]
     configs += [(label, variables, build) for label, variables in EXTRA_BUILDS]
     for label, variables, builder in configs:
         if labels and label not in labels:

@@ -621,6 +621,15 @@ def run_steps(results, label, steps):
     return True
 
 
+ELFCLASS32 = 1
+
+
+def elf_class(path):
+    """EI_CLASS, the ELF header's byte 4: 1 for ELF32, 2 for ELF64."""
+    with open(path, "rb") as f:
+        return f.read(5)[4]
+
+
 def elf_patch(data, is64, section_type, field, value):
     """Returns data with `field` (sh_offset or sh_size) of the first section
     of `section_type` set to value. Offsets from the gABI section header."""
@@ -1069,6 +1078,10 @@ def run_all(results, kernels):
     """The checks run side by side (each writes files of its own under
     WORK), their lines printed in this order."""
     os.makedirs(BAD_DIR, exist_ok=True)
+    # e2e hands over the rv32 kernels too: the host tools' ELF32 path.
+    elf32 = [label for label, elf in kernels if elf_class(elf) == ELFCLASS32]
+    results.check("symgen: the kernels include rv32 (ELF32) images: %s" % ", ".join(elf32),
+                  elf32 != [], "kernels: %s" % ", ".join(label for label, _ in kernels))
     checks = [functools.partial(check_kernel, results, label, elf) for label, elf in kernels]
     checks += [functools.partial(check_opensbi, results, elf) for elf in OPENSBI_ELFS]
     checks += [functools.partial(check, results)

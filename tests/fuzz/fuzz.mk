@@ -5,7 +5,8 @@
 #                              of its seed corpus; fails if any target fails
 #   make fuzz FUZZ_SECONDS=N
 #
-# fuzz_walk.c is built once per unwinder; fuzz_cfi.c drives tracer/cfi.h;
+# fuzz_walk.c is built once per unwinder; fuzz_cfi.c drives tracer/cfi.h,
+# natively and as the host tools run it on rv32 images (fuzz_cfi_rv32);
 # fuzz_lines.c the line table's lookups (tracer/lines.h).
 # tests/fuzz/symgen.mk, when present, may add a target: it defines
 # FUZZ_SYMGEN_TARGET (the binary's name under $(FUZZ_BUILD)), optionally
@@ -26,7 +27,7 @@ FUZZ_UNWINDER_prologue := TRACER_PROLOGUE
 FUZZ_UNWINDER_auto := TRACER_AUTO
 FUZZ_UNWINDER_table := TRACER_TABLE
 FUZZ_TARGETS := fuzz_walk_fp fuzz_walk_dwarf fuzz_walk_prologue fuzz_walk_auto fuzz_walk_table \
-	fuzz_cfi fuzz_lines
+	fuzz_cfi fuzz_cfi_rv32=fuzz_cfi fuzz_lines
 
 -include tests/fuzz/symgen.mk
 ifdef FUZZ_SYMGEN_TARGET
@@ -64,6 +65,19 @@ $(FUZZ_BUILD)/fuzz_walk_%: $(FUZZ_OBJ)/fuzz_walk_%.o $(FUZZ_COMMON_OBJS)
 	$(call TRACER_STEP,HOSTLD,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
 
 $(FUZZ_BUILD)/fuzz_cfi: $(FUZZ_OBJ)/tests/fuzz/fuzz_cfi.o $(FUZZ_COMMON_OBJS)
+	$(call TRACER_STEP,HOSTLD,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
+
+# fuzz_cfi_rv32: fuzz_cfi.c and the CFI code as symgen and the test tools
+# build them (TRACER_HOST_VIEW), on an rv32 image's 4-byte words.
+FUZZ_HOST_VIEW_OBJ := $(FUZZ_BUILD)/host-view-obj
+FUZZ_CFI_RV32_OBJS := $(patsubst %.c,$(FUZZ_HOST_VIEW_OBJ)/%.o,tests/fuzz/fuzz_cfi.c \
+	$(FUZZ_TRACER_SRCS))
+
+$(FUZZ_HOST_VIEW_OBJ)/%.o: %.c $(FUZZ_DEPS) | fuzz-deps
+	@mkdir -p $(@D)
+	$(call TRACER_STEP,HOSTCC,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) -DTRACER_HOST_VIEW -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_cfi_rv32: $(FUZZ_CFI_RV32_OBJS) $(FUZZ_OBJ)/tests/fuzz/fuzz_regions.o
 	$(call TRACER_STEP,HOSTLD,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
 
 $(FUZZ_BUILD)/fuzz_lines: $(FUZZ_OBJ)/tests/fuzz/fuzz_lines.o $(FUZZ_COMMON_OBJS)

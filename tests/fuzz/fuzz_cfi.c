@@ -14,6 +14,12 @@
  * Every record of .eh_frame (up to MAX_RECORDS) is parsed as an FDE; for
  * each that parses, the rows at its first and last pc and at one the input
  * chooses are computed, and their expressions evaluated.
+ *
+ * Built with -DTRACER_HOST_VIEW (fuzz_cfi_rv32), the harness is what symgen
+ * and the test tools are to an rv32 image: the CFI code reads 4-byte words
+ * (tracer_host_word_size), and the regions lie at an rv32 image's addresses,
+ * below 4 GiB (the arena's start at ARENA_IN_IMAGE; tracer_host_bias maps
+ * them to the arena), so that its addresses wrap as the image's do.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,10 +41,40 @@
 #define TEXT_SIZE   0x10000
 #define EH_FRAME_AT (4 * MiB)
 
+#ifdef TRACER_HOST_VIEW
+typedef uint32_t image_word;
+#define ARENA_IN_IMAGE 0x80000000u
+
+/* The address in the image of a region's host address. */
+static uintptr_t image_address(uintptr_t host)
+{
+	return host - tracer_host_bias;
+}
+
+/* The host's message of a refusal (tracer/cfi.h): formatted, so that its
+ * arguments are read, then dropped. */
+void cfi_host_fail(const char *format, ...)
+{
+	char reason[256];
+	va_list args;
+
+	va_start(args, format);
+	vsnprintf(reason, sizeof(reason), format, args);
+	va_end(args);
+}
+#else
+typedef uintptr_t image_word;
+
+static uintptr_t image_address(uintptr_t host)
+{
+	return host;
+}
+#endif
+
 static struct fuzz_region stack_region, eh_frame_region;
 /* The stack DW_OP_deref reads, as a walk's current stack. */
 static struct tracer_range stack;
-static uintptr_t stack_words[MAX_STACK_WORDS];
+static image_word stack_words[MAX_STACK_WORDS];
 
 static void fail(const char *format, ...)
 {
@@ -148,6 +184,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	fuzz_region_init(&stack_region, STACK_AT, MAX_STACK_WORDS * sizeof(uintptr_t));
 	fuzz_region_init(&eh_frame_region, EH_FRAME_AT, MAX_EH_FRAME);
+#ifdef TRACER_HOST_VIEW
+	tracer_host_word_size = sizeof(image_word);
+	tracer_host_bias = stack_region.base - STACK_AT - ARENA_IN_IMAGE;
+#endif
 	return 0;
 }
 
@@ -170,17 +210,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (unsigned i = 0; i < 15; i++)
 		reg_offsets[i] = input_u32(&input);
 	words = input_count(&input, words, 4);
-	config.text.start = eh_frame_region.base - EH_FRAME_AT + TEXT_AT;
+	config.text.start = image_address(eh_frame_region.base - EH_FRAME_AT + TEXT_AT);
 	config.text.end = config.text.start + TEXT_SIZE;
-	stack.start = stack_region.base;
-	stack.end = stack_region.base + words * sizeof(uintptr_t);
+	stack.start = image_address(stack_region.base);
+	stack.end = stack.start + words * sizeof(image_word);
 	for (size_t i = 0; i < words; i++)
-		stack_words[i] = stack_word(input_u32(&input));
+		stack_words[i] = (image_word)stack_word(input_u32(&input));
 	eh_frame_size = input_count(&input, MAX_EH_FRAME, 1);
 	eh_frame = input_bytes(&input, eh_frame_size);
-	fuzz_region_load(&stack_region, 0, stack_words, words * sizeof(uintptr_t));
+	fuzz_region_load(&stack_region, 0, stack_words, words * sizeof(image_word));
 	config.eh_frame.start =
-	    fuzz_region_load(&eh_frame_region, 0, eh_frame, eh_frame_size);
+	    image_address(fuzz_region_load(&eh_frame_region, 0, eh_frame, eh_frame_size));
 	config.eh_frame.end = config.eh_frame.start + eh_frame_size;
 
 	regs.pc = config.text.start + reg_offsets[0] % TEXT_SIZE;

@@ -10,6 +10,12 @@ interrupt stack.
     make BUILD=build/fuzzseed FP=1
     tests/fuzz/make_seeds.py build/fuzzseed/kernel.elf
 
+fuzz_cfi's seeds of images not booted (the rv32 kernel, the CFI
+differential's fixtures) are their .eh_frame with a made-up stack:
+
+    tests/fuzz/make_seeds.py --cfi build/test/rv32-gcc-O2-fp1/kernel.elf \
+        build/test/cfi/fixture-rv32.elf build/test/cfi/fixture-rv64.elf
+
 fuzz_lines' seeds are line tables of kernels as symgen encodes them
 (build/host/line_lookup --emit-c), with the inlined calls and without, and
 an empty table; no boot:
@@ -395,6 +401,41 @@ def cfi_seed(image, regs, stack_start, stack, encoding, pointer_offset):
             b"".join(u32(offset(w)) for w in words) + image.eh_frame)
 
 
+CFI_STACK_WORDS = 64
+CIE_ENCODING_RE = re.compile(r'^\s+Augmentation:\s+"(\w*)"\n(?:.*\n)*?\s+Augmentation data:\s+(.*)$',
+                             re.M)
+
+
+def image_cfi_seed(elf):
+    """fuzz_cfi's format without a boot: elf's .eh_frame (any word size),
+    the pointer its first FDE's pc_begin in its CIE's encoding, and a
+    made-up stack of CFI_STACK_WORDS words of the image's size, each
+    pointing at the next (sp at the lowest, s0-s11 a few words apart)."""
+    eh_frame = section(elf, ".eh_frame")
+    fdes = fde_list(elf)
+    raw = run([CROSS + "readelf", "--debug-dump=frames", elf]).stdout
+    cie = CIE_ENCODING_RE.search(raw[raw.index(".eh_frame"):])
+    # Without an R augmentation, FDE pointers are absptr (0).
+    encoding = int(cie.group(2).split()[-1], 16) if cie and "R" in cie.group(1) else 0
+    word = 4 if "ELF32" in run([CROSS + "readelf", "-h", elf]).stdout else 8
+    header = (bytes([encoding]) + u16(fdes[0][0] + 8) + u16(0) + u32(0x1234)
+              + u16(CFI_STACK_WORDS))
+    reg_offsets = [0, 0, 0] + [4 * word * k for k in range(12)]
+    return (header + b"".join(u32(o) for o in reg_offsets)
+            + b"".join(u32((i + 1) * word) for i in range(CFI_STACK_WORDS)) + eh_frame)
+
+
+def cfi_seeds(elves):
+    """fuzz_cfi's seeds of images without a boot (rv32 ones, for
+    fuzz_cfi_rv32 too), named by the kernel's build directory or the
+    file."""
+    for elf in elves:
+        name = os.path.basename(elf)
+        label = (os.path.basename(os.path.dirname(os.path.abspath(elf)))
+                 if name == "kernel.elf" else os.path.splitext(name)[0])
+        write("fuzz_cfi", label, image_cfi_seed(elf))
+
+
 LINES_TARGET = "fuzz_lines"
 LINE_LOOKUP = os.path.join(ROOT, "build", "host", "line_lookup")
 TRACER_LINES_MAGIC, TRACER_LINES_VERSION = 0x4E494C54, 3  # tracer/line_format.h
@@ -465,6 +506,9 @@ def write(target, name, data):
 def main():
     if sys.argv[1:2] == ["--lines"]:
         lines_seeds(sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["--cfi"]:
+        cfi_seeds(sys.argv[2:])
         return
     elf = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "fuzzseed", "kernel.elf")
     image = Image(elf)

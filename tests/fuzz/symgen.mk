@@ -31,8 +31,9 @@ $(FUZZ_BUILD)/fuzz_symgen: $(patsubst %.c,$(SYMGEN_FUZZ_OBJ)/%.o,tests/fuzz/fuzz
 # (aliases.S), with GCC's .eh_frame (cfi_functions.c) and with every pointer
 # encoding (eh_frame_encodings.S), linked as tests/symgen_tests.py links
 # them; stripped of debug sections to stay small. And a C alias with its
-# .debug_info, from GCC (DWARF 5: strp, addr) and clang (strx, addrx), for
-# the reader of the names GDB gives functions (dwarf_names.c).
+# .debug_info, from GCC (DWARF 5: strp, addr) and clang (strx, addrx), rv64
+# and rv32 (4-byte addresses), for the reader of the names GDB gives
+# functions (dwarf_names.c).
 SYMGEN_SEEDS := tests/fuzz/corpus/symgen
 .PHONY: fuzz-symgen-corpus
 fuzz-symgen-corpus: | deps
@@ -58,13 +59,16 @@ fuzz-symgen-corpus: | deps
 			$(CROSS_COMPILE)objcopy --strip-debug $(FUZZ_BUILD)/seeds/$$image-$$1.elf \
 				$(SYMGEN_SEEDS)/$$image-$$1.elf; \
 		done; \
-	done \
-	for compiler in gcc clang; do \
-		$$([ $$compiler = clang ] && echo clang --target=riscv64-unknown-elf -mno-relax \
-			|| echo $(CROSS_COMPILE)gcc) -std=c11 -g -O2 -march=rv64imac -mabi=lp64 -mcmodel=medany \
-			-ffreestanding -Itracer -Ikernel -c tests/fixtures/aliases_c.c \
-			-o $(FUZZ_BUILD)/seeds/dwarf-$$compiler.o; \
-		$(CROSS_COMPILE)ld -m elf64lriscv -Ttext=0x80001000 -e alias_entry \
-			--defsym=panic=0x80000000 $(FUZZ_BUILD)/seeds/dwarf-$$compiler.o \
-			-o $(SYMGEN_SEEDS)/dwarf-$$compiler.elf; \
+	done; \
+	for target in rv64imac,lp64,elf64lriscv,riscv64 rv32imac,ilp32,elf32lriscv,riscv32,-rv32; do \
+		set -- $$(echo $$target | tr , ' '); \
+		for compiler in gcc clang; do \
+			$$([ $$compiler = clang ] && echo clang --target=$$4-unknown-elf -mno-relax \
+				|| echo $(CROSS_COMPILE)gcc) -std=c11 -g -O2 -march=$$1 -mabi=$$2 \
+				-mcmodel=medany -ffreestanding -Itracer -Ikernel \
+				-c tests/fixtures/aliases_c.c -o $(FUZZ_BUILD)/seeds/dwarf-$$compiler$$5.o; \
+			$(CROSS_COMPILE)ld -m $$3 -Ttext=0x80001000 -e alias_entry \
+				--defsym=panic=0x80000000 $(FUZZ_BUILD)/seeds/dwarf-$$compiler$$5.o \
+				-o $(SYMGEN_SEEDS)/dwarf-$$compiler$$5.elf; \
+		done; \
 	done
