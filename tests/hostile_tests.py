@@ -4,12 +4,11 @@ tracer must stop with the reason that is true, never print a false frame,
 and never fault. Where frames remain trustworthy, they must equal GDB's bt
 (GDB reads the ELF file, not the damaged memory)."""
 import functools
-import os
 import re
 
 from e2e_tests import (boot, boot_all_unwinders, compare_frames, parse_gdb, parse_trace,
                        unwinder_console)
-from testlib import TEST_BUILD, Results, in_parallel
+from testlib import Results, in_parallel
 
 # Builds (from e2e_tests.CONFIGS, and one of its RV32_BUILDS) and the
 # tracers that apply to each.
@@ -20,10 +19,6 @@ BUILDS = {
     "gcc-O2-nocfi": ["prologue", "auto"],
     "rv32-gcc-O2-fp1": ["frame-pointer", "dwarf", "prologue", "auto", "table"],
 }
-# The rv32 kernel is not in the list of kernels e2e hands the groups (the
-# others check every kernel in it): taken from where e2e_tests.build() puts
-# it, built before that list is handed over.
-RV32_LABEL = "rv32-gcc-O2-fp1"
 NOT_A_CALL = "return address does not follow a call"
 OUTERMOST = "reached the outermost frame"
 SYMTAB_OUTSIDE = ("Note: symbol table rejected (outside the declared table memory): "
@@ -377,12 +372,8 @@ def check_kernel(results, label, elf, tracers):
 
 
 def run_all(results: Results, kernels):
-    """kernels: [(name, elf)] from e2e_tests.run_all, and the rv32 kernel
-    beside them. A thread per kernel."""
+    """kernels: [(name, elf)] from e2e_tests.run_all. A thread per kernel."""
     elves = dict(kernels)
-    rv32_elf = os.path.join(TEST_BUILD, RV32_LABEL, "kernel.elf")
-    if os.path.exists(rv32_elf):
-        elves.setdefault("kernel-" + RV32_LABEL, rv32_elf)
     checks = []
     for label, tracers in BUILDS.items():
         elf = elves.get("kernel-" + label)
