@@ -34,7 +34,10 @@ first build's objects, with one of initialized data, linked by
 tests/rtos_kernel/kernel_rom.ld through symgen's two links and check;
 readelf must show the code, the read-only data and the tracer's tables in
 ROM, .data and .bss in RAM, and .data's load image in ROM below the tables
-(so that nothing in ROM moves when the tables grow). Not booted.
+(so that nothing in ROM moves when the tables grow). Not booted. The same
+script with RAM first in MEMORY puts the tables in RAM, 1.5 GiB from the
+code: symgen must fail the build, as the guide says ("span too much address
+space"), and leave no image.
 """
 import glob
 import os
@@ -134,6 +137,28 @@ SECTION_RE = re.compile(r"^\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+
 LOAD_RE = re.compile(r"^\s*LOAD\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)", re.M)
 
 
+RAM_FIRST_ERROR = "span too much address space"
+
+
+def check_ram_first(results, rom_dir, make, objects):
+    """kernel_rom.ld with its two regions swapped: the tables (in no region
+    of their own) go to the first that fits, RAM, and symgen refuses."""
+    script = open(os.path.join(KERNEL_DIR, "kernel_rom.ld")).read()
+    rom, ram = (re.search(r"^\t%s \(.*\n" % name, script, re.M).group(0) for name in ("ROM", "RAM"))
+    swapped = os.path.join(rom_dir, "kernel_ram_first.ld")
+    with open(swapped, "w") as out:
+        out.write(script.replace(rom + ram, ram + rom))
+    work = os.path.join(rom_dir, "ram_first")
+    elf = os.path.join(work, "kernel.elf")
+    linked = run(make + ["-s", "TRACER_LDSCRIPT=" + swapped, "TRACER_ELF=" + elf,
+                         "TRACER_WORK=" + work, "TRACER_BUILD_LIB=no",
+                         "OBJS=" + " ".join(objects), elf], timeout=120)
+    results.check("rtos kernel, kernel_rom.ld with RAM first: symgen fails the build (\"%s\"), "
+                  "no image" % RAM_FIRST_ERROR, script != open(swapped).read() and
+                  linked.returncode != 0 and RAM_FIRST_ERROR in linked.stderr and
+                  not os.path.exists(elf), linked.stdout[-1000:] + linked.stderr[-1000:])
+
+
 def check_rom_link(results, build_dir, make):
     """The kernel's objects (the kernel's and the tracer's, of build_dir)
     and one of initialized data, linked by kernel_rom.ld into build_dir/rom:
@@ -178,6 +203,7 @@ def check_rom_link(results, build_dir, make):
                   % (data_load and hex(data_load), data_size, tables and hex(tables)),
                   data_load is not None and tables is not None and ROM[0] <= data_load and
                   data_load + data_size <= tables)
+    check_ram_first(results, rom_dir, make, objects)
 
 
 def build(results, label, variables):
