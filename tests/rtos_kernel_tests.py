@@ -134,7 +134,8 @@ RAM_SECTIONS = [".data", ".bss"]
 ROM_DATA_SOURCE = "int rom_test_counter = 5;\nint rom_test_table[64] = {1, 2, 3};\n"
 SECTION_RE = re.compile(r"^\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s",
                         re.M)
-LOAD_RE = re.compile(r"^\s*LOAD\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)", re.M)
+LOAD_RE = re.compile(r"^\s*LOAD\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)",
+                     re.M)
 
 
 RAM_FIRST_ERROR = "span too much address space"

@@ -11,6 +11,12 @@ TRACER_STACK_CAPTURE; the one-call printer (tracer_print_backtrace()),
 within it plus TRACER_STACK_PRINT, its put_line callback aside (the
 caller's code: GCC's indirect-call placeholder).
 
+The same for rv32 (-march=rv32imac_zicsr_zifencei -mabi=ilp32, -O2, with
+and without frame pointers), against the rv32 column of docs/porting.md's
+stack table: what rv32 ports may size their stacks by. tracer.h's figures
+must hold there too, and the column must stay a measurement (at most
+RV32_SLACK_PERCENT, or 16 bytes, above what rv32 needs).
+
 The call graph must be closed and bounded: no recursion, no frame of
 dynamic size, no call to a function outside tracer/ (a freestanding kernel
 need not have memcpy).
@@ -64,8 +70,9 @@ def call_graph(flags, directory, sources=None, arch="rv64"):
                          for f in os.listdir(os.path.join(ROOT, "tracer")) if f.endswith(".c"))
     for source in sources:
         base = os.path.join(directory, os.path.basename(source)[:-2])
-        result = run([CROSS + "gcc"] + FLAGS + ARCH_FLAGS[arch] + flags + ["-fcallgraph-info=su", "-Itracer",
-                      "-Ikernel", "-c", source, "-o", base + ".o"])
+        result = run([CROSS + "gcc"] + FLAGS + ARCH_FLAGS[arch] + flags +
+                     ["-fcallgraph-info=su", "-Itracer", "-Ikernel", "-c", source,
+                      "-o", base + ".o"])
         if result.returncode != 0:
             problems.append(result.stderr)
             continue
