@@ -215,10 +215,11 @@ SMP ?= 1
 # The firmware: QEMU's bundled OpenSBI (-bios default); for rv32, where QEMU
 # bundles none (QEMU 7.2), Debian's, fetched once (XLEN above).
 RV32_OPENSBI := build/firmware/opensbi-riscv32-fw_dynamic.bin
+RV32_QEMU_BIOS = $(if $(wildcard $(addsuffix /opensbi-riscv32-generic-fw_dynamic.bin,\
+	$(shell qemu-system-riscv32 -L help 2>/dev/null))),default,$(RV32_OPENSBI))
 ifeq ($(origin QEMU_BIOS),undefined)
 ifeq ($(XLEN),32)
-QEMU_BIOS := $(if $(wildcard $(addsuffix /opensbi-riscv32-generic-fw_dynamic.bin,\
-	$(shell $(QEMU) -L help 2>/dev/null))),default,$(RV32_OPENSBI))
+QEMU_BIOS := $(RV32_QEMU_BIOS)
 else
 QEMU_BIOS := default
 endif
@@ -315,13 +316,17 @@ help:
 
 # make bench: instructions per frame of the tracer's unwinders against libgcc's
 # _Unwind_Backtrace (tests/bench/), counted with rdinstret under -icount
-# shift=0; then the tracer's .text per unwinder set (tests/bench/tracer_text.py),
+# shift=0, on rv64 and rv32 kernels; then the tracer's .text per unwinder set (tests/bench/tracer_text.py),
 # and the line table's bytes and lookup (tests/bench/line_bench.py). Only these kernels link libgcc's unwinder and an allocator. They
-# name the rv64imac/lp64 libgcc: with _zicsr_zifencei in -march, -lgcc finds
+# name the rv64imac/lp64 (rv32imac/ilp32) libgcc: with _zicsr_zifencei in -march, -lgcc finds
 # the default hard-float one, which does not link with lp64 objects.
 BENCH_SRCS := tests/bench/unwind_bench.c tests/bench/libgcc_support.c
 BENCH_MAKE = $(MAKE) CC=$(CROSS_COMPILE)gcc OPT=-O2 EXTRA_SRCS="$(BENCH_SRCS)" \
 	LIBGCC=$$($(CROSS_COMPILE)gcc -march=rv64imac -mabi=$(ABI) -print-libgcc-file-name)
+# The rv32 kernels without -g (a third less to compile; the same code): only
+# the rv64 ones' line tables are measured.
+BENCH_MAKE32 = $(MAKE) XLEN=32 CC=$(CROSS_COMPILE)gcc OPT=-O2 DEBUG_CFLAGS= EXTRA_SRCS="$(BENCH_SRCS)" \
+	LIBGCC=$$($(CROSS_COMPILE)gcc -march=rv32imac -mabi=ilp32 -print-libgcc-file-name)
 # The benchmark names its build in its output (gcc-O2-fp0): the level from OPT.
 $(BUILD)/obj/tests/bench/%.o: TARGET_CFLAGS += -DBENCH_OPT='"$(OPT)"' \
 	-DBENCH_VARIANT='"$(BENCH_VARIANT)"'
@@ -330,18 +335,24 @@ $(BUILD)/obj/tests/bench/%.o: TARGET_CFLAGS += -DBENCH_OPT='"$(OPT)"' \
 BENCH_MANY := build/bench-10x/many_functions.c
 BENCH_MANY_COUNT := 3000
 BENCH_QEMU = $(QEMU) -machine virt -nographic -bios default -icount shift=0 -kernel
+BENCH_QEMU32 = qemu-system-riscv32 -machine virt -nographic -bios $(RV32_QEMU_BIOS) \
+	-icount shift=0 -kernel
 .PHONY: bench
-bench: deps $(HOST_BUILD)/line_lookup
-	$(BENCH_MAKE) BUILD=build/bench FP=0
-	$(BENCH_MAKE) BUILD=build/bench-fp1 FP=1
+bench: deps $(HOST_BUILD)/line_lookup $(RV32_OPENSBI)
+	+$(BENCH_MAKE) BUILD=build/bench FP=0
+	+$(BENCH_MAKE) BUILD=build/bench-fp1 FP=1
+	+$(BENCH_MAKE32) BUILD=build/bench-rv32 FP=0
+	+$(BENCH_MAKE32) BUILD=build/bench-rv32-fp1 FP=1
 	@mkdir -p $(dir $(BENCH_MANY))
 	@$(PYTHON) tests/bench/many_functions.py $(BENCH_MANY_COUNT) > $(BENCH_MANY).new
 	@cmp -s $(BENCH_MANY).new $(BENCH_MANY) && rm $(BENCH_MANY).new || mv $(BENCH_MANY).new $(BENCH_MANY)
-	$(BENCH_MAKE) BUILD=build/bench-10x FP=0 EXTRA_SRCS="$(BENCH_SRCS) $(BENCH_MANY)" \
+	+$(BENCH_MAKE) BUILD=build/bench-10x FP=0 EXTRA_SRCS="$(BENCH_SRCS) $(BENCH_MANY)" \
 		BENCH_VARIANT=-10x
 	$(BENCH_QEMU) build/bench/kernel.elf -append "scenario=call:bench_unwinders"
 	$(BENCH_QEMU) build/bench-fp1/kernel.elf -append "scenario=call:bench_unwinders_fp"
 	$(BENCH_QEMU) build/bench-10x/kernel.elf -append "scenario=call:bench_unwinders"
+	$(BENCH_QEMU32) build/bench-rv32/kernel.elf -append "scenario=call:bench_unwinders"
+	$(BENCH_QEMU32) build/bench-rv32-fp1/kernel.elf -append "scenario=call:bench_unwinders_fp"
 	@$(PYTHON) tests/bench/tracer_text.py $(CURDIR)/build/bench-text $(CC) \
 		$(filter-out $(OPT) $(TRACER_UNWINDER_FLAGS) -I%,$(TARGET_CFLAGS)) -I$(CURDIR)/tracer
 	@$(PYTHON) tests/bench/line_bench.py --bench build/bench-lines gcc-O2-fp0=build/bench/kernel.elf \

@@ -14,7 +14,9 @@
     design.md's panic-path cases are what those cases print;
   * the README's "Add your own code" example builds, boots and panics;
   * porting.md's TRACER_STACK_* table equals the headers' figures, and its
-    hand build of symgen builds a symgen that runs;
+    hand build of symgen builds a symgen that runs; its ROM/RAM linker
+    script fragment is tests/rtos_kernel/kernel_rom.ld's (which
+    rtos_kernel_tests links), and the span symgen allows is symgen's;
   * Linux's decode_stacktrace.sh, as tests/decode_stacktrace_model.py
     models its parser, reads the trace lines of the real sample runs and a
     line of each shape docs/output-format.md's grammar allows as that
@@ -535,6 +537,36 @@ def check_symgen_by_hand(results):
                   command + "\n" + built.stderr[-1500:] + (ran.stderr if ran else ""))
 
 
+ROM_SCRIPT = "tests/rtos_kernel/kernel_rom.ld"
+
+
+def check_rom_fragment(results):
+    """porting.md's ROM/RAM fragment: its lines, "..." aside, are lines of
+    kernel_rom.ld in the same order (indentation aside); and the span it
+    says symgen allows code and .eh_frame is symgen's SPAN_MAX."""
+    text = read("docs/porting.md")
+    block = next((b for _, b in code_blocks(text) if any("MEMORY" in line for line in b)), None)
+    if not results.check("docs: porting.md shows a ROM/RAM linker script", block is not None):
+        return
+    script = [line.strip() for line in read(ROM_SCRIPT).splitlines()]
+    position, missing = 0, []
+    for line in (line.strip() for line in block):
+        if line == "...":
+            continue
+        if line in script[position:]:
+            position = script.index(line, position) + 1
+        else:
+            missing.append(line)
+    results.check("docs: porting.md's ROM/RAM fragment is %s's, in order" % ROM_SCRIPT,
+                  not missing, "not in the script (or out of order): %s" % missing)
+    span = re.search(r"#define SPAN_MAX \(\(uint64_t\)1 << (\d+)\)", read("symgen/image_view.c"))
+    stated = re.search(r"code and\s+`\.eh_frame` as one span, of\s+at\s+most (\d+) GiB", text)
+    results.check("docs: porting.md's span of code and .eh_frame is symgen's SPAN_MAX",
+                  span is not None and stated is not None and
+                  int(stated.group(1)) << 30 == 1 << int(span.group(1)),
+                  "%s, %s" % (span and span.group(0), stated and stated.group(0)))
+
+
 def check_test_runner(results):
     """docs/testing.md's promises of make test's output, on its quickest
     group: quiet, only the group's line and the count; V=1 a PASS line a
@@ -574,6 +606,7 @@ def run_all(results: Results, kernels):
     check_layout(results, files)
     check_stack_figures(results)
     check_symgen_by_hand(results)
+    check_rom_fragment(results)
     check_test_runner(results)
     elf = dict(kernels).get(SAMPLE_KERNEL)
     if not results.check("docs: the test kernel %s was built" % SAMPLE_KERNEL, elf is not None):

@@ -28,7 +28,18 @@ innermost only, and the walk ends at the outer one (OUTER_TRAP_END).
 
 And of symgen/tracer.mk's default link command: the kernel's Makefile puts
 its -march in CFLAGS and LDFLAGS, and each link names it once.
+
+And of a ROM/RAM link (docs/porting.md, "Text in ROM, data in RAM"): the
+first build's objects, with one of initialized data, linked by
+tests/rtos_kernel/kernel_rom.ld through symgen's two links and check;
+readelf must show the code, the read-only data and the tracer's tables in
+ROM, .data and .bss in RAM, and .data's load image in ROM below the tables
+(so that nothing in ROM moves when the tables grow). Not booted. The same
+script with RAM first in MEMORY puts the tables in RAM, 1.5 GiB from the
+code: symgen must fail the build, as the guide says ("span too much address
+space"), and leave no image.
 """
+import glob
 import os
 import re
 import sys
@@ -39,7 +50,7 @@ import frame_lines  # noqa: E402
 from e2e_tests import MACHINE_TRAP_RE, boot, compare_frames, parse_gdb  # noqa: E402
 from port_kernel_tests import (USER, frame_problems, nm_name, text_symbols,  # noqa: E402
                                tracer_traces)
-from testlib import HOST_BUILD, ROOT, TEST_BUILD, Results, in_parallel, run  # noqa: E402
+from testlib import CROSS, HOST_BUILD, ROOT, TEST_BUILD, Results, in_parallel, run  # noqa: E402
 
 SYMGEN = os.path.join(HOST_BUILD, "symgen")
 KERNEL_DIR = os.path.join(ROOT, "tests", "rtos_kernel")
@@ -114,6 +125,88 @@ def qemu_argv(elf, args, harts):
             "-bios", "none", "-kernel", elf]
 
 
+# kernel_rom.ld's regions: QEMU virt's flash, and RAM.
+ROM = (0x20000000, 0x20000000 + 32 * 1024 * 1024)
+RAM = (0x80000000, 0x80000000 + 128 * 1024 * 1024)
+ROM_SECTIONS = [".text", ".rodata", ".eh_frame", ".tracer_symtab"]
+RAM_SECTIONS = [".data", ".bss"]
+# Initialized data, which the kernel has none of: its load image goes to ROM.
+ROM_DATA_SOURCE = "int rom_test_counter = 5;\nint rom_test_table[64] = {1, 2, 3};\n"
+SECTION_RE = re.compile(r"^\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s",
+                        re.M)
+LOAD_RE = re.compile(r"^\s*LOAD\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)",
+                     re.M)
+
+
+RAM_FIRST_ERROR = "span too much address space"
+
+
+def check_ram_first(results, rom_dir, make, objects):
+    """kernel_rom.ld with its two regions swapped: the tables (in no region
+    of their own) go to the first that fits, RAM, and symgen refuses."""
+    script = open(os.path.join(KERNEL_DIR, "kernel_rom.ld")).read()
+    rom, ram = (re.search(r"^\t%s \(.*\n" % name, script, re.M).group(0) for name in ("ROM", "RAM"))
+    swapped = os.path.join(rom_dir, "kernel_ram_first.ld")
+    with open(swapped, "w") as out:
+        out.write(script.replace(rom + ram, ram + rom))
+    work = os.path.join(rom_dir, "ram_first")
+    elf = os.path.join(work, "kernel.elf")
+    linked = run(make + ["-s", "TRACER_LDSCRIPT=" + swapped, "TRACER_ELF=" + elf,
+                         "TRACER_WORK=" + work, "TRACER_BUILD_LIB=no",
+                         "OBJS=" + " ".join(objects), elf], timeout=120)
+    results.check("rtos kernel, kernel_rom.ld with RAM first: symgen fails the build (\"%s\"), "
+                  "no image" % RAM_FIRST_ERROR, script != open(swapped).read() and
+                  linked.returncode != 0 and RAM_FIRST_ERROR in linked.stderr and
+                  not os.path.exists(elf), linked.stdout[-1000:] + linked.stderr[-1000:])
+
+
+def check_rom_link(results, build_dir, make):
+    """The kernel's objects (the kernel's and the tracer's, of build_dir)
+    and one of initialized data, linked by kernel_rom.ld into build_dir/rom:
+    symgen's two links and its check pass, and readelf places every section
+    as the port guide says."""
+    rom_dir = os.path.join(build_dir, "rom")
+    os.makedirs(rom_dir, exist_ok=True)
+    data = os.path.join(rom_dir, "rom_data")
+    with open(data + ".c", "w") as source:
+        source.write(ROM_DATA_SOURCE)
+    compiled = run([CROSS + "gcc", ARCH_FLAG, "-mabi=ilp32", "-O2", "-c", data + ".c",
+                    "-o", data + ".o"])
+    objects = ([os.path.join(build_dir, name + ".o")
+                for name in ("start", "portasm", "main", "tasks", "console")]
+               + sorted(glob.glob(os.path.join(build_dir, "tracer", "*.o"))) + [data + ".o"])
+    elf = os.path.join(rom_dir, "kernel.elf")
+    linked = run(make + ["-s", "TRACER_LDSCRIPT=kernel_rom.ld", "TRACER_ELF=" + elf,
+                         "TRACER_WORK=" + rom_dir, "TRACER_BUILD_LIB=no",
+                         "OBJS=" + " ".join(objects), elf], timeout=120)
+    if not results.check("rtos kernel: linked by kernel_rom.ld (text in ROM, data in RAM), "
+                         "symgen's two links and check", compiled.returncode == 0 and
+                         linked.returncode == 0 and os.path.exists(elf),
+                         compiled.stderr + linked.stdout[-2000:] + linked.stderr[-2000:]):
+        return
+    sections = {name: (int(address, 16), int(size, 16)) for name, address, size in
+                SECTION_RE.findall(run([CROSS + "readelf", "-SW", elf]).stdout)}
+    loads = [tuple(int(v, 16) for v in load)
+             for load in LOAD_RE.findall(run([CROSS + "readelf", "-lW", elf]).stdout)]
+    for names, (start, end), region in ((ROM_SECTIONS, ROM, "ROM"), (RAM_SECTIONS, RAM, "RAM")):
+        for name in names:
+            address, size = sections.get(name, (None, 0))
+            results.check("rtos kernel, kernel_rom.ld: %s in %s (readelf: %s, %d bytes)"
+                          % (name, region, address and hex(address), size),
+                          address is not None and size > 0 and
+                          start <= address and address + size <= end)
+    data_address, data_size = sections.get(".data", (None, 0))
+    data_load = next((physical for virtual, physical, _ in loads if virtual == data_address),
+                     None)
+    tables = sections.get(".eh_frame", (None, 0))[0]
+    results.check("rtos kernel, kernel_rom.ld: .data's load image in ROM, below the tables "
+                  "(load address %s, %d bytes; .eh_frame at %s)"
+                  % (data_load and hex(data_load), data_size, tables and hex(tables)),
+                  data_load is not None and tables is not None and ROM[0] <= data_load and
+                  data_load + data_size <= tables)
+    check_ram_first(results, rom_dir, make, objects)
+
+
 def build(results, label, variables):
     build_dir = os.path.join(TEST_BUILD, "rtos_kernel", label)
     make = ["make", "-C", KERNEL_DIR, "BUILD=" + build_dir, "TRACER_SYMGEN=" + SYMGEN] + variables
@@ -129,6 +222,7 @@ def build(results, label, variables):
                       "LDFLAGS) once" % ARCH_FLAG,
                       len(links) == 2 and all(line.split().count(ARCH_FLAG) == 1
                                               for line in links), "\n".join(links))
+        check_rom_link(results, build_dir, make)
     return os.path.join(build_dir, "kernel.elf") if ok else None
 
 

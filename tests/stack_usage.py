@@ -11,6 +11,12 @@ TRACER_STACK_CAPTURE; the one-call printer (tracer_print_backtrace()),
 within it plus TRACER_STACK_PRINT, its put_line callback aside (the
 caller's code: GCC's indirect-call placeholder).
 
+The same for rv32 (-march=rv32imac_zicsr_zifencei -mabi=ilp32, -O2, with
+and without frame pointers), against the rv32 column of docs/porting.md's
+stack table: what rv32 ports may size their stacks by. tracer.h's figures
+must hold there too, and the column must stay a measurement (at most
+RV32_SLACK_PERCENT, or 16 bytes, above what rv32 needs).
+
 The call graph must be closed and bounded: no recursion, no frame of
 dynamic size, no call to a function outside tracer/ (a freestanding kernel
 need not have memcpy).
@@ -28,8 +34,11 @@ import tempfile
 
 from testlib import CROSS, ROOT, Results, info, run
 
-FLAGS = ["-std=c11", "-O2", "-march=rv64imac_zicsr_zifencei", "-mabi=lp64", "-mcmodel=medany",
-         "-ffreestanding", "-fno-builtin", "-fasynchronous-unwind-tables"]
+FLAGS = ["-std=c11", "-O2", "-mcmodel=medany", "-ffreestanding", "-fno-builtin",
+         "-fasynchronous-unwind-tables"]
+# The library's two word sizes, each with tracer.h's figures for it.
+ARCH_FLAGS = {"rv64": ["-march=rv64imac_zicsr_zifencei", "-mabi=lp64"],
+              "rv32": ["-march=rv32imac_zicsr_zifencei", "-mabi=ilp32"]}
 FRAME_POINTER_FLAGS = [["-fno-omit-frame-pointer"], ["-fomit-frame-pointer"]]
 STEPS = {"frame_pointer_step", "dwarf_step", "prologue_step", "table_step", "table_run"}
 # The unwinder, its tracer.h figure, and the steps its walk can reach (the
@@ -51,17 +60,19 @@ NODE_RE = re.compile(r'^node: \{ title: "([^"]+)" label: "[^"]*\\n(\d+) bytes \(
 EDGE_RE = re.compile(r'^edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')
 
 
-def call_graph(flags, directory, sources=None):
+def call_graph(flags, directory, sources=None, arch="rv64"):
     """({function: (bytes, qualifier)}, {function: {callees}}, problems) of
-    `sources` (default: tracer/*.c), compiled with FLAGS and `flags`."""
+    `sources` (default: tracer/*.c), compiled for `arch` with FLAGS and
+    `flags`."""
     frames, calls, problems = {}, {}, []
     if sources is None:
         sources = sorted(os.path.join("tracer", f)
                          for f in os.listdir(os.path.join(ROOT, "tracer")) if f.endswith(".c"))
     for source in sources:
         base = os.path.join(directory, os.path.basename(source)[:-2])
-        result = run([CROSS + "gcc"] + FLAGS + flags + ["-fcallgraph-info=su", "-Itracer",
-                      "-Ikernel", "-c", source, "-o", base + ".o"])
+        result = run([CROSS + "gcc"] + FLAGS + ARCH_FLAGS[arch] + flags +
+                     ["-fcallgraph-info=su", "-Itracer", "-Ikernel", "-c", source,
+                      "-o", base + ".o"])
         if result.returncode != 0:
             problems.append(result.stderr)
             continue
@@ -174,13 +185,106 @@ def check_unoptimized_factor(results, directory, stated):
 LINES_ENTRIES = ("lines_arrays_check", "tracer_line_at", "tracer_inline_call_at")
 
 
-def check_lines(results, label, frames, calls, stated):
+def check_lines(results, label, frames, calls, stated, source):
     worst = max((deepest(entry, frames, calls, set(), []) for entry in LINES_ENTRIES),
                 key=lambda b: b[0])
     info("  %s line table: %d bytes: %s" % (label, worst[0], " -> ".join(worst[1])))
-    results.check("%s line table: %d bytes, within tracer.h's TRACER_STACK_LINES (%s)"
-                  % (label, worst[0], stated.get("TRACER_STACK_LINES")),
+    results.check("%s line table: %d bytes, within %s TRACER_STACK_LINES (%s)"
+                  % (label, worst[0], source, stated.get("TRACER_STACK_LINES")),
                   worst[0] <= stated.get("TRACER_STACK_LINES", 0), " -> ".join(worst[1]))
+    return {"TRACER_STACK_LINES": worst[0]}
+
+
+def check_walks(results, label, frames, calls, stated, source):
+    """Each unwinder's walk, capture and printer within the figures
+    `stated` (from `source`); {macro: the bytes this build needs of it}
+    (for TRACER_STACK_CAPTURE and _PRINT: over the unwinder's figure)."""
+    needed = check_lines(results, label, frames, calls, stated, source)
+
+    def need(macro, size):
+        needed[macro] = max(needed.get(macro, 0), size)
+
+    for name, macro, steps in UNWINDERS:
+        excluded = STEPS - steps
+        try:
+            worst = max((deepest(entry, frames, calls, excluded, [])
+                         for entry in ("tracer_start", "tracer_next", "tracer_prepare")),
+                        key=lambda b: b[0])
+            capture = deepest("tracer_capture", frames, calls, excluded, [])
+            printer = deepest("tracer_print_backtrace", frames, calls,
+                              excluded | {INDIRECT_CALL}, [])
+        except ValueError as error:
+            results.check("%s %s: the call graph is bounded" % (label, name), False,
+                          str(error))
+            continue
+        info("  %s %s: %d bytes: %s" % (label, name, worst[0], " -> ".join(worst[1])))
+        results.check("%s %s: %d bytes, within %s %s (%s)"
+                      % (label, name, worst[0], source, macro, stated.get(macro)),
+                      macro in stated and worst[0] <= stated[macro],
+                      " -> ".join(worst[1]))
+        need(macro, worst[0])
+        limit = stated.get(macro, 0) + stated.get("TRACER_STACK_CAPTURE", 0)
+        info("  %s %s capture: %d bytes (%d over %s): %s"
+             % (label, name, capture[0], capture[0] - stated.get(macro, 0), macro,
+                " -> ".join(capture[1])))
+        results.check("%s %s capture: %d bytes, within %s %s + "
+                      "TRACER_STACK_CAPTURE (%d)" % (label, name, capture[0], source, macro,
+                                                     limit),
+                      macro in stated and "TRACER_STACK_CAPTURE" in stated and
+                      capture[0] <= limit, " -> ".join(capture[1]))
+        need("TRACER_STACK_CAPTURE", capture[0] - stated.get(macro, 0))
+        limit = stated.get(macro, 0) + stated.get("TRACER_STACK_PRINT", 0)
+        info("  %s %s printer: %d bytes (%d over %s): %s"
+             % (label, name, printer[0], printer[0] - stated.get(macro, 0), macro,
+                " -> ".join(printer[1])))
+        results.check("%s %s printer: %d bytes, within %s %s + "
+                      "TRACER_STACK_PRINT (%d)" % (label, name, printer[0], source, macro,
+                                                   limit),
+                      macro in stated and "TRACER_STACK_PRINT" in stated and
+                      printer[0] <= limit, " -> ".join(printer[1]))
+        need("TRACER_STACK_PRINT", printer[0] - stated.get(macro, 0))
+    return needed
+
+
+# docs/porting.md's table of the figures: tracer.h's (rv64, the figures
+# the macros have) and the ones measured on rv32, which a port may size
+# its stacks by there. The rv32 column must hold what the library needs
+# (the same checks as tracer.h's) and stay a measurement: at most
+# RV32_SLACK_PERCENT (or one 16-byte unit) above it; and within tracer.h's,
+# which bounds both.
+PORTING = os.path.join(ROOT, "docs", "porting.md")
+STACK_ROW_RE = re.compile(r"^\s*\| `(TRACER_STACK_\w+)` \| (\d+) \| (\d+) \|", re.M)
+RV32_SLACK_PERCENT = 10
+RV32_SLACK_MIN = 16
+# Where the docs state that slack: (file, pattern of its two figures).
+RV32_SLACK_STATED = [(PORTING, r"no more than (\d+)% \(or (\d+) bytes\) less"),
+                     (os.path.join(ROOT, "docs", "testing.md"),
+                      r"within (\d+)%\s+\(or (\d+) bytes\) of what rv32 needs")]
+
+
+def rv32_figures():
+    return {name: int(rv32) for name, _, rv32 in STACK_ROW_RE.findall(open(PORTING).read())}
+
+
+def check_rv32_column(results, figures, stated, needed):
+    """The rv32 column: a row for every tracer.h figure, each within it,
+    and close to what the rv32 builds needed."""
+    results.check("porting.md's stack table has an rv32 figure for each of tracer.h's (%s)"
+                  % sorted(figures), set(figures) == set(stated), sorted(stated))
+    for macro, figure in sorted(figures.items()):
+        most = needed.get(macro, 0) + max(RV32_SLACK_MIN,
+                                          needed.get(macro, 0) * RV32_SLACK_PERCENT // 100)
+        results.check("porting.md's rv32 %s, %d bytes: within tracer.h's (%s), and at most "
+                      "%d%% (or %d bytes) above what rv32 needs (%s)"
+                      % (macro, figure, stated.get(macro), RV32_SLACK_PERCENT, RV32_SLACK_MIN,
+                         needed.get(macro)),
+                      figure <= stated.get(macro, 0) and macro in needed and figure <= most)
+    for path, pattern in RV32_SLACK_STATED:
+        found = re.findall(pattern, open(path).read())
+        results.check("%s states the rv32 column's slack, %d%% or %d bytes"
+                      % (os.path.relpath(path, ROOT), RV32_SLACK_PERCENT, RV32_SLACK_MIN),
+                      [tuple(map(int, f)) for f in found] ==
+                      [(RV32_SLACK_PERCENT, RV32_SLACK_MIN)], found)
 
 
 def run_all(results: Results):
@@ -188,44 +292,17 @@ def run_all(results: Results):
     with tempfile.TemporaryDirectory() as directory:
         check_kernel_report_frames(results, directory)
         check_unoptimized_factor(results, directory, stated)
-        for flags in FRAME_POINTER_FLAGS:
-            label = "stack use (rv64 gcc -O2 %s)" % flags[0]
-            frames, calls, problems = call_graph(flags, directory)
-            if not results.check(label + ": tracer/ compiles with -fcallgraph-info=su",
-                                 not problems, "\n".join(problems)):
-                continue
-            check_lines(results, label, frames, calls, stated)
-            for name, macro, steps in UNWINDERS:
-                excluded = STEPS - steps
-                try:
-                    worst = max((deepest(entry, frames, calls, excluded, [])
-                                 for entry in ("tracer_start", "tracer_next", "tracer_prepare")),
-                                key=lambda b: b[0])
-                    capture = deepest("tracer_capture", frames, calls, excluded, [])
-                    printer = deepest("tracer_print_backtrace", frames, calls,
-                                      excluded | {INDIRECT_CALL}, [])
-                except ValueError as error:
-                    results.check("%s %s: the call graph is bounded" % (label, name), False,
-                                  str(error))
+        figures = {"rv64": (stated, "tracer.h's"), "rv32": (rv32_figures(), "porting.md's rv32")}
+        for arch, (figures_of_arch, source) in figures.items():
+            needed = {}
+            for flags in FRAME_POINTER_FLAGS:
+                label = "stack use (%s gcc -O2 %s)" % (arch, flags[0])
+                frames, calls, problems = call_graph(flags, directory, arch=arch)
+                if not results.check(label + ": tracer/ compiles with -fcallgraph-info=su",
+                                     not problems, "\n".join(problems)):
                     continue
-                info("  %s %s: %d bytes: %s" % (label, name, worst[0], " -> ".join(worst[1])))
-                results.check("%s %s: %d bytes, within tracer.h's %s (%s)"
-                              % (label, name, worst[0], macro, stated.get(macro)),
-                              macro in stated and worst[0] <= stated[macro],
-                              " -> ".join(worst[1]))
-                limit = stated.get(macro, 0) + stated.get("TRACER_STACK_CAPTURE", 0)
-                info("  %s %s capture: %d bytes (%d over %s): %s"
-                     % (label, name, capture[0], capture[0] - stated.get(macro, 0), macro,
-                        " -> ".join(capture[1])))
-                results.check("%s %s capture: %d bytes, within tracer.h's %s + "
-                              "TRACER_STACK_CAPTURE (%d)" % (label, name, capture[0], macro, limit),
-                              macro in stated and "TRACER_STACK_CAPTURE" in stated and
-                              capture[0] <= limit, " -> ".join(capture[1]))
-                limit = stated.get(macro, 0) + stated.get("TRACER_STACK_PRINT", 0)
-                info("  %s %s printer: %d bytes (%d over %s): %s"
-                     % (label, name, printer[0], printer[0] - stated.get(macro, 0), macro,
-                        " -> ".join(printer[1])))
-                results.check("%s %s printer: %d bytes, within tracer.h's %s + "
-                              "TRACER_STACK_PRINT (%d)" % (label, name, printer[0], macro, limit),
-                              macro in stated and "TRACER_STACK_PRINT" in stated and
-                              printer[0] <= limit, " -> ".join(printer[1]))
+                for macro, size in check_walks(results, label, frames, calls, figures_of_arch,
+                                               source).items():
+                    needed[macro] = max(needed.get(macro, 0), size)
+            if arch == "rv32":
+                check_rv32_column(results, figures_of_arch, stated, needed)

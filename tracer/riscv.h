@@ -93,10 +93,12 @@ static inline bool parcel_is_ra_call(uintptr_t parcel)
 }
 
 /*
- * The common case of code_follows_call, for the frame-pointer unwinder's
- * common path: `jal ra` or `jalr ra` (a direct or an indirect call, relaxed
- * or not) ends just before `address`, inside text, whose window
- * (memory_window(text, 4)) is `text`. false means "not this case", and
+ * The common case of code_follows_call, for the frame-pointer and table
+ * unwinders' common paths: `jal ra` or `jalr ra` (a direct or an indirect
+ * call, relaxed or not) ends just before `address`, inside text, whose
+ * window (memory_window(text, 4)) is `text`; on rv32 also c.jal, which GCC
+ * emits for every call within 2 KiB there (without it, rv32's capture left
+ * its loop at most frames: make bench). false means "not this case", and
  * code_follows_call decides.
  */
 static inline bool code_follows_ra_call(struct window text, uintptr_t address)
@@ -106,6 +108,11 @@ static inline bool code_follows_ra_call(struct window text, uintptr_t address)
 	if (address % 2 != 0 || !window_contains(text, address))
 		return false;
 	parcel = ((const uint16_t *)address)[-2];
+#if UINTPTR_MAX == 0xffffffffu
+	/* c.jal: 001 ... 01 (rv64's c.addiw) */
+	if ((((const uint16_t *)address)[-1] & 0xe003) == 0x2001)
+		return true;
+#endif
 	return parcel_is_ra_call(parcel);
 }
 

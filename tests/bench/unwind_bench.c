@@ -60,8 +60,15 @@
 #else
 #define BENCH_COMPILER "gcc"
 #endif
-/* The build's name in the output: gcc-O2-fp0, gcc-O2-fp1, gcc-O2-fp0-10x. */
-#define BENCH_BUILD(fp) BENCH_COMPILER BENCH_OPT "-fp" fp BENCH_VARIANT
+/* rv32 kernels (make bench builds them beside the rv64 ones) say so first. */
+#if __riscv_xlen == 32
+#define BENCH_ARCH "rv32-"
+#else
+#define BENCH_ARCH ""
+#endif
+/* The build's name in the output: gcc-O2-fp0, gcc-O2-fp1, gcc-O2-fp0-10x,
+ * rv32-gcc-O2-fp0, rv32-gcc-O2-fp1. */
+#define BENCH_BUILD(fp) BENCH_ARCH BENCH_COMPILER BENCH_OPT "-fp" fp BENCH_VARIANT
 
 /* Provided by the linker script, the boot code and symgen (as in panic.c). */
 extern char __eh_frame_start[];
@@ -248,12 +255,13 @@ BENCH_FN static void measure_walk_start(unsigned which)
 		     benched[which].alone ? &config_alone : &config, &regs);
 	(void)tracer_next(&walk, &frame);
 	instret = read_instret() - start;
+	/* The counts are uint32_t: unsigned long on rv32 (ilp32), unsigned on rv64. */
 	kprintf("BENCH walk-start %s instret=%lu symbols=%u fdes=%u unwind=%u\n",
-		benched[which].name, instret, config.symtab->count,
-		config.fde_index->count,
-		benched[which].alone
-		    ? 0
-		    : config.unwind_table->count + config.unwind_table->block_count);
+		benched[which].name, instret, (unsigned)config.symtab->count,
+		(unsigned)config.fde_index->count,
+		benched[which].alone ? 0u
+				     : (unsigned)(config.unwind_table->count +
+						  config.unwind_table->block_count));
 }
 
 /* A walk's start (the auto unwinder) with the line table, less without:
@@ -315,20 +323,21 @@ static unsigned long slope(unsigned which, enum bench_mode mode)
 
 /* 15 * log2(n), rounded, for n >= 1, without floats: the integer part of
  * log2 from the top bit, then 16 fraction bits by repeated squaring of the
- * mantissa (a 1.16 fixed-point number in [1, 2)). */
+ * mantissa (a 1.16 fixed-point number in [1, 2), whose square needs 34 bits:
+ * 64-bit on rv32 too). */
 static unsigned long fifteen_log2(unsigned long n)
 {
 	unsigned long whole = 0;
-	unsigned long mantissa;
+	uint64_t mantissa;
 	unsigned long fraction = 0;
 
 	while (n >> (whole + 1))
 		whole++;
-	mantissa = (n << 16) >> whole;
+	mantissa = ((uint64_t)n << 16) >> whole;
 	for (unsigned bit = 0; bit < 16; bit++) {
 		mantissa = (mantissa * mantissa) >> 16;
 		fraction <<= 1;
-		if (mantissa >= 2ul << 16) {
+		if (mantissa >= 2ull << 16) {
 			fraction |= 1;
 			mantissa >>= 1;
 		}
