@@ -5,7 +5,7 @@
 #                              of its seed corpus; fails if any target fails
 #   make fuzz FUZZ_SECONDS=N
 #
-# fuzz_walk.c is built once per unwinder; fuzz_cfi.c drives tracer/cfi.h,
+# fuzz_walk.c is linked once per unwinder, which the binary's name chooses; fuzz_cfi.c drives tracer/cfi.h,
 # natively and as the host tools run it on rv32 images (fuzz_cfi_rv32);
 # fuzz_lines.c the line table's lookups (tracer/lines.h).
 # tests/fuzz/symgen.mk, when present, may add a target: it defines
@@ -21,11 +21,6 @@ FUZZ_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -g -O1 \
 FUZZ_TRACER_SRCS := $(wildcard tracer/*.c)
 FUZZ_DEPS := tests/fuzz/fuzz_regions.c $(FUZZ_TRACER_SRCS) $(wildcard tracer/*.h tests/fuzz/*.h)
 
-FUZZ_UNWINDER_fp := TRACER_FRAME_POINTER
-FUZZ_UNWINDER_dwarf := TRACER_DWARF
-FUZZ_UNWINDER_prologue := TRACER_PROLOGUE
-FUZZ_UNWINDER_auto := TRACER_AUTO
-FUZZ_UNWINDER_table := TRACER_TABLE
 FUZZ_TARGETS := fuzz_walk_fp fuzz_walk_dwarf fuzz_walk_prologue fuzz_walk_auto fuzz_walk_table \
 	fuzz_cfi fuzz_cfi_rv32=fuzz_cfi fuzz_lines
 
@@ -54,14 +49,11 @@ $(FUZZ_OBJ)/%.o: %.c $(FUZZ_DEPS) | fuzz-deps
 	@mkdir -p $(@D)
 	$(call TRACER_STEP,HOSTCC,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 
-$(FUZZ_OBJ)/fuzz_walk_%.o: tests/fuzz/fuzz_walk.c $(FUZZ_DEPS) | fuzz-deps
-	@mkdir -p $(@D)
-	$(call TRACER_STEP,HOSTCC,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_UNWINDER=$(FUZZ_UNWINDER_$*) -c $< -o $@
-
 # Kept: make would delete them as intermediate files and rebuild them next time.
-.SECONDARY: $(foreach unwinder,fp dwarf prologue auto table,$(FUZZ_OBJ)/fuzz_walk_$(unwinder).o)
+.SECONDARY: $(FUZZ_OBJ)/tests/fuzz/fuzz_walk.o
 
-$(FUZZ_BUILD)/fuzz_walk_%: $(FUZZ_OBJ)/fuzz_walk_%.o $(FUZZ_COMMON_OBJS)
+# One object, linked under each unwinder's name (fuzz_walk.c reads it).
+$(FUZZ_BUILD)/fuzz_walk_%: $(FUZZ_OBJ)/tests/fuzz/fuzz_walk.o $(FUZZ_COMMON_OBJS)
 	$(call TRACER_STEP,HOSTLD,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
 
 $(FUZZ_BUILD)/fuzz_cfi: $(FUZZ_OBJ)/tests/fuzz/fuzz_cfi.o $(FUZZ_COMMON_OBJS)

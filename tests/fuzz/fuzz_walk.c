@@ -1,9 +1,10 @@
 /*
  * fuzz_walk.c - libFuzzer target: whole walks through the public API
- * (tracer_start, tracer_next, tracer_format_*) with the unwinder
- * FUZZ_UNWINDER, over one to three stacks, registers, code, .eh_frame, FDE
- * index, symbol table, unwind table and trap layout decoded from the input. After each
- * walk it asserts the walk invariants (tests/fuzz/README.md) and aborts with a
+ * (tracer_start, tracer_next, tracer_format_*) with the unwinder the
+ * binary's name says (fuzz_walk_fp, _dwarf, _prologue, _auto, _table: one
+ * object linked under each name), over one to three stacks, registers, code, .eh_frame,
+ * FDE index, symbol table, unwind table and trap layout decoded from the input. After
+ * each walk it asserts the walk invariants (tests/fuzz/README.md) and aborts with a
  * message when one fails. Every region lives in guarded memory
  * (fuzz_regions.h): a read outside the declared regions crashes.
  *
@@ -48,9 +49,8 @@
 #include "tracer_tables.h"
 #include "walk.h"
 
-#ifndef FUZZ_UNWINDER
-#error "build with -DFUZZ_UNWINDER=TRACER_FRAME_POINTER (or another unwinder)"
-#endif
+/* The unwinder of every walk: from the binary's name (LLVMFuzzerInitialize). */
+static enum tracer_unwinder fuzz_unwinder;
 
 enum {
 	FLAG_TRAP = 1 << 0,
@@ -263,7 +263,7 @@ static void fail(const char *format, ...)
 	va_list args;
 
 	fprintf(stderr, "fuzz_walk (%s): invariant violated: ",
-		tracer_unwinder_name(FUZZ_UNWINDER));
+		tracer_unwinder_name(fuzz_unwinder));
 	va_start(args, format);
 	vfprintf(stderr, format, args);
 	va_end(args);
@@ -1100,7 +1100,7 @@ static char *format_line(enum line_kind kind, char *buf, size_t size,
 	case LINE_TRAP:
 		return tracer_format_trap(buf, size, frame);
 	case LINE_HEADER:
-		return tracer_format_header(buf, size, FUZZ_UNWINDER);
+		return tracer_format_header(buf, size, fuzz_unwinder);
 	case LINE_END:
 		return tracer_format_end(buf, size, tracer_stop_reason(walk));
 	default: {
@@ -1320,7 +1320,7 @@ static void check_capture(const struct tracer_config *config,
 		walk_of((struct tracer_walk *)start)->eh_frame_status)
 		return;
 	captured =
-	    tracer_capture(&prepared, FUZZ_UNWINDER, regs, pcs, count, &capture_stop);
+	    tracer_capture(&prepared, fuzz_unwinder, regs, pcs, count, &capture_stop);
 	if (captured != count || capture_stop != stop)
 		fail("capture: %zu pcs, stop %d; the walk: %zu frames, stop %d", captured,
 		     capture_stop, count, stop);
@@ -1329,7 +1329,7 @@ static void check_capture(const struct tracer_config *config,
 			fail("capture: pc %zu is %#lx, the walk's %#lx", i,
 			     (unsigned long)pcs[i], (unsigned long)frames[i].pc);
 	}
-	if (count > 0 && (tracer_capture(&prepared, FUZZ_UNWINDER, regs, pcs, count - 1,
+	if (count > 0 && (tracer_capture(&prepared, fuzz_unwinder, regs, pcs, count - 1,
 					 &capture_stop) != count - 1 ||
 			  capture_stop != TRACER_STOP_DEPTH_LIMIT))
 		fail("capture into %zu words: not the depth limit", count - 1);
@@ -1358,7 +1358,7 @@ static void compare_line(void *context, const char *line)
 	const struct tracer_frame *frame = &printed->frames[printed->frame];
 
 	if (printed->lines++ == 0) {
-		tracer_format_header(expected, sizeof(expected), FUZZ_UNWINDER);
+		tracer_format_header(expected, sizeof(expected), fuzz_unwinder);
 	} else if (!printed->note_done && printed->has_note[printed->frame]) {
 		snprintf(expected, sizeof(expected), "%s",
 			 printed->notes[printed->frame]);
@@ -1388,7 +1388,7 @@ static void check_printer(const struct tracer_config *config,
 	struct printed printed = {frames, count, 0,	false,	 false,
 				  0,	  stop,	 notes, has_note};
 
-	if (tracer_print_backtrace(config, regs, FUZZ_UNWINDER, compare_line, &printed) !=
+	if (tracer_print_backtrace(config, regs, fuzz_unwinder, compare_line, &printed) !=
 		stop ||
 	    printed.frame != count)
 		fail("printer: %zu frames, the walk's %zu", printed.frame, count);
@@ -1443,7 +1443,7 @@ static void walk_and_check(const struct tracer_config *config,
 	int last_stack;
 	uintptr_t top;
 
-	tracer_start(&walk, FUZZ_UNWINDER, config, regs);
+	tracer_start(&walk, fuzz_unwinder, config, regs);
 	start = walk;
 	check_line(lines, LINE_HEADER, &walk, NULL);
 	while (count <= max_depth && tracer_next(&walk, &frames[count])) {
@@ -1488,8 +1488,8 @@ static void walk_and_check(const struct tracer_config *config,
 	if (stop == TRACER_STOP_OUTERMOST &&
 	    !(count > 0 && in_task_entry(config, &frames[count - 1])) &&
 	    (last_stack < 0 || frames[count - 1].sp > top ||
-	     (frames[count - 1].sp != top && FUZZ_UNWINDER != TRACER_DWARF &&
-	      FUZZ_UNWINDER != TRACER_TABLE && FUZZ_UNWINDER != TRACER_AUTO)))
+	     (frames[count - 1].sp != top && fuzz_unwinder != TRACER_DWARF &&
+	      fuzz_unwinder != TRACER_TABLE && fuzz_unwinder != TRACER_AUTO)))
 		fail("outermost frame's sp %#lx is not the top %#lx of its stack",
 		     count ? (unsigned long)frames[count - 1].sp : 0UL,
 		     (unsigned long)top);
@@ -1622,7 +1622,7 @@ static bool saved_s0_witnessed(const struct parts *parts,
 			continue;
 		if (caller->after_trap || old != caller->fp || old == caller->pc)
 			return false;
-		if (FUZZ_UNWINDER != TRACER_FRAME_POINTER) {
+		if (fuzz_unwinder != TRACER_FRAME_POINTER) {
 			row = row_at(parts, frame_code(frame));
 			if (row < 0 || rule_of_row(row)->kind >= TRACER_UNWIND_NO_CFI)
 				return false;
@@ -1660,8 +1660,8 @@ static bool damage_claimed(const struct parts *parts, const struct tracer_config
 	case OUTSIDE_EH_FRAME:
 		return true;
 	case OUTSIDE_STACK:
-		return (FUZZ_UNWINDER == TRACER_FRAME_POINTER ||
-			FUZZ_UNWINDER == TRACER_TABLE || FUZZ_UNWINDER == TRACER_AUTO) &&
+		return (fuzz_unwinder == TRACER_FRAME_POINTER ||
+			fuzz_unwinder == TRACER_TABLE || fuzz_unwinder == TRACER_AUTO) &&
 		       table_intact && given->statuses[2] == TRACER_TABLE_OK &&
 		       saved_s0_witnessed(parts, config, given, address, old);
 	default:
@@ -1806,10 +1806,37 @@ static void unload_regions(void)
 	fuzz_region_unload(&tables_region);
 }
 
+/* fuzz_unwinder from the binary's name, fuzz_walk_<unwinder>; exits with a
+ * message for another name. */
+static void choose_unwinder(const char *path)
+{
+	static const struct {
+		const char *name;
+		enum tracer_unwinder unwinder;
+	} binaries[] = {{"fuzz_walk_fp", TRACER_FRAME_POINTER},
+			{"fuzz_walk_dwarf", TRACER_DWARF},
+			{"fuzz_walk_prologue", TRACER_PROLOGUE},
+			{"fuzz_walk_auto", TRACER_AUTO},
+			{"fuzz_walk_table", TRACER_TABLE}};
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	for (size_t i = 0; i < sizeof(binaries) / sizeof(binaries[0]); i++) {
+		if (strcmp(name, binaries[i].name) == 0) {
+			fuzz_unwinder = binaries[i].unwinder;
+			return;
+		}
+	}
+	fprintf(stderr,
+		"fuzz_walk: run as fuzz_walk_fp, _dwarf, _prologue, _auto or "
+		"_table (the unwinder), not as %s\n",
+		name);
+	exit(2);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
-	(void)argv;
+	choose_unwinder((*argv)[0]);
 	for (size_t i = 0; i < MAX_STACKS; i++)
 		fuzz_region_init(&stack_regions[i], STACK_AT + i * STACK_SPACING,
 				 MAX_STACK_WORDS * sizeof(uintptr_t));
