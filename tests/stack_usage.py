@@ -223,26 +223,17 @@ def check_walks(results, label, frames, calls, stated, source):
                       macro in stated and worst[0] <= stated[macro],
                       " -> ".join(worst[1]))
         need(macro, worst[0])
-        limit = stated.get(macro, 0) + stated.get("TRACER_STACK_CAPTURE", 0)
-        info("  %s %s capture: %d bytes (%d over %s): %s"
-             % (label, name, capture[0], capture[0] - stated.get(macro, 0), macro,
-                " -> ".join(capture[1])))
-        results.check("%s %s capture: %d bytes, within %s %s + "
-                      "TRACER_STACK_CAPTURE (%d)" % (label, name, capture[0], source, macro,
-                                                     limit),
-                      macro in stated and "TRACER_STACK_CAPTURE" in stated and
-                      capture[0] <= limit, " -> ".join(capture[1]))
-        need("TRACER_STACK_CAPTURE", capture[0] - stated.get(macro, 0))
-        limit = stated.get(macro, 0) + stated.get("TRACER_STACK_PRINT", 0)
-        info("  %s %s printer: %d bytes (%d over %s): %s"
-             % (label, name, printer[0], printer[0] - stated.get(macro, 0), macro,
-                " -> ".join(printer[1])))
-        results.check("%s %s printer: %d bytes, within %s %s + "
-                      "TRACER_STACK_PRINT (%d)" % (label, name, printer[0], source, macro,
-                                                   limit),
-                      macro in stated and "TRACER_STACK_PRINT" in stated and
-                      printer[0] <= limit, " -> ".join(printer[1]))
-        need("TRACER_STACK_PRINT", printer[0] - stated.get(macro, 0))
+        for what, added, path in (("capture", "TRACER_STACK_CAPTURE", capture),
+                                  ("printer", "TRACER_STACK_PRINT", printer)):
+            limit = stated.get(macro, 0) + stated.get(added, 0)
+            info("  %s %s %s: %d bytes (%d over %s): %s"
+                 % (label, name, what, path[0], path[0] - stated.get(macro, 0), macro,
+                    " -> ".join(path[1])))
+            results.check("%s %s %s: %d bytes, within %s %s + %s (%d)"
+                          % (label, name, what, path[0], source, macro, added, limit),
+                          macro in stated and added in stated and path[0] <= limit,
+                          " -> ".join(path[1]))
+            need(added, path[0] - stated.get(macro, 0))
     return needed
 
 
