@@ -5,7 +5,8 @@
 #                              of its seed corpus; fails if any target fails
 #   make fuzz FUZZ_SECONDS=N
 #
-# fuzz_walk.c is linked once per unwinder, which the binary's name chooses; fuzz_cfi.c drives tracer/cfi.h,
+# fuzz_walk.c is linked once per unwinder, which the binary's name chooses, and
+# built -m32 once more for fuzz_walk_auto_32 (run under qemu-i386); fuzz_cfi.c drives tracer/cfi.h,
 # natively and as the host tools run it on rv32 images (fuzz_cfi_rv32);
 # fuzz_lines.c the line table's lookups (tracer/lines.h).
 # tests/fuzz/symgen.mk, when present, may add a target: it defines
@@ -34,11 +35,13 @@ FUZZ_BINARIES := $(addprefix $(FUZZ_BUILD)/,$(foreach target,$(FUZZ_TARGETS),\
 # tests/fuzz_tests.py (make test, make fuzz) runs these targets.
 export FUZZ_TARGETS
 
-# The libFuzzer runtime is a package of its own (libclang-rt-14-dev).
+# The libFuzzer runtime is a package of its own (libclang-rt-14-dev);
+# fuzz_walk_auto_32 wants qemu-i386 and the i386 libraries, which
+# install-deps.sh installs with it.
 .PHONY: fuzz-deps
 fuzz-deps: deps
-	@test -n "$$(find "$$($(FUZZ_CC) -print-resource-dir)" -name 'libclang_rt.fuzzer-*.a')" || \
-	scripts/install-deps.sh
+	@{ test -n "$$(find "$$($(FUZZ_CC) -print-resource-dir)" -name 'libclang_rt.fuzzer-*.a')" && \
+	command -v qemu-i386 >/dev/null; } || scripts/install-deps.sh
 
 # The tracer and the harness's regions compile once, shared by the targets;
 # fuzz_walk.c once per unwinder.
