@@ -10,7 +10,9 @@
 #   run    and QEMU ($QEMU) with its bundled firmware (-bios default)
 #   debug  and a RISC-V GDB ($GDB)
 #   test   and what make test uses: clang, ld.lld, the libFuzzer runtime,
-#          python3, Debian's OpenSBI images (on Debian, every package below)
+#          qemu-i386 and the i386 C and C++ libraries (the 32-bit fuzz
+#          target), python3, Debian's OpenSBI images (on Debian, every
+#          package below)
 #
 # The Makefile runs it before a build with the tools it chose (CC, HOSTCC,
 # QEMU, GDB, PYTHON in the environment); .ci/run runs it for make test.
@@ -35,7 +37,8 @@ opensbi_elf=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.elf
 # Every package make test needs on Debian 12 (.ci/run installs them all),
 # but the libFuzzer runtime's, named after clang's version (fuzzer_package).
 debian_packages=(make gcc gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf clang lld
-  qemu-system-misc opensbi gdb-multiarch python3 zlib1g-dev)
+  qemu-system-misc opensbi gdb-multiarch python3 zlib1g-dev
+  qemu-user libc6-dev-i386 lib32gcc-12-dev lib32stdc++-12-dev)
 
 # missing: what is missing, and the variable that names it; debian: the
 # Debian packages that provide them; unpackaged: what Debian has no package
@@ -88,6 +91,22 @@ fuzzer_package() {
   echo "libclang-rt-$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p;q')-dev"
 }
 
+# fuzz_walk_auto_32 (tests/fuzz/fuzz.mk): clang -m32 links it with the i386
+# C library, libgcc and libstdc++ (libFuzzer is C++), the packages of the
+# GCC that clang finds (12 on Debian 12), and it runs under qemu-i386.
+# libstdc++'s package depends on libgcc's.
+i386_libraries_found() {
+  local file
+  for file in crt1.o libstdc++.so; do
+    [ "$(clang -m32 -print-file-name=$file)" != $file ] || return 1
+  done
+}
+i386_packages() {
+  local gcc_major
+  gcc_major=$(gcc -dumpversion 2>/dev/null | cut -d. -f1)
+  echo "libc6-dev-i386 lib32gcc-${gcc_major:-12}-dev lib32stdc++-${gcc_major:-12}-dev"
+}
+
 # shellcheck disable=SC2046 # package lists split on spaces
 {
   on_path "$cc" || need "the RISC-V C compiler: CC=$cc" $(packages_of "$cc")
@@ -114,6 +133,11 @@ if [ "$level" = test ]; then
   if on_path clang && ! fuzzer_runtime_found; then
     need "libFuzzer's runtime (make test's fuzzers)" "$(fuzzer_package)"
   fi
+  if on_path clang && ! i386_libraries_found; then
+    # shellcheck disable=SC2046 # a package list
+    need "the i386 C and C++ libraries (clang -m32 links the 32-bit fuzz target)" $(i386_packages)
+  fi
+  on_path qemu-i386 || need "qemu-i386 (runs the 32-bit fuzz target)" qemu-user
   on_path "$python" || need "Python 3: PYTHON=$python" python3
   [ -f "$opensbi_elf" ] || need "Debian's OpenSBI images (the tests read $opensbi_elf)" opensbi
 fi

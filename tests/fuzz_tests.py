@@ -12,7 +12,9 @@ number of executions is printed per target; exit 1 if any target failed.
 
 The targets are those fuzz.mk exports in FUZZ_TARGETS (the symgen target
 joins when tests/fuzz/symgen.mk defines it), each a binary name or
-binary=corpus when its corpus directories have another name.
+binary=corpus when its corpus directories have another name. A binary
+whose name ends in _32 is an i386 build (fuzz_walk_auto_32), run under
+QEMU's user mode: the host's kernel may not exec it.
 """
 import argparse
 import functools
@@ -37,6 +39,9 @@ TEST_FUZZ_SEED = 1
 INPUT_TIMEOUT = 10
 REPLAY_TIMEOUT = 120
 
+# The i386 targets' emulator (Debian's qemu-user).
+QEMU_I386 = "qemu-i386"
+
 EXECUTED_RE = re.compile(r"^stat::number_of_executed_units: (\d+)$", re.M)
 
 
@@ -55,10 +60,16 @@ def inputs(kind, corpus):
                   if not name.startswith((".", "README")))
 
 
+def command(binary):
+    """The argv that runs a target's binary: an i386 one under qemu-i386."""
+    return ([QEMU_I386] if binary.endswith("_32") else []) + [binary]
+
+
 def replay(binary, paths):
     """(ok, output): runs each input once."""
     try:
-        result = run([binary, "-timeout=%d" % INPUT_TIMEOUT] + paths, timeout=REPLAY_TIMEOUT)
+        result = run(command(binary) + ["-timeout=%d" % INPUT_TIMEOUT] + paths,
+                     timeout=REPLAY_TIMEOUT)
     except subprocess.TimeoutExpired:
         return False, "timed out after %d s" % REPLAY_TIMEOUT
     return result.returncode == 0, result.stdout + result.stderr
@@ -72,9 +83,9 @@ def fuzz(target, corpus_name, seconds, seed=None):
     corpus = os.path.join(work, "corpus")
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(os.path.join(FUZZ_DIR, "corpus", corpus_name), corpus)
-    argv = [os.path.join(FUZZ_BUILD, target), "-max_total_time=%d" % seconds,
-            "-timeout=%d" % INPUT_TIMEOUT, "-print_final_stats=1",
-            "-artifact_prefix=%s/" % work, corpus] + (["-seed=%d" % seed] if seed else [])
+    argv = command(os.path.join(FUZZ_BUILD, target)) + [
+        "-max_total_time=%d" % seconds, "-timeout=%d" % INPUT_TIMEOUT, "-print_final_stats=1",
+        "-artifact_prefix=%s/" % work, corpus] + (["-seed=%d" % seed] if seed else [])
     try:
         result = run(argv, timeout=seconds + 120)
     except subprocess.TimeoutExpired:

@@ -129,11 +129,13 @@ static inline const void *sorted_search(const void *entries, uint32_t count, siz
 /* The symbol holding addr, if `symbol` is the last one at or below it
  * (sorted_search's answer), else NULL: past its end is padding between
  * functions, or data after the last; below it, an address before the
- * first (the subtraction wraps). */
+ * first. That one is compared: the subtraction wraps, and below a symbol
+ * whose end passes the top of the address space (a size as large as rv32's
+ * whole space) it would land inside the size. */
 static inline const struct tracer_symbol *
 symbol_holding(const struct tracer_symbol *symbol, uintptr_t addr)
 {
-	return addr - symbol->addr < symbol->size ? symbol : NULL;
+	return addr >= symbol->addr && addr - symbol->addr < symbol->size ? symbol : NULL;
 }
 
 #endif /* TRACER_SEARCH_H */

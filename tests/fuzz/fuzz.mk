@@ -5,7 +5,8 @@
 #                              of its seed corpus; fails if any target fails
 #   make fuzz FUZZ_SECONDS=N
 #
-# fuzz_walk.c is linked once per unwinder, which the binary's name chooses; fuzz_cfi.c drives tracer/cfi.h,
+# fuzz_walk.c is linked once per unwinder, which the binary's name chooses, and
+# built -m32 once more for fuzz_walk_auto_32 (run under qemu-i386); fuzz_cfi.c drives tracer/cfi.h,
 # natively and as the host tools run it on rv32 images (fuzz_cfi_rv32);
 # fuzz_lines.c the line table's lookups (tracer/lines.h).
 # tests/fuzz/symgen.mk, when present, may add a target: it defines
@@ -22,7 +23,7 @@ FUZZ_TRACER_SRCS := $(wildcard tracer/*.c)
 FUZZ_DEPS := tests/fuzz/fuzz_regions.c $(FUZZ_TRACER_SRCS) $(wildcard tracer/*.h tests/fuzz/*.h)
 
 FUZZ_TARGETS := fuzz_walk_fp fuzz_walk_dwarf fuzz_walk_prologue fuzz_walk_auto fuzz_walk_table \
-	fuzz_cfi fuzz_cfi_rv32=fuzz_cfi fuzz_lines
+	fuzz_walk_auto_32=fuzz_walk_auto fuzz_cfi fuzz_cfi_rv32=fuzz_cfi fuzz_lines
 
 -include tests/fuzz/symgen.mk
 ifdef FUZZ_SYMGEN_TARGET
@@ -34,11 +35,13 @@ FUZZ_BINARIES := $(addprefix $(FUZZ_BUILD)/,$(foreach target,$(FUZZ_TARGETS),\
 # tests/fuzz_tests.py (make test, make fuzz) runs these targets.
 export FUZZ_TARGETS
 
-# The libFuzzer runtime is a package of its own (libclang-rt-14-dev).
+# The libFuzzer runtime is a package of its own (libclang-rt-14-dev);
+# fuzz_walk_auto_32 wants qemu-i386 and the i386 libraries, which
+# install-deps.sh installs with it.
 .PHONY: fuzz-deps
 fuzz-deps: deps
-	@test -n "$$(find "$$($(FUZZ_CC) -print-resource-dir)" -name 'libclang_rt.fuzzer-*.a')" || \
-	scripts/install-deps.sh
+	@{ test -n "$$(find "$$($(FUZZ_CC) -print-resource-dir)" -name 'libclang_rt.fuzzer-*.a')" && \
+	command -v qemu-i386 >/dev/null; } || scripts/install-deps.sh
 
 # The tracer and the harness's regions compile once, shared by the targets;
 # fuzz_walk.c once per unwinder.
@@ -55,6 +58,21 @@ $(FUZZ_OBJ)/%.o: %.c $(FUZZ_DEPS) | fuzz-deps
 # One object, linked under each unwinder's name (fuzz_walk.c reads it).
 $(FUZZ_BUILD)/fuzz_walk_%: $(FUZZ_OBJ)/tests/fuzz/fuzz_walk.o $(FUZZ_COMMON_OBJS)
 	$(call TRACER_STEP,HOSTLD,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
+
+# fuzz_walk_auto_32: fuzz_walk.c, the harness's regions and the tracer built
+# -m32, the tracer's 32-bit code (4-byte words, 32-bit address arithmetic,
+# rv32's c.jal, the unwind table's maps in 32-bit halves); an i386 binary,
+# which tests/fuzz_tests.py runs under qemu-i386 (a kernel may not exec it).
+FUZZ_OBJ_32 := $(FUZZ_BUILD)/obj32
+FUZZ_WALK_32_OBJS := $(patsubst %.c,$(FUZZ_OBJ_32)/%.o,tests/fuzz/fuzz_walk.c \
+	tests/fuzz/fuzz_regions.c $(FUZZ_TRACER_SRCS))
+
+$(FUZZ_OBJ_32)/%.o: %.c $(FUZZ_DEPS) | fuzz-deps
+	@mkdir -p $(@D)
+	$(call TRACER_STEP,HOSTCC,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) -m32 -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_walk_auto_32: $(FUZZ_WALK_32_OBJS)
+	$(call TRACER_STEP,HOSTLD,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) -m32 $^ -o $@
 
 $(FUZZ_BUILD)/fuzz_cfi: $(FUZZ_OBJ)/tests/fuzz/fuzz_cfi.o $(FUZZ_COMMON_OBJS)
 	$(call TRACER_STEP,HOSTLD,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@

@@ -149,10 +149,11 @@ struct tables {
 	size_t size;
 };
 #define TABLES_ARRAYS_AT 192
-/* Each array from an 8-byte boundary, as symgen writes them. */
+/* Each array from an 8-byte boundary, as symgen writes them (the symbols'
+ * end padded to it in a 32-bit build). */
 #define TABLES_ARRAYS                                                                    \
 	(MAX_FDE_ENTRIES * sizeof(struct tracer_fde_entry) +                             \
-	 MAX_SYMBOLS * sizeof(struct tracer_symbol) + MAX_BLOCKS * 10 + 16 +             \
+	 MAX_SYMBOLS * sizeof(struct tracer_symbol) + 8 + MAX_BLOCKS * 10 + 16 +         \
 	 TRACER_UNWIND_MAX_RULES * sizeof(struct tracer_unwind_rule) + MAX_ROWS * 2 +    \
 	 8 + MAX_BYTES + 8)
 /* A hash per 64 bytes of the arrays and of .eh_frame, and a few partial
@@ -169,7 +170,7 @@ enum damage {
 	DAMAGE_CHECKSUM,	   /* checksum field flipped */
 	DAMAGE_MAGIC,		   /* wrong magic */
 	DAMAGE_VERSION,		   /* wrong version */
-	DAMAGE_WORD_SIZE,	   /* an rv32 table on rv64 */
+	DAMAGE_WORD_SIZE,	   /* the other word size's table (OTHER_WORD_SIZE) */
 	DAMAGE_DESCRIPTOR_OUTSIDE, /* the config points at a guard page */
 	DAMAGE_ARRAY_OUTSIDE,	   /* the array starts at the end of the tables */
 	DAMAGE_COUNT,		   /* one entry more, the header's checksum recomputed */
@@ -177,6 +178,10 @@ enum damage {
 	DAMAGE_NAMES_UNTERMINATED, /* last byte of names[] not NUL, hashes recomputed */
 	DAMAGE_KINDS
 };
+
+/* DAMAGE_WORD_SIZE's word size: an rv32 table on rv64, an rv64 one on rv32
+ * (fuzz_walk_auto_32). */
+#define OTHER_WORD_SIZE (sizeof(uintptr_t) == 8 ? 4 : 8)
 
 /* Damage that a check must reject whatever the rest of the table. */
 static bool damage_is_fatal(enum damage damage, uint32_t count)
@@ -474,6 +479,12 @@ static size_t rules_capacity(const struct parts *parts)
 							  : TRACER_UNWIND_MAX_RULES;
 }
 
+/* The first 8-byte boundary of the tables at or after `at`. */
+static void *tables_aligned(void *at)
+{
+	return tables_bytes + ((uint8_t *)at - tables_bytes + 7) / 8 * 8;
+}
+
 static void lay_out_tables(const struct parts *parts)
 {
 	tables.symtab = (struct tracer_symtab *)(void *)tables_bytes;
@@ -485,7 +496,8 @@ static void lay_out_tables(const struct parts *parts)
 	tables.entries =
 	    (struct tracer_fde_entry *)(void *)(tables_bytes + TABLES_ARRAYS_AT);
 	tables.symbols = (struct tracer_symbol *)(tables.entries + parts->fde_entries);
-	tables.maps = (uint64_t *)(void *)(tables.symbols + parts->symbol_count);
+	/* On a 32-bit build the symbols are 12 bytes each. */
+	tables.maps = tables_aligned(tables.symbols + parts->symbol_count);
 	tables.rules =
 	    (struct tracer_unwind_rule *)(void *)(tables.maps + block_count(parts));
 	tables.lookup =
@@ -882,7 +894,7 @@ static enum damage damage_symtab(uint8_t selector, struct tracer_config *config)
 		symtab->version++;
 		break;
 	case DAMAGE_WORD_SIZE:
-		symtab->word_size = 4;
+		symtab->word_size = OTHER_WORD_SIZE;
 		break;
 	case DAMAGE_DESCRIPTOR_OUTSIDE:
 		config->symtab =
@@ -930,7 +942,7 @@ static enum damage damage_fde_index(uint8_t selector, struct tracer_config *conf
 		index->version++;
 		break;
 	case DAMAGE_WORD_SIZE:
-		index->word_size = 4;
+		index->word_size = OTHER_WORD_SIZE;
 		break;
 	case DAMAGE_DESCRIPTOR_OUTSIDE:
 		config->fde_index =
@@ -969,7 +981,7 @@ static enum damage damage_unwind_table(uint8_t selector, struct tracer_config *c
 		table->version++;
 		break;
 	case DAMAGE_WORD_SIZE:
-		table->word_size = 4;
+		table->word_size = OTHER_WORD_SIZE;
 		break;
 	case DAMAGE_DESCRIPTOR_OUTSIDE:
 		config->unwind_table =
@@ -1145,7 +1157,8 @@ static void check_line(const struct lines *lines, enum line_kind kind,
 }
 
 /* Whether pc follows a call: jal or jalr that links (rd != x0) at pc - 4,
- * or c.jalr at pc - 2 (c.jal is rv32 only; the host build is rv64). */
+ * or c.jalr at pc - 2; in a 32-bit build (fuzz_walk_auto_32, the tracer's
+ * rv32 code) c.jal too, rv32's compressed call (rv64's c.addiw). */
 static bool follows_call(struct tracer_range text, uintptr_t pc)
 {
 	uint16_t parcel;
@@ -1154,6 +1167,8 @@ static bool follows_call(struct tracer_range text, uintptr_t pc)
 	if (pc - text.start >= 2 && pc <= text.end) {
 		memcpy(&parcel, (const void *)(pc - 2), 2);
 		if ((parcel & 0xf07f) == 0x9002 && (parcel >> 7 & 0x1f) != 0)
+			return true;
+		if (sizeof(uintptr_t) == 4 && (parcel & 0xe003) == 0x2001)
 			return true;
 	}
 	if (pc - text.start >= 4 && pc <= text.end) {
@@ -1806,18 +1821,37 @@ static void unload_regions(void)
 	fuzz_region_unload(&tables_region);
 }
 
-/* fuzz_unwinder from the binary's name, fuzz_walk_<unwinder>; exits with a
- * message for another name. */
+/* A 32-bit build's names end in _32 (fuzz.mk builds fuzz_walk_auto_32), so
+ * that a name says the build too. */
+#if UINTPTR_MAX == 0xffffffffu
+#define BUILD_SUFFIX "_32"
+
+/* The i386 build runs under qemu-i386 (tests/fuzz_tests.py), whose user
+ * mode refuses the clone() that LeakSanitizer's check at exit makes
+ * (CLONE_UNTRACED: EINVAL); the check then waits forever. ASan reads
+ * ASAN_OPTIONS from /proc/self/environ, which is QEMU's, so the default
+ * is here. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "detect_leaks=0";
+}
+#else
+#define BUILD_SUFFIX ""
+#endif
+
+/* fuzz_unwinder from the binary's name, fuzz_walk_<unwinder>[_32]; exits
+ * with a message for another name. */
 static void choose_unwinder(const char *path)
 {
 	static const struct {
 		const char *name;
 		enum tracer_unwinder unwinder;
-	} binaries[] = {{"fuzz_walk_fp", TRACER_FRAME_POINTER},
-			{"fuzz_walk_dwarf", TRACER_DWARF},
-			{"fuzz_walk_prologue", TRACER_PROLOGUE},
-			{"fuzz_walk_auto", TRACER_AUTO},
-			{"fuzz_walk_table", TRACER_TABLE}};
+	} binaries[] = {{"fuzz_walk_fp" BUILD_SUFFIX, TRACER_FRAME_POINTER},
+			{"fuzz_walk_dwarf" BUILD_SUFFIX, TRACER_DWARF},
+			{"fuzz_walk_prologue" BUILD_SUFFIX, TRACER_PROLOGUE},
+			{"fuzz_walk_auto" BUILD_SUFFIX, TRACER_AUTO},
+			{"fuzz_walk_table" BUILD_SUFFIX, TRACER_TABLE}};
 	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 
 	for (size_t i = 0; i < sizeof(binaries) / sizeof(binaries[0]); i++) {
@@ -1827,8 +1861,8 @@ static void choose_unwinder(const char *path)
 		}
 	}
 	fprintf(stderr,
-		"fuzz_walk: run as fuzz_walk_fp, _dwarf, _prologue, _auto or "
-		"_table (the unwinder), not as %s\n",
+		"fuzz_walk: run as fuzz_walk_<fp, dwarf, prologue, auto or "
+		"table>" BUILD_SUFFIX " (the unwinder), not as %s\n",
 		name);
 	exit(2);
 }

@@ -112,6 +112,29 @@ void symtab_walk_symbolizes(void)
 }
 
 /*
+ * An address below the first symbol is in no function, even where that
+ * symbol's end passes the top of the address space (the subtraction that
+ * tells wraps onto its size): the 32-bit fuzz target met one, with
+ * rv32-sized addresses.
+ */
+void symtab_walk_below_wrapping_symbol(void)
+{
+	_Alignas(8) static const char top_names[8] = "top";
+	struct tracer_symbol top = {UINTPTR_MAX - 0xf, 0x1000, 0};
+	struct tracer_symtab top_table;
+	struct fake_stack s;
+
+	fake_stack_init(&s);
+	fake_tables_anywhere(&s.config);
+	fake_symtab_fill(&top_table, &top, 1, top_names, sizeof(top_names));
+	s.config.symtab = &top_table;
+	s.regs.pc = 0x100;
+	s.regs.sp = fake_addr(&s, 90);
+	CHECK(fake_walk(&s) >= 1 && s.frames[0].name == NULL);
+	fake_stack_free(&s);
+}
+
+/*
  * The search at every table size up to 300 and around the sizes where it
  * changes shape (a power of two: one probe more; past 2^12 entries its
  * first probes loop): symbol i at 0x10000 + 16 i, 8 bytes long, so that
