@@ -424,42 +424,33 @@ static inline enum cfi_status set_loc(const struct cfi_program *program,
 
 /* ---- the ops ---- */
 
-/* The CFA definitions. */
-static inline enum cfi_status run_cfa_op(struct cfi_program *program,
-					 struct memory_cursor *cursor, uint8_t op)
+/* DW_CFA_def_cfa and _def_cfa_sf: a register and an offset, unfactored or
+ * factored. */
+static inline enum cfi_status def_cfa(struct cfi_program *program,
+				      struct memory_cursor *cursor, bool is_factored)
 {
-	struct cfi_row *row = program->row;
-	uintptr_t reg;
+	uintptr_t reg = read_uleb128(cursor);
 	int32_t offset = 0;
-	enum cfi_status status;
+	enum cfi_status status = is_factored
+				     ? factored(program, read_sleb128(cursor), &offset)
+				     : unfactored(read_uleb128(cursor), &offset);
 
-	switch (op) {
-	case DW_CFA_def_cfa:
-		reg = read_uleb128(cursor);
-		status = unfactored(read_uleb128(cursor), &offset);
-		return status != CFI_OK
-			   ? status
-			   : set_cfa(row, CFI_CFA_REGISTER_OFFSET, reg, offset);
-	case DW_CFA_def_cfa_sf:
-		reg = read_uleb128(cursor);
-		status = factored(program, read_sleb128(cursor), &offset);
-		return status != CFI_OK
-			   ? status
-			   : set_cfa(row, CFI_CFA_REGISTER_OFFSET, reg, offset);
-	case DW_CFA_def_cfa_register:
-		return change_cfa(row, read_uleb128(cursor), row->cfa_offset);
-	case DW_CFA_def_cfa_offset:
-		status = unfactored(read_uleb128(cursor), &offset);
-		return status != CFI_OK ? status
-					: change_cfa(row, row->cfa_register, offset);
-	case DW_CFA_def_cfa_offset_sf:
-		status = factored(program, read_sleb128(cursor), &offset);
-		return status != CFI_OK ? status
-					: change_cfa(row, row->cfa_register, offset);
-	default: /* DW_CFA_def_cfa_expression */
-		return set_cfa(row, CFI_CFA_EXPRESSION, 0,
-			       skip_expression(program, cursor));
-	}
+	return status != CFI_OK ? status
+				: set_cfa(program->row, CFI_CFA_REGISTER_OFFSET, reg, offset);
+}
+
+/* DW_CFA_def_cfa_offset and _def_cfa_offset_sf. */
+static inline enum cfi_status def_cfa_offset(struct cfi_program *program,
+					     struct memory_cursor *cursor,
+					     bool is_factored)
+{
+	int32_t offset = 0;
+	enum cfi_status status = is_factored
+				     ? factored(program, read_sleb128(cursor), &offset)
+				     : unfactored(read_uleb128(cursor), &offset);
+
+	return status != CFI_OK ? status
+				: change_cfa(program->row, program->row->cfa_register, offset);
 }
 
 /* Ops that set one register's rule, the register an operand. Not inlined:
@@ -541,13 +532,21 @@ run_op(struct cfi_program *program, struct cfi_position *at, uint8_t op)
 	case DW_CFA_GNU_args_size: /* stack adjustment at calls: not needed here */
 		read_uleb128(cursor);
 		return CFI_OK;
+	/* The CFA definitions, each a case of its own: one jump table. */
 	case DW_CFA_def_cfa:
+		return def_cfa(program, cursor, false);
 	case DW_CFA_def_cfa_sf:
+		return def_cfa(program, cursor, true);
 	case DW_CFA_def_cfa_register:
+		return change_cfa(program->row, read_uleb128(cursor),
+				  program->row->cfa_offset);
 	case DW_CFA_def_cfa_offset:
+		return def_cfa_offset(program, cursor, false);
 	case DW_CFA_def_cfa_offset_sf:
+		return def_cfa_offset(program, cursor, true);
 	case DW_CFA_def_cfa_expression:
-		return run_cfa_op(program, cursor, op);
+		return set_cfa(program->row, CFI_CFA_EXPRESSION, 0,
+			       skip_expression(program, cursor));
 	case DW_CFA_offset_extended:
 	case DW_CFA_offset_extended_sf:
 	case DW_CFA_GNU_negative_offset_extended:
