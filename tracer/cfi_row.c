@@ -435,8 +435,9 @@ static inline enum cfi_status def_cfa(struct cfi_program *program,
 				     ? factored(program, read_sleb128(cursor), &offset)
 				     : unfactored(read_uleb128(cursor), &offset);
 
-	return status != CFI_OK ? status
-				: set_cfa(program->row, CFI_CFA_REGISTER_OFFSET, reg, offset);
+	return status != CFI_OK
+		   ? status
+		   : set_cfa(program->row, CFI_CFA_REGISTER_OFFSET, reg, offset);
 }
 
 /* DW_CFA_def_cfa_offset and _def_cfa_offset_sf. */
@@ -449,8 +450,9 @@ static inline enum cfi_status def_cfa_offset(struct cfi_program *program,
 				     ? factored(program, read_sleb128(cursor), &offset)
 				     : unfactored(read_uleb128(cursor), &offset);
 
-	return status != CFI_OK ? status
-				: change_cfa(program->row, program->row->cfa_register, offset);
+	return status != CFI_OK
+		   ? status
+		   : change_cfa(program->row, program->row->cfa_register, offset);
 }
 
 /* Ops that set one register's rule, the register an operand. Not inlined:
