@@ -156,6 +156,7 @@ write_row(struct walk *walk, const struct cfi_row *row, uintptr_t return_slot,
 		return_address = values[return_slot];
 	else if (!cfi_register_value(regs, row->return_column, &return_address))
 		return TRACER_STOP_UNSUPPORTED_CFI;
+	/* s0-s11: the 12 bits from CFI_SLOT_S0. */
 	for (uintptr_t s = 0, saved = assigned >> CFI_SLOT_S0 & 0xfff; saved != 0;
 	     saved >>= 1, s++)
 		if (saved & 1)
@@ -167,9 +168,10 @@ write_row(struct walk *walk, const struct cfi_row *row, uintptr_t return_slot,
 	return TRACER_RUNNING;
 }
 
-/* apply_row for a row with rules of `other` slots: neither offsets nor
- * unspecified nor same value, rare in compiled code (see rule_value). Not
- * inlined: apply_row's path makes no call. */
+/* The rest of apply_row when the rules of some slots (`others`) are
+ * neither offsets nor unspecified nor same value, rare in compiled code
+ * (see rule_value): their values, in slot order, then the writes. Not
+ * inlined: apply_row's common path makes no call. */
 static __attribute__((noinline)) enum tracer_stop
 apply_other_rules(struct walk *walk, const struct cfi_row *row, uintptr_t return_slot,
 		  uintptr_t cfa, uintptr_t *values, uintptr_t assigned, uintptr_t others)
