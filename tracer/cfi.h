@@ -233,9 +233,11 @@ static inline unsigned cfi_column_slot(const struct cfi_row *row, uintptr_t colu
 	    N,	   N,		N,	     N,	     N,	    N,	   N,	  N,
 	};
 
-	if (column < 64 && register_slots[column] != N)
-		return register_slots[column];
-	return column == row->return_column ? CFI_SLOT_RETURN : CFI_SLOTS;
+	unsigned slot = column < 64 ? register_slots[column] : N;
+
+	if (slot == N && column == row->return_column)
+		return CFI_SLOT_RETURN;
+	return slot;
 }
 
 /* The rule for `column` (kind 0 if it is unspecified). */

@@ -43,6 +43,10 @@ enum {
 	DW_CFA_GNU_negative_offset_extended = 0x2f,
 };
 
+/* What an advance past the pc returns, to end the program: its row is the
+ * pc's. Never returned out of this file. */
+#define CFI_REACHED_PC ((enum cfi_status)(CFI_UNREADABLE + 1))
+
 /*
  * A running program, in two parts: what it has built, `struct cfi_program`,
  * and where it is, `struct cfi_position`, a local of row_at() that stays in
@@ -63,7 +67,6 @@ struct cfi_position {
 	struct memory_cursor cursor; /* the next op */
 	uintptr_t loc;		     /* code location of the current row */
 	uintptr_t pc;		     /* stop before a row that starts past it */
-	bool reached_pc;	     /* an advance went past pc: row is final */
 	bool moved;		     /* an advance or set_loc ran */
 #ifdef TRACER_HOST_VIEW
 	/* Where that advance went (the next row): only the build tools ask
@@ -364,18 +367,19 @@ static inline int32_t skip_expression(const struct cfi_program *program,
 
 /* ---- the location ---- */
 
-/* A new row starts at loc: the program is done if that is past the pc. */
-static inline void move_to(struct cfi_position *at, uintptr_t loc)
+/* A new row starts at loc: the program is done if that is past the pc
+ * (CFI_REACHED_PC). */
+static inline enum cfi_status move_to(struct cfi_position *at, uintptr_t loc)
 {
 	at->moved = true;
 	if (loc > at->pc) {
-		at->reached_pc = true;
 #ifdef TRACER_HOST_VIEW
 		at->next_loc = loc;
 #endif
-	} else {
-		at->loc = loc;
+		return CFI_REACHED_PC;
 	}
+	at->loc = loc;
+	return CFI_OK;
 }
 
 static inline enum cfi_status advance(const struct cfi_program *program,
@@ -386,8 +390,7 @@ static inline enum cfi_status advance(const struct cfi_program *program,
 	if (__builtin_mul_overflow(delta, program->cie->code_align, &bytes) ||
 	    at->loc + bytes < at->loc)
 		return CFI_MALFORMED;
-	move_to(at, at->loc + bytes);
-	return CFI_OK;
+	return move_to(at, at->loc + bytes);
 }
 
 /* DW_CFA_advance_loc2 and _loc4. */
@@ -418,48 +421,40 @@ static inline enum cfi_status set_loc(const struct cfi_program *program,
 		return status;
 	if (loc < at->loc) /* locations only grow */
 		return CFI_MALFORMED;
-	move_to(at, loc);
-	return CFI_OK;
+	return move_to(at, loc);
 }
 
 /* ---- the ops ---- */
 
-/* The CFA definitions. */
-static inline enum cfi_status run_cfa_op(struct cfi_program *program,
-					 struct memory_cursor *cursor, uint8_t op)
+/* DW_CFA_def_cfa and _def_cfa_sf: a register and an offset, unfactored or
+ * factored. */
+static inline enum cfi_status def_cfa(struct cfi_program *program,
+				      struct memory_cursor *cursor, bool is_factored)
 {
-	struct cfi_row *row = program->row;
-	uintptr_t reg;
+	uintptr_t reg = read_uleb128(cursor);
 	int32_t offset = 0;
-	enum cfi_status status;
+	enum cfi_status status = is_factored
+				     ? factored(program, read_sleb128(cursor), &offset)
+				     : unfactored(read_uleb128(cursor), &offset);
 
-	switch (op) {
-	case DW_CFA_def_cfa:
-		reg = read_uleb128(cursor);
-		status = unfactored(read_uleb128(cursor), &offset);
-		return status != CFI_OK
-			   ? status
-			   : set_cfa(row, CFI_CFA_REGISTER_OFFSET, reg, offset);
-	case DW_CFA_def_cfa_sf:
-		reg = read_uleb128(cursor);
-		status = factored(program, read_sleb128(cursor), &offset);
-		return status != CFI_OK
-			   ? status
-			   : set_cfa(row, CFI_CFA_REGISTER_OFFSET, reg, offset);
-	case DW_CFA_def_cfa_register:
-		return change_cfa(row, read_uleb128(cursor), row->cfa_offset);
-	case DW_CFA_def_cfa_offset:
-		status = unfactored(read_uleb128(cursor), &offset);
-		return status != CFI_OK ? status
-					: change_cfa(row, row->cfa_register, offset);
-	case DW_CFA_def_cfa_offset_sf:
-		status = factored(program, read_sleb128(cursor), &offset);
-		return status != CFI_OK ? status
-					: change_cfa(row, row->cfa_register, offset);
-	default: /* DW_CFA_def_cfa_expression */
-		return set_cfa(row, CFI_CFA_EXPRESSION, 0,
-			       skip_expression(program, cursor));
-	}
+	return status != CFI_OK
+		   ? status
+		   : set_cfa(program->row, CFI_CFA_REGISTER_OFFSET, reg, offset);
+}
+
+/* DW_CFA_def_cfa_offset and _def_cfa_offset_sf. */
+static inline enum cfi_status def_cfa_offset(struct cfi_program *program,
+					     struct memory_cursor *cursor,
+					     bool is_factored)
+{
+	int32_t offset = 0;
+	enum cfi_status status = is_factored
+				     ? factored(program, read_sleb128(cursor), &offset)
+				     : unfactored(read_uleb128(cursor), &offset);
+
+	return status != CFI_OK
+		   ? status
+		   : change_cfa(program->row, program->row->cfa_register, offset);
 }
 
 /* Ops that set one register's rule, the register an operand. Not inlined:
@@ -541,13 +536,21 @@ run_op(struct cfi_program *program, struct cfi_position *at, uint8_t op)
 	case DW_CFA_GNU_args_size: /* stack adjustment at calls: not needed here */
 		read_uleb128(cursor);
 		return CFI_OK;
+	/* The CFA definitions, each a case of its own: one jump table. */
 	case DW_CFA_def_cfa:
+		return def_cfa(program, cursor, false);
 	case DW_CFA_def_cfa_sf:
+		return def_cfa(program, cursor, true);
 	case DW_CFA_def_cfa_register:
+		return change_cfa(program->row, read_uleb128(cursor),
+				  program->row->cfa_offset);
 	case DW_CFA_def_cfa_offset:
+		return def_cfa_offset(program, cursor, false);
 	case DW_CFA_def_cfa_offset_sf:
+		return def_cfa_offset(program, cursor, true);
 	case DW_CFA_def_cfa_expression:
-		return run_cfa_op(program, cursor, op);
+		return set_cfa(program->row, CFI_CFA_EXPRESSION, 0,
+			       skip_expression(program, cursor));
 	case DW_CFA_offset_extended:
 	case DW_CFA_offset_extended_sf:
 	case DW_CFA_GNU_negative_offset_extended:
@@ -568,9 +571,9 @@ run_op(struct cfi_program *program, struct cfi_position *at, uint8_t op)
 	}
 }
 
-/* Runs the instructions [start, end) from `at` until their end or the
- * first row past the pc. Inline in row_at, its one caller: the position
- * stays in registers. */
+/* Runs the instructions [start, end) from `at` until their end, or until
+ * the first row past the pc (CFI_REACHED_PC). Inline in row_at, its one
+ * caller: the position stays in registers. */
 static inline __attribute__((always_inline)) enum cfi_status
 run(struct cfi_program *program, struct cfi_position *at, uintptr_t start, uintptr_t end)
 {
@@ -578,7 +581,7 @@ run(struct cfi_program *program, struct cfi_position *at, uintptr_t start, uintp
 
 	if (!memory_cursor_open(program->config, start, end, &at->cursor))
 		return CFI_MALFORMED;
-	while (!at->reached_pc && at->cursor.pos < at->cursor.end) {
+	while (at->cursor.pos < at->cursor.end) {
 		status = run_op(program, at, cursor_u8(&at->cursor));
 		/* An operand cut off by the end of the entry is malformed,
 		 * whatever the op made of the zeros it read instead. */
@@ -633,7 +636,6 @@ row_at(const struct tracer_config *config, const struct cfi_fde *fde,
 	program.remembered_count = 0;
 	at.loc = fde->pc_start;
 	at.pc = pc;
-	at.reached_pc = false;
 	at.moved = false;
 #ifdef TRACER_HOST_VIEW
 	at.next_loc = UINTPTR_MAX;
@@ -656,6 +658,9 @@ row_at(const struct tracer_config *config, const struct cfi_fde *fde,
 		status =
 		    run(&program, &at, in_cie ? cie->instructions : fde->instructions,
 			in_cie ? cie->end : fde->end);
+		/* Past the pc, the row is final: no instruction after counts. */
+		if (status == CFI_REACHED_PC)
+			break;
 		if (status != CFI_OK)
 			return status;
 		if (!in_cie)

@@ -131,15 +131,74 @@ static enum cfi_status rule_value(const struct walk *walk, unsigned kind, int32_
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 	       "a row's kinds are scanned from the low byte of each word");
+_Static_assert(CFI_SLOTS <= 32, "a slot's bit in a uintptr_t");
+
+/*
+ * The writes of apply_row, once the values of the slots in `assigned` are
+ * in values[]: the caller's registers. Inline in its two callers, so that
+ * neither keeps a register across a call.
+ */
+static inline __attribute__((always_inline)) enum tracer_stop
+write_row(struct walk *walk, const struct cfi_row *row, uintptr_t return_slot,
+	  uintptr_t cfa, const uintptr_t *values, uintptr_t assigned)
+{
+	struct tracer_regs *regs = &walk->next;
+	uintptr_t return_address = 0;
+
+	/* Another sp would be a frame the checks never saw: a loop. */
+	if ((assigned >> CFI_SLOT_SP & 1) &&
+	    cfi_row_kind(row, CFI_SLOT_SP) != CFI_RULE_UNDEFINED &&
+	    values[CFI_SLOT_SP] != cfa)
+		return values[CFI_SLOT_SP] <= regs->sp ? TRACER_STOP_NOT_ASCENDING
+						       : TRACER_STOP_BAD_CFI;
+	/* The return address: the return slot's rule, else the callee's. */
+	if (return_slot < CFI_SLOTS && (assigned >> return_slot & 1))
+		return_address = values[return_slot];
+	else if (!cfi_register_value(regs, row->return_column, &return_address))
+		return TRACER_STOP_UNSUPPORTED_CFI;
+	/* s0-s11: the 12 bits from CFI_SLOT_S0. */
+	for (uintptr_t s = 0, saved = assigned >> CFI_SLOT_S0 & 0xfff; saved != 0;
+	     saved >>= 1, s++)
+		if (saved & 1)
+			regs->s[s] = values[CFI_SLOT_S0 + s];
+	regs->sp = cfa;
+	/* After the return, ra still holds the address returned to. */
+	regs->pc = return_address;
+	regs->ra = return_address;
+	return TRACER_RUNNING;
+}
+
+/* The rest of apply_row when the rules of some slots (`others`) are
+ * neither offsets nor unspecified nor same value, rare in compiled code
+ * (see rule_value): their values, in slot order, then the writes. Not
+ * inlined: apply_row's common path makes no call. */
+static __attribute__((noinline)) enum tracer_stop
+apply_other_rules(struct walk *walk, const struct cfi_row *row, uintptr_t return_slot,
+		  uintptr_t cfa, uintptr_t *values, uintptr_t assigned, uintptr_t others)
+{
+	for (uintptr_t slot = 0, left = others; left != 0; left >>= 1, slot++) {
+		enum cfi_status status;
+
+		if (!(left & 1))
+			continue;
+		status = rule_value(walk, cfi_row_kind(row, slot), row->values[slot], cfa,
+				    &values[slot]);
+		if (status != CFI_OK)
+			return stop_reason(status);
+	}
+	return write_row(walk, row, return_slot, cfa, values, assigned | others);
+}
 
 /*
  * Turns the callee's registers in walk->next into the caller's, in two
- * passes: first every rule's value from the callee's registers (a rule may
- * read any of them), then the writes. Unspecified and same-value rules keep
- * the callee's value; the caller's sp is the CFA (psABI), which the walk
- * has checked: a rule for sp may only agree with it, never replace it.
- * The slots go in a fixed order, ra first: a failing rule stops the walk
- * whichever comes first. The return slot's rule is never undefined here
+ * steps: first every rule's value from the callee's registers (a rule may
+ * read any of them), then the writes (write_row). Unspecified and
+ * same-value rules keep the callee's value; the caller's sp is the CFA
+ * (psABI), which the walk has checked: a rule for sp may only agree with
+ * it, never replace it. The values come in a fixed order: the offsets, the
+ * common case, in slot order (ra first) in a loop without a call, then the
+ * other rules (apply_other_rules), then sp's check; the first that fails
+ * stops the walk. The return slot's rule is never undefined here
  * (dwarf_step stops first). Not inlined: its frame is not on the stack
  * while the row is computed, the walk's deepest path.
  */
@@ -148,10 +207,10 @@ static __attribute__((noinline)) enum tracer_stop apply_row(struct walk *walk,
 							    uintptr_t return_slot,
 							    uintptr_t cfa)
 {
-	struct tracer_regs *regs = &walk->next;
 	const struct window words = stack_words(walk->stack);
-	uintptr_t values[CFI_SLOTS]; /* the caller's, of slots with a rule */
-	uintptr_t return_address = 0;
+	uintptr_t values[CFI_SLOTS]; /* the caller's, of the slots in `assigned` */
+	uintptr_t assigned = 0;	     /* a bit a slot */
+	uintptr_t others = 0;	     /* slots of apply_other_rules */
 
 	for (uintptr_t word = 0; word < CFI_KIND_WORDS; word++) {
 		uintptr_t slot = word * CFI_KINDS_PER_WORD;
@@ -159,9 +218,7 @@ static __attribute__((noinline)) enum tracer_stop apply_row(struct walk *walk,
 		for (uintptr_t kinds = row->kinds.words[word]; kinds != 0;
 		     kinds >>= CFI_KIND_BITS, slot++) {
 			unsigned kind = (unsigned)(kinds & 0xff);
-			enum cfi_status status;
 
-			/* Offsets, the common case, first and without a call. */
 			if (kind == CFI_RULE_OFFSET) {
 				uintptr_t address =
 				    cfa + (uintptr_t)(intptr_t)row->values[slot];
@@ -170,47 +227,16 @@ static __attribute__((noinline)) enum tracer_stop apply_row(struct walk *walk,
 				    !window_contains(words, address))
 					return TRACER_STOP_OUTSIDE_STACK;
 				values[slot] = target_word(address);
-			} else if (kind == 0 || kind == CFI_RULE_SAME_VALUE) {
-				continue;
-			} else {
-				status = rule_value(walk, kind, row->values[slot], cfa,
-						    &values[slot]);
-				if (status != CFI_OK)
-					return stop_reason(status);
+				assigned |= (uintptr_t)1 << slot;
+			} else if (kind != 0 && kind != CFI_RULE_SAME_VALUE) {
+				others |= (uintptr_t)1 << slot;
 			}
-			/* Another sp would be a frame the checks never saw: a
-			 * loop. */
-			if (slot == CFI_SLOT_SP && kind != CFI_RULE_UNDEFINED &&
-			    values[slot] != cfa)
-				return values[slot] <= regs->sp
-					   ? TRACER_STOP_NOT_ASCENDING
-					   : TRACER_STOP_BAD_CFI;
 		}
 	}
-	/* The return address: the return slot's rule, else the callee's. */
-	if (return_slot < CFI_SLOTS && cfi_row_kind(row, return_slot) != 0 &&
-	    cfi_row_kind(row, return_slot) != CFI_RULE_SAME_VALUE)
-		return_address = values[return_slot];
-	else if (!cfi_register_value(regs, row->return_column, &return_address))
-		return TRACER_STOP_UNSUPPORTED_CFI;
-	for (uintptr_t word = 0; word < CFI_KIND_WORDS; word++) {
-		uintptr_t slot = word * CFI_KINDS_PER_WORD;
-
-		for (uintptr_t kinds = row->kinds.words[word]; kinds != 0;
-		     kinds >>= CFI_KIND_BITS, slot++) {
-			unsigned kind = (unsigned)(kinds & 0xff);
-
-			if (kind == 0 || kind == CFI_RULE_SAME_VALUE)
-				continue;
-			if (slot - CFI_SLOT_S0 < 12)
-				regs->s[slot - CFI_SLOT_S0] = values[slot];
-		}
-	}
-	regs->sp = cfa;
-	/* After the return, ra still holds the address returned to. */
-	regs->pc = return_address;
-	regs->ra = return_address;
-	return TRACER_RUNNING;
+	if (others != 0)
+		return apply_other_rules(walk, row, return_slot, cfa, values, assigned,
+					 others);
+	return write_row(walk, row, return_slot, cfa, values, assigned);
 }
 
 void dwarf_step(struct walk *walk)

@@ -43,11 +43,29 @@ unwind_table_rule(const struct tracer_unwind_table *table, uintptr_t pc)
 	    table->rows[unwind_table_rows_below(table->maps, table->lookup, end) - 1]);
 }
 
+/* frame_size_check's verdict, from the rule of the frame's row (NULL:
+ * none to witness). */
+static inline enum tracer_stop frame_size_verdict(const struct tracer_unwind_rule *rule,
+						  const struct walk *walk, uintptr_t cfa)
+{
+	return !rule || frame_size_agrees(rule, walk->next.sp, cfa)
+		   ? TRACER_RUNNING
+		   : TRACER_STOP_FRAME_SIZE;
+}
+
+/* The row read through the checks of a walk that checks what it reads
+ * (verify.c). Out of line, reached by a tail call: frame_size_check's path
+ * for tables checked whole then makes no call and saves no register. */
+static __attribute__((noinline)) enum tracer_stop
+checked_frame_size(struct walk *walk, uintptr_t end, uintptr_t cfa)
+{
+	return frame_size_verdict(walk_unwind_rule(walk, end), walk, cfa);
+}
+
 __attribute__((noinline)) enum tracer_stop frame_size_check(struct walk *walk,
 							    uintptr_t cfa)
 {
 	struct table_lookup table;
-	const struct tracer_unwind_rule *rule;
 	uintptr_t end;
 
 	/* call_window: the valid table covers the call. A walk that checks
@@ -58,11 +76,9 @@ __attribute__((noinline)) enum tracer_stop frame_size_check(struct walk *walk,
 		return TRACER_RUNNING;
 	table_lookup_of(&table, walk->config->unwind_table);
 	end = walk->next.pc - table.base;
-	rule = walk->tables_verified ? table_rule_below(&table, end)
-				     : walk_unwind_rule(walk, end);
-	return !rule || frame_size_agrees(rule, walk->next.sp, cfa)
-		   ? TRACER_RUNNING
-		   : TRACER_STOP_FRAME_SIZE;
+	if (!walk->tables_verified)
+		return checked_frame_size(walk, end, cfa);
+	return frame_size_verdict(table_rule_below(&table, end), walk, cfa);
 }
 
 /* What a step reads of the walk besides the frame, as locals, so that a
