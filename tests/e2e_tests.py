@@ -132,14 +132,6 @@ SCENARIOS = [
     # after the function (its DWARF subprogram), not the alias.
     ("call:alias_entry", "panic", None),
 ]
-# Scenarios whose code is the same in every build, on a few builds (gcc and
-# clang, -O0, -O2 and -Os, with and without CFI), for make test's time:
-# the hand-written assembly, and the trap kinds other than load-fault (the
-# walk crosses every trap alike; the trap line's cause and epc are checked
-# on these).
-SOME_BUILDS_SCENARIOS = {"illegal", "ebreak", "call:asm_frames_entry",
-                         "call:asm_trap_in_prologue", "call:asm_untyped_entry"}
-SOME_BUILDS = ["gcc-O2-fp1", "gcc-O0-nocfi", "clang-O2-fp0", "gcc-Os-nocfi"]
 # A boot that takes longer hangs (GDB's session and QEMU's run each): far
 # above the few seconds a boot takes on a machine busy with make test's
 # other jobs.
@@ -982,8 +974,7 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
         if elf:
             tasks += [functools.partial(check_scenarios, results, label, elf, tracers, scenario,
                                         kind, applies_to)
-                      for scenario, kind, applies_to in SCENARIOS
-                      if scenario not in SOME_BUILDS_SCENARIOS or label in SOME_BUILDS]
+                      for scenario, kind, applies_to in SCENARIOS]
             tasks.append(functools.partial(check_arguments, results, label, elf, variables))
     for (label, _, tracers, unlinked), elf in zip(UNWINDER_SETS, builds[len(CONFIGS):]):
         if elf:
