@@ -426,16 +426,23 @@ static inline enum cfi_status set_loc(const struct cfi_program *program,
 
 /* ---- the ops ---- */
 
-/* DW_CFA_def_cfa and _def_cfa_sf: a register and an offset, unfactored or
- * factored. */
+/* The offset operand of the CFA ops: factored (_sf, signed) or not. */
+static inline enum cfi_status cfa_offset_operand(struct cfi_program *program,
+						 struct memory_cursor *cursor,
+						 bool is_factored, int32_t *offset)
+{
+	return is_factored ? factored(program, read_sleb128(cursor), offset)
+			   : unfactored(read_uleb128(cursor), offset);
+}
+
+/* DW_CFA_def_cfa and _def_cfa_sf: a register and an offset. */
 static inline enum cfi_status def_cfa(struct cfi_program *program,
 				      struct memory_cursor *cursor, bool is_factored)
 {
 	uintptr_t reg = read_uleb128(cursor);
 	int32_t offset = 0;
-	enum cfi_status status = is_factored
-				     ? factored(program, read_sleb128(cursor), &offset)
-				     : unfactored(read_uleb128(cursor), &offset);
+	enum cfi_status status =
+	    cfa_offset_operand(program, cursor, is_factored, &offset);
 
 	return status != CFI_OK
 		   ? status
@@ -448,9 +455,8 @@ static inline enum cfi_status def_cfa_offset(struct cfi_program *program,
 					     bool is_factored)
 {
 	int32_t offset = 0;
-	enum cfi_status status = is_factored
-				     ? factored(program, read_sleb128(cursor), &offset)
-				     : unfactored(read_uleb128(cursor), &offset);
+	enum cfi_status status =
+	    cfa_offset_operand(program, cursor, is_factored, &offset);
 
 	return status != CFI_OK
 		   ? status
