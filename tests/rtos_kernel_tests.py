@@ -238,13 +238,9 @@ def check_traces(results, name, console, frames, places, trap, spec, unwinders):
             continue
         results.check(label + ": walk ended: " + spec["end"], trace["end"] == spec["end"],
                       trace["end"])
-        problems = compare_frames(trace["before"], frames["panic"], False)
-        results.check(label + ": frames up to the trap entry equal GDB's bt at panic()",
-                      not problems, "\n".join(problems))
-        problems = frame_lines.differences(trace["before"], trace["places_before"],
-                                           places["panic"], False)
-        results.check(label + ": their file:line and inlined calls equal GDB's",
-                      not problems, "\n".join(problems))
+        check_segment(results, label, "frames up to the trap entry equal GDB's bt at panic()",
+                      trace["before"], trace["places_before"], frames["panic"],
+                      places["panic"], False)
         if "trap" not in spec:
             results.check(label + ": no trap line", trace["trap"] is None, str(trace["trap"]))
             continue
@@ -253,13 +249,19 @@ def check_traces(results, name, console, frames, places, trap, spec, unwinders):
                       trace["trap"] == (CAUSE_NAMES.get(mcause), mepc, mtval),
                       "tracer %s, GDB mcause=0x%x mepc=0x%x mtval=0x%x"
                       % (trace["trap"], mcause, mepc, mtval))
-        problems = compare_frames(trace["after"], frames["trap"], True)
-        results.check(label + ": frames after the trap line equal GDB's bt at the trapped pc",
-                      not problems, "\n".join(problems))
-        problems = frame_lines.differences(trace["after"], trace["places_after"],
-                                           places["trap"], True)
-        results.check(label + ": their file:line and inlined calls equal GDB's",
-                      not problems, "\n".join(problems))
+        check_segment(results, label, "frames after the trap line equal GDB's bt at the "
+                      "trapped pc", trace["after"], trace["places_after"], frames["trap"],
+                      places["trap"], True)
+
+
+def check_segment(results, label, what, frames, places, gdb_frames, gdb_places, from_trap):
+    """A part of a trace against GDB's bt: its frames (function and pc), then their
+    file:line and inlined calls."""
+    problems = compare_frames(frames, gdb_frames, from_trap)
+    results.check(label + ": " + what, not problems, "\n".join(problems))
+    problems = frame_lines.differences(frames, places, gdb_places, from_trap)
+    results.check(label + ": their file:line and inlined calls equal GDB's",
+                  not problems, "\n".join(problems))
 
 
 def check_scenario(results, label, elf, symbols, etext, scenario, spec, unwinders):
