@@ -146,9 +146,16 @@ TARGET_LDFLAGS := -nostdlib -static \
 	-Wl,--build-id=none $(LINKER_FLAGS)
 HOST_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g
 
-KERNEL_SRCS := $(wildcard kernel/*.c kernel/*.S kernel/scenarios/*.c) \
-	$(TRACER_SOURCES) $(EXTRA_SRCS)
-KERNEL_OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(KERNEL_SRCS))
+KERNEL_SRCS := $(wildcard kernel/*.c kernel/*.S kernel/scenarios/*.c) $(TRACER_SOURCES)
+# The objects of kernel/ and tracer/ depend on the compile flags alone:
+# OBJ_CACHE=DIR keeps them in DIR/<the flags' checksum>/, for every build
+# with those flags (make test's and make bench's kernels share them). By
+# default they are the build's own, in $(BUILD)/obj with EXTRA_SRCS' objects.
+OBJ_CACHE ?=
+KERNEL_OBJ_DIR := $(if $(OBJ_CACHE),$(OBJ_CACHE)/$(firstword \
+	$(shell printf '%s' '$(CC) $(TARGET_CFLAGS)' | cksum)),$(BUILD)/obj)
+KERNEL_OBJS := $(patsubst %,$(KERNEL_OBJ_DIR)/%.o,$(KERNEL_SRCS)) \
+	$(patsubst %,$(BUILD)/obj/%.o,$(EXTRA_SRCS))
 LINKER_SCRIPTS := $(wildcard linker/*.ld) $(LDSCRIPT)
 
 .PHONY: all run debug gdb test clean deps help
@@ -159,9 +166,15 @@ LINKER_SCRIPTS := $(wildcard linker/*.ld) $(LDSCRIPT)
 FLOCK := $(shell command -v flock 2>/dev/null)
 # make -n takes no lock (a recursive line runs under -n too).
 DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
+# Shared objects (OBJ_CACHE) are built first, under their directory's lock.
+locked = $(if $(DRY_RUN),,$(if $(FLOCK),$(FLOCK) $(1)/.lock)) \
+	$(MAKE) --no-print-directory DEPS_LEVEL=$(DEPS_LEVEL)
 all:
-	@mkdir -p $(BUILD) && $(if $(DRY_RUN),,$(if $(FLOCK),$(FLOCK) $(BUILD)/.lock)) \
-		$(MAKE) --no-print-directory DEPS_LEVEL=$(DEPS_LEVEL) $(BUILD)/kernel.elf
+	@mkdir -p $(BUILD) $(KERNEL_OBJ_DIR) && \
+		$(if $(OBJ_CACHE),$(call locked,$(KERNEL_OBJ_DIR)) kernel-objects &&) \
+		$(call locked,$(BUILD)) $(BUILD)/kernel.elf
+.PHONY: kernel-objects
+kernel-objects: $(filter $(KERNEL_OBJ_DIR)/%,$(KERNEL_OBJS))
 
 # The tools the goals need (scripts/install-deps.sh): the compilers for a
 # build; make run and make bench add QEMU and its firmware, make debug a
@@ -176,16 +189,29 @@ deps:
 	CC='$(firstword $(CC))' HOSTCC='$(firstword $(HOSTCC))' QEMU='$(QEMU)' GDB='$(GDB)' \
 	PYTHON='$(PYTHON)' QEMU_BIOS='$(QEMU_BIOS)' scripts/install-deps.sh $(DEPS_LEVEL)
 
-# Rebuild everything when the flags change (OPT, FP, CC, ...).
+# Recompile when the compile flags change (OPT, FP, CC, ...), relink when
+# the link's do. Written under a name of the writer's own: makes building
+# kernels that share objects compare the flags at once.
+$(KERNEL_OBJ_DIR)/flags: FLAGS_TEXT = $(CC) $(TARGET_CFLAGS)
+$(BUILD)/flags: FLAGS_TEXT = $(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(LDSCRIPT) $(EXTRA_SRCS)
+WRITE_FLAGS = @mkdir -p $(@D) && echo '$(FLAGS_TEXT)' > $@.$$$$.new && \
+	{ cmp -s $@.$$$$.new $@ && rm $@.$$$$.new || mv $@.$$$$.new $@; }
+$(KERNEL_OBJ_DIR)/flags: deps
+	$(WRITE_FLAGS)
 $(BUILD)/flags: deps
-	@mkdir -p $(@D)
-	@echo '$(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS) $(LDSCRIPT) $(EXTRA_SRCS)' > $@.new
-	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
+	$(WRITE_FLAGS)
 
 # TRACER_STEP (symgen/tracer.mk): the short line, `  CC      kernel/main.c`.
+COMPILE = $(call TRACER_STEP,$(if $(filter %.S,$<),AS,CC),$<)$(CC) $(TARGET_CFLAGS) -MMD -MP \
+	-c $< -o $@
+$(KERNEL_OBJ_DIR)/%.o: % $(KERNEL_OBJ_DIR)/flags
+	@mkdir -p $(@D)
+	$(COMPILE)
+ifneq ($(KERNEL_OBJ_DIR),$(BUILD)/obj)
 $(BUILD)/obj/%.o: % $(BUILD)/flags
 	@mkdir -p $(@D)
-	$(call TRACER_STEP,$(if $(filter %.S,$<),AS,CC),$<)$(CC) $(TARGET_CFLAGS) -MMD -MP -c $< -o $@
+	$(COMPILE)
+endif
 
 -include $(KERNEL_OBJS:.o=.d)
 
@@ -197,7 +223,7 @@ TRACER_LINK = $(CC) $(TARGET_CFLAGS) $(TARGET_LDFLAGS)
 TRACER_LDSCRIPT := $(LDSCRIPT)
 TRACER_CC = $(CC) $(TARGET_CFLAGS)
 TRACER_LIBS = $(LIBGCC)
-TRACER_LINK_DEPS := $(LINKER_SCRIPTS)
+TRACER_LINK_DEPS := $(LINKER_SCRIPTS) $(BUILD)/flags
 TRACER_SYMGEN_FLAGS := $(SYMGEN_CFI)
 TRACER_SYMGEN := $(SYMGEN)
 TRACER_HOSTCC := $(HOSTCC)
@@ -253,11 +279,15 @@ gdb:
 # header its program may include.
 HOST_ASAN_CFLAGS := $(HOST_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all
 
-# symgen with sanitizers, for the corrupt-ELF tests.
-SYMGEN_ASAN_OBJS := $(patsubst %.c,$(HOST_BUILD)/symgen-asan-obj/%.o,$(SYMGEN_SRCS))
-$(HOST_BUILD)/symgen-asan-obj/%.o: %.c $(SYMGEN_HEADERS) | deps
+# symgen with sanitizers, for the corrupt-ELF tests, and the test tools
+# (tests/tools/tools.mk), which share its files: one object of each source,
+# in the host view (tracer/memory.h).
+HOST_ASAN_VIEW_OBJ := $(HOST_BUILD)/asan-view-obj
+HOST_ASAN_VIEW_CFLAGS := $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -Isymgen
+$(HOST_ASAN_VIEW_OBJ)/%.o: %.c $(SYMGEN_HEADERS) | deps
 	@mkdir -p $(@D)
-	$(call TRACER_STEP,HOSTCC,$<)$(HOSTCC) $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -c $< -o $@
+	$(call TRACER_STEP,HOSTCC,$<)$(HOSTCC) $(HOST_ASAN_VIEW_CFLAGS) -c $< -o $@
+SYMGEN_ASAN_OBJS := $(patsubst %.c,$(HOST_ASAN_VIEW_OBJ)/%.o,$(SYMGEN_SRCS))
 $(HOST_BUILD)/symgen-asan: $(SYMGEN_ASAN_OBJS)
 	$(call TRACER_STEP,HOSTLD,$@)$(HOSTCC) $(HOST_ASAN_CFLAGS) $^ $(TRACER_SYMGEN_LIBS) -o $@
 
@@ -321,11 +351,13 @@ help:
 # name the rv64imac/lp64 (rv32imac/ilp32) libgcc: with _zicsr_zifencei in -march, -lgcc finds
 # the default hard-float one, which does not link with lp64 objects.
 BENCH_SRCS := tests/bench/unwind_bench.c tests/bench/libgcc_support.c
-BENCH_MAKE = $(MAKE) CC=$(CROSS_COMPILE)gcc OPT=-O2 EXTRA_SRCS="$(BENCH_SRCS)" \
+# The kernels share the objects of kernel/ and tracer/ with those of equal
+# flags (OBJ_CACHE: make test's, or their own).
+BENCH_OBJ_CACHE = OBJ_CACHE=$(or $(OBJ_CACHE),build/bench-objects)
+BENCH_MAKE = $(MAKE) CC=$(CROSS_COMPILE)gcc OPT=-O2 EXTRA_SRCS="$(BENCH_SRCS)" $(BENCH_OBJ_CACHE) \
 	LIBGCC=$$($(CROSS_COMPILE)gcc -march=rv64imac -mabi=$(ABI) -print-libgcc-file-name)
-# The rv32 kernels without -g (a third less to compile; the same code): only
-# the rv64 ones' line tables are measured.
-BENCH_MAKE32 = $(MAKE) XLEN=32 CC=$(CROSS_COMPILE)gcc OPT=-O2 DEBUG_CFLAGS= EXTRA_SRCS="$(BENCH_SRCS)" \
+BENCH_MAKE32 = $(MAKE) XLEN=32 CC=$(CROSS_COMPILE)gcc OPT=-O2 EXTRA_SRCS="$(BENCH_SRCS)" \
+	$(BENCH_OBJ_CACHE) \
 	LIBGCC=$$($(CROSS_COMPILE)gcc -march=rv32imac -mabi=ilp32 -print-libgcc-file-name)
 # The benchmark names its build in its output (gcc-O2-fp0): the level from OPT.
 $(BUILD)/obj/tests/bench/%.o: TARGET_CFLAGS += -DBENCH_OPT='"$(OPT)"' \

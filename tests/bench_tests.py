@@ -37,7 +37,7 @@ import os
 import re
 import subprocess
 
-from testlib import CROSS, ROOT, TEST_BUILD, Results, info, run
+from testlib import CROSS, ROOT, SHARED_OBJECTS, TEST_BUILD, Results, info, run
 
 # Guards on the slopes, by unwinder and mode, over both builds (rv64imac,
 # gcc -O2; FP=1 costs more than FP=0 for all but the frame pointer).
@@ -309,7 +309,7 @@ def run_benchmark():
     try:
         # -j2: the benchmark kernels' builds take both cores (the
         # measurements count instructions, not time).
-        result = run(["make", "-s", "-j2", "bench"], timeout=BENCH_TIMEOUT)
+        result = run(["make", "-s", "-j2", "bench", SHARED_OBJECTS], timeout=BENCH_TIMEOUT)
     except subprocess.TimeoutExpired:
         return None, "timed out after %d s" % BENCH_TIMEOUT
     return result.returncode, result.stdout + result.stderr

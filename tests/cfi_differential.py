@@ -35,7 +35,8 @@ import os
 import re
 import subprocess
 
-from testlib import CROSS, HOST_BUILD, TEST_BUILD, in_parallel, info, link_libgcc_whole, run
+from testlib import (CROSS, HOST_BUILD, SHARED_OBJECTS, TEST_BUILD, in_parallel, info,
+                     link_libgcc_whole, run)
 
 CFI_ROWS = os.path.join(HOST_BUILD, "cfi_rows")
 WORK = os.path.join(TEST_BUILD, "cfi")
@@ -532,7 +533,8 @@ def kernels(results):
     if found:
         return found
     build_dir = os.path.join(TEST_BUILD, "diff")
-    result = run(["make", "-s", "BUILD=" + build_dir, "OPT=-O2", "FP=0"], timeout=600)
+    result = run(["make", "-s", "BUILD=" + build_dir, "OPT=-O2", "FP=0", SHARED_OBJECTS],
+                 timeout=600)
     results.check("build kernel for the CFI differential (OPT=-O2 FP=0)", result.returncode == 0,
                   result.stdout[-2000:] + result.stderr[-2000:])
     return [os.path.join(build_dir, "kernel.elf")] if result.returncode == 0 else []

@@ -38,7 +38,7 @@ import sys
 
 import decode_stacktrace_model
 from e2e_tests import boot, is_report_line
-from testlib import CROSS, ROOT, TEST_BUILD, Results, run
+from testlib import CROSS, ROOT, SHARED_OBJECTS, TEST_BUILD, Results, run
 
 SAMPLE_KERNEL = "kernel-gcc-O2-fp1"
 DOCS = ["README.md"] + sorted(os.path.relpath(p, ROOT)
@@ -423,7 +423,7 @@ def check_example(results):
     variables = [w.replace(heredoc.group(1), source) if w.startswith("EXTRA_SRCS=") else w
                  for w in words if not w.startswith("ARGS=")]
     args = next((w[len("ARGS="):] for w in words if w.startswith("ARGS=")), "")
-    built = run(["make", "-s", "BUILD=" + directory] + variables, timeout=600)
+    built = run(["make", "-s", "BUILD=" + directory, SHARED_OBJECTS] + variables, timeout=600)
     if not results.check("docs: the README's example builds", built.returncode == 0,
                          built.stdout[-1500:] + built.stderr[-1500:]):
         return

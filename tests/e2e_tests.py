@@ -36,8 +36,8 @@ import time
 
 import decode_stacktrace_model
 import frame_lines
-from testlib import (CROSS, GDB, ROOT, TEST_BUILD, Popen, Results, in_parallel, job_slot,
-                     profile, run)
+from testlib import (CROSS, GDB, ROOT, SHARED_OBJECTS, TEST_BUILD, Popen, Results, in_parallel,
+                     job_slot, profile, run)
 
 # (label, make variables, tracers to check: the tracer= names, which the
 # trace's header prints too). The frame-pointer unwinder
@@ -693,7 +693,8 @@ def check_exit_status(results, label, elf, variables):
                   and status == EXIT_KERNEL_FAILURE and "panic: trap: " in console
                   and "scenario panic:" not in console,
                   "problem: %s, exit status %s\n%s" % (problem, status, console[-800:]))
-    run_variables = ["BUILD=" + os.path.dirname(elf), "EXTRA_SRCS=" + USER_CODE] + variables
+    run_variables = (["BUILD=" + os.path.dirname(elf), "EXTRA_SRCS=" + USER_CODE, SHARED_OBJECTS]
+                     + variables)
     status, stdout, stderr = make_run(run_variables, "scenario=nonsense")
     results.check("make run ARGS=scenario=nonsense: make fails with QEMU's %d, the kernel "
                   "names the word, no firmware banner" % EXIT_USAGE,
@@ -801,8 +802,8 @@ def check_table_without_dwarf(results, label, elf):
 
 def build(results, label, variables, user_code=USER_CODE):
     build_dir = os.path.join(TEST_BUILD, label)
-    result = run(["make", "-s", "BUILD=" + build_dir, "EXTRA_SRCS=" + user_code] + variables,
-                 timeout=600)
+    result = run(["make", "-s", "BUILD=" + build_dir, "EXTRA_SRCS=" + user_code, SHARED_OBJECTS]
+                 + variables, timeout=600)
     ok = results.check("build %s (%s)" % (label, " ".join(variables)), result.returncode == 0,
                        result.stdout[-2000:] + result.stderr[-2000:])
     return os.path.join(build_dir, "kernel.elf") if ok else None
@@ -846,10 +847,9 @@ def check_moved_code_fails_build(results):
     """The table must sit after the code; a linker script that puts it before
     must make the build fail loudly and leave no kernel.elf behind."""
     build_dir = os.path.join(TEST_BUILD, "table-before-text")
-    result = run(["make", "-s", "BUILD=" + build_dir,
-                  "LDSCRIPT=tests/fixtures/table_before_text.ld",
-                  # No lines: a third less to build, the same link.
-                  "DEBUG_CFLAGS=-g0", "LINES=no"], timeout=600)
+    result = run(["make", "-s", "BUILD=" + build_dir, "LDSCRIPT=tests/fixtures/table_before_text.ld",
+                  # gcc-O2-fp1-g0's objects: the same link, nothing to compile.
+                  "DEBUG_CFLAGS=-g0", "OPT=-O2", "FP=1", SHARED_OBJECTS], timeout=600)
     results.check("build fails when the symbol table moves code",
                   result.returncode != 0 and
                   "error: function addresses in" in result.stdout + result.stderr and
@@ -861,10 +861,9 @@ def check_missing_cfi_fails_build(results):
     """A linker script that discards .eh_frame leaves the DWARF unwinder
     nothing to read: the build must say so and leave no kernel.elf behind."""
     build_dir = os.path.join(TEST_BUILD, "discard-eh-frame")
-    result = run(["make", "-s", "BUILD=" + build_dir,
-                  "LDSCRIPT=tests/fixtures/discard_eh_frame.ld",
-                  # No lines: a third less to build, the same link.
-                  "DEBUG_CFLAGS=-g0", "LINES=no"], timeout=600)
+    result = run(["make", "-s", "BUILD=" + build_dir, "LDSCRIPT=tests/fixtures/discard_eh_frame.ld",
+                  # gcc-O2-fp1-g0's objects: the same link, nothing to compile.
+                  "DEBUG_CFLAGS=-g0", "OPT=-O2", "FP=1", SHARED_OBJECTS], timeout=600)
     output = result.stdout + result.stderr
     results.check("build fails when the linker script discards .eh_frame",
                   result.returncode != 0 and

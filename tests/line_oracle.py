@@ -55,8 +55,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import testlib  # noqa: E402
-from testlib import (CROSS, GDB, HOST_BUILD, ROOT, TEST_BUILD, Results, in_parallel,  # noqa: E402
-                     info, run)
+from testlib import (CROSS, GDB, HOST_BUILD, ROOT, SHARED_OBJECTS, TEST_BUILD, Results,  # noqa: E402
+                     in_parallel, info, run)
 
 LINE_LOOKUP = os.path.join(HOST_BUILD, "line_lookup")
 LINE_ROWS = os.path.join(HOST_BUILD, "line_rows")
@@ -559,7 +559,7 @@ def measure_calls(label, elf):
 
 def build(results, label, variables):
     build_dir = os.path.join(TEST_BUILD, label)
-    result = run(["make", "-s", "BUILD=" + build_dir] + variables, timeout=600)
+    result = run(["make", "-s", "BUILD=" + build_dir, SHARED_OBJECTS] + variables, timeout=600)
     ok = results.check("build %s (%s)" % (label, " ".join(variables)), result.returncode == 0,
                        result.stdout[-2000:] + result.stderr[-2000:])
     return os.path.join(build_dir, "kernel.elf") if ok else None

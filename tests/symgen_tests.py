@@ -15,7 +15,7 @@ import re
 import struct
 
 import e2e_tests
-from testlib import CROSS, HOST_BUILD, JOBS, ROOT, TEST_BUILD, in_parallel, run
+from testlib import CROSS, HOST_BUILD, JOBS, ROOT, SHARED_OBJECTS, TEST_BUILD, in_parallel, run
 
 SYMGEN = os.path.join(HOST_BUILD, "symgen")
 SYMGEN_ASAN = os.path.join(HOST_BUILD, "symgen-asan")
@@ -817,7 +817,7 @@ def check_empty_table_walks(results):
     source = os.path.join(build_dir, "many_rows.S")
     write_many_rows(source, "many_rows", 32767, False)
     result = run(["make", "-s", "BUILD=" + build_dir, "EXTRA_SRCS=" + source, "OPT=-O2", "FP=0",
-                  "DEBUG_CFLAGS=-g0"], timeout=600)
+                  "DEBUG_CFLAGS=-g0", SHARED_OBJECTS], timeout=600)
     output = result.stdout + result.stderr
     if not results.check("the kernel with 32,767 more functions builds, its unwind table left empty",
                          result.returncode == 0 and "the unwind table is left empty" in output,

@@ -11,6 +11,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOST_BUILD = os.path.join(ROOT, "build", "host")
 TEST_BUILD = os.path.join(ROOT, "build", "test")
+# The demo kernels' builds share the objects of kernel/ and tracer/ between
+# those with equal compile flags (the Makefile's OBJ_CACHE): make test builds
+# over twenty, many with the flags of another.
+SHARED_OBJECTS = "OBJ_CACHE=" + os.path.join(TEST_BUILD, "objects")
 # The cross binutils' prefix and the RISC-V GDB: those the Makefile found
 # (it exports them), else Debian's.
 CROSS = os.environ.get("CROSS_COMPILE", "riscv64-unknown-elf-")

@@ -15,19 +15,15 @@
 #   inline_rows     symgen's inlined calls, to explain the oracle's differences
 #                   (tests/line_oracle.py), and GDB's bt (tests/frame_lines.py)
 
-TEST_TOOLS_CFLAGS := $(HOST_ASAN_CFLAGS) $(HOST_VIEW_CFLAGS) -Isymgen -Itests/tools
+TEST_TOOLS_CFLAGS := $(HOST_ASAN_VIEW_CFLAGS)
 TEST_TOOLS_COMMON := symgen/image_view.c symgen/die.c symgen/dwarf_names.c symgen/dwarf_read.c \
 	symgen/elf.c symgen/fde_index.c $(wildcard tracer/*.c)
-TEST_TOOLS_HEADERS := $(wildcard tests/tools/*.h symgen/*.h tracer/*.h)
 TEST_TOOLS := $(HOST_BUILD)/cfi_rows $(HOST_BUILD)/prologue_check $(HOST_BUILD)/table_check \
 	$(HOST_BUILD)/line_rows $(HOST_BUILD)/inline_rows $(HOST_BUILD)/line_lookup
-# One object per source, shared by the tools (one set of flags).
-TEST_TOOLS_OBJ := $(HOST_BUILD)/tools-obj
+# One object per source, shared by the tools and symgen-asan (the top
+# Makefile's rule: one set of flags).
+TEST_TOOLS_OBJ := $(HOST_ASAN_VIEW_OBJ)
 TEST_TOOLS_COMMON_OBJS := $(patsubst %.c,$(TEST_TOOLS_OBJ)/%.o,$(TEST_TOOLS_COMMON))
-
-$(TEST_TOOLS_OBJ)/%.o: %.c $(TEST_TOOLS_HEADERS) | deps
-	@mkdir -p $(@D)
-	$(call TRACER_STEP,HOSTCC,$<)$(HOSTCC) $(TEST_TOOLS_CFLAGS) -c $< -o $@
 
 $(HOST_BUILD)/cfi_rows: $(TEST_TOOLS_OBJ)/tests/tools/cfi_rows.o $(TEST_TOOLS_COMMON_OBJS)
 	$(call TRACER_STEP,HOSTLD,$@)$(HOSTCC) $(TEST_TOOLS_CFLAGS) $^ -o $@
