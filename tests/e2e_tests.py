@@ -91,14 +91,17 @@ LTO_SCENARIOS = [("panic", "panic"), ("load-fault", "trap"), ("call:lto_named_en
 # of SCENARIOS.) gcc -O2 with frame pointers runs them all; the others,
 # gcc -O2 and clang -O2 without frame pointers and gcc -O0 with them, the
 # few that walk every kind of frame the C code has (a panic, a trap, a deep
-# user stack), for make test's time (clang with frame pointers and gcc -O0
-# without matched GDB too, 25 s of CPU more).
+# user stack), for make test's time; so do gcc -O0 without frame pointers
+# and clang -O2 with them.
 RV32_SOME_SCENARIOS = ["panic", "load-fault", "call:user_stack_entry"]
 RV32_TOOLS_KERNELS = ["rv32-gcc-O2-fp1", "rv32-clang-O2-fp0"]
 RV32_BUILDS = [
     ("rv32-gcc-O2-fp1", ["XLEN=32", "OPT=-O2", "FP=1"], ALL_TRACERS, None),
     ("rv32-gcc-O2-fp0", ["XLEN=32", "OPT=-O2", "FP=0"], NO_FP_TRACERS, RV32_SOME_SCENARIOS),
     ("rv32-gcc-O0-fp1", ["XLEN=32", "OPT=-O0", "FP=1"], ALL_TRACERS, RV32_SOME_SCENARIOS),
+    ("rv32-gcc-O0-fp0", ["XLEN=32", "OPT=-O0", "FP=0"], NO_FP_TRACERS, RV32_SOME_SCENARIOS),
+    ("rv32-clang-O2-fp1", ["XLEN=32", "CC=clang", "OPT=-O2", "FP=1"], ALL_TRACERS,
+     RV32_SOME_SCENARIOS),
     ("rv32-clang-O2-fp0", ["XLEN=32", "CC=clang", "OPT=-O2", "FP=0"], NO_FP_TRACERS,
      RV32_SOME_SCENARIOS),
 ]

@@ -857,7 +857,7 @@ def full_kernels(results, labels):
         return found
     configs = [(label, variables, e2e_tests.build) for label, variables, _ in e2e_tests.CONFIGS]
     configs += [(label, variables, functools.partial(e2e_tests.build, user_code=e2e_tests.RV32_CODE))
-                for label, variables, _ in e2e_tests.RV32_BUILDS]
+                for label, variables, *_ in e2e_tests.RV32_BUILDS]
     configs += [(label, variables, build) for label, variables in EXTRA_BUILDS]
     for label, variables, builder in configs:
         if labels and label not in labels:
