@@ -167,12 +167,13 @@ FLOCK := $(shell command -v flock 2>/dev/null)
 # make -n takes no lock (a recursive line runs under -n too).
 DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
 # Shared objects (OBJ_CACHE) are built first, under their directory's lock.
-locked = $(if $(DRY_RUN),,$(if $(FLOCK),$(FLOCK) $(1)/.lock)) \
-	$(MAKE) --no-print-directory DEPS_LEVEL=$(DEPS_LEVEL)
+# ($(MAKE) written out: make passes its jobs to a line that names it.)
+lock = $(if $(DRY_RUN),,$(if $(FLOCK),$(FLOCK) $(1)/.lock))
+SUBMAKE_FLAGS = --no-print-directory DEPS_LEVEL=$(DEPS_LEVEL)
 all:
 	@mkdir -p $(BUILD) $(KERNEL_OBJ_DIR) && \
-		$(if $(OBJ_CACHE),$(call locked,$(KERNEL_OBJ_DIR)) kernel-objects &&) \
-		$(call locked,$(BUILD)) $(BUILD)/kernel.elf
+		$(if $(OBJ_CACHE),$(call lock,$(KERNEL_OBJ_DIR)) $(MAKE) $(SUBMAKE_FLAGS) kernel-objects &&) \
+		$(call lock,$(BUILD)) $(MAKE) $(SUBMAKE_FLAGS) $(BUILD)/kernel.elf
 .PHONY: kernel-objects
 kernel-objects: $(filter $(KERNEL_OBJ_DIR)/%,$(KERNEL_OBJS))
 
