@@ -18,7 +18,8 @@
 # LDSCRIPT (linker script), SMP (harts for make run/debug), UNWINDERS (those
 # the kernel links: any of frame-pointer table dwarf prologue, default all),
 # LINES (yes: file:line and inlined calls in the trace; no), DEBUG_CFLAGS (-g),
-# V (1: print the build's commands, not a short line a step).
+# V (1: print the build's commands, not a short line a step), OBJ_CACHE (a
+# directory where builds of equal compile flags share their objects).
 #
 # QEMU's exit status, which the kernel sets (kernel/poweroff.h), is make run's:
 #   0  the demo did what it was asked (a scenario's panic or trap report)
@@ -336,7 +337,7 @@ clean:
 # make help: the comment at the top of this file, the variables' values (the
 # defaults, or what the command line set), and the scenarios and tracers read
 # from the kernel's own tables (scripts/kernel-choices.awk).
-HELP_VARIABLES := ARGS BANNER BUILD CROSS_COMPILE CC OPT FP CFI LINES UNWINDERS DEBUG_CFLAGS \
+HELP_VARIABLES := ARGS BANNER BUILD OBJ_CACHE CROSS_COMPILE CC OPT FP CFI LINES UNWINDERS DEBUG_CFLAGS \
 	EXTRA_SRCS LDSCRIPT SMP QEMU GDB_PORT
 help:
 	@sed -n '3,/^$$/s/^# \{0,1\}//p' Makefile
