@@ -361,8 +361,9 @@ BENCH_MAKE = $(MAKE) CC=$(CROSS_COMPILE)gcc OPT=-O2 EXTRA_SRCS="$(BENCH_SRCS)" $
 BENCH_MAKE32 = $(MAKE) XLEN=32 CC=$(CROSS_COMPILE)gcc OPT=-O2 EXTRA_SRCS="$(BENCH_SRCS)" \
 	$(BENCH_OBJ_CACHE) \
 	LIBGCC=$$($(CROSS_COMPILE)gcc -march=rv32imac -mabi=ilp32 -print-libgcc-file-name)
-# The benchmark names its build in its output (gcc-O2-fp0): the level from OPT.
-$(BUILD)/obj/tests/bench/%.o: TARGET_CFLAGS += -DBENCH_OPT='"$(OPT)"' \
+# The benchmark names its build in its output (gcc-O2-fp0): the level from OPT
+# (private: not in the flags files the objects depend on).
+$(BUILD)/obj/tests/bench/%.o: private TARGET_CFLAGS += -DBENCH_OPT='"$(OPT)"' \
 	-DBENCH_VARIANT='"$(BENCH_VARIANT)"'
 # A third kernel, FP=0, with ten times the functions (generated): the
 # tables grow, the walked stack does not (build name gcc-O2-fp0-10x).
