@@ -812,38 +812,68 @@ def build(results, label, variables, user_code=USER_CODE):
     return os.path.join(build_dir, "kernel.elf") if ok else None
 
 
-def check_concurrent_builds(results):
-    """Two makes building one clean BUILD at once (two make run, or make run
-    beside make test) must not write over each other's files: both succeed,
-    and the kernel each leaves behind is the same. A small kernel (one
-    unwinder, no lines): the second make waits for the first's lock."""
-    build_dir = os.path.join(TEST_BUILD, "concurrent")
-    shutil.rmtree(build_dir, ignore_errors=True)
-    elf = os.path.join(build_dir, "kernel.elf")
-    argv = ["make", "-s", "BUILD=" + build_dir, "UNWINDERS=frame-pointer", "LINES=no"]
-    images = []
-    # Started together (not through run(): its job slots could run them one
-    # after the other); one slot, as the lock lets one build run at a time.
+def makes_at_once(argvs):
+    """Runs the makes together (not through run(): its job slots could run
+    them one after the other), in one job slot, as their locks let one
+    build run at a time. [(exit status, output)]."""
+    outcomes = []
     with job_slot():
         start = time.monotonic()
         makes = [Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, errors="replace")
-                 for _ in range(2)]
-        outputs = []
-        for make in makes:
+                 for argv in argvs]
+        for argv, make in zip(argvs, makes):
             try:
-                outputs.append(make.communicate(timeout=600)[0])
+                output = make.communicate(timeout=600)[0]
             except subprocess.TimeoutExpired:
                 make.kill()
-                outputs.append("timed out\n" + make.communicate()[0])
-            images.append(open(elf, "rb").read() if make.returncode == 0 else None)
+                output = "timed out\n" + make.communicate()[0]
+            outcomes.append((make.returncode, output))
             profile(argv, start, make)
+    return outcomes
+
+
+def check_concurrent_builds(results):
+    """Two makes building one clean BUILD at once (two make run, or make run
+    beside make test) must not write over each other's files: both succeed,
+    and the kernel each leaves behind is the same. A small kernel (one
+    unwinder, no lines): the second make waits for the first's lock. Then
+    two makes of two clean BUILDs sharing one clean OBJ_CACHE (as make
+    test's builds do): the objects are compiled once, under their own lock,
+    and both kernels, of the same flags and sources, load the same bytes."""
+    build_dir = os.path.join(TEST_BUILD, "concurrent")
+    shutil.rmtree(build_dir, ignore_errors=True)
+    elf = os.path.join(build_dir, "kernel.elf")
+    argv = ["make", "-s", "BUILD=" + build_dir, "UNWINDERS=frame-pointer", "LINES=no"]
+    outcomes, images = makes_at_once([argv, argv]), []
+    for status, _ in outcomes:
+        images.append(open(elf, "rb").read() if status == 0 else None)
     results.check("two makes of one clean build directory at once both succeed, "
                   "with the same kernel",
-                  all(make.returncode == 0 for make in makes)
+                  all(status == 0 for status, _ in outcomes)
                   and images[0] is not None and images[0] == images[1],
-                  "exit %s\n%s" % ([make.returncode for make in makes],
-                                    "\n".join(output[-1500:] for output in outputs)))
+                  "exit %s\n%s" % ([status for status, _ in outcomes],
+                                    "\n".join(output[-1500:] for _, output in outcomes)))
+    cache = os.path.join(build_dir, "objects")
+    builds = [os.path.join(build_dir, name) for name in ("a", "b")]
+    outcomes = makes_at_once([argv[:2] + ["BUILD=" + build, "OBJ_CACHE=" + cache] + argv[3:]
+                              for build in builds])
+    # The loaded image: the debugging information names each build's own
+    # table source.
+    images = []
+    for build, (status, _) in zip(builds, outcomes):
+        image = os.path.join(build, "kernel.bin")
+        copied = status == 0 and run([CROSS + "objcopy", "-O", "binary",
+                                      os.path.join(build, "kernel.elf"), image]).returncode == 0
+        images.append(open(image, "rb").read() if copied else None)
+    flag_sets = os.listdir(cache) if os.path.isdir(cache) else []
+    results.check("two makes of two clean builds sharing one clean OBJ_CACHE at once both "
+                  "succeed, with one set of objects and the same loaded image",
+                  all(status == 0 for status, _ in outcomes) and len(flag_sets) == 1
+                  and images[0] is not None and images[0] == images[1],
+                  "exit %s, object sets %s\n%s"
+                  % ([status for status, _ in outcomes], flag_sets,
+                     "\n".join(output[-1500:] for _, output in outcomes)))
 
 
 def check_moved_code_fails_build(results):
