@@ -164,7 +164,7 @@ printf '  %s\n' "${missing[@]}"
 if [ "$debian_like" = no ]; then
   cat >&2 <<'EOF'
 install-deps: not a Debian-like host, so nothing is installed. Install them
-with your package manager (README.md, "Set-up"; untested names), e.g.
+with your package manager (docs/building.md, "Hosts"; untested names), e.g.
   Fedora: dnf install make gcc zlib-devel gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu qemu-system-riscv gdb
   Arch:   pacman -S make gcc zlib riscv64-elf-gcc riscv64-elf-binutils riscv64-elf-gdb qemu-system-riscv qemu-system-riscv-firmware
   macOS:  brew install riscv64-elf-gcc riscv64-elf-gdb qemu
