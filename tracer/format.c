@@ -10,9 +10,10 @@
  * of 1,796. */
 __attribute__((noinline)) void format_put_char(struct line *line, char c)
 {
-	if (line->len + 1 < line->size)
+	if (line->len + 1 < line->size) {
 		line->buf[line->len++] = c;
-	line->buf[line->len] = '\0';
+		line->buf[line->len] = '\0';
+	}
 }
 
 __attribute__((noinline)) void format_put_str(struct line *line, const char *s)

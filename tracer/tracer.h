@@ -341,7 +341,8 @@ const char *tracer_stop_text(enum tracer_stop stop);
 const char *tracer_unwinder_name(enum tracer_unwinder unwinder);
 const char *tracer_trap_cause_name(uintptr_t cause); /* scause or mcause */
 
-/* Output lines, NUL-terminated and without newline; each returns buf. */
+/* Output lines, NUL-terminated and without newline, cut to size - 1
+ * characters (size 0: nothing written); each returns buf. */
 #define TRACER_LINE_MAX 192
 /* " [<0x0000000080201234>] do_work+0x1c/0x60 (kernel/work.c:42)", or raw
  * " [<0x...>]", without " (file:line)" where the line is not known; in an

@@ -101,7 +101,8 @@ void format_trap_cause_names(void)
 	CHECK(strcmp(tracer_trap_cause_name(interrupt | 13), "unknown interrupt") == 0);
 }
 
-/* A short buffer truncates and stays NUL-terminated. */
+/* A short buffer truncates and stays NUL-terminated; an empty one is not
+ * written. */
 void format_truncates(void)
 {
 	struct tracer_frame frame = frame_at(0x80201234);
@@ -113,4 +114,9 @@ void format_truncates(void)
 	CHECK(strlen(line) == 9);
 	CHECK(strncmp(line, " [<0x0000", 9) == 0);
 	CHECK(line[10] == 'x');
+	/* Size 0: nothing written, not even a NUL. */
+	memset(line, 'x', sizeof(line));
+	tracer_format_frame(line, 0, &frame);
+	tracer_format_header(line, 0, TRACER_FRAME_POINTER);
+	CHECK(line[0] == 'x');
 }
