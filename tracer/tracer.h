@@ -1,23 +1,16 @@
 /*
  * tracer.h - symbolized backtraces for RISC-V kernels (rv32 and rv64): the
  * header a port includes. Freestanding: <stdint.h>, <stddef.h>, <stdbool.h>.
- *
  * From a panic handler, with no allocation (put_line prints one line):
  *
  *     struct tracer_regs regs;
  *     TRACER_CAPTURE_REGS(&regs);
  *     tracer_print_backtrace(&config, &regs, TRACER_AUTO, put_line, NULL);
  *
- * or frame by frame: tracer_start(), then tracer_next() until it returns
- * false, printing tracer_format_note() (a table rejected),
- * tracer_format_trap() (after_trap; then, if wanted, the fault report's
- * tracer_format_fault() lines) and tracer_format_frame() each time, and
- * tracer_format_end(tracer_stop_reason()) last (docs/porting.md).
- *
+ * or frame by frame with tracer_start() and tracer_next() (docs/porting.md).
  * The walk reads memory only inside the regions struct tracer_config
- * declares. It believes a caller only if its frame lies above the one
- * before, inside the current stack, and its return address follows a call;
- * it says "outermost" only at the top of that stack.
+ * declares, and believes a caller only if its frame lies above the one
+ * before, on the current stack, and its return address follows a call.
  */
 #ifndef TRACER_H
 #define TRACER_H
@@ -39,19 +32,15 @@ struct tracer_range {
 };
 
 /*
- * How the kernel's trap entry saves the interrupted state. Contract: the
- * entry code stores the registers in a trap frame and calls its C handler
- * with sp pointing at it (or, an entry that then moves sp to another stack,
- * with config->trap_frame saying where the frame is), so a return address
- * inside `entry` says a trap frame starts at the caller's sp. Offsets are
- * bytes from the trap frame's start, a machine word each; set every one (0
- * is an offset), in a designated initializer or a compound literal: the
- * fields it leaves out, such as those a later version adds, are then 0,
- * which keeps their old meaning. A slot the vector does not save is
- * TRACER_TRAP_NOT_SAVED:
- * for epc/cause/tval give config->trap_csrs; for sp give frame_size, the N
- * of its `addi sp, sp, -N` (docs/porting.md, step 6). The CSRs are the
- * S-mode ones (sepc, ...) or, in machine mode, the M-mode ones (mepc, ...).
+ * How the kernel's trap entry saves the interrupted state: it stores the
+ * registers in a trap frame and calls its C handler with sp pointing at it
+ * (or config->trap_frame says where it is), so a return address inside
+ * `entry` says a trap frame starts at the caller's sp. Offsets are bytes
+ * from the frame's start, a word each; set them in a designated initializer
+ * (0 is an offset; a field a later version adds is then 0, its old meaning).
+ * A slot the vector does not save is TRACER_TRAP_NOT_SAVED:
+ * then give config->trap_csrs for epc/cause/tval, frame_size for sp
+ * (docs/porting.md, step 6).
  */
 #define TRACER_TRAP_NOT_SAVED 0xffffu
 
@@ -74,9 +63,8 @@ struct tracer_trap_layout {
 	uint16_t status_offset;
 	uint16_t frame_size; /* with sp_offset TRACER_TRAP_NOT_SAVED: see above */
 	uint8_t mode;	     /* enum tracer_trap_mode; 0 is S-mode */
-	/* What the entry added to epc before saving it, for exceptions only
-	 * (FreeRTOS saves mepc + 4, to return past an ecall): subtracted from
-	 * a saved epc whose cause is not an interrupt. */
+	/* Added to epc before saving it, for exceptions only (FreeRTOS saves
+	 * mepc + 4, past an ecall): subtracted from an exception's epc. */
 	uint8_t exception_epc_added;
 };
 
@@ -95,9 +83,7 @@ struct tracer_trap_csrs {
 struct tracer_config {
 	struct tracer_range text; /* every pc must lie in here */
 	/* The stacks the walk may read, any order, each [start, end) with end
-	 * the top. It reads the one holding sp (or, sp overflowed below a
-	 * bottom, the lowest above sp), and changes only across a trap frame,
-	 * never back to one it left (docs/design.md). */
+	 * the top; it changes stack only across a trap frame (docs/design.md). */
 	const struct tracer_range *stacks;
 	unsigned stack_count;
 	const struct tracer_symtab *symtab;    /* NULL: frames print raw */
@@ -105,43 +91,35 @@ struct tracer_config {
 	struct tracer_range eh_frame; /* .eh_frame: the CFI the DWARF unwinder reads */
 	const struct tracer_fde_index *fde_index;	/* NULL: no DWARF unwinding */
 	const struct tracer_unwind_table *unwind_table; /* NULL: no table unwinding */
-	/* The line table and inlined calls (symgen, from -g): NULL, or a
-	 * table without rows, prints frames without file:line. */
+	/* The line table and inlined calls (symgen, -g); NULL: no file:line. */
 	const struct tracer_lines *lines;
-	/* Where symgen's tables lie (linker/tracer_symtab.ld): a table whose
-	 * descriptor or arrays are outside is rejected. */
+	/* Where symgen's tables lie (linker/tracer_symtab.ld); a table outside
+	 * is rejected. */
 	struct tracer_range tables;
 	unsigned
 	    max_depth; /* frames at most (inlined calls aside); 0: TRACER_DEFAULT_DEPTH */
 	const struct tracer_trap_csrs *trap_csrs; /* NULL: none */
-	/* The innermost trap frame's address, read at panic time, for an
-	 * entry that saves the frame and then moves sp to another stack (an
-	 * ISR stack) before it calls its handler, as many RTOS vectors do;
-	 * 0: the frame is at the handler's sp. */
+	/* The innermost trap frame's address, for an entry that moves sp to
+	 * an ISR stack after saving it (RTOS vectors); 0: at the handler's sp. */
 	uintptr_t trap_frame;
-	/* Code entered from user mode by a jump, with user values in ra and s0
-	 * (usertrap() from a trampoline): the walk ends after a frame in one. */
+	/* Code entered from user mode by a jump (usertrap() from a
+	 * trampoline): the walk ends after a frame in one. */
 	const struct tracer_range *entry_points;
 	unsigned entry_point_count;
-	/* Functions a task starts in, by a context restore with ra = 0 (an
-	 * RTOS's tasks): a return address of 0 out of a frame in one ends the
-	 * walk at the outermost frame. At most TRACER_MAX_ENTRY_POINTS. */
+	/* Functions a task starts in with ra = 0 (an RTOS's tasks): the walk's
+	 * outermost frame. At most TRACER_MAX_ENTRY_POINTS, as entry_points. */
 	const struct tracer_range *task_entries;
 	unsigned task_entry_count;
-	/* tracer_print_backtrace() follows the trap line of an exception with
-	 * an oops-style report of its trap frame (tracer_format_fault(), if
-	 * linked: TRACER_LINKS_FAULT_REPORT). */
+	/* tracer_print_backtrace() prints tracer_format_fault()'s report
+	 * after an exception's trap line. */
 	bool fault_report;
 };
 
 #define TRACER_MAX_ENTRY_POINTS 16u
 #define TRACER_DEFAULT_DEPTH	64u
 
-/*
- * A register state to start from (the call site, or a saved trap frame): the
- * pc and the registers a function must give back to its caller unchanged,
- * which is all an unwinder can recover in the frames above.
- */
+/* A register state to start from: the pc, and the registers a function
+ * gives back to its caller unchanged (all an unwinder can recover above). */
 struct tracer_regs {
 	uintptr_t pc;
 	uintptr_t ra;	 /* x1 */
@@ -155,10 +133,8 @@ struct tracer_regs {
 #define TRACER_STORE_WORD "sd"
 #endif
 
-/*
- * Captures the registers at the point of use into *regs. A macro, so that
- * the captured pc, sp and s-registers belong to the calling function itself.
- */
+/* Captures the registers here into *regs: a macro, so that they are the
+ * calling function's own. */
 #define TRACER_CAPTURE_REGS(regs)                                                        \
 	__asm__ volatile(                                                                \
 	    "auipc %0, 0\n\t"                                                            \
@@ -186,12 +162,11 @@ enum tracer_unwinder {
 	TRACER_UNWINDER_COUNT
 };
 
-/*
- * The unwinders this build links: each 1 (the default) unless the build
- * defines it 0 and leaves its files out (TRACER_UNWINDERS in
- * symgen/tracer.mk; docs/porting.md). A walk with one not linked ends with
- * TRACER_STOP_NOT_LINKED; auto uses those linked.
- */
+/* What this build links: each 1 unless the build defines it 0 and leaves
+ * its files out (symgen/tracer_sources.mk). A walk with an unwinder not
+ * linked ends with TRACER_STOP_NOT_LINKED; auto uses those linked. The
+ * line table (lines.c; frames print without file:line) and the fault
+ * report (fault.c) are options too. */
 #ifndef TRACER_LINKS_FRAME_POINTER
 #define TRACER_LINKS_FRAME_POINTER 1
 #endif
@@ -204,13 +179,9 @@ enum tracer_unwinder {
 #ifndef TRACER_LINKS_TABLE
 #define TRACER_LINKS_TABLE 1
 #endif
-/* The line table's lookup (lines.c): 0 leaves it out (TRACER_LINES=no), and
- * frames print without file:line or inlined calls. */
 #ifndef TRACER_LINKS_LINES
 #define TRACER_LINKS_LINES 1
 #endif
-/* The fault report (fault.c): 0 leaves it out (TRACER_FAULT_REPORT=no),
- * and config->fault_report prints nothing. */
 #ifndef TRACER_LINKS_FAULT_REPORT
 #define TRACER_LINKS_FAULT_REPORT 1
 #endif
@@ -264,10 +235,8 @@ struct tracer_frame {
 	uintptr_t fp; /* frame address: s0 as this frame holds it */
 	bool is_return_address; /* pc was read from memory: symbolized at pc - 1 */
 	bool after_trap;	/* first frame of code a trap interrupted */
-	/* The unwinder that found it from the frame before (a register set's
-	 * frame: the walk's own), and whether that was a fallback of an auto
-	 * walk (not the table or DWARF): tracer_format_frame() names it.
-	 * Beside the flags above, so that the struct has no holes. */
+	/* Whether an auto walk's fallback (not the table or DWARF) found it,
+	 * and which unwinder did: tracer_format_frame() names a fallback. */
 	bool found_by_fallback;
 	bool trap_machine_mode; /* the trap layout's mode is TRACER_TRAP_MACHINE */
 	enum tracer_unwinder found_by;
@@ -277,12 +246,10 @@ struct tracer_frame {
 	const char *name;     /* function containing the pc, NULL if unknown */
 	uintptr_t offset;     /* pc - function start */
 	uintptr_t size;	      /* function size */
-	/* Where the pc is in the source (config->lines), NULL and 0 if not
-	 * known. A frame's code may be a call the compiler inlined: then the
-	 * walk returns it first, as a frame of its own (inlined, named by the
-	 * function inlined, no offset or size), at the same pc, and each
-	 * call it is inlined in, and last the function's own frame, at the
-	 * line of the call (GDB's bt does the same). */
+	/* Where the pc is in the source, NULL and 0 if not known. Calls the
+	 * compiler inlined at the pc come first, innermost first, each a frame
+	 * of its own (inlined: no offset or size), then the function's own
+	 * frame at the line of the call, as GDB's bt shows them. */
 	const char *file;
 	uint32_t line;
 	bool inlined;
@@ -294,9 +261,8 @@ struct tracer_walk {
 	uintptr_t opaque[36 + 84 * 4 / sizeof(uintptr_t)];
 };
 
-/* Begins a walk at *regs (copied), keeping a pointer to *config. Checks the
- * tables' headers; the walk checks each block the first time it reads it,
- * and stops reading a table found damaged (tracer_format_note()). */
+/* Begins a walk at *regs (copied), keeping a pointer to *config. A table
+ * found damaged is no longer read, and tracer_format_note() says so. */
 void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
 		  const struct tracer_config *config, const struct tracer_regs *regs);
 
@@ -306,14 +272,10 @@ bool tracer_next(struct tracer_walk *walk, struct tracer_frame *frame);
 /* Why the walk stopped; TRACER_RUNNING while it has not. */
 enum tracer_stop tracer_stop_reason(const struct tracer_walk *walk);
 
-/*
- * Raw capture, for hot paths (allocation sites, lock checking, profiling):
- * the pcs of a walk into an array, no symbolization, no formatting
- * (docs/porting.md). tracer_prepare() checks the tables whole, once, at
- * boot; tracer_capture() trusts its verdict (prepare again if the tables
- * may have changed) and keeps every other check. The config must outlive
- * the prepared form.
- */
+/* Raw capture for hot paths (allocation sites, lock checking, profiling):
+ * pcs only (docs/porting.md). tracer_prepare() checks the tables whole,
+ * once; tracer_capture() trusts that verdict and keeps every other check.
+ * The config must outlive the prepared form. */
 struct tracer_prepared {
 	uintptr_t opaque[1 + 16 / sizeof(uintptr_t)]; /* private: walk.h */
 };
@@ -327,9 +289,8 @@ size_t tracer_capture(const struct tracer_prepared *prepared,
 		      enum tracer_unwinder unwinder, const struct tracer_regs *regs,
 		      uintptr_t *pcs, size_t max, enum tracer_stop *stop);
 
-/* The whole trace in one call: the lines the loop at the top of this file
- * prints, each passed to put_line (NUL-terminated, no newline); returns the
- * stop reason. */
+/* The whole trace in one call, each line passed to put_line
+ * (NUL-terminated, no newline); returns the stop reason. */
 typedef void tracer_put_line_fn(void *context, const char *line);
 enum tracer_stop tracer_print_backtrace(const struct tracer_config *config,
 					const struct tracer_regs *regs,
@@ -344,24 +305,17 @@ const char *tracer_trap_cause_name(uintptr_t cause); /* scause or mcause */
 /* Output lines, NUL-terminated and without newline, cut to size - 1
  * characters (size 0: nothing written); each returns buf. */
 #define TRACER_LINE_MAX 192
-/* " [<0x0000000080201234>] do_work+0x1c/0x60 (kernel/work.c:42)", or raw
- * " [<0x...>]", without " (file:line)" where the line is not known; in an
- * auto walk, a frame a fallback found has " (prologue)" or
- * " (frame-pointer)" before its symbol. An inlined call:
- * " [inlined] helper (kernel/lab.c:18)" (docs/output-format.md). */
+/* " [<0x0000000080201234>] do_work+0x1c/0x60 (kernel/work.c:42)", raw
+ * " [<0x...>]", " [inlined] helper (kernel/lab.c:18)", a fallback's
+ * " (prologue)" before the symbol, ... (docs/output-format.md). */
 char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *frame);
 /* "--- trap: load access fault sepc=0x... stval=0x... ---" (in machine
  * mode mepc= and mtval=) */
 char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *frame);
-/*
- * Line `index` (0, 1, ...) of the oops-style report of the trap frame a
- * frame comes from (frame->after_trap), NULL past the last: the registers
- * config->trap saves, three a line as Linux's __show_regs() prints them
- * ("epc : 0000000080201234 ra : ... sp : ..."), a register the layout
- * does not save left out; "status: ... badaddr: ... cause: ..."; and
- * "Code: ...", the code around the pc, read inside config->text only, the
- * parcel at the pc in <> (docs/output-format.md).
- */
+/* Line `index` (0, 1, ...) of the oops-style report of an after_trap
+ * frame's trap frame, NULL past the last: "epc : ... ra : ... sp : ...",
+ * three registers a line as Linux's __show_regs(); "status: ... badaddr:
+ * ... cause: ..."; "Code: ..." around the pc (docs/output-format.md). */
 char *tracer_format_fault(char *buf, size_t size, const struct tracer_config *config,
 			  const struct tracer_frame *frame, unsigned index);
 /* "Call Trace (frame-pointer unwinder):", "Call Trace (auto unwinder):" */
@@ -373,9 +327,8 @@ char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop);
  * walk finds damage as it reads: call it before each line. */
 char *tracer_format_note(char *buf, size_t size, struct tracer_walk *walk);
 
-/* The code of the function holding addr, as the symbol table sizes it:
- * a trap->entry or entry_points range for code without an end symbol. An
- * empty range at addr if the table is rejected or has no such function. */
+/* The function holding addr, as the symbol table sizes it (a trap->entry
+ * or entry_points range); empty at addr if the table has none. */
 struct tracer_range tracer_function_range(const struct tracer_config *config,
 					  uintptr_t addr);
 
