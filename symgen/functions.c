@@ -133,7 +133,8 @@ static void prefer_dwarf_names(const struct elf_file *elf, struct function *func
 /*
  * Sorts, keeps one function per address (the first alias in sort order), and
  * gives every function a size: its own, an alias's, or, if none has one, the
- * distance to the next function or to the end of its section; then names it
+ * distance to the next function or to the end of its section, and never
+ * past the next function's start; then names it
  * as the debugging information does, if it does. A label inside
  * a function of explicit size is a part of it (GDB names its pcs after the
  * function too), and a label with no byte after it names nothing: both go.
@@ -183,6 +184,15 @@ static size_t normalize_functions(const struct elf_file *elf, struct function *f
 		}
 		if (f->typed || f->size != 0)
 			functions[kept++] = *f;
+	}
+	/* A function declared inside another's extent (hand-written assembly
+	 * may nest them) ends the one before it: the tracer takes the entry
+	 * that holds an address as the table's answer without reading the
+	 * next entry (tracer/verify.c), which entries that do not overlap
+	 * allow. No lookup changes: the addresses cut off were the next's. */
+	for (size_t i = 0; i + 1 < kept; i++) {
+		if (functions[i].size > functions[i + 1].addr - functions[i].addr)
+			functions[i].size = functions[i + 1].addr - functions[i].addr;
 	}
 	prefer_dwarf_names(elf, functions, kept);
 	/* The table stores sizes and name offsets in 32 bits. */

@@ -53,9 +53,11 @@
 struct table {
 	struct function *functions;
 	size_t function_count;
-	/* names_size bytes: each name and its NUL, then NULs up to a multiple
-	 * of 4; NULL when there are no functions */
+	/* names_size bytes: each name and its NUL, in the functions' order,
+	 * at name_offsets[i]; NULs between (symtab_name_offset) and up to a
+	 * multiple of 4. NULL when there are no functions. */
 	unsigned char *names;
+	uint32_t *name_offsets;
 	uint32_t names_size;
 	struct fde_entry *fdes; /* sorted by pc_start; NULL without --cfi */
 	size_t fde_count;
@@ -138,15 +140,12 @@ static void write_hashes(FILE *out, enum tracer_hashed kind, const unsigned char
  * rules (16-bit fields). */
 static void symbols_bytes(const struct table *table, struct bytes *b)
 {
-	uint32_t name_offset = 0;
-
 	for (size_t i = 0; i < table->function_count; i++) {
 		const struct function *f = &table->functions[i];
 
 		put_le(b, f->addr, table->word_size);
 		put_le(b, f->size, 4);
-		put_le(b, name_offset, 4);
-		name_offset += (uint32_t)strlen(f->name) + 1;
+		put_le(b, table->name_offsets[i], 4);
 	}
 }
 
@@ -255,19 +254,27 @@ static uint32_t unwind_table_checksum(const struct unwind_table *unwind)
 /*
  * names[] is declared with its size, and its literal holds one byte less:
  * the literal's own terminating NUL is the last byte, so the compiler
- * neither drops a NUL nor warns that it would.
+ * neither drops a NUL nor warns that it would. A line per name, and one
+ * for the NULs that pad up to a name (symtab_name_offset).
  */
 static void write_symbols(FILE *out, const struct table *table)
 {
 	uint32_t literal_bytes = table->names_size - 1;
 	uint32_t written = 0;
-	uint32_t name_offset = 0;
 
 	fprintf(out,
 		"__attribute__((section(\".tracer_symtab.names\"), aligned(8)))\n"
 		"static const char names[%" PRIu32 "] =\n",
 		table->names_size);
 	for (size_t i = 0; i < table->function_count; i++) {
+		/* The padding in a literal of its own: "\0" then a digit would
+		 * read as one octal escape. */
+		if (written < table->name_offsets[i]) {
+			fprintf(out, "    \"");
+			for (; written < table->name_offsets[i]; written++)
+				fprintf(out, "\\0");
+			fprintf(out, "\"\n");
+		}
 		fprintf(out, "    \"");
 		write_c_string(out, table->functions[i].name);
 		written += (uint32_t)strlen(table->functions[i].name);
@@ -292,8 +299,7 @@ static void write_symbols(FILE *out, const struct table *table)
 			table->word_size == 8 ? "    {0x%016llxu, 0x%llxu, %lluu},\n"
 					      : "    {0x%08llxu, 0x%llxu, %lluu},\n",
 			(unsigned long long)f->addr, (unsigned long long)f->size,
-			(unsigned long long)name_offset);
-		name_offset += (uint32_t)strlen(f->name) + 1;
+			(unsigned long long)table->name_offsets[i]);
 	}
 	fprintf(out, "};\n\n");
 }
@@ -606,29 +612,47 @@ static void write_output(const char *path, const struct table *table)
 	}
 }
 
-/* names[] of the symbol table, padded with NULs to a multiple of 4. */
+/*
+ * Where a name of `length` bytes (its NUL included) goes in names[], the
+ * names before it ending at `offset`: there, unless it would cross into
+ * the next hash block (table_hash.h) and fits in one; then at the start of
+ * that block. A walk checks the blocks a name lies in as it prints it, so
+ * each name then costs one block, wherever it falls.
+ */
+static uint64_t symtab_name_offset(uint64_t offset, uint64_t length)
+{
+	uint64_t room = TRACER_HASH_BLOCK - offset % TRACER_HASH_BLOCK;
+
+	return length > room && length <= TRACER_HASH_BLOCK ? offset + room : offset;
+}
+
+/* names[] of the symbol table: the names in the functions' order, each
+ * where symtab_name_offset() puts it, padded with NULs to a multiple of 4. */
 static void collect_names(const char *path, struct table *table)
 {
 	uint64_t size = 0;
-	uint64_t offset = 0;
 
-	for (size_t i = 0; i < table->function_count; i++)
-		size += strlen(table->functions[i].name) + 1;
-	size = (size + 3) & ~(uint64_t)3;
-	/* tracer_symtab.names_size and every name offset are 32 bits; so is
-	 * count, which is at most names_size (each name takes its NUL). */
-	if (size > UINT32_MAX)
-		die(path, "function names exceed 4 GiB");
-	table->names_size = (uint32_t)size;
-	if (size == 0)
+	if (table->function_count == 0)
 		return;
-	table->names = tracked_alloc(path, (size_t)size, 1);
+	table->name_offsets =
+	    tracked_alloc(path, table->function_count, sizeof(*table->name_offsets));
 	for (size_t i = 0; i < table->function_count; i++) {
-		size_t name_length = strlen(table->functions[i].name) + 1;
+		uint64_t length = strlen(table->functions[i].name) + 1;
 
-		memcpy(table->names + offset, table->functions[i].name, name_length);
-		offset += name_length;
+		size = symtab_name_offset(size, length);
+		/* tracer_symtab.names_size and every name offset are 32 bits;
+		 * so is count, which is at most names_size. */
+		if (size + length > UINT32_MAX)
+			die(path, "function names exceed 4 GiB");
+		table->name_offsets[i] = (uint32_t)size;
+		size += length;
 	}
+	size = (size + 3) & ~(uint64_t)3;
+	table->names_size = (uint32_t)size;
+	table->names = tracked_alloc(path, (size_t)size, 1);
+	for (size_t i = 0; i < table->function_count; i++)
+		memcpy(table->names + table->name_offsets[i], table->functions[i].name,
+		       strlen(table->functions[i].name) + 1);
 }
 
 /* .eh_frame's address and bytes, which the FDE index's hashes cover (the

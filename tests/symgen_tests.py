@@ -141,6 +141,21 @@ class Image:
         return struct.unpack("<Q" if self.word_size == 8 else "<I", self.read(addr, self.word_size))[0]
 
 
+def names_layout(names):
+    """names[] as symgen lays it out (tracer_tables.h): the names in order,
+    each with its NUL; one that would cross a 64-byte hash block, and fits
+    in one, starts at the next block instead; NULs between, and up to a
+    multiple of 4."""
+    out = b""
+    for name in names:
+        data = name.encode() + b"\0"
+        room = HASH_BLOCK - len(out) % HASH_BLOCK
+        if room < len(data) <= HASH_BLOCK:
+            out += b"\0" * room
+        out += data
+    return out + b"\0" * (-len(out) % 4)
+
+
 def check_symtab_header(results, label, image, expected):
     """tracer_symtab in the linked image: header fields, and a checksum
     recomputed here over the bytes of symbols[] and names[] it points to;
@@ -152,13 +167,13 @@ def check_symtab_header(results, label, image, expected):
     symbols_addr, names_addr, hashes_addr = (image.word(pointers + i * image.word_size)
                                              for i in range(3))
     entry = 16 if image.word_size == 8 else 12
-    raw_names = sum(len(name) + 1 for name, _ in expected.values())
+    wanted_names = names_layout([name for _, (name, _) in sorted(expected.items())])
     problems = []
     if (magic, version, word_size) != (SYMTAB_MAGIC, TABLE_VERSION, image.word_size):
         problems.append("magic %r version %d word size %d" % (magic, version, word_size))
-    if count != len(expected) or names_size != (raw_names + 3) // 4 * 4:
-        problems.append("count %d names_size %d, expected %d and %d (%d bytes of names, padded)"
-                        % (count, names_size, len(expected), (raw_names + 3) // 4 * 4, raw_names))
+    if count != len(expected) or names_size != len(wanted_names):
+        problems.append("count %d names_size %d, expected %d and %d (names laid out, padded)"
+                        % (count, names_size, len(expected), len(wanted_names)))
     if count == 0:
         symbols, names = b"", b""
         if symbols_addr or names_addr or hashes_addr:
@@ -166,8 +181,8 @@ def check_symtab_header(results, label, image, expected):
                             % (symbols_addr, names_addr, hashes_addr))
     else:
         symbols, names = image.read(symbols_addr, count * entry), image.read(names_addr, names_size)
-        if names_addr % image.word_size or names[raw_names:] != b"\0" * (names_size - raw_names):
-            problems.append("names[] at 0x%x, padding %r" % (names_addr, names[raw_names:]))
+        if names_addr % image.word_size or names != wanted_names:
+            problems.append("names[] at 0x%x not laid out as names_layout() says" % names_addr)
         layout = "<QII" if image.word_size == 8 else "<III"
         decoded = {}
         for addr, size, offset in struct.iter_unpack(layout, symbols):
@@ -377,8 +392,9 @@ def expected_table(elf):
     global, else weak, else local name, then the alphabetically first function
     or the alphabetically last label (GDB's pick among labels); sized by the
     largest st_size of the names, else up to the next entry or the end of the
-    section. A label inside a function of explicit size, or with no byte
-    after it, is left out (GDB names such pcs after the function). A
+    section, and never past the next entry's start. A label inside a function
+    of explicit size, or with no byte after it, is left out (GDB names such
+    pcs after the function). A
     function the debugging information names goes by that name, as in GDB's
     bt (an alias's function by its own name), unless the symbol is a
     compiler's copy of it (foo.constprop.0 for foo)."""
@@ -415,6 +431,10 @@ def expected_table(elf):
             if typed and own and not name.startswith(own + "."):
                 name = own
             expected[addr] = (name, size)
+    starts = sorted(expected)
+    for addr, next_addr in zip(starts, starts[1:]):
+        name, size = expected[addr]
+        expected[addr] = (name, min(size, next_addr - addr))
     return expected, len(functions)
 
 
@@ -467,7 +487,7 @@ def check_untyped_semantics(results, label, elf):
                  (line.split() for line in run([CROSS + "nm", elf]).stdout.splitlines())
                  if len(fields) == 3}
     expected = {"sized_fn": 12, "untyped_global": 8, "untyped_local": 4, "label_b": 8,
-                "both_fn": 8, "after_local": 12}
+                "both_fn": 8, "outer_fn": 4, "nested_fn": 8, "after_local": 12}
     wanted = {addresses.get(name): (name, size) for name, size in expected.items()}
     readelf = run([CROSS + "readelf", "-s", "-W", elf]).stdout
     results.check("symgen %s: untyped labels in code are functions, the assembler's are not"

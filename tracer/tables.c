@@ -110,9 +110,14 @@ enum tracer_table_status tracer_symtab_check(const struct tracer_config *config)
 		return status;
 	if (!arrays_intact(config, TRACER_HASHED_SYMBOLS, TRACER_HASHED_NAMES))
 		return TRACER_TABLE_BAD_CHECKSUM;
+	/* Names inside names[]; entries sorted, each ending at or before the
+	 * next one's start (walk_symbol_check relies on it). */
 	for (uint32_t i = 0; i < symtab->count; i++) {
-		if (symtab->symbols[i].name >= symtab->names_size ||
-		    (i > 0 && symtab->symbols[i].addr <= symtab->symbols[i - 1].addr))
+		const struct tracer_symbol *symbol = &symtab->symbols[i];
+
+		if (symbol->name >= symtab->names_size ||
+		    (i > 0 && (symbol->addr <= symbol[-1].addr ||
+			       symbol->addr - symbol[-1].addr < symbol[-1].size)))
 			return TRACER_TABLE_MALFORMED;
 	}
 	return TRACER_TABLE_OK;

@@ -21,9 +21,11 @@ struct tracer_symbol {
 };
 
 /*
- * The embedded table: symbols sorted by addr, one entry per address. The
- * header lets a walk reject a table that memory corruption damaged (magic,
- * version and checksum: see table_format.h).
+ * The embedded table: symbols sorted by addr, one entry per address, each
+ * ending at or before the next one's start; names[] holds each name inside
+ * one hash block where it fits in one. The header lets a walk reject a
+ * table that memory corruption damaged (magic, version and checksum: see
+ * table_format.h).
  */
 struct tracer_symtab {
 	uint32_t magic;	     /* TRACER_SYMTAB_MAGIC */

@@ -16,9 +16,10 @@
  * its answer alone: symgen wrote the keys sorted, so if the blocks of the
  * entry found and of the one after it hold, and their keys bracket the
  * address, the entry is the one a search of the intact table finds,
- * whatever the probes on the way read. Keys that do not bracket it mean a
- * probe read a damaged block (or the table is not sorted): the whole table
- * is checked then, once, to say which.
+ * whatever the probes on the way read (a symbol that holds the address
+ * needs no next one: walk_symbol_check). Keys that do not bracket it mean
+ * a probe read a damaged block (or the table is not sorted): the whole
+ * table is checked then, once, to say which.
  */
 #include "table_lookup.h"
 #include "verify.h"
@@ -205,22 +206,34 @@ name_intact(struct walk *walk, const struct tracer_symtab *symtab, uint32_t offs
 	return walk_verify(walk, TRACER_HASHED_NAMES, offset, end - offset + 1);
 }
 
+/*
+ * An entry that holds addr is the intact table's answer by itself: symgen
+ * writes entries that do not overlap (symgen/functions.h, and
+ * tracer_symtab_check() rejects a table whose do), so the next one starts
+ * above addr. Only an answer that does not hold addr needs the next entry
+ * to bracket it. So a symbolized frame checks one block of symbols[], and,
+ * symgen keeping each name inside a block, one of names[].
+ */
 bool walk_symbol_check(struct walk *walk, const struct tracer_symbol *symbol,
 		       uintptr_t addr)
 {
 	const struct tracer_symtab *symtab = walk->config->symtab;
 	uint32_t i = (uint32_t)(symbol - symtab->symbols);
-	enum tracer_table_status status =
-	    sorted_answer_status(walk, TRACER_HASHED_SYMBOLS, (const char *)symbol, i,
-				 symtab->count, sizeof(*symbol), addr);
+	enum tracer_table_status status;
 
-	if (status != TRACER_TABLE_OK)
-		return reject_symtab(walk, status);
-	if (!symbol_holding(symbol, addr))
-		return true;
+	if (!walk_verify(walk, TRACER_HASHED_SYMBOLS, i * (uint32_t)sizeof(*symbol),
+			 sizeof(*symbol)))
+		return reject_symtab(walk, TRACER_TABLE_BAD_CHECKSUM);
+	if (!symbol_holding(symbol, addr)) {
+		status = sorted_answer_status(walk, TRACER_HASHED_SYMBOLS,
+					      (const char *)symbol, i, symtab->count,
+					      sizeof(*symbol), addr);
+		return status == TRACER_TABLE_OK || reject_symtab(walk, status);
+	}
 	if (symbol->name >= symtab->names_size)
 		return reject_symtab(walk, TRACER_TABLE_MALFORMED);
-	/* The next entry's name: its block holds (sorted_answer_status). */
+	/* The next entry's name offset, unchecked, only bounds the bytes
+	 * checked: they end at a NUL, so the name lies inside them. */
 	return name_intact(walk, symtab, symbol->name,
 			   i + 1 < symtab->count ? symbol[1].name : 0) ||
 	       reject_symtab(walk, TRACER_TABLE_BAD_CHECKSUM);

@@ -183,13 +183,25 @@ void tables_malformed(void)
 	fill_symtab(b, 8);
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
 	/* Checksums right, contents crafted: a name offset past names[],
-	 * symbols out of order. */
+	 * symbols out of order, overlapping. */
 	b->symbols[1].name = 16;
 	fill_symtab(b, 16);
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
 	b->symbols[1] = (struct tracer_symbol){0x1000, 0x10, 6};
 	fill_symtab(b, 16);
 	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
+	/* Overlapping entries: the first one's end past the second's start,
+	 * by one byte, and by a size that wraps the address space. */
+	b->symbols[1] = (struct tracer_symbol){0x1010, 0x10, 6};
+	b->symbols[0].size = 0x11;
+	fill_symtab(b, 16);
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
+	b->symbols[0].size = 0xffffffffu;
+	fill_symtab(b, 16);
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_MALFORMED);
+	b->symbols[0].size = 0x10; /* ends at the second's start: valid */
+	fill_symtab(b, 16);
+	CHECK(tracer_symtab_check(&config) == TRACER_TABLE_OK);
 	b->index.magic = TRACER_SYMTAB_MAGIC;
 	CHECK(tracer_fde_index_check(&config) == TRACER_TABLE_MALFORMED);
 	free(b);
@@ -423,6 +435,52 @@ void tables_damage_found_mid_walk(void)
 		CHECK_ROW(prepared_of(&prepared)->symtab_status ==
 			      TRACER_TABLE_BAD_CHECKSUM,
 			  round);
+	}
+	fake_stack_free(&s);
+}
+
+/*
+ * A symbol that holds the pc names its frame from its own block: symgen's
+ * entries do not overlap, so the entry after it need not be read. With the
+ * block after it damaged, a pc inside the last function of a block is
+ * named, and no note said; a pc in the gap after that function needs the
+ * next entry to bracket it (the answer might be the next function): the
+ * damage is found there.
+ */
+void tables_symbol_holding_reads_its_block(void)
+{
+	static struct walked_table t;
+	struct fake_stack s;
+	struct tracer_walk walk;
+	struct tracer_frame frame;
+	char line[TRACER_LINE_MAX];
+	unsigned last = 20;
+	bool got;
+
+	/* The first function from f20 on whose entry ends a block. */
+	while (((last + 1) * sizeof(struct tracer_symbol)) % TRACER_HASH_BLOCK != 0)
+		last++;
+	fake_stack_init(&s);
+	s.config.symtab = &t.symtab;
+	fake_tables_anywhere(&s.config);
+	s.regs.sp = fake_addr(&s, 90);
+	for (int round = 0; round < 2; round++) {
+		walked_table_fill(&t);
+		t.symbols[last + 1].size ^= 1; /* the next block, after hashing */
+		/* Round 0: inside f<last>; 1: in the gap after it. */
+		s.regs.pc = FAKE_TEXT_START + 0x100 * last + (round == 0 ? 0x10 : 0x50);
+		tracer_start(&walk, TRACER_FRAME_POINTER, &s.config, &s.regs);
+		got = tracer_next(&walk, &frame);
+		CHECK_ROW(got, round);
+		CHECK_ROW(round == 1 || (frame.name && frame.name == t.names + 4 * last),
+			  round);
+		CHECK_ROW(round == 0 || !frame.name, round);
+		CHECK_ROW(walk_of(&walk)->symtab_status ==
+			      (round == 0 ? TRACER_TABLE_OK : TRACER_TABLE_BAD_CHECKSUM),
+			  round);
+		/* Once each: CHECK_ROW evaluates its condition twice. */
+		got = tracer_format_note(line, sizeof(line), &walk) != NULL;
+		CHECK_ROW(got == (round == 1), round);
 	}
 	fake_stack_free(&s);
 }
