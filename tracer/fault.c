@@ -41,21 +41,15 @@ static __attribute__((noinline)) bool fault_word(const struct tracer_config *con
 	return false;
 }
 
-/* Hex digits without 0x, full width, as Linux's REG_FMT prints them. */
-static __attribute__((noinline)) void put_register(struct line *line, const char *label,
-						   uintptr_t value)
-{
-	format_put_str(line, label);
-	format_put_digits(line, value, ADDR_DIGITS);
-}
-
 /* "Code: " and the parcels around the pc, 10 before it and 2 from it, as
  * Linux's riscv dump_kernel_instr() takes them, less those outside text;
- * false if the pc's own parcel is not in text. */
+ * false if the pc's own parcel is not in text. Inline: a frame of its own
+ * would sit under format_add()'s, at the print path's deepest point
+ * (TRACER_STACK_PRINT). */
 #define CODE_PARCELS_BEFORE 10u
 #define CODE_PARCELS_FROM   2u
 
-static __attribute__((noinline)) bool
+static inline __attribute__((always_inline)) bool
 put_code(struct line *line, const struct tracer_config *config, uintptr_t pc)
 {
 	const struct tracer_range text = config->text;
@@ -73,15 +67,12 @@ put_code(struct line *line, const struct tracer_config *config, uintptr_t pc)
 	code = memory_code_cursor(config, start, end - (end - start) % 2);
 	if (code.failed)
 		return false;
-	format_put_str(line, "Code:");
+	format_add(line, "Code:");
 	while (code.end - code.pos >= 2) {
 		bool at_pc = code.pos == pc;
 		uint16_t parcel = cursor_u16(&code);
 
-		format_put_str(line, at_pc ? " <" : " ");
-		format_put_digits(line, parcel, 4);
-		if (at_pc)
-			format_put_char(line, '>');
+		format_add(line, at_pc ? " <%h>" : " %h", (unsigned)parcel);
 	}
 	return true;
 }
@@ -124,18 +115,16 @@ char *tracer_format_fault(char *buf, size_t size, const struct tracer_config *co
 			if (!fault_register(config, frame, i, &value))
 				continue;
 			if (printed++ / 3 == index)
-				put_register(&line, fault_labels[i], value);
+				format_add(&line, "%s%r", fault_labels[i], value);
 		}
 		return buf;
 	}
 	if (index == register_lines) {
 		if (fault_word(config, frame->trap_frame, config->trap->status_offset,
-			       &value)) {
-			put_register(&line, "status: ", value);
-			format_put_char(&line, ' ');
-		}
-		put_register(&line, "badaddr: ", frame->trap_tval);
-		put_register(&line, " cause: ", frame->trap_cause);
+			       &value))
+			format_add(&line, "status: %r ", value);
+		format_add(&line, "badaddr: %r cause: %r", frame->trap_tval,
+			   frame->trap_cause);
 		return buf;
 	}
 	return index == register_lines + 1 && put_code(&line, config, frame->pc) ? buf

@@ -3,12 +3,12 @@
  * that run addr2line on " [<addr>] name+off/size" lines) keep working.
  * No libc: a bounded string builder that truncates instead of overflowing.
  */
+#include <stdarg.h>
+
 #include "walk.h"
 
-/* The builders are out of line: printing is no hot path, and GCC -O2,
- * inlining them in every caller, made this file's code 2,626 bytes instead
- * of 1,796. */
-__attribute__((noinline)) void format_put_char(struct line *line, char c)
+/* The builders are out of line: printing is no hot path. */
+static __attribute__((noinline)) void put_char(struct line *line, char c)
 {
 	if (line->len + 1 < line->size) {
 		line->buf[line->len++] = c;
@@ -16,48 +16,65 @@ __attribute__((noinline)) void format_put_char(struct line *line, char c)
 	}
 }
 
-__attribute__((noinline)) void format_put_str(struct line *line, const char *s)
+static void put_str(struct line *line, const char *s)
 {
 	while (*s)
-		format_put_char(line, *s++);
+		put_char(line, *s++);
 }
 
-/* Hex digits, zero-padded to at least min_digits. */
-__attribute__((noinline)) void format_put_digits(struct line *line, uintptr_t value,
-						 unsigned min_digits)
+/* Digits of `value` in `base` (16 or 10), zero-padded to at least
+ * min_digits (at most a word's hex digits), most significant first: the
+ * largest power of the base they need, then a digit per power. No buffer:
+ * this runs at the deepest point of the print path's stack. scale * base
+ * cannot overflow: it stays at most value, or below base^min_digits. */
+static __attribute__((noinline)) void put_digits(struct line *line, uintptr_t value,
+						 unsigned base, unsigned min_digits)
 {
-	char digits[2 * sizeof(uintptr_t)];
-	unsigned n = 0;
+	uintptr_t scale = 1;
 
-	do {
-		digits[n++] = "0123456789abcdef"[value & 0xf];
-		value >>= 4;
-	} while (value != 0);
-	while (n < min_digits && n < sizeof(digits))
-		digits[n++] = '0';
-	while (n > 0)
-		format_put_char(line, digits[--n]);
+	for (unsigned n = 1; value / scale >= base || n < min_digits; n++)
+		scale *= base;
+	for (; scale > 0; scale /= base)
+		put_char(line, "0123456789abcdef"[value / scale % base]);
 }
 
-/* 0x-prefixed hex, zero-padded to at least min_digits. */
-static void put_hex(struct line *line, uintptr_t value, unsigned min_digits)
+__attribute__((noinline)) void format_add(struct line *line, const char *fmt, ...)
 {
-	format_put_str(line, "0x");
-	format_put_digits(line, value, min_digits);
-}
+	va_list args;
 
-/* Decimal, as a line number prints. */
-static __attribute__((noinline)) void put_decimal(struct line *line, uint32_t value)
-{
-	char digits[10];
-	unsigned n = 0;
-
-	do {
-		digits[n++] = (char)('0' + value % 10);
-		value /= 10;
-	} while (value != 0);
-	while (n > 0)
-		format_put_char(line, digits[--n]);
+	va_start(args, fmt);
+	for (; *fmt != '\0'; fmt++) {
+		if (*fmt != '%') {
+			put_char(line, *fmt);
+			continue;
+		}
+		switch (*++fmt) {
+		case 's':
+			put_str(line, va_arg(args, const char *));
+			break;
+		case 'a':
+			put_str(line, "0x");
+			put_digits(line, va_arg(args, uintptr_t), 16, ADDR_DIGITS);
+			break;
+		case 'x':
+			put_str(line, "0x");
+			put_digits(line, va_arg(args, uintptr_t), 16, 1);
+			break;
+		case 'r':
+			put_digits(line, va_arg(args, uintptr_t), 16, ADDR_DIGITS);
+			break;
+		case 'h':
+			put_digits(line, va_arg(args, unsigned), 16, 4);
+			break;
+		case 'u':
+			put_digits(line, va_arg(args, unsigned), 10, 1);
+			break;
+		default: /* only the conversions above are ever written */
+			va_end(args);
+			return;
+		}
+	}
+	va_end(args);
 }
 
 /* Whether " (file:line)" fits in what is left of the line. */
@@ -72,67 +89,37 @@ static bool fits(const struct line *line, const char *file, uint32_t number)
 	return line->len + length < line->size;
 }
 
-struct line format_line_begin(char *buf, size_t size)
-{
-	struct line line = {buf, size, 0};
-
-	if (size > 0)
-		buf[0] = '\0';
-	return line;
-}
-
 char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *frame)
 {
 	struct line line = format_line_begin(buf, size);
 
 	/* An inlined call has no address of its own: a line without one,
 	 * which decode_stacktrace.sh passes through as it is. */
-	if (TRACER_LINKS_LINES && frame->inlined) {
-		format_put_str(&line, " [inlined] ");
-		format_put_str(&line, frame->name ? frame->name : "??");
-	} else {
-		format_put_str(&line, " [<");
-		put_hex(&line, frame->pc, ADDR_DIGITS);
-		format_put_str(&line, ">]");
-	}
+	if (TRACER_LINKS_LINES && frame->inlined)
+		format_add(&line, " [inlined] %s", frame->name ? frame->name : "??");
+	else
+		format_add(&line, " [<%a>]", frame->pc);
 	/* Before the symbol, as Linux puts its " ? " mark: decode_stacktrace.sh
 	 * takes a frame line's last word as the symbol. */
-	if (frame->found_by_fallback && !frame->inlined) {
-		format_put_str(&line, " (");
-		format_put_str(&line, tracer_unwinder_name(frame->found_by));
-		format_put_char(&line, ')');
-	}
-	if (frame->name && !frame->inlined) {
-		format_put_char(&line, ' ');
-		format_put_str(&line, frame->name);
-		format_put_char(&line, '+');
-		put_hex(&line, frame->offset, 1);
-		format_put_char(&line, '/');
-		put_hex(&line, frame->size, 1);
-	}
+	if (frame->found_by_fallback && !frame->inlined)
+		format_add(&line, " (%s)", tracer_unwinder_name(frame->found_by));
+	if (frame->name && !frame->inlined)
+		format_add(&line, " %s+%x/%x", frame->name, frame->offset, frame->size);
 	/* Where Linux's CONFIG_KALLSYMS_LINEINFO puts it; whole or not at
 	 * all: a place cut short would name another line. */
-	if (TRACER_LINKS_LINES && frame->file && fits(&line, frame->file, frame->line)) {
-		format_put_str(&line, " (");
-		format_put_str(&line, frame->file);
-		format_put_char(&line, ':');
-		put_decimal(&line, frame->line);
-		format_put_char(&line, ')');
-	}
+	if (TRACER_LINKS_LINES && frame->file && fits(&line, frame->file, frame->line))
+		format_add(&line, " (%s:%u)", frame->file, (unsigned)frame->line);
 	return buf;
 }
 
 char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *frame)
 {
 	struct line line = format_line_begin(buf, size);
+	const char *mode = frame->trap_machine_mode ? "m" : "s";
 
-	format_put_str(&line, "--- trap: ");
-	format_put_str(&line, tracer_trap_cause_name(frame->trap_cause));
-	format_put_str(&line, frame->trap_machine_mode ? " mepc=" : " sepc=");
-	put_hex(&line, frame->pc, ADDR_DIGITS);
-	format_put_str(&line, frame->trap_machine_mode ? " mtval=" : " stval=");
-	put_hex(&line, frame->trap_tval, ADDR_DIGITS);
-	format_put_str(&line, " ---");
+	format_add(&line, "--- trap: %s %sepc=%a %stval=%a ---",
+		   tracer_trap_cause_name(frame->trap_cause), mode, frame->pc, mode,
+		   frame->trap_tval);
 	return buf;
 }
 
@@ -140,9 +127,7 @@ char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder
 {
 	struct line line = format_line_begin(buf, size);
 
-	format_put_str(&line, "Call Trace (");
-	format_put_str(&line, tracer_unwinder_name(unwinder));
-	format_put_str(&line, " unwinder):");
+	format_add(&line, "Call Trace (%s unwinder):", tracer_unwinder_name(unwinder));
 	return buf;
 }
 
@@ -150,8 +135,7 @@ char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop)
 {
 	struct line line = format_line_begin(buf, size);
 
-	format_put_str(&line, "End of trace: ");
-	format_put_str(&line, tracer_stop_text(stop));
+	format_add(&line, "End of trace: %s", tracer_stop_text(stop));
 	return buf;
 }
 
@@ -165,12 +149,8 @@ static bool put_table_note(struct line *line, bool after_another, struct walk *w
 	    (walk->noted & bit))
 		return false;
 	walk->noted |= bit;
-	format_put_str(line, after_another ? "; " : "Note: ");
-	format_put_str(line, table);
-	format_put_str(line, " rejected (");
-	format_put_str(line, tracer_table_status_text(status));
-	format_put_str(line, "): ");
-	format_put_str(line, consequence);
+	format_add(line, "%s%s rejected (%s): %s", after_another ? "; " : "Note: ", table,
+		   tracer_table_status_text(status), consequence);
 	return true;
 }
 

@@ -151,26 +151,30 @@ walk_verify(struct walk *walk, enum tracer_hashed kind, uint32_t offset, uint32_
 	       verify_blocks(walk, kind, first, last);
 }
 
-/* Ends the use of the symbol table for the rest of the walk. */
-static bool reject_symtab(struct walk *walk, enum tracer_table_status status)
+/* Ends the use of the symbol table for the rest of the walk: no symbol. */
+static const struct tracer_symbol *reject_symtab(struct walk *walk,
+						 enum tracer_table_status status)
 {
 	walk->symtab_status = status;
 	walk->symtab_searchable = false;
-	return false;
+	return NULL;
 }
 
 /*
  * Whether `entry`, the i-th of the `count` sorted entries of `size` bytes
- * of the array of kind `kind` (a search's answer for key), and the one
- * after it lie in blocks that hold and bracket key: the answer of the
- * intact table. TRACER_TABLE_OK if so; else BAD_CHECKSUM if a block of the
- * array fails, MALFORMED if none does (keys not sorted).
+ * of the array of kind `kind` (a search's answer for key), lies in a block
+ * that holds, and is the answer of the intact table: the one after it
+ * checked too, and the two keys bracketing key, unless `holds_key` (the
+ * entry covers key, in an array whose entries do not overlap).
+ * TRACER_TABLE_OK if so; else BAD_CHECKSUM if a block of the array fails,
+ * MALFORMED if none does (keys not sorted).
  */
 static inline __attribute__((always_inline)) enum tracer_table_status
 sorted_answer_status(struct walk *walk, enum tracer_hashed kind, const char *entry,
-		     uint32_t i, uint32_t count, uint32_t size, uintptr_t key)
+		     uint32_t i, uint32_t count, uint32_t size, uintptr_t key,
+		     bool holds_key)
 {
-	bool has_next = i + 1 < count;
+	bool has_next = i + 1 < count && !holds_key;
 	struct hashed_array array;
 
 	if (!walk_verify(walk, kind, i * size, has_next ? 2 * size : size))
@@ -214,29 +218,29 @@ name_intact(struct walk *walk, const struct tracer_symtab *symtab, uint32_t offs
  * to bracket it. So a symbolized frame checks one block of symbols[], and,
  * symgen keeping each name inside a block, one of names[].
  */
-bool walk_symbol_check(struct walk *walk, const struct tracer_symbol *symbol,
-		       uintptr_t addr)
+const struct tracer_symbol *
+walk_symbol_check(struct walk *walk, const struct tracer_symbol *symbol, uintptr_t addr)
 {
 	const struct tracer_symtab *symtab = walk->config->symtab;
 	uint32_t i = (uint32_t)(symbol - symtab->symbols);
-	enum tracer_table_status status;
+	/* Read before its block is checked: it only says how much is. */
+	const struct tracer_symbol *holding = symbol_holding(symbol, addr);
+	enum tracer_table_status status =
+	    sorted_answer_status(walk, TRACER_HASHED_SYMBOLS, (const char *)symbol, i,
+				 symtab->count, sizeof(*symbol), addr, holding != NULL);
 
-	if (!walk_verify(walk, TRACER_HASHED_SYMBOLS, i * (uint32_t)sizeof(*symbol),
-			 sizeof(*symbol)))
-		return reject_symtab(walk, TRACER_TABLE_BAD_CHECKSUM);
-	if (!symbol_holding(symbol, addr)) {
-		status = sorted_answer_status(walk, TRACER_HASHED_SYMBOLS,
-					      (const char *)symbol, i, symtab->count,
-					      sizeof(*symbol), addr);
-		return status == TRACER_TABLE_OK || reject_symtab(walk, status);
-	}
+	if (status != TRACER_TABLE_OK)
+		return reject_symtab(walk, status);
+	if (!holding)
+		return NULL;
 	if (symbol->name >= symtab->names_size)
 		return reject_symtab(walk, TRACER_TABLE_MALFORMED);
 	/* The next entry's name offset, unchecked, only bounds the bytes
 	 * checked: they end at a NUL, so the name lies inside them. */
-	return name_intact(walk, symtab, symbol->name,
-			   i + 1 < symtab->count ? symbol[1].name : 0) ||
-	       reject_symtab(walk, TRACER_TABLE_BAD_CHECKSUM);
+	if (!name_intact(walk, symtab, symbol->name,
+			 i + 1 < symtab->count ? symbol[1].name : 0))
+		return reject_symtab(walk, TRACER_TABLE_BAD_CHECKSUM);
+	return holding;
 }
 
 /* What the DWARF unwinder reads: the FDE index and .eh_frame. */
@@ -320,7 +324,7 @@ bool walk_dwarf_check(struct walk *walk)
 				   walk->fde_levels, sizeof(struct tracer_fde_entry), pc);
 	status = sorted_answer_status(
 	    walk, TRACER_HASHED_FDE_ENTRIES, (const char *)entry,
-	    (uint32_t)(entry - index->entries), index->count, sizeof(*entry), pc);
+	    (uint32_t)(entry - index->entries), index->count, sizeof(*entry), pc, false);
 	if (status != TRACER_TABLE_OK) {
 		reject_fde_index(walk, status);
 		walk->stop = TRACER_STOP_BAD_FDE_INDEX;

@@ -170,11 +170,11 @@ size_t frame_pointer_run(struct walk *walk, uintptr_t *pcs, size_t max);
 size_t table_run(struct walk *walk, uintptr_t *pcs, size_t max);
 
 /* The check of a symbol table search (verify.c), unless the walk's
- * tables_verified: true if `symbol`, the search's answer for addr, is the
- * intact table's, and so is its name if it holds addr; else false, the
- * table rejected for the rest of the walk. */
-bool walk_symbol_check(struct walk *walk, const struct tracer_symbol *symbol,
-		       uintptr_t addr);
+ * tables_verified: `symbol`, the search's answer for addr, if it holds
+ * addr and it and its name are the intact table's; NULL if it does not
+ * hold addr, or the table is rejected (for the rest of the walk). */
+const struct tracer_symbol *
+walk_symbol_check(struct walk *walk, const struct tracer_symbol *symbol, uintptr_t addr);
 
 /* The last symbol at or below addr in a symbol table of count >= 1
  * entries, levels sorted_levels(count) and first_probe its
@@ -195,9 +195,8 @@ static inline const struct tracer_symbol *walk_symtab_search(struct walk *walk,
 		return NULL;
 	symbol = symtab_search(walk->config->symtab, walk->symtab_first_probe,
 			       walk->symtab_levels, addr);
-	if (!walk->tables_verified && !walk_symbol_check(walk, symbol, addr))
-		return NULL;
-	return symbol_holding(symbol, addr);
+	return walk->tables_verified ? symbol_holding(symbol, addr)
+				     : walk_symbol_check(walk, symbol, addr);
 }
 /* Whether address lies in one of the first `count` of `ranges` (at most
  * TRACER_MAX_ENTRY_POINTS): config->entry_points, config->task_entries. */
@@ -289,11 +288,28 @@ struct line {
 	size_t len;
 };
 
-struct line format_line_begin(char *buf, size_t size);
-void format_put_char(struct line *line, char c);
-void format_put_str(struct line *line, const char *s);
-/* Hex digits without 0x, zero-padded to at least min_digits. */
-void format_put_digits(struct line *line, uintptr_t value, unsigned min_digits);
+/* An empty line in buf (none if size is 0: nothing is written then). */
+static inline struct line format_line_begin(char *buf, size_t size)
+{
+	struct line line = {buf, size, 0};
+
+	if (size > 0)
+		buf[0] = '\0';
+	return line;
+}
+
+/*
+ * Appends fmt to the line, each conversion replaced by the next argument.
+ * No libc, so no printf: only what the output lines need.
+ *   %s  a string
+ *   %a  an address (uintptr_t): 0x and every digit of a word (ADDR_DIGITS)
+ *   %x  a uintptr_t: 0x and its digits, at least one (an offset, a size)
+ *   %r  a register (uintptr_t): every digit of a word, without 0x (Linux's
+ *       REG_FMT)
+ *   %h  a 16-bit code parcel (unsigned): four digits, without 0x
+ *   %u  an unsigned in decimal (a line number)
+ */
+void format_add(struct line *line, const char *fmt, ...);
 
 /* Addresses print at full width: 16 digits on rv64, 8 on rv32. */
 #define ADDR_DIGITS (2 * sizeof(uintptr_t))
