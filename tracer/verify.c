@@ -213,10 +213,10 @@ name_intact(struct walk *walk, const struct tracer_symtab *symtab, uint32_t offs
 /*
  * An entry that holds addr is the intact table's answer by itself: symgen
  * writes entries that do not overlap (symgen/functions.h, and
- * tracer_symtab_check() rejects a table whose do), so the next one starts
- * above addr. Only an answer that does not hold addr needs the next entry
- * to bracket it. So a symbolized frame checks one block of symbols[], and,
- * symgen keeping each name inside a block, one of names[].
+ * tracer_symtab_check() rejects a table whose entries do), so the next one
+ * starts above addr. Only an answer that does not hold addr needs the next
+ * entry to bracket it. So a symbolized frame checks one block of
+ * symbols[], and, symgen keeping each name inside a block, one of names[].
  */
 const struct tracer_symbol *
 walk_symbol_check(struct walk *walk, const struct tracer_symbol *symbol, uintptr_t addr)
