@@ -640,9 +640,9 @@ static void collect_names(const char *path, struct table *table)
 		uint64_t length = strlen(table->functions[i].name) + 1;
 
 		size = symtab_name_offset(size, length);
-		/* tracer_symtab.names_size and every name offset are 32 bits;
-		 * so is count, which is at most names_size. */
-		if (size + length > UINT32_MAX)
+		/* tracer_symtab.names_size (rounded up to 4 below) and every
+		 * name offset are 32 bits; so is count, at most names_size. */
+		if (size + length > UINT32_MAX - 3)
 			die(path, "function names exceed 4 GiB");
 		table->name_offsets[i] = (uint32_t)size;
 		size += length;
