@@ -47,6 +47,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import frame_lines  # noqa: E402
+from cfi_differential import parse_interp  # noqa: E402
 from e2e_tests import MACHINE_TRAP_RE, boot, compare_frames, parse_gdb  # noqa: E402
 from port_kernel_tests import (USER, frame_problems, nm_name, text_symbols,  # noqa: E402
                                tracer_traces)
@@ -71,9 +72,6 @@ CAUSE_NAMES = {LOAD_ACCESS_FAULT: "load access fault", MACHINE_TIMER: "machine t
 # between the two tasks, a first: tick 3 interrupts task b.
 FAIL_TICK = 3
 OUTERMOST = "reached the outermost frame"
-# readelf --debug-dump=frames-interp: an FDE's range, and a row of its table.
-FDE_RE = re.compile(r"FDE cie=\w+ pc=([0-9a-f]+)\.\.([0-9a-f]+)")
-ROW_RE = re.compile(r"^[0-9a-f]+ ")
 # The walk after the nested fault's frames: the tick's own trap frame is
 # on task b's stack, and only the innermost is config.trap_frame's.
 OUTER_TRAP_END = "trap frame holds no saved mepc/mcause/mtval"
@@ -230,22 +228,16 @@ def build(results, label, variables):
 
 
 def cfa_on_s0(elf, pc):
-    """Whether the CFI (readelf's interpreted .eh_frame, which GDB reads too)
-    puts the CFA of the code at pc on s0: the frame built, outside its
-    prologue and epilogue. None where no FDE covers pc."""
-    rows = None
-    for line in run([CROSS + "readelf", "--debug-dump=frames-interp", elf]).stdout.splitlines():
-        fde = FDE_RE.search(line)
-        if fde:
-            start, end = int(fde.group(1), 16), int(fde.group(2), 16)
-            rows = [] if start <= pc < end else None
-        elif rows is not None and ROW_RE.match(line):
-            loc, cfa = line.split()[:2]
-            if int(loc, 16) <= pc:
-                rows.append(cfa)
-        elif rows and not line.strip():
-            break
-    return rows[-1].startswith("s0") if rows else None
+    """Whether the CFI (readelf's interpreted .eh_frame, which GDB reads too,
+    through cfi_differential's parser) puts the CFA of the code at pc on s0:
+    the frame built, outside its prologue and epilogue. None where no FDE
+    covers pc."""
+    tables, _ = parse_interp(run([CROSS + "readelf", "--debug-dump=frames-interp", elf]).stdout)
+    for table in tables.values():
+        if table.kind == "FDE" and int(table.fields[1], 16) <= pc < int(table.fields[2], 16):
+            cfas = [cfa for loc, cfa, _ in table.rows if loc <= pc]
+            return cfas[-1].startswith("s0") if cfas else None
+    return None
 
 
 def check_unbuilt_frame(results, label, trace, gdb_frames):
