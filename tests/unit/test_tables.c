@@ -455,7 +455,6 @@ void tables_symbol_holding_reads_its_block(void)
 	struct tracer_frame frame;
 	char line[TRACER_LINE_MAX];
 	unsigned last = 20;
-	bool got;
 
 	/* The first function from f20 on whose entry ends a block. */
 	while (((last + 1) * sizeof(struct tracer_symbol)) % TRACER_HASH_BLOCK != 0)
@@ -470,17 +469,16 @@ void tables_symbol_holding_reads_its_block(void)
 		/* Round 0: inside f<last>; 1: in the gap after it. */
 		s.regs.pc = FAKE_TEXT_START + 0x100 * last + (round == 0 ? 0x10 : 0x50);
 		tracer_start(&walk, TRACER_FRAME_POINTER, &s.config, &s.regs);
-		got = tracer_next(&walk, &frame);
-		CHECK_ROW(got, round);
+		CHECK_ROW(tracer_next(&walk, &frame), round);
 		CHECK_ROW(round == 1 || (frame.name && frame.name == t.names + 4 * last),
 			  round);
 		CHECK_ROW(round == 0 || !frame.name, round);
 		CHECK_ROW(walk_of(&walk)->symtab_status ==
 			      (round == 0 ? TRACER_TABLE_OK : TRACER_TABLE_BAD_CHECKSUM),
 			  round);
-		/* Once each: CHECK_ROW evaluates its condition twice. */
-		got = tracer_format_note(line, sizeof(line), &walk) != NULL;
-		CHECK_ROW(got == (round == 1), round);
+		CHECK_ROW((tracer_format_note(line, sizeof(line), &walk) != NULL) ==
+			      (round == 1),
+			  round);
 	}
 	fake_stack_free(&s);
 }
