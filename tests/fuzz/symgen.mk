@@ -13,7 +13,7 @@ FUZZ_BUILD ?= build/fuzz
 FUZZ_SYMGEN_TARGET := fuzz_symgen
 FUZZ_SYMGEN_CORPUS := symgen
 SYMGEN_FUZZ_CC ?= clang
-SYMGEN_FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g \
+SYMGEN_FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DTRACER_HOST_VIEW \
 	-Itracer -Isymgen
 
