@@ -339,6 +339,10 @@ def section_ends(elf):
 
 DIE_RE = re.compile(r"^\s*<\d+><([0-9a-f]+)>: Abbrev Number: \d+(?: \((DW_TAG_\w+)\))?")
 DIE_ATTRIBUTE_RE = re.compile(r"^\s*<[0-9a-f]+>\s+(DW_AT_\w+)\s*:\s*(.*)$")
+# The attributes dwarf_function_names() reads; a line naming none of them
+# (most of a dump's lines) is skipped before it is parsed.
+NAMING_ATTRIBUTE_RE = re.compile(r"DW_AT_(?:low_pc|abstract_origin|specification|"
+                                 r"linkage_name|MIPS_linkage_name|name )")
 
 
 def dwarf_function_names(elf):
@@ -350,11 +354,15 @@ def dwarf_function_names(elf):
 
     dies = {}  # offset in .debug_info: attributes
     for line in run([CROSS + "readelf", "--debug-dump=info", "-W", elf], timeout=300).stdout.splitlines():
-        header = DIE_RE.match(line)
+        if "Abbrev Number" in line:
+            header = DIE_RE.match(line)
+            if header:
+                die = dies.setdefault(int(header.group(1), 16), {"tag": header.group(2)})
+            continue
+        if die is None or not NAMING_ATTRIBUTE_RE.search(line):
+            continue
         attribute = DIE_ATTRIBUTE_RE.match(line)
-        if header:
-            die = dies.setdefault(int(header.group(1), 16), {"tag": header.group(2)})
-        elif attribute and die is not None:
+        if attribute:
             value = attribute.group(2)
             if attribute.group(1) == "DW_AT_low_pc":
                 die["DW_AT_low_pc"] = int(re.findall(r"0x([0-9a-f]+)", value)[-1], 16)
@@ -387,6 +395,15 @@ def dwarf_function_names(elf):
 
 
 def expected_table(elf):
+    """expected_table_of(elf), computed once per version of the file: the
+    checks of a kernel ask for it three times."""
+    stat = os.stat(elf)
+    expected, count = expected_table_of(elf, (stat.st_ino, stat.st_size, stat.st_mtime_ns))
+    return dict(expected), count
+
+
+@functools.lru_cache(maxsize=None)
+def expected_table_of(elf, version):
     """What symgen should write, derived from nm and readelf alone: one entry
     per address, named by a function symbol before an untyped label, then the
     global, else weak, else local name, then the alphabetically first function
