@@ -370,16 +370,20 @@ def expected_rows(fde, cie, raw):
     return result, skipped, None
 
 
+REGISTER_RE = re.compile(r"r(\d+)([+-]\d+)?")
+COLUMN_RE = re.compile(r"r\d+")
+
+
 def readelf_notation(answer):
     """The tool's line -> (fields {fde, cf, df, ra, cfa, error}, {column: cell}),
     register numbers turned into readelf's names."""
     fields, columns = {}, {}
     for token in answer.split():
         key, _, value = token.partition("=")
-        register = re.fullmatch(r"r(\d+)([+-]\d+)?", value)
+        register = REGISTER_RE.fullmatch(value)
         if key == "cfa" and register and register.group(2):
             value = register_name(int(register.group(1))) + register.group(2)
-        elif re.fullmatch(r"r\d+", key):
+        elif COLUMN_RE.fullmatch(key):
             if register and not register.group(2):
                 n = int(register.group(1))
                 name = register_name(n)
