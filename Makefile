@@ -17,7 +17,8 @@
 # XLEN (64, or 32: an rv32 kernel in build/rv32; QEMU_BIOS its firmware),
 # LDSCRIPT (linker script), SMP (harts for make run/debug), UNWINDERS (those
 # the kernel links: any of frame-pointer table dwarf prologue, default all),
-# LINES (yes: file:line and inlined calls in the trace; no), DEBUG_CFLAGS (-g),
+# LINES (yes: file:line and inlined calls in the trace; no), CAPTURE (yes:
+# the raw capture and the symbol lookups; no), DEBUG_CFLAGS (-g),
 # V (1: print the build's commands, not a short line a step), OBJ_CACHE (a
 # directory where builds of equal compile flags share their objects).
 #
@@ -83,6 +84,10 @@ TRACER_UNWINDERS := $(UNWINDERS)
 DEBUG_CFLAGS ?= -g
 LINES ?= yes
 TRACER_LINES := $(LINES)
+# CAPTURE=no: no raw capture, nor the whole-table checks and symbol lookups
+# that come with it (scenario=call: needs them).
+CAPTURE ?= yes
+TRACER_CAPTURE := $(CAPTURE)
 TRACER_DIR := tracer
 include symgen/tracer_sources.mk
 
@@ -339,7 +344,8 @@ clean:
 # make help: the comment at the top of this file, the variables' values (the
 # defaults, or what the command line set), and the scenarios and tracers read
 # from the kernel's own tables (scripts/kernel-choices.awk).
-HELP_VARIABLES := ARGS BANNER BUILD OBJ_CACHE CROSS_COMPILE CC OPT FP CFI LINES UNWINDERS DEBUG_CFLAGS \
+HELP_VARIABLES := ARGS BANNER BUILD OBJ_CACHE CROSS_COMPILE CC OPT FP CFI LINES CAPTURE UNWINDERS \
+	DEBUG_CFLAGS \
 	EXTRA_SRCS LDSCRIPT SMP QEMU GDB_PORT
 help:
 	@sed -n '3,/^$$/s/^# \{0,1\}//p' Makefile

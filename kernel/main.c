@@ -169,9 +169,11 @@ static void choose_tracer(const char *args)
 	usage("unknown tracer", name);
 }
 
-/* scenario=call:NAME: the function is found in the embedded symbol table. */
+/* scenario=call:NAME: the function is found in the embedded symbol table,
+ * checked whole first (a lookup by name reads every name). */
 static void call_by_name(const char *name)
 {
+#if TRACER_LINKS_CAPTURE
 	struct tracer_config config;
 	struct tracer_trap_layout trap;
 	const struct tracer_symbol *symbol;
@@ -187,6 +189,9 @@ static void call_by_name(const char *name)
 	kprintf("calling %s at 0x%lx\n", name, (unsigned long)symbol->addr);
 	poweroff_scenario_started();
 	((void (*)(void))symbol->addr)();
+#else
+	usage("a kernel built with CAPTURE=no has no lookup by name; asked for", name);
+#endif
 }
 
 /* Runs the scenario args name; it panics (or, for call:, returns). */

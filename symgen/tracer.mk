@@ -38,6 +38,10 @@
 #   TRACER_FAULT_REPORT yes (default) or no: the fault report's code
 #                      (fault.c: registers and code after an exception's
 #                      trap line, for a config with fault_report set)
+#   TRACER_CAPTURE     yes (default) or no: the raw capture
+#                      (tracer_prepare(), tracer_capture()) and what trusts
+#                      a table checked whole (tracer_*_check(),
+#                      tracer_symtab_lookup(), tracer_symtab_find())
 #   TRACER_BUILD_LIB   yes (default): the fragment compiles TRACER_SOURCES with
 #                      TRACER_CC and TRACER_UNWINDER_FLAGS into
 #                      $(TRACER_WORK)/tracer/ and links them after
@@ -81,15 +85,18 @@
 #
 # A hand-written build of tracer/ (no make): compile these files of tracer/
 # with the kernel's flags, and define 0 each unwinder's macro left out:
-#   every kernel      capture.c entry_points.c format.c memory.c print.c
-#                     stacks.c symtab.c tables.c verify.c walk.c
+#   every kernel      entry_points.c format.c memory.c print.c stacks.c
+#                     symtab.c tables.c verify.c walk.c
 #   frame-pointer     frame_pointer.c    else -DTRACER_LINKS_FRAME_POINTER=0
 #   table             unwind_table.c     else -DTRACER_LINKS_TABLE=0
 #   dwarf             dwarf.c cfi_parse.c cfi_row.c cfi_expression.c
 #                                        else -DTRACER_LINKS_DWARF=0
 #   prologue          prologue.c prologue_decode.c
 #                                        else -DTRACER_LINKS_PROLOGUE=0
+#   lines             lines.c            else -DTRACER_LINKS_LINES=0 (and
+#                                        symgen --no-lines)
 #   fault report      fault.c            else -DTRACER_LINKS_FAULT_REPORT=0
+#   raw capture       capture.c          else -DTRACER_LINKS_CAPTURE=0
 # The defines go to every tracer/*.c compiled (and to your files that test
 # TRACER_LINKS_*). A file left out whose define is missing fails the link;
 # without the table, frame-pointer and DWARF walks have no frame-size

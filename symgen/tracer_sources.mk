@@ -12,6 +12,11 @@
 #   TRACER_FAULT_REPORT yes (default): the fault report after an exception's
 #                      trap line, for a config that asks (fault.c); no: left
 #                      out, and config.fault_report prints nothing
+#   TRACER_CAPTURE     yes (default): the raw capture (tracer_prepare(),
+#                      tracer_capture(): capture.c, and the unwinders' loops
+#                      for it) and what trusts a table checked whole (the
+#                      tracer_*_check() functions, tracer_symtab_lookup(),
+#                      tracer_symtab_find()); no: left out
 # Sets:
 #   TRACER_SOURCES         the tracer/*.c files to compile
 #   TRACER_UNWINDER_FLAGS  -DTRACER_LINKS_<UNWINDER>=0 for each one left out:
@@ -32,10 +37,10 @@ $(error TRACER_UNWINDERS is empty; choose from $(TRACER_ALL_UNWINDERS))
 endif
 
 # Every walk: the iterator and auto, stacks and traps, the tables' checks,
-# symbols and lines, formatting, the capture. The unwind table, when linked, is also
+# symbols and lines, formatting. The unwind table, when linked, is also
 # the frame-size witness of frame-pointer and DWARF walks; without it they
 # have none (as in a kernel built without CFI).
-TRACER_CORE_FILES := capture.c entry_points.c format.c memory.c print.c stacks.c \
+TRACER_CORE_FILES := entry_points.c format.c memory.c print.c stacks.c \
 	symtab.c tables.c verify.c walk.c
 TRACER_FILES_frame-pointer := frame_pointer.c
 TRACER_FILES_table := unwind_table.c
@@ -56,11 +61,18 @@ ifneq ($(filter-out yes no,$(TRACER_FAULT_REPORT)),)
 $(error TRACER_FAULT_REPORT: '$(TRACER_FAULT_REPORT)'; choose yes or no)
 endif
 
+TRACER_CAPTURE ?= yes
+ifneq ($(filter-out yes no,$(TRACER_CAPTURE)),)
+$(error TRACER_CAPTURE: '$(TRACER_CAPTURE)'; choose yes or no)
+endif
+
 TRACER_SOURCES := $(addprefix $(TRACER_DIR)/,$(sort $(TRACER_CORE_FILES) \
 	$(foreach u,$(TRACER_ALL_UNWINDERS),$(if $(filter $(u),$(TRACER_UNWINDERS)),$(TRACER_FILES_$(u)))) \
-	$(if $(filter yes,$(TRACER_LINES)),lines.c) $(if $(filter yes,$(TRACER_FAULT_REPORT)),fault.c)))
+	$(if $(filter yes,$(TRACER_LINES)),lines.c) $(if $(filter yes,$(TRACER_FAULT_REPORT)),fault.c) \
+	$(if $(filter yes,$(TRACER_CAPTURE)),capture.c)))
 TRACER_UNWINDER_FLAGS := $(foreach u,$(filter-out $(TRACER_UNWINDERS),$(TRACER_ALL_UNWINDERS)),\
 	-D$(TRACER_MACRO_$(u))=0) $(if $(filter no,$(TRACER_LINES)),-DTRACER_LINKS_LINES=0) \
-	$(if $(filter no,$(TRACER_FAULT_REPORT)),-DTRACER_LINKS_FAULT_REPORT=0)
+	$(if $(filter no,$(TRACER_FAULT_REPORT)),-DTRACER_LINKS_FAULT_REPORT=0) \
+	$(if $(filter no,$(TRACER_CAPTURE)),-DTRACER_LINKS_CAPTURE=0)
 TRACER_SYMGEN_LINES_FLAG := $(if $(filter no,$(TRACER_LINES)),--no-lines)
 TRACER_NEEDS_CFI := $(if $(filter dwarf table,$(TRACER_UNWINDERS)),yes,no)

@@ -67,9 +67,11 @@ CONFIGS = [
 # Kernels that link some unwinders only (make UNWINDERS=...): (label, make
 # variables, tracers to check, unwinders not linked), each GDB-checked on a
 # few scenarios (UNWINDER_SET_SCENARIOS). The frame-pointer kernel builds
-# without CFI (the default when neither DWARF nor the table is linked).
+# without CFI (the default when neither DWARF nor the table is linked), and
+# without the raw capture (CAPTURE=no: so without scenario=call:).
 UNWINDER_SETS = [
-    ("gcc-O2-fp1-frame-pointer-only", ["OPT=-O2", "FP=1", "UNWINDERS=frame-pointer"],
+    ("gcc-O2-fp1-frame-pointer-only", ["OPT=-O2", "FP=1", "UNWINDERS=frame-pointer",
+                                       "CAPTURE=no"],
      ["frame-pointer"], ["dwarf", "prologue", "table"]),
     ("gcc-O2-fp0-table-only", ["OPT=-O2", "FP=0", "UNWINDERS=table"],
      ["table", "auto"], ["frame-pointer", "dwarf", "prologue"]),
@@ -905,13 +907,36 @@ def check_missing_cfi_fails_build(results):
                   "exit %d\n%s" % (result.returncode, output[-1500:]))
 
 
-def check_unwinder_set(results, label, elf, tracers, unlinked):
+def check_unwinder_set(results, label, elf, tracers, unlinked, variables):
     """A kernel that links some unwinders only (UNWINDER_SETS)."""
     for scenario, kind in UNWINDER_SET_SCENARIOS:
         check_scenario(results, label, elf, tracers, scenario, kind)
     check_unlinked_unwinders(results, label, elf, unlinked)
     if "dwarf" in unlinked and "table" not in unlinked:
         check_table_without_dwarf(results, label, elf)
+    if "CAPTURE=no" in variables:
+        check_without_capture(results, label, elf)
+
+
+def check_without_capture(results, label, elf):
+    """A kernel built with CAPTURE=no links neither the raw capture nor the
+    lookups of a table checked whole (nm), and scenario=call:, which needs
+    them, says so and exits as a usage error; the traces above are whole."""
+    names = {fields[2] for fields in (line.split() for line in
+                                      run([CROSS + "nm", elf]).stdout.splitlines())
+             if len(fields) == 3}
+    left_out = {"tracer_capture", "tracer_prepare", "tracer_symtab_check",
+                "tracer_symtab_lookup", "tracer_symtab_find", "frame_pointer_run"}
+    results.check("%s: CAPTURE=no leaves out %s" % (label, ", ".join(sorted(left_out))),
+                  "tracer_function_range" in names and not names & left_out,
+                  "linked: %s" % sorted(names & left_out))
+    console, _, problem, status = boot_with_status(elf, "scenario=call:chain_first")
+    results.check("%s scenario=call:chain_first: explained (no lookup by name), QEMU exits %d"
+                  % (label, EXIT_USAGE),
+                  problem is None and status == EXIT_USAGE and
+                  "error: a kernel built with CAPTURE=no has no lookup by name; asked for "
+                  "'chain_first'" in console and "Call Trace" not in console,
+                  "problem %s, exit %s\n%s" % (problem, status, console[-600:]))
 
 
 def check_lto_kernel(results, label, elf, tracers):
@@ -1008,10 +1033,11 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
                                         kind, applies_to)
                       for scenario, kind, applies_to in SCENARIOS]
             tasks.append(functools.partial(check_arguments, results, label, elf, variables))
-    for (label, _, tracers, unlinked), elf in zip(UNWINDER_SETS, builds[len(CONFIGS):]):
+    for (label, variables, tracers, unlinked), elf in zip(UNWINDER_SETS,
+                                                          builds[len(CONFIGS):]):
         if elf:
             tasks.append(functools.partial(check_unwinder_set, results, label, elf, tracers,
-                                           unlinked))
+                                           unlinked, variables))
     for (label, _, tracers), elf in zip(LTO_BUILDS,
                                         builds[len(CONFIGS) + len(UNWINDER_SETS):]):
         if elf:

@@ -77,9 +77,12 @@ def check_library_builds(results):
                 for opt in set_levels:
                     tasks.append(functools.partial(check_unwinder_set_build, results, arch, abi,
                                                    emulation, unwinders, opt))
-        # TRACER_LINES=no: lines.c left out, at -O0 too (no call into it kept).
+        # TRACER_LINES=no: lines.c left out, at -O0 too (no call into it kept);
+        # TRACER_CAPTURE=no the same, with issue 18's set of unwinders.
         tasks.append(functools.partial(check_unwinder_set_build, results, arch, abi, emulation,
                                        UNWINDER_SETS[-1], "-O0", False))
+        tasks.append(functools.partial(check_unwinder_set_build, results, arch, abi, emulation,
+                                       ["frame-pointer", "table"], "-O0", False, False))
     in_parallel(tasks)
 
 
@@ -109,11 +112,14 @@ def check_library_build(results, arch, abi, emulation, opt, also_sets):
                       "".join(problems) + linked.stderr + " ".join(undefined))
 
 
-def check_unwinder_set_build(results, arch, abi, emulation, unwinders, opt, lines=True):
-    sources, defines = tracer_sources(unwinders, lines)
-    name = "+".join(unwinders) + ("" if lines else ", without lines")
-    out_dir = os.path.join(TEST_BUILD, "library", "%s%s-%s%s" % (abi, opt, "+".join(unwinders),
-                                                                 "" if lines else "-no-lines"))
+def check_unwinder_set_build(results, arch, abi, emulation, unwinders, opt, lines=True,
+                             capture=True):
+    sources, defines = tracer_sources(unwinders, lines, capture=capture)
+    name = ("+".join(unwinders) + ("" if lines else ", without lines")
+            + ("" if capture else ", without the raw capture"))
+    out_dir = os.path.join(TEST_BUILD, "library", "%s%s-%s%s%s" % (
+        abi, opt, "+".join(unwinders), "" if lines else "-no-lines",
+        "" if capture else "-no-capture"))
     shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
     compiled = run([CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", opt,

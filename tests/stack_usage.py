@@ -3,7 +3,8 @@ is compiled as the demo kernel compiles it (rv64, gcc -O2, with and without
 frame pointers) with -fcallgraph-info=su, which gives every function's frame
 size and its calls. The worst case of a walk is the deepest path from
 tracer_start(), tracer_next() or tracer_prepare() through the functions that
-unwinder can reach. It must stay within the figure tracer.h states for that
+unwinder can reach; tracer_function_range(), which holds a walk of its own,
+within TRACER_STACK_PRINT. It must stay within the figure tracer.h states for that
 unwinder (TRACER_STACK_*), which kernels use to size the stack a panic walks
 on. A raw capture (tracer_capture()) holds its walk in its own frame: its
 deepest path must stay within the unwinder's figure plus
@@ -234,6 +235,14 @@ def check_walks(results, label, frames, calls, stated, source):
                           macro in stated and added in stated and path[0] <= limit,
                           " -> ".join(path[1]))
             need(added, path[0] - stated.get(macro, 0))
+    # A port calls tracer_function_range() before the printer (for its trap
+    # entry's range), which holds a walk's symbol lookup in its own frame:
+    # it must fit in what the printer alone is given.
+    lookup = deepest("tracer_function_range", frames, calls, set(), [])
+    info("  %s function range: %d bytes: %s" % (label, lookup[0], " -> ".join(lookup[1])))
+    results.check("%s tracer_function_range: %d bytes, within %s TRACER_STACK_PRINT (%s)"
+                  % (label, lookup[0], source, stated.get("TRACER_STACK_PRINT")),
+                  lookup[0] <= stated.get("TRACER_STACK_PRINT", 0), " -> ".join(lookup[1]))
     return needed
 
 

@@ -205,6 +205,7 @@ void frame_pointer_step(struct walk *walk)
 	walk->next_is_exact = false;
 }
 
+#if TRACER_LINKS_CAPTURE
 /* Whether the frame in walk->next may take the common frames' path: a
  * caller's frame (a register set's may be a leaf's), its return address
  * in the call window (a call the valid table covers), not returning into
@@ -264,3 +265,4 @@ size_t frame_pointer_run(struct walk *walk, uintptr_t *pcs, size_t max)
 	}
 	return (size_t)(next - pcs);
 }
+#endif

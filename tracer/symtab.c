@@ -1,5 +1,7 @@
 /*
- * symtab.c - lookups in the table symgen embeds (sorted by address).
+ * symtab.c - lookups in the table symgen embeds (sorted by address): the
+ * walk's search, a function's range (checked as a walk checks what it
+ * reads), and the lookups of a table checked whole (TRACER_LINKS_CAPTURE).
  */
 #include "verify.h"
 
@@ -11,6 +13,22 @@ const struct tracer_symbol *symtab_search(const struct tracer_symtab *symtab,
 				  sizeof(struct tracer_symbol), addr);
 }
 
+/* A walk's lookup: the blocks it reads are checked, not the whole table,
+ * so that its cost does not grow with the table. */
+struct tracer_range tracer_function_range(const struct tracer_config *config,
+					  uintptr_t addr)
+{
+	struct walk walk;
+	const struct tracer_symbol *symbol;
+
+	walk_begin_symbols(&walk, config, symtab_header_check(config), false);
+	symbol = walk_symtab_search(&walk, addr);
+	if (!symbol)
+		return (struct tracer_range){addr, addr};
+	return (struct tracer_range){symbol->addr, symbol->addr + symbol->size};
+}
+
+#if TRACER_LINKS_CAPTURE
 const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *symtab,
 						 uintptr_t addr)
 {
@@ -21,18 +39,6 @@ const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *sym
 	symbol = symtab_search(symtab, sorted_first_probe(symtab->count),
 			       sorted_levels(symtab->count), addr);
 	return symbol_holding(symbol, addr);
-}
-
-struct tracer_range tracer_function_range(const struct tracer_config *config,
-					  uintptr_t addr)
-{
-	const struct tracer_symbol *symbol = NULL;
-
-	if (tracer_symtab_check(config) == TRACER_TABLE_OK)
-		symbol = tracer_symtab_lookup(config->symtab, addr);
-	if (!symbol)
-		return (struct tracer_range){addr, addr};
-	return (struct tracer_range){symbol->addr, symbol->addr + symbol->size};
 }
 
 static bool names_equal(const char *a, const char *b)
@@ -53,3 +59,4 @@ const struct tracer_symbol *tracer_symtab_find(const struct tracer_symtab *symta
 	}
 	return NULL;
 }
+#endif

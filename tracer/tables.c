@@ -11,7 +11,8 @@
  * a NUL (so every name a lookup returns ends inside it). Each block of an
  * array is then checked as the walk reads it, and each entry it reads
  * (verify.c). tracer_prepare() and the tracer_*_check() functions check
- * everything at once: every block, and every entry as the walk would.
+ * everything at once: every block, and every entry as the walk would
+ * (linked with TRACER_LINKS_CAPTURE only).
  */
 #include "lines.h"
 #include "table_lookup.h"
@@ -88,6 +89,7 @@ enum tracer_table_status symtab_header_check(const struct tracer_config *config)
 	return TRACER_TABLE_OK;
 }
 
+#if TRACER_LINKS_CAPTURE
 /* Whether every block of the arrays of these kinds holds. */
 static bool arrays_intact(const struct tracer_config *config, enum tracer_hashed first,
 			  enum tracer_hashed last)
@@ -122,6 +124,7 @@ enum tracer_table_status tracer_symtab_check(const struct tracer_config *config)
 	}
 	return TRACER_TABLE_OK;
 }
+#endif
 
 /* The DWARF unwinder's tables. */
 #if TRACER_LINKS_DWARF
@@ -172,6 +175,7 @@ enum tracer_table_status eh_frame_header_check(const struct tracer_config *confi
 	return TRACER_TABLE_OK;
 }
 
+#if TRACER_LINKS_CAPTURE
 enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config)
 {
 	const struct tracer_fde_index *index = config->fde_index;
@@ -201,50 +205,12 @@ enum tracer_table_status tracer_eh_frame_check(const struct tracer_config *confi
 		   ? TRACER_TABLE_OK
 		   : TRACER_TABLE_BAD_CHECKSUM;
 }
+#endif
 
 #endif
 
 /* The unwind table: the table unwinder's, and the frame-size witness. */
 #if TRACER_LINKS_TABLE
-/*
- * Rules valid (table_format.h); each lookup
- * entry the last one (0 before the first block) plus the rows its block's
- * map marks, the last one the row count (so at most
- * TRACER_UNWIND_MAX_ROWS, what a 16-bit entry holds); each row a rule's offset in
- * rules[]. With the header's checks (the base even, the first row at the
- * base, the last block's map not empty) and the last row no-CFI, a lookup
- * then finds the row in effect at any pc from the base on, and every
- * address past the last block is in the last row's no-CFI range.
- */
-static bool unwind_table_consistent(const struct tracer_unwind_table *table)
-{
-	uint32_t count = table->count;
-	uint32_t blocks = table->block_count;
-	uint64_t rows_so_far = 0;
-
-	if (count == 0)
-		return true;
-	for (uint32_t i = 0; i < table->rule_count; i++) {
-		if (!tracer_unwind_rule_valid(&table->rules[i], TARGET_WORD_SIZE))
-			return false;
-	}
-	for (uint32_t block = 0; block < blocks; block++) {
-		rows_so_far += tracer_unwind_popcount(table->maps[block]);
-		if (table->lookup[block] != rows_so_far)
-			return false;
-	}
-	if (rows_so_far != count)
-		return false;
-	for (uint32_t i = 0; i < count; i++) {
-		if (table->rows[i] % sizeof(struct tracer_unwind_rule) != 0 ||
-		    table->rows[i] / sizeof(struct tracer_unwind_rule) >=
-			table->rule_count)
-			return false;
-	}
-	return unwind_table_rule_of(table->rules, table->rows[count - 1])->kind ==
-	       TRACER_UNWIND_NO_CFI;
-}
-
 enum tracer_table_status unwind_table_header_check(const struct tracer_config *config)
 {
 	const struct tracer_unwind_table *table = config->unwind_table;
@@ -290,6 +256,46 @@ enum tracer_table_status unwind_table_header_check(const struct tracer_config *c
 	return TRACER_TABLE_OK;
 }
 
+#if TRACER_LINKS_CAPTURE
+/*
+ * Rules valid (table_format.h); each lookup
+ * entry the last one (0 before the first block) plus the rows its block's
+ * map marks, the last one the row count (so at most
+ * TRACER_UNWIND_MAX_ROWS, what a 16-bit entry holds); each row a rule's offset in
+ * rules[]. With the header's checks (the base even, the first row at the
+ * base, the last block's map not empty) and the last row no-CFI, a lookup
+ * then finds the row in effect at any pc from the base on, and every
+ * address past the last block is in the last row's no-CFI range.
+ */
+static bool unwind_table_consistent(const struct tracer_unwind_table *table)
+{
+	uint32_t count = table->count;
+	uint32_t blocks = table->block_count;
+	uint64_t rows_so_far = 0;
+
+	if (count == 0)
+		return true;
+	for (uint32_t i = 0; i < table->rule_count; i++) {
+		if (!tracer_unwind_rule_valid(&table->rules[i], TARGET_WORD_SIZE))
+			return false;
+	}
+	for (uint32_t block = 0; block < blocks; block++) {
+		rows_so_far += tracer_unwind_popcount(table->maps[block]);
+		if (table->lookup[block] != rows_so_far)
+			return false;
+	}
+	if (rows_so_far != count)
+		return false;
+	for (uint32_t i = 0; i < count; i++) {
+		if (table->rows[i] % sizeof(struct tracer_unwind_rule) != 0 ||
+		    table->rows[i] / sizeof(struct tracer_unwind_rule) >=
+			table->rule_count)
+			return false;
+	}
+	return unwind_table_rule_of(table->rules, table->rows[count - 1])->kind ==
+	       TRACER_UNWIND_NO_CFI;
+}
+
 enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config)
 {
 	const struct tracer_unwind_table *table = config->unwind_table;
@@ -303,6 +309,7 @@ enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *c
 		return TRACER_TABLE_MALFORMED;
 	return unwind_table_consistent(table) ? TRACER_TABLE_OK : TRACER_TABLE_MALFORMED;
 }
+#endif
 #endif
 
 #if TRACER_LINKS_LINES
@@ -410,11 +417,13 @@ enum tracer_table_status lines_arrays_check(const struct tracer_config *config)
 	return TRACER_TABLE_OK;
 }
 
+#if TRACER_LINKS_CAPTURE
 enum tracer_table_status tracer_lines_check(const struct tracer_config *config)
 {
 	enum tracer_table_status status = lines_header_check(config);
 
 	return status == TRACER_TABLE_OK ? lines_arrays_check(config) : status;
 }
+#endif
 
 #endif

@@ -165,8 +165,8 @@ enum tracer_unwinder {
 /* What this build links: each 1 unless the build defines it 0 and leaves
  * its files out (symgen/tracer_sources.mk). A walk with an unwinder not
  * linked ends with TRACER_STOP_NOT_LINKED; auto uses those linked. The
- * line table (lines.c; frames print without file:line) and the fault
- * report (fault.c) are options too. */
+ * line table (lines.c; frames print without file:line), the fault report
+ * (fault.c) and the raw capture (below) are options too. */
 #ifndef TRACER_LINKS_FRAME_POINTER
 #define TRACER_LINKS_FRAME_POINTER 1
 #endif
@@ -184,6 +184,11 @@ enum tracer_unwinder {
 #endif
 #ifndef TRACER_LINKS_FAULT_REPORT
 #define TRACER_LINKS_FAULT_REPORT 1
+#endif
+/* The raw capture (capture.c) and what trusts a table checked whole: the
+ * tracer_*_check() functions and the symbol lookups (tracer_tables.h). */
+#ifndef TRACER_LINKS_CAPTURE
+#define TRACER_LINKS_CAPTURE 1
 #endif
 
 /* Stack each unwinder needs below its caller's frame, in bytes: GCC 12's
@@ -275,7 +280,8 @@ enum tracer_stop tracer_stop_reason(const struct tracer_walk *walk);
 /* Raw capture for hot paths (allocation sites, lock checking, profiling):
  * pcs only (docs/porting.md). tracer_prepare() checks the tables whole,
  * once; tracer_capture() trusts that verdict and keeps every other check.
- * The config must outlive the prepared form. */
+ * The config must outlive the prepared form. Linked with
+ * TRACER_LINKS_CAPTURE only. */
 struct tracer_prepared {
 	uintptr_t opaque[1 + 16 / sizeof(uintptr_t)]; /* private: walk.h */
 };
@@ -328,7 +334,9 @@ char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop);
 char *tracer_format_note(char *buf, size_t size, struct tracer_walk *walk);
 
 /* The function holding addr, as the symbol table sizes it (a trap->entry
- * or entry_points range); empty at addr if the table has none. */
+ * or entry_points range); empty at addr if the table has none, or if
+ * what the lookup reads does not hold (checked as a walk checks it). Its
+ * stack: at most TRACER_STACK_PRINT. */
 struct tracer_range tracer_function_range(const struct tracer_config *config,
 					  uintptr_t addr);
 

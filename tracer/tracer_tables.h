@@ -111,7 +111,9 @@ enum tracer_table_status {
  * the right magic, version, word size, sizes and checksum, every block's
  * hash and every entry as symgen writes them: the whole table, about 9
  * instructions per 8 bytes. Call it before the lookups below on a table
- * that memory corruption may have reached. */
+ * that memory corruption may have reached. These checks and the lookups
+ * are linked with TRACER_LINKS_CAPTURE only (tracer_function_range(), in
+ * tracer.h, checks what it reads itself). */
 enum tracer_table_status tracer_symtab_check(const struct tracer_config *config);
 enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config);
 enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config);

@@ -243,6 +243,7 @@ bool table_step(struct walk *walk)
 	return true;
 }
 
+#if TRACER_LINKS_CAPTURE
 /* Whether the frame in walk->next may take the common frames' path: a
  * caller's frame of a walk whose valid table has rows, its return address in
  * the call window (a call the table covers), not returning into the trap
@@ -289,6 +290,7 @@ size_t table_run(struct walk *walk, uintptr_t *pcs, size_t max)
 	}
 	return (size_t)(next - pcs);
 }
+#endif
 
 /*
  * The return addresses the common path takes, as a window: those whose call

@@ -18,6 +18,25 @@
 #include "table_lookup.h"
 #include "verify.h"
 
+void walk_begin_symbols(struct walk *walk, const struct tracer_config *config,
+			enum tracer_table_status symtab_status, bool verified)
+{
+	walk->config = config;
+	walk->symtab_status = symtab_status;
+	/* Only a valid table is read, even for its count. */
+	walk->symtab_searchable =
+	    symtab_status == TRACER_TABLE_OK && config->symtab->count > 0;
+	walk->symtab_levels =
+	    walk->symtab_searchable ? sorted_levels(config->symtab->count) : 0;
+	walk->symtab_first_probe =
+	    walk->symtab_searchable
+		? config->symtab->count - ((uint32_t)1 << walk->symtab_levels)
+		: 0;
+	walk->tables_verified = verified;
+	walk->verified_valid = 0;
+	walk->recent_valid = 0;
+}
+
 void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 		const struct tracer_config *config, const struct tracer_regs *regs,
 		enum tracer_table_status symtab_status,
@@ -36,15 +55,7 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	walk->trap_tval = 0;
 	walk->trap_frame = 0;
 	walk->frames_left = config->max_depth ? config->max_depth : TRACER_DEFAULT_DEPTH;
-	/* Only a valid table is read, even for its count. */
-	walk->symtab_searchable =
-	    symtab_status == TRACER_TABLE_OK && config->symtab->count > 0;
-	walk->symtab_levels =
-	    walk->symtab_searchable ? sorted_levels(config->symtab->count) : 0;
-	walk->symtab_first_probe =
-	    walk->symtab_searchable
-		? config->symtab->count - ((uint32_t)1 << walk->symtab_levels)
-		: 0;
+	walk_begin_symbols(walk, config, symtab_status, verified);
 	/* The walks that may take a DWARF step: the table's rows it cannot
 	 * express go to DWARF. */
 	walk->fde_searchable = TRACER_LINKS_DWARF &&
@@ -61,20 +72,16 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	walk->next_function = NULL;
 	walk->next_function_known = false;
 	walk->next_found_by = unwinder;
-	walk->symtab_status = symtab_status;
 	walk->fde_index_status = fde_index_status;
 	walk->unwind_table_status = unwind_table_status;
 	walk->eh_frame_status = eh_frame_status;
 	walk->noted = 0;
-	walk->tables_verified = verified;
 	walk->lines_status = TRACER_TABLE_ABSENT;
 	walk->lines_verified = false;
 	walk->lines_pending = false;
 	walk->line_call = 0;
 	walk->line_file = 0;
 	walk->line_line = 0;
-	walk->verified_valid = 0;
-	walk->recent_valid = 0;
 	walk->call_window = memory_window(config->text, 4);
 	if (TRACER_LINKS_TABLE && unwind_table_status == TRACER_TABLE_OK)
 		walk->call_window =

@@ -220,6 +220,11 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 		enum tracer_table_status unwind_table_status,
 		enum tracer_table_status eh_frame_status, bool verified);
 
+/* The part of walk_begin() that symbol lookups (walk_symtab_search) need:
+ * also tracer_function_range()'s, which reads nothing else. */
+void walk_begin_symbols(struct walk *walk, const struct tracer_config *config,
+			enum tracer_table_status symtab_status, bool verified);
+
 /* Computes the caller of the frame in walk->next: into walk->next, or sets
  * walk->stop. The step of tracer_next(), and of the capture for the frames
  * its loops leave. */

@@ -12,7 +12,9 @@ outside, three lines per set and level:
 A kernel links these objects whole, so their .text is the tracer's code
 in its image (make bench; tests/bench_tests.py checks the sizes). The sets
 of issue 18's targets are measured again without the line table
-(TRACER_LINES=no), named "<unwinders>,no-lines", at -O2 (the targets').
+(TRACER_LINES=no), named "<unwinders>,no-lines", and without the raw
+capture too (TRACER_CAPTURE=no), "<unwinders>,no-lines,no-capture", at
+-O2 (the targets').
 Every set is measured without the fault report (TRACER_FAULT_REPORT=no),
 an option of the output, not of the walk; its own code (fault.c, and
 what it adds to the files every kernel compiles) is printed apart, at -O2,
@@ -72,14 +74,15 @@ def main():
                                   for source in tracer_sources(unwinders, fault_report=False)[0])
                               for unwinders in UNWINDER_SETS))
     everything = UNWINDER_SETS[-1]
-    sets = ([(unwinders, True, False) for unwinders in UNWINDER_SETS]
-            + [(unwinders, False, False) for unwinders in NO_LINES_SETS]
-            + [(everything, True, True)])
+    sets = ([(unwinders, True, False, True) for unwinders in UNWINDER_SETS]
+            + [(unwinders, False, False, capture) for capture in (True, False)
+               for unwinders in NO_LINES_SETS]
+            + [(everything, True, True, True)])
     builds = []
-    for unwinders, lines, fault_report in sets:
-        sources, defines = tracer_sources(unwinders, lines, fault_report)
+    for unwinders, lines, fault_report, capture in sets:
+        sources, defines = tracer_sources(unwinders, lines, fault_report, capture)
         name = (",".join(unwinders) + ("" if lines else ",no-lines")
-                + (",fault-report" if fault_report else ""))
+                + ("" if capture else ",no-capture") + (",fault-report" if fault_report else ""))
         for level in LEVELS if lines and not fault_report else LEVELS[:1]:
             out_dir = os.path.join(out_root, "%s%s" % (name, level))
             shutil.rmtree(out_dir, ignore_errors=True)

@@ -418,7 +418,10 @@ static bool range_is(struct tracer_range range, uintptr_t start, uintptr_t end)
 
 /* A function's range for code without an end symbol: add_symbols' sizes,
  * from any address inside; empty at the address in a gap, past the last
- * function, and with a table the walk would reject. */
+ * function, and with a table the walk would reject. Checked as a walk
+ * checks: a damaged block of symbols[] empties the ranges it holds, not the
+ * others (handler's entry lies in the first block, outer's in the second:
+ * 16-byte entries, 64-byte blocks). */
 void kit_function_range(void)
 {
 	struct fake_stack s;
@@ -442,6 +445,20 @@ void kit_function_range(void)
 	CHECK(range_is(tracer_function_range(&s.config, text(0x500)), text(0x500),
 		       text(0x500)));
 	t.symtab.checksum ^= 1;
+	CHECK(1 * sizeof(struct tracer_symbol) / TRACER_HASH_BLOCK == 0 &&
+	      4 * sizeof(struct tracer_symbol) / TRACER_HASH_BLOCK == 1);
+	t.symbol[4].size ^= 1;
+	CHECK(range_is(tracer_function_range(&s.config, text(0x908)), text(0x908),
+		       text(0x908)));
+	CHECK(range_is(tracer_function_range(&s.config, text(0x500)), text(0x480),
+		       text(0x580)));
+	t.symbol[4].size ^= 1;
+	t.symbol[1].size ^= 1;
+	CHECK(range_is(tracer_function_range(&s.config, text(0x500)), text(0x500),
+		       text(0x500)));
+	CHECK(range_is(tracer_function_range(&s.config, text(0x908)), text(0x900),
+		       text(0x910)));
+	t.symbol[1].size ^= 1;
 	s.config.tables.start = (uintptr_t)&t.symtab + 1;
 	CHECK(range_is(tracer_function_range(&s.config, text(0x500)), text(0x500),
 		       text(0x500)));
