@@ -67,16 +67,22 @@ CONFIGS = [
 # Kernels that link some unwinders only (make UNWINDERS=...): (label, make
 # variables, tracers to check, unwinders not linked), each GDB-checked on a
 # few scenarios (UNWINDER_SET_SCENARIOS). The frame-pointer kernel builds
-# without CFI (the default when neither DWARF nor the table is linked), and
-# without the raw capture (CAPTURE=no: so without scenario=call:).
+# without CFI (the default when neither DWARF nor the table is linked).
 UNWINDER_SETS = [
-    ("gcc-O2-fp1-frame-pointer-only", ["OPT=-O2", "FP=1", "UNWINDERS=frame-pointer",
-                                       "CAPTURE=no"],
+    ("gcc-O2-fp1-frame-pointer-only", ["OPT=-O2", "FP=1", "UNWINDERS=frame-pointer"],
      ["frame-pointer"], ["dwarf", "prologue", "table"]),
     ("gcc-O2-fp0-table-only", ["OPT=-O2", "FP=0", "UNWINDERS=table"],
      ["table", "auto"], ["frame-pointer", "dwarf", "prologue"]),
 ]
 UNWINDER_SET_SCENARIOS = [("panic", "panic"), ("load-fault", "trap")]
+# The smallest kernel of the frame pointer and the table (issue 18's 10 KB
+# set: docs/speed.md): without the line table and the raw capture, so
+# without scenario=call: and the code of ours it reaches (no EXTRA_SRCS).
+# (label, make variables, tracers to check), GDB-checked on the same
+# scenarios.
+SMALLEST_BUILD = ("gcc-O2-fp1-smallest", ["OPT=-O2", "FP=1", "UNWINDERS=frame-pointer table",
+                                          "LINES=no", "CAPTURE=no"],
+                  ["frame-pointer", "table", "auto"])
 # Kernels built with link-time optimization: (label, make variables, tracers
 # to check), each GDB-checked on a few scenarios, one of them a function
 # reached only by name that `used` keeps (tests/fixtures/lto_named.c). gcc
@@ -573,10 +579,11 @@ def boot_all_unwinders(elf, scenario, gdb_function, harts=1):
         return entry["result"]
 
 
-def check_scenario(results, label, elf, tracers, scenario, kind):
+def check_scenario(results, label, elf, tracers, scenario, kind, lines=True):
     """One boot with tracer=all (the kernel prints a trace with each
     unwinder it links, of the same registers), GDB stopped at the panic or
-    the trap: each of `tracers`'s traces against GDB."""
+    the trap: each of `tracers`'s traces against GDB, their places too
+    (none if not `lines`: a kernel built with LINES=no)."""
     console, gdb_out, problem, status = boot_with_status(
         elf, "scenario=%s tracer=all" % scenario,
         "stop_at_trap" if kind == "trap" else "stop_at_panic")
@@ -584,11 +591,11 @@ def check_scenario(results, label, elf, tracers, scenario, kind):
     for tracer in tracers:
         check_trace(results, "%s tracer=%s %s" % (label, tracer, scenario), label, elf, tracer,
                     kind, parse_trace(unwinder_console(console, tracer)), gdb_frames, gdb_trap,
-                    gdb_out, problem, status, console)
+                    gdb_out, problem, status, console, lines)
 
 
 def check_trace(results, name, label, elf, tracer, kind, trace, gdb_frames, gdb_trap, gdb_out,
-                problem, status, console):
+                problem, status, console, lines=True):
     header = "Call Trace (%s unwinder):" % tracer
     complete = (problem is None and trace["header"] == header
                 and trace["end"] is not None and not trace["bad"] and "panic" in gdb_frames)
@@ -614,7 +621,12 @@ def check_trace(results, name, label, elf, tracer, kind, trace, gdb_frames, gdb_
     results.check(name + ": frames up to the trap entry equal GDB's bt at panic()",
                   not compare_frames(trace["before"], gdb_frames["panic"], False),
                   "\n".join(compare_frames(trace["before"], gdb_frames["panic"], False)))
-    frame_lines.check(results, name, trace, gdb_out)
+    if lines:
+        frame_lines.check(results, name, trace, gdb_out)
+    else:
+        places = trace["places_before"] + trace["places_after"]
+        results.check(name + ": no frame has a place or inlined calls (no line table)",
+                      not any(place != "??" or inlined for place, inlined in places), places)
     if kind != "trap":
         results.check(name + ": no trap separator", trace["trap"] is None, trace["trap"])
         return
@@ -907,26 +919,33 @@ def check_missing_cfi_fails_build(results):
                   "exit %d\n%s" % (result.returncode, output[-1500:]))
 
 
-def check_unwinder_set(results, label, elf, tracers, unlinked, variables):
+def check_unwinder_set(results, label, elf, tracers, unlinked):
     """A kernel that links some unwinders only (UNWINDER_SETS)."""
     for scenario, kind in UNWINDER_SET_SCENARIOS:
         check_scenario(results, label, elf, tracers, scenario, kind)
     check_unlinked_unwinders(results, label, elf, unlinked)
     if "dwarf" in unlinked and "table" not in unlinked:
         check_table_without_dwarf(results, label, elf)
-    if "CAPTURE=no" in variables:
-        check_without_capture(results, label, elf)
+
+
+def check_smallest(results, label, elf, tracers):
+    """SMALLEST_BUILD: its traces equal GDB's (without places: no line
+    table), and it has no raw capture (check_without_capture)."""
+    for scenario, kind in UNWINDER_SET_SCENARIOS:
+        check_scenario(results, label, elf, tracers, scenario, kind, lines=False)
+    check_without_capture(results, label, elf)
 
 
 def check_without_capture(results, label, elf):
     """A kernel built with CAPTURE=no links neither the raw capture nor the
     lookups of a table checked whole (nm), and scenario=call:, which needs
-    them, says so and exits as a usage error; the traces above are whole."""
+    them, says so and exits as a usage error."""
     names = {fields[2] for fields in (line.split() for line in
                                       run([CROSS + "nm", elf]).stdout.splitlines())
              if len(fields) == 3}
     left_out = {"tracer_capture", "tracer_prepare", "tracer_symtab_check",
-                "tracer_symtab_lookup", "tracer_symtab_find", "frame_pointer_run"}
+                "tracer_unwind_table_check", "tracer_symtab_lookup", "tracer_symtab_find",
+                "frame_pointer_run", "table_run"}
     results.check("%s: CAPTURE=no leaves out %s" % (label, ", ".join(sorted(left_out))),
                   "tracer_function_range" in names and not names & left_out,
                   "linked: %s" % sorted(names & left_out))
@@ -1012,6 +1031,7 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
            for label, variables, _ in LTO_BUILDS]
         + [functools.partial(build, results, label, variables, RV32_CODE)
            for label, variables, _, _ in RV32_BUILDS]
+        + [functools.partial(build, results, SMALLEST_BUILD[0], SMALLEST_BUILD[1], "")]
         + [functools.partial(check_moved_code_fails_build, results),
            functools.partial(check_concurrent_builds, results),
            functools.partial(check_missing_cfi_fails_build, results)])
@@ -1033,11 +1053,14 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
                                         kind, applies_to)
                       for scenario, kind, applies_to in SCENARIOS]
             tasks.append(functools.partial(check_arguments, results, label, elf, variables))
-    for (label, variables, tracers, unlinked), elf in zip(UNWINDER_SETS,
-                                                          builds[len(CONFIGS):]):
+    for (label, _, tracers, unlinked), elf in zip(UNWINDER_SETS, builds[len(CONFIGS):]):
         if elf:
             tasks.append(functools.partial(check_unwinder_set, results, label, elf, tracers,
-                                           unlinked, variables))
+                                           unlinked))
+    smallest = builds[len(CONFIGS) + len(UNWINDER_SETS) + len(LTO_BUILDS) + len(RV32_BUILDS)]
+    if smallest:
+        tasks.append(functools.partial(check_smallest, results, SMALLEST_BUILD[0], smallest,
+                                       SMALLEST_BUILD[2]))
     for (label, _, tracers), elf in zip(LTO_BUILDS,
                                         builds[len(CONFIGS) + len(UNWINDER_SETS):]):
         if elf:
