@@ -1219,18 +1219,64 @@ static bool in_entry_point(const struct tracer_config *config,
 	return false;
 }
 
-/* Whether the symbol table as built (before any damage) names the frame's
- * code `name`: a walk prints a name only from blocks that hold. */
-static bool pristine_name_is(const struct tracer_frame *frame, const char *name)
+/* The function of the symbol table as built (before any damage) that
+ * holds code, as its search finds it; NULL if none does. */
+static const struct tracer_symbol *pristine_holder(uintptr_t code)
 {
-	uintptr_t code = frame->pc - (frame->is_return_address ? 1 : 0);
 	const struct tracer_symbol *holder = NULL;
 
 	for (uint32_t i = 0; i < pristine_count; i++)
 		if (pristine_symbols[i].addr <= code)
 			holder = &pristine_symbols[i];
-	return holder && code - holder->addr < holder->size &&
-	       strcmp(pristine_names + holder->name, name) == 0;
+	return holder && code - holder->addr < holder->size ? holder : NULL;
+}
+
+/* The code a frame's step looks up: a return address's call. */
+static uintptr_t frame_code(const struct tracer_frame *frame)
+{
+	return frame->pc - (frame->is_return_address ? 1 : 0);
+}
+
+/* Whether the symbol table as built names the frame's code `name`: a walk
+ * prints a name only from blocks that hold. */
+static bool pristine_name_is(const struct tracer_frame *frame, const char *name)
+{
+	const struct tracer_symbol *holder = pristine_holder(frame_code(frame));
+
+	return holder && strcmp(pristine_names + holder->name, name) == 0;
+}
+
+/* tracer_function_range() at the frame's code reads the table as a walk
+ * does: a range it gives is the function of the table as built (never a
+ * false one, whatever the damage), and a frame the walk named (its own
+ * function, not a call inlined into it) gets its function's range. */
+static void check_function_range(const struct tracer_config *config,
+				 const struct tracer_frame *frame, size_t i)
+{
+	uintptr_t code = frame_code(frame);
+	struct tracer_range range = tracer_function_range(config, code);
+	const struct tracer_symbol *holder = pristine_holder(code);
+
+	if (range.start == range.end) {
+		if (range.start != code)
+			fail("frame %zu: empty range at %#lx, not at its code %#lx", i,
+			     (unsigned long)range.start, (unsigned long)code);
+		if (frame->name && !frame->inlined)
+			fail("frame %zu: named %s by the walk, but no range", i,
+			     frame->name);
+		return;
+	}
+	if (!holder || range.start != holder->addr ||
+	    range.end != holder->addr + holder->size)
+		fail("frame %zu: range [%#lx, %#lx) at %#lx, not the built table's", i,
+		     (unsigned long)range.start, (unsigned long)range.end,
+		     (unsigned long)code);
+	if (frame->name && !frame->inlined &&
+	    (range.start != frame->pc - frame->offset ||
+	     range.end - range.start != frame->size))
+		fail("frame %zu: range [%#lx, %#lx), not the walk's %s+%#lx/%#lx", i,
+		     (unsigned long)range.start, (unsigned long)range.end, frame->name,
+		     (unsigned long)frame->offset, (unsigned long)frame->size);
 }
 
 /* Checks the frames; returns the stack the last one is on (-1: none). A
@@ -1264,6 +1310,7 @@ static int check_frames(const struct tracer_config *config,
 		if (frame->name && !pristine_name_is(frame, frame->name))
 			fail("frame %zu: named %s, not as the table was built", i,
 			     frame->name);
+		check_function_range(config, frame, i);
 		if (i == 0)
 			continue;
 		/* Nothing is read without a stack: no frame follows one on
@@ -1556,12 +1603,6 @@ static long row_at(const struct parts *parts, uintptr_t code)
 static const struct tracer_unwind_rule *rule_of_row(long row)
 {
 	return &tables.rules[tables.rows[row] / sizeof(struct tracer_unwind_rule)];
-}
-
-/* The code a frame's step looks up: a return address's call. */
-static uintptr_t frame_code(const struct tracer_frame *frame)
-{
-	return frame->pc - (frame->is_return_address ? 1 : 0);
 }
 
 /* DAMAGE_SIZES_MEASURED: each row that holds a return address's call
