@@ -20,8 +20,8 @@ at most 3,000 whatever the tables' size. The tracer's code per unwinder
 set (make UNWINDERS=...; tests/bench/tracer_text.py) is guarded at about
 1.1 times the figures reached, and checked against the issue's targets at
 -O2 without the line table and the raw capture (frame pointer and table at
-most 10 KB; frame pointer alone 4 KB, not met, reported). libgcc's figure depends on the
-memcpy and memset it gets (it clears and copies about 1.8 KB a frame):
+most 10 KB; frame pointer alone 4 KB, not met, reported). libgcc's figure
+depends on the memcpy and memset it gets (it clears and copies about 1.8 KB a frame):
 tests/bench/libgcc_support.c gives it word-at-a-time ones, as a libc would.
 The rv32 kernels (rv32imac/ilp32, gcc -O2, FP=0 and FP=1, against
 libgcc's rv32imac/ilp32 unwinder) are checked the same way, with their own

@@ -3,10 +3,10 @@ is compiled as the demo kernel compiles it (rv64, gcc -O2, with and without
 frame pointers) with -fcallgraph-info=su, which gives every function's frame
 size and its calls. The worst case of a walk is the deepest path from
 tracer_start(), tracer_next() or tracer_prepare() through the functions that
-unwinder can reach; tracer_function_range(), which holds a walk of its own,
-within TRACER_STACK_PRINT. It must stay within the figure tracer.h states for that
+unwinder can reach. It must stay within the figure tracer.h states for that
 unwinder (TRACER_STACK_*), which kernels use to size the stack a panic walks
-on. A raw capture (tracer_capture()) holds its walk in its own frame: its
+on; tracer_function_range(), which holds a walk of its own, within
+TRACER_STACK_PRINT. A raw capture (tracer_capture()) holds its walk in its own frame: its
 deepest path must stay within the unwinder's figure plus
 TRACER_STACK_CAPTURE; the one-call printer (tracer_print_backtrace()),
 within it plus TRACER_STACK_PRINT, its put_line callback aside (the

@@ -35,9 +35,15 @@ static inline __attribute__((always_inline)) struct hashed_array
 table_array(const struct tracer_config *config, enum tracer_hashed kind)
 {
 	const struct tracer_symtab *symtab = config->symtab;
+#if TRACER_LINKS_DWARF
+	const struct tracer_fde_index *index = config->fde_index;
+#endif
+#if TRACER_LINKS_TABLE
+	const struct tracer_unwind_table *table = config->unwind_table;
+#endif
 	struct hashed_array array = {kind, 0, 0, 0};
 
-	/* Only the kinds of the tables this build reads. */
+	/* Only the kinds of the tables this build reads: fewer cases. */
 	switch (kind) {
 	case TRACER_HASHED_SYMBOLS:
 		array.data = (uintptr_t)symtab->symbols;
@@ -46,53 +52,47 @@ table_array(const struct tracer_config *config, enum tracer_hashed kind)
 		break;
 #if TRACER_LINKS_DWARF
 	case TRACER_HASHED_FDE_ENTRIES:
-		array.data = (uintptr_t)config->fde_index->entries;
-		array.size =
-		    config->fde_index->count * (uint32_t)sizeof(struct tracer_fde_entry);
-		array.hashes = (uintptr_t)config->fde_index->hashes;
+		array.data = (uintptr_t)index->entries;
+		array.size = index->count * (uint32_t)sizeof(struct tracer_fde_entry);
+		array.hashes = (uintptr_t)index->hashes;
 		break;
 	case TRACER_HASHED_EH_FRAME:
-		array.data = config->fde_index->eh_frame;
-		array.size = config->fde_index->eh_frame_size;
-		array.hashes =
-		    (uintptr_t)config->fde_index->hashes +
-		    4 * (uintptr_t)tracer_hash_blocks(config->fde_index->count *
-						      sizeof(struct tracer_fde_entry));
+		array.data = index->eh_frame;
+		array.size = index->eh_frame_size;
+		array.hashes = (uintptr_t)index->hashes +
+			       4 * (uintptr_t)tracer_hash_blocks(
+				       index->count * sizeof(struct tracer_fde_entry));
 		break;
 #endif
 #if TRACER_LINKS_TABLE
 	case TRACER_HASHED_UNWIND_ROWS:
-		array.data = (uintptr_t)config->unwind_table->rows;
-		array.size = config->unwind_table->count * 2;
-		array.hashes = (uintptr_t)config->unwind_table->hashes;
+		array.data = (uintptr_t)table->rows;
+		array.size = table->count * 2;
+		array.hashes = (uintptr_t)table->hashes;
 		break;
 	case TRACER_HASHED_UNWIND_MAPS:
-		array.data = (uintptr_t)config->unwind_table->maps;
-		array.size = config->unwind_table->block_count * 8;
-		array.hashes =
-		    (uintptr_t)config->unwind_table->hashes +
-		    4 * (uintptr_t)tracer_hash_blocks(config->unwind_table->count * 2);
+		array.data = (uintptr_t)table->maps;
+		array.size = table->block_count * 8;
+		array.hashes = (uintptr_t)table->hashes +
+			       4 * (uintptr_t)tracer_hash_blocks(table->count * 2);
 		break;
 	case TRACER_HASHED_UNWIND_LOOKUP:
-		array.data = (uintptr_t)config->unwind_table->lookup;
-		array.size = config->unwind_table->block_count * 2;
+		array.data = (uintptr_t)table->lookup;
+		array.size = table->block_count * 2;
 		array.hashes =
-		    (uintptr_t)config->unwind_table->hashes +
-		    4 * (uintptr_t)(tracer_hash_blocks(config->unwind_table->count * 2) +
-				    tracer_hash_blocks(config->unwind_table->block_count *
-						       8));
+		    (uintptr_t)table->hashes +
+		    4 * (uintptr_t)(tracer_hash_blocks(table->count * 2) +
+				    tracer_hash_blocks(table->block_count * 8));
 		break;
 	case TRACER_HASHED_UNWIND_RULES:
-		array.data = (uintptr_t)config->unwind_table->rules;
-		array.size = config->unwind_table->rule_count *
-			     (uint32_t)sizeof(struct tracer_unwind_rule);
+		array.data = (uintptr_t)table->rules;
+		array.size =
+		    table->rule_count * (uint32_t)sizeof(struct tracer_unwind_rule);
 		array.hashes =
-		    (uintptr_t)config->unwind_table->hashes +
-		    4 * (uintptr_t)(tracer_hash_blocks(config->unwind_table->count * 2) +
-				    tracer_hash_blocks(config->unwind_table->block_count *
-						       8) +
-				    tracer_hash_blocks(config->unwind_table->block_count *
-						       2));
+		    (uintptr_t)table->hashes +
+		    4 * (uintptr_t)(tracer_hash_blocks(table->count * 2) +
+				    tracer_hash_blocks(table->block_count * 8) +
+				    tracer_hash_blocks(table->block_count * 2));
 		break;
 #endif
 	default: /* TRACER_HASHED_NAMES */
