@@ -47,7 +47,6 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	walk->stop =
 	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
 	walk->unwinder = unwinder;
-	walk->config = config;
 	regs_copy(&walk->next, regs);
 	walk->next_is_exact = true;
 	walk->next_after_trap = false;
