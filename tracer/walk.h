@@ -13,8 +13,12 @@
 /* The psABI keeps sp 16-byte aligned at calls, so every frame address is too. */
 #define TRACER_STACK_ALIGN 16u
 
-/* Entries of tracer_regs.s[]: s0-s11. */
-#define TRACER_SAVED_REGS (sizeof(((struct tracer_regs *)0)->s) / sizeof(uintptr_t))
+/* The entries of tracer_regs.s[] a walk keeps: the DWARF and prologue
+ * unwinders restore s0-s11, the frame pointer and the table s0 only, so a
+ * kernel that links neither of the first two copies and reads no other. */
+#define TRACER_SAVED_REGS (TRACER_LINKS_DWARF || TRACER_LINKS_PROLOGUE ? 12u : 1u)
+_Static_assert(sizeof(((struct tracer_regs *)0)->s) == 12 * sizeof(uintptr_t),
+	       "tracer_regs.s[] holds s0-s11");
 
 /* Field by field: a struct assignment or a copy loop may become a call to
  * memcpy, which a freestanding kernel need not have. */
@@ -24,6 +28,8 @@ static inline void regs_copy(struct tracer_regs *to, const struct tracer_regs *f
 	to->ra = from->ra;
 	to->sp = from->sp;
 	to->s[0] = from->s[0];
+	if (TRACER_SAVED_REGS == 1)
+		return;
 	to->s[1] = from->s[1];
 	to->s[2] = from->s[2];
 	to->s[3] = from->s[3];
