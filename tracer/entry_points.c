@@ -6,20 +6,21 @@
  */
 #include "walk.h"
 
-/* The declared entry points looked at (tracer_config's rules). */
-static unsigned entry_point_count(const struct tracer_config *config)
-{
-	unsigned count = config->entry_points ? config->entry_point_count : 0;
-
-	return count < TRACER_MAX_ENTRY_POINTS ? count : TRACER_MAX_ENTRY_POINTS;
-}
-
 bool ranges_contain(const struct tracer_range *ranges, unsigned count, uintptr_t address)
 {
 	for (unsigned i = 0; i < count && i < TRACER_MAX_ENTRY_POINTS; i++)
 		if (range_contains(ranges[i], address))
 			return true;
 	return false;
+}
+
+#if TRACER_LINKS_CAPTURE
+/* The declared entry points looked at (tracer_config's rules). */
+static unsigned entry_point_count(const struct tracer_config *config)
+{
+	unsigned count = config->entry_points ? config->entry_point_count : 0;
+
+	return count < TRACER_MAX_ENTRY_POINTS ? count : TRACER_MAX_ENTRY_POINTS;
 }
 
 struct window entry_points_return_window(const struct tracer_config *config)
@@ -47,3 +48,4 @@ struct window entry_points_return_window(const struct tracer_config *config)
 	}
 	return memory_window(span, 1);
 }
+#endif

@@ -194,7 +194,7 @@ void frame_pointer_step(struct walk *walk)
 	enum tracer_stop stop;
 
 	fp_view_of(&view, walk);
-	stop = frame_pointer_caller(&view, walk, !walk->tables_verified, false,
+	stop = frame_pointer_caller(&view, walk, !walk_tables_verified(walk), false,
 				    view.table, walk->next_is_exact, frame->ra,
 				    &frame->pc, &frame->sp, &frame->s[0]);
 	if (stop != TRACER_RUNNING) {

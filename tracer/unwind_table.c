@@ -76,7 +76,7 @@ __attribute__((noinline)) enum tracer_stop frame_size_check(struct walk *walk,
 		return TRACER_RUNNING;
 	table_lookup_of(&table, walk->config->unwind_table);
 	end = walk->next.pc - table.base;
-	if (!walk->tables_verified)
+	if (!walk_tables_verified(walk))
 		return checked_frame_size(walk, end, cfa);
 	return frame_size_verdict(table_rule_below(&table, end), walk, cfa);
 }
@@ -229,9 +229,9 @@ bool table_step(struct walk *walk)
 	if (walk->config->unwind_table->count == 0)
 		return false;
 	table_view_of(&view, walk);
-	stop =
-	    table_caller(&view, walk, !walk->tables_verified, false, walk->next_is_exact,
-			 frame->ra, &frame->pc, &frame->sp, &frame->s[0]);
+	stop = table_caller(&view, walk, !walk_tables_verified(walk), false,
+			    walk->next_is_exact, frame->ra, &frame->pc, &frame->sp,
+			    &frame->s[0]);
 	if (stop == TRACER_STOP_UNSUPPORTED_CFI)
 		return false;
 	if (stop == TRACER_RUNNING) {

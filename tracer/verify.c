@@ -318,7 +318,7 @@ bool walk_dwarf_check(struct walk *walk)
 		return false;
 	}
 	/* dwarf_step() says what stops it without an index. */
-	if (walk->tables_verified || !walk->fde_searchable)
+	if (walk_tables_verified(walk) || !walk->fde_searchable)
 		return true;
 	entry = sorted_search_from(index->entries, walk->fde_first_probe,
 				   walk->fde_levels, sizeof(struct tracer_fde_entry), pc);

@@ -37,12 +37,15 @@ void walk_begin_symbols(struct walk *walk, const struct tracer_config *config,
 	walk->recent_valid = 0;
 }
 
-void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
-		const struct tracer_config *config, const struct tracer_regs *regs,
-		enum tracer_table_status symtab_status,
-		enum tracer_table_status fde_index_status,
-		enum tracer_table_status unwind_table_status,
-		enum tracer_table_status eh_frame_status, bool verified)
+/* Out of line: tracer_start() and the capture share it (GCC would inline
+ * it into the first, keeping both copies). */
+__attribute__((noinline)) void
+walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
+	   const struct tracer_config *config, const struct tracer_regs *regs,
+	   enum tracer_table_status symtab_status,
+	   enum tracer_table_status fde_index_status,
+	   enum tracer_table_status unwind_table_status,
+	   enum tracer_table_status eh_frame_status, bool verified)
 {
 	walk->stop =
 	    unwinder < TRACER_UNWINDER_COUNT ? TRACER_RUNNING : TRACER_STOP_BAD_UNWINDER;
@@ -75,27 +78,34 @@ void walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	walk->unwind_table_status = unwind_table_status;
 	walk->eh_frame_status = eh_frame_status;
 	walk->noted = 0;
-	walk->lines_status = TRACER_TABLE_ABSENT;
-	walk->lines_verified = false;
-	walk->lines_pending = false;
-	walk->line_call = 0;
-	walk->line_file = 0;
-	walk->line_line = 0;
+	/* The fields of what a build leaves out are never read: not set. */
+	if (TRACER_LINKS_LINES) {
+		walk->lines_status = TRACER_TABLE_ABSENT;
+		walk->lines_verified = false;
+		walk->lines_pending = false;
+		walk->line_call = 0;
+		walk->line_file = 0;
+		walk->line_line = 0;
+	}
 	walk->call_window = memory_window(config->text, 4);
 	if (TRACER_LINKS_TABLE && unwind_table_status == TRACER_TABLE_OK)
 		walk->call_window =
 		    unwind_table_call_window(config->unwind_table, walk->call_window);
+#if TRACER_LINKS_CAPTURE
 	walk->trap_return_window = entry_points_return_window(config);
+#endif
 	walk->next_from_user = false;
 	walk->innermost_trap_crossed = false;
 	/* No CIE yet. Every field defined all the same (a bool of another
 	 * value is undefined). Field by field: a struct store may call
 	 * memset, which a freestanding kernel need not have. */
-	walk->cie.address = UINTPTR_MAX;
-	walk->cie.fde_encoding = 0;
-	walk->cie.has_augmentation_data = false;
-	walk->cie.is_signal_frame = false;
-	walk->cie.initial_known = false;
+	if (TRACER_LINKS_DWARF) {
+		walk->cie.address = UINTPTR_MAX;
+		walk->cie.fde_encoding = 0;
+		walk->cie.has_augmentation_data = false;
+		walk->cie.is_signal_frame = false;
+		walk->cie.initial_known = false;
+	}
 	stacks_start(walk);
 }
 
@@ -276,7 +286,7 @@ enum tracer_stop frame_outermost(const struct walk *walk, uintptr_t cfa,
 #if TRACER_LINKS_DWARF
 static void checked_dwarf_step(struct walk *walk)
 {
-	if (!walk->tables_verified && !walk_dwarf_check(walk))
+	if (!walk_tables_verified(walk) && !walk_dwarf_check(walk))
 		return;
 	dwarf_step(walk);
 }

@@ -92,9 +92,12 @@ struct walk {
 	 * cover, too, where a row may state a frame size). */
 	struct window record_window;
 	struct window call_window;
+#if TRACER_LINKS_CAPTURE
 	/* Returns into the trap entry or into an entry point (the span of
-	 * them all): left to the general path, which tells them apart. */
+	 * them all): the capture's loops leave them to the step, which tells
+	 * them apart. */
 	struct window trap_return_window;
+#endif
 	/* The DWARF unwinder's last CIE (address UINTPTR_MAX: none yet):
 	 * most FDEs share one, read once a walk. */
 	struct tracer_cie cie;
@@ -128,6 +131,14 @@ _Static_assert(sizeof(struct walk) <= sizeof(struct tracer_walk),
 	       "struct tracer_walk (tracer.h) is too small for struct walk");
 _Static_assert(_Alignof(struct walk) <= _Alignof(struct tracer_walk),
 	       "struct tracer_walk is less aligned than struct walk");
+
+/* Whether tracer_prepare() checked every block of the walk's tables (a
+ * capture's walk): none is checked again. Never in a build without the
+ * capture, whose checks of what a walk reads are then its only ones. */
+static inline bool walk_tables_verified(const struct walk *walk)
+{
+	return TRACER_LINKS_CAPTURE && walk->tables_verified;
+}
 
 /* tracer_prepare()'s verdict on a config's tables (tables.c), inside the
  * caller's struct tracer_prepared. */
@@ -201,8 +212,8 @@ static inline const struct tracer_symbol *walk_symtab_search(struct walk *walk,
 		return NULL;
 	symbol = symtab_search(walk->config->symtab, walk->symtab_first_probe,
 			       walk->symtab_levels, addr);
-	return walk->tables_verified ? symbol_holding(symbol, addr)
-				     : walk_symbol_check(walk, symbol, addr);
+	return walk_tables_verified(walk) ? symbol_holding(symbol, addr)
+					  : walk_symbol_check(walk, symbol, addr);
 }
 /* Whether address lies in one of the first `count` of `ranges` (at most
  * TRACER_MAX_ENTRY_POINTS): config->entry_points, config->task_entries. */
@@ -210,7 +221,9 @@ bool ranges_contain(const struct tracer_range *ranges, unsigned count, uintptr_t
 
 /* The walk's trap_return_window: the return addresses whose call lies in
  * the trap entry or an entry point, or between them. */
+#if TRACER_LINKS_CAPTURE
 struct window entry_points_return_window(const struct tracer_config *config);
+#endif
 
 /* Makes the stack that holds walk->next.sp (tracer_config's rules) the
  * walk's current one, having left none. */
