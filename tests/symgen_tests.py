@@ -365,7 +365,9 @@ def dwarf_function_names(elf):
         if attribute:
             value = attribute.group(2)
             if attribute.group(1) == "DW_AT_low_pc":
-                die["DW_AT_low_pc"] = int(re.findall(r"0x([0-9a-f]+)", value)[-1], 16)
+                # "(addr) 0x80200000"; a unit of several ranges (cold code
+                # in .text.unlikely), "(addr) 0"
+                die["DW_AT_low_pc"] = int(value.split()[-1], 16)
             elif attribute.group(1) in ("DW_AT_abstract_origin", "DW_AT_specification"):
                 # "(ref4) <0x22401>": readelf resolves it to a .debug_info offset
                 # (not "(ref_addr)": another unit's entry, which GDB needs LTO for).

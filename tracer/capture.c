@@ -10,8 +10,8 @@
 #include "walk.h"
 #include "verify.h"
 
-void tracer_prepare(struct tracer_prepared *caller_prepared,
-		    const struct tracer_config *config)
+TRACER_COLD void tracer_prepare(struct tracer_prepared *caller_prepared,
+				const struct tracer_config *config)
 {
 	struct prepared *prepared = prepared_of(caller_prepared);
 

@@ -16,14 +16,14 @@ bool ranges_contain(const struct tracer_range *ranges, unsigned count, uintptr_t
 
 #if TRACER_LINKS_CAPTURE
 /* The declared entry points looked at (tracer_config's rules). */
-static unsigned entry_point_count(const struct tracer_config *config)
+TRACER_COLD static unsigned entry_point_count(const struct tracer_config *config)
 {
 	unsigned count = config->entry_points ? config->entry_point_count : 0;
 
 	return count < TRACER_MAX_ENTRY_POINTS ? count : TRACER_MAX_ENTRY_POINTS;
 }
 
-struct window entry_points_return_window(const struct tracer_config *config)
+TRACER_COLD struct window entry_points_return_window(const struct tracer_config *config)
 {
 	struct tracer_range span =
 	    config->trap ? config->trap->entry : (struct tracer_range){0, 0};

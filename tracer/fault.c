@@ -25,9 +25,9 @@ static const char *const fault_labels[FAULT_GPRS] = {
 
 /* The trap frame's word at `offset` into *value, if the layout saves it
  * and it lies on a declared stack. */
-static __attribute__((noinline)) bool fault_word(const struct tracer_config *config,
-						 uintptr_t trap_frame, uint16_t offset,
-						 uintptr_t *value)
+TRACER_COLD static __attribute__((noinline)) bool
+fault_word(const struct tracer_config *config, uintptr_t trap_frame, uint16_t offset,
+	   uintptr_t *value)
 {
 	unsigned count = config->stacks ? config->stack_count : 0;
 
@@ -78,9 +78,9 @@ put_code(struct line *line, const struct tracer_config *config, uintptr_t pc)
 }
 
 /* Register `i` of the report's order into *value, if known. */
-static __attribute__((noinline)) bool fault_register(const struct tracer_config *config,
-						     const struct tracer_frame *frame,
-						     unsigned i, uintptr_t *value)
+TRACER_COLD static __attribute__((noinline)) bool
+fault_register(const struct tracer_config *config, const struct tracer_frame *frame,
+	       unsigned i, uintptr_t *value)
 {
 	const struct tracer_trap_layout *trap = config->trap;
 
@@ -96,8 +96,9 @@ static __attribute__((noinline)) bool fault_register(const struct tracer_config 
 }
 
 /* Read again for each line, not kept: the panic path's stack is short. */
-char *tracer_format_fault(char *buf, size_t size, const struct tracer_config *config,
-			  const struct tracer_frame *frame, unsigned index)
+TRACER_COLD char *tracer_format_fault(char *buf, size_t size,
+				      const struct tracer_config *config,
+				      const struct tracer_frame *frame, unsigned index)
 {
 	struct line line = format_line_begin(buf, size);
 	unsigned count = 0, register_lines;

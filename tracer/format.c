@@ -8,7 +8,7 @@
 #include "walk.h"
 
 /* The builders are out of line: printing is no hot path. */
-static __attribute__((noinline)) void put_char(struct line *line, char c)
+TRACER_COLD static __attribute__((noinline)) void put_char(struct line *line, char c)
 {
 	if (line->len + 1 < line->size) {
 		line->buf[line->len++] = c;
@@ -16,7 +16,7 @@ static __attribute__((noinline)) void put_char(struct line *line, char c)
 	}
 }
 
-static void put_str(struct line *line, const char *s)
+TRACER_COLD static void put_str(struct line *line, const char *s)
 {
 	while (*s)
 		put_char(line, *s++);
@@ -27,8 +27,8 @@ static void put_str(struct line *line, const char *s)
  * largest power of the base they need, then a digit per power. No buffer:
  * this runs at the deepest point of the print path's stack. scale * base
  * cannot overflow: it stays at most value, or below base^min_digits. */
-static __attribute__((noinline)) void put_digits(struct line *line, uintptr_t value,
-						 unsigned base, unsigned min_digits)
+TRACER_COLD static __attribute__((noinline)) void
+put_digits(struct line *line, uintptr_t value, unsigned base, unsigned min_digits)
 {
 	uintptr_t scale = 1;
 
@@ -38,7 +38,8 @@ static __attribute__((noinline)) void put_digits(struct line *line, uintptr_t va
 		put_char(line, "0123456789abcdef"[value / scale % base]);
 }
 
-__attribute__((noinline)) void format_add(struct line *line, const char *fmt, ...)
+TRACER_COLD __attribute__((noinline)) void format_add(struct line *line, const char *fmt,
+						      ...)
 {
 	va_list args;
 
@@ -78,7 +79,7 @@ __attribute__((noinline)) void format_add(struct line *line, const char *fmt, ..
 }
 
 /* Whether " (file:line)" fits in what is left of the line. */
-static bool fits(const struct line *line, const char *file, uint32_t number)
+TRACER_COLD static bool fits(const struct line *line, const char *file, uint32_t number)
 {
 	size_t length = sizeof(" (:)") - 1 + 1;
 
@@ -89,7 +90,8 @@ static bool fits(const struct line *line, const char *file, uint32_t number)
 	return line->len + length < line->size;
 }
 
-char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *frame)
+TRACER_COLD char *tracer_format_frame(char *buf, size_t size,
+				      const struct tracer_frame *frame)
 {
 	struct line line = format_line_begin(buf, size);
 
@@ -112,7 +114,8 @@ char *tracer_format_frame(char *buf, size_t size, const struct tracer_frame *fra
 	return buf;
 }
 
-char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *frame)
+TRACER_COLD char *tracer_format_trap(char *buf, size_t size,
+				     const struct tracer_frame *frame)
 {
 	struct line line = format_line_begin(buf, size);
 	const char *mode = frame->trap_machine_mode ? "m" : "s";
@@ -123,7 +126,8 @@ char *tracer_format_trap(char *buf, size_t size, const struct tracer_frame *fram
 	return buf;
 }
 
-char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder)
+TRACER_COLD char *tracer_format_header(char *buf, size_t size,
+				       enum tracer_unwinder unwinder)
 {
 	struct line line = format_line_begin(buf, size);
 
@@ -131,7 +135,7 @@ char *tracer_format_header(char *buf, size_t size, enum tracer_unwinder unwinder
 	return buf;
 }
 
-char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop)
+TRACER_COLD char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop)
 {
 	struct line line = format_line_begin(buf, size);
 
@@ -141,9 +145,10 @@ char *tracer_format_end(char *buf, size_t size, enum tracer_stop stop)
 
 /* "<table> rejected (<why>): <consequence>", if it was and is not yet
  * noted (bit `bit` of walk->noted); returns whether. */
-static bool put_table_note(struct line *line, bool after_another, struct walk *walk,
-			   unsigned bit, const char *table,
-			   enum tracer_table_status status, const char *consequence)
+TRACER_COLD static bool put_table_note(struct line *line, bool after_another,
+				       struct walk *walk, unsigned bit, const char *table,
+				       enum tracer_table_status status,
+				       const char *consequence)
 {
 	if (status == TRACER_TABLE_OK || status == TRACER_TABLE_ABSENT ||
 	    (walk->noted & bit))
@@ -154,7 +159,8 @@ static bool put_table_note(struct line *line, bool after_another, struct walk *w
 	return true;
 }
 
-char *tracer_format_note(char *buf, size_t size, struct tracer_walk *caller_walk)
+TRACER_COLD char *tracer_format_note(char *buf, size_t size,
+				     struct tracer_walk *caller_walk)
 {
 	struct walk *walk = walk_of(caller_walk);
 	struct line line = format_line_begin(buf, size);
@@ -178,7 +184,7 @@ char *tracer_format_note(char *buf, size_t size, struct tracer_walk *caller_walk
 	return noted ? buf : NULL;
 }
 
-const char *tracer_table_status_text(enum tracer_table_status status)
+TRACER_COLD const char *tracer_table_status_text(enum tracer_table_status status)
 {
 	static const char *const texts[] = {
 	    [TRACER_TABLE_OK] = "valid",
@@ -192,7 +198,7 @@ const char *tracer_table_status_text(enum tracer_table_status status)
 								   : "unknown status";
 }
 
-const char *tracer_stop_text(enum tracer_stop stop)
+TRACER_COLD const char *tracer_stop_text(enum tracer_stop stop)
 {
 	static const char *const texts[TRACER_STOP_COUNT] = {
 	    [TRACER_RUNNING] = "walk still running",
@@ -229,7 +235,7 @@ const char *tracer_stop_text(enum tracer_stop stop)
 	return (unsigned)stop < TRACER_STOP_COUNT ? texts[stop] : "unknown stop reason";
 }
 
-const char *tracer_unwinder_name(enum tracer_unwinder unwinder)
+TRACER_COLD const char *tracer_unwinder_name(enum tracer_unwinder unwinder)
 {
 	static const char *const names[TRACER_UNWINDER_COUNT] = {
 	    [TRACER_FRAME_POINTER] = "frame-pointer",
@@ -246,7 +252,7 @@ const char *tracer_unwinder_name(enum tracer_unwinder unwinder)
  * "Supervisor cause register values after trap" and "Machine cause register
  * values after trap"; scause never holds the machine-level interrupts). The
  * top bit marks interrupts. */
-const char *tracer_trap_cause_name(uintptr_t cause)
+TRACER_COLD const char *tracer_trap_cause_name(uintptr_t cause)
 {
 	static const char *const exceptions[] = {
 	    "instruction address misaligned",

@@ -6,7 +6,7 @@
 #include "tracer.h"
 
 /* Out of line: the walk's deepest paths do not carry its registers. */
-static __attribute__((noinline)) void
+__attribute__((cold)) static __attribute__((noinline)) void
 print_fault_report(const struct tracer_config *config, const struct tracer_frame *frame,
 		   char line[TRACER_LINE_MAX], tracer_put_line_fn *put_line,
 		   void *context)
@@ -16,10 +16,10 @@ print_fault_report(const struct tracer_config *config, const struct tracer_frame
 		put_line(context, line);
 }
 
-enum tracer_stop tracer_print_backtrace(const struct tracer_config *config,
-					const struct tracer_regs *regs,
-					enum tracer_unwinder unwinder,
-					tracer_put_line_fn *put_line, void *context)
+__attribute__((cold)) enum tracer_stop
+tracer_print_backtrace(const struct tracer_config *config, const struct tracer_regs *regs,
+		       enum tracer_unwinder unwinder, tracer_put_line_fn *put_line,
+		       void *context)
 {
 	struct tracer_walk walk;
 	struct tracer_frame frame;

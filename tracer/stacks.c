@@ -24,7 +24,7 @@ _Static_assert(TRACER_MAX_STACKS <= 32, "stacks_left has a bit per stack");
  * else the lowest one starting at or above sp (sp ran past its bottom into
  * the guard page below, and its frames lie above), else STACKS_NONE.
  */
-static unsigned find_stack(const struct tracer_config *config, uintptr_t sp)
+TRACER_COLD static unsigned find_stack(const struct tracer_config *config, uintptr_t sp)
 {
 	unsigned count = config->stacks ? config->stack_count : 0;
 	unsigned below = STACKS_NONE;
@@ -46,7 +46,7 @@ static unsigned find_stack(const struct tracer_config *config, uintptr_t sp)
 
 /* Makes stack `index` the current one; STACKS_NONE leaves an empty range,
  * inside which no read succeeds. */
-static void enter_stack(struct walk *walk, unsigned index)
+TRACER_COLD static void enter_stack(struct walk *walk, unsigned index)
 {
 	walk->stack_index = index;
 	walk->stack.start = index == STACKS_NONE ? 0 : walk->config->stacks[index].start;
@@ -54,7 +54,7 @@ static void enter_stack(struct walk *walk, unsigned index)
 	walk->record_window = memory_window(walk->stack, 2 * sizeof(uintptr_t));
 }
 
-void stacks_start(struct walk *walk)
+TRACER_COLD void stacks_start(struct walk *walk)
 {
 	walk->stacks_left = 0;
 	enter_stack(walk, find_stack(walk->config, walk->next.sp));
@@ -86,7 +86,7 @@ static uintptr_t previous_privilege(const struct tracer_trap_layout *trap,
 		   : status >> SSTATUS_SPP_SHIFT & SSTATUS_SPP_MASK;
 }
 
-void stacks_cross_trap(struct walk *walk)
+TRACER_COLD void stacks_cross_trap(struct walk *walk)
 {
 	const struct tracer_config *config = walk->config;
 	const struct tracer_trap_layout *trap = config->trap;

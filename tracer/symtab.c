@@ -15,8 +15,8 @@ const struct tracer_symbol *symtab_search(const struct tracer_symtab *symtab,
 
 /* A walk's lookup: the blocks it reads are checked, not the whole table,
  * so that its cost does not grow with the table. */
-struct tracer_range tracer_function_range(const struct tracer_config *config,
-					  uintptr_t addr)
+TRACER_COLD struct tracer_range tracer_function_range(const struct tracer_config *config,
+						      uintptr_t addr)
 {
 	struct walk walk;
 	const struct tracer_symbol *symbol;
@@ -41,7 +41,7 @@ const struct tracer_symbol *tracer_symtab_lookup(const struct tracer_symtab *sym
 	return symbol_holding(symbol, addr);
 }
 
-static bool names_equal(const char *a, const char *b)
+TRACER_COLD static bool names_equal(const char *a, const char *b)
 {
 	while (*a && *a == *b) {
 		a++;
@@ -50,8 +50,8 @@ static bool names_equal(const char *a, const char *b)
 	return *a == *b;
 }
 
-const struct tracer_symbol *tracer_symtab_find(const struct tracer_symtab *symtab,
-					       const char *name)
+TRACER_COLD const struct tracer_symbol *
+tracer_symtab_find(const struct tracer_symtab *symtab, const char *name)
 {
 	for (uint32_t i = 0; i < symtab->count; i++) {
 		if (names_equal(tracer_symbol_name(symtab, &symtab->symbols[i]), name))

@@ -91,8 +91,8 @@ enum tracer_table_status symtab_header_check(const struct tracer_config *config)
 
 #if TRACER_LINKS_CAPTURE
 /* Whether every block of the arrays of these kinds holds. */
-static bool arrays_intact(const struct tracer_config *config, enum tracer_hashed first,
-			  enum tracer_hashed last)
+TRACER_COLD static bool arrays_intact(const struct tracer_config *config,
+				      enum tracer_hashed first, enum tracer_hashed last)
 {
 	for (unsigned kind = first; kind <= last; kind++) {
 		struct hashed_array array = table_array(config, (enum tracer_hashed)kind);
@@ -103,7 +103,8 @@ static bool arrays_intact(const struct tracer_config *config, enum tracer_hashed
 	return true;
 }
 
-enum tracer_table_status tracer_symtab_check(const struct tracer_config *config)
+TRACER_COLD enum tracer_table_status
+tracer_symtab_check(const struct tracer_config *config)
 {
 	const struct tracer_symtab *symtab = config->symtab;
 	enum tracer_table_status status = symtab_header_check(config);
@@ -176,7 +177,8 @@ enum tracer_table_status eh_frame_header_check(const struct tracer_config *confi
 }
 
 #if TRACER_LINKS_CAPTURE
-enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config)
+TRACER_COLD enum tracer_table_status
+tracer_fde_index_check(const struct tracer_config *config)
 {
 	const struct tracer_fde_index *index = config->fde_index;
 	enum tracer_table_status status = fde_index_header_check(config);
@@ -192,7 +194,8 @@ enum tracer_table_status tracer_fde_index_check(const struct tracer_config *conf
 	return TRACER_TABLE_OK;
 }
 
-enum tracer_table_status tracer_eh_frame_check(const struct tracer_config *config)
+TRACER_COLD enum tracer_table_status
+tracer_eh_frame_check(const struct tracer_config *config)
 {
 	enum tracer_table_status status;
 
@@ -267,7 +270,7 @@ enum tracer_table_status unwind_table_header_check(const struct tracer_config *c
  * then finds the row in effect at any pc from the base on, and every
  * address past the last block is in the last row's no-CFI range.
  */
-static bool unwind_table_consistent(const struct tracer_unwind_table *table)
+TRACER_COLD static bool unwind_table_consistent(const struct tracer_unwind_table *table)
 {
 	uint32_t count = table->count;
 	uint32_t blocks = table->block_count;
@@ -296,7 +299,8 @@ static bool unwind_table_consistent(const struct tracer_unwind_table *table)
 	       TRACER_UNWIND_NO_CFI;
 }
 
-enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config)
+TRACER_COLD enum tracer_table_status
+tracer_unwind_table_check(const struct tracer_config *config)
 {
 	const struct tracer_unwind_table *table = config->unwind_table;
 	enum tracer_table_status status = unwind_table_header_check(config);
@@ -418,7 +422,8 @@ enum tracer_table_status lines_arrays_check(const struct tracer_config *config)
 }
 
 #if TRACER_LINKS_CAPTURE
-enum tracer_table_status tracer_lines_check(const struct tracer_config *config)
+TRACER_COLD enum tracer_table_status
+tracer_lines_check(const struct tracer_config *config)
 {
 	enum tracer_table_status status = lines_header_check(config);
 

@@ -67,7 +67,8 @@ static __attribute__((noinline)) bool block_intact(uint32_t kind, uintptr_t data
 	return tracer_hash_end(hash) == target_u32(hashes + 4 * (uintptr_t)block);
 }
 
-bool hashed_array_intact(const struct hashed_array *array)
+TRACER_COLD __attribute__((noinline)) bool
+hashed_array_intact(const struct hashed_array *array)
 {
 	uint32_t blocks = tracer_hash_blocks(array->size);
 

@@ -18,8 +18,8 @@
 #include "table_lookup.h"
 #include "verify.h"
 
-void walk_begin_symbols(struct walk *walk, const struct tracer_config *config,
-			enum tracer_table_status symtab_status, bool verified)
+TRACER_COLD void walk_begin_symbols(struct walk *walk, const struct tracer_config *config,
+				    enum tracer_table_status symtab_status, bool verified)
 {
 	walk->config = config;
 	walk->symtab_status = symtab_status;
@@ -39,7 +39,7 @@ void walk_begin_symbols(struct walk *walk, const struct tracer_config *config,
 
 /* Out of line: tracer_start() and the capture share it (GCC would inline
  * it into the first, keeping both copies). */
-__attribute__((noinline)) void
+TRACER_COLD __attribute__((noinline)) void
 walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	   const struct tracer_config *config, const struct tracer_regs *regs,
 	   enum tracer_table_status symtab_status,
@@ -109,8 +109,9 @@ walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	stacks_start(walk);
 }
 
-void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
-		  const struct tracer_config *config, const struct tracer_regs *regs)
+TRACER_COLD void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unwinder,
+			      const struct tracer_config *config,
+			      const struct tracer_regs *regs)
 {
 	/* The tables of an unwinder not linked are not read. */
 	enum tracer_table_status fde_index_status =
@@ -268,6 +269,8 @@ static void describe_lines(struct walk *walk, struct tracer_frame *frame)
 	walk->line_line = call.line;
 }
 
+/* Used by the unwinders that find outermost frames from CFI or code. */
+#if TRACER_LINKS_DWARF || TRACER_LINKS_PROLOGUE
 enum tracer_stop frame_outermost(const struct walk *walk, uintptr_t cfa,
 				 enum tracer_stop early)
 {
@@ -275,6 +278,7 @@ enum tracer_stop frame_outermost(const struct walk *walk, uintptr_t cfa,
 
 	return cfa == top || walk->next.sp == top ? TRACER_STOP_OUTERMOST : early;
 }
+#endif
 
 /*
  * The DWARF and table steps of a walk that checks what it reads (not one

@@ -10,6 +10,12 @@
 #include "search.h"
 #include "tracer_tables.h"
 
+/* Code a walk runs once, not once a frame (its start, a trap frame, the
+ * output lines, the checks of whole tables): cold, as Linux marks panic(),
+ * so that the compiler optimizes it for size and places it apart from the
+ * kernel's hot code (.text.unlikely). */
+#define TRACER_COLD __attribute__((cold))
+
 /* The psABI keeps sp 16-byte aligned at calls, so every frame address is too. */
 #define TRACER_STACK_ALIGN 16u
 

@@ -37,8 +37,9 @@ NO_LINES_SETS = [["frame-pointer"], ["frame-pointer", "table"]]
 
 
 def text_sizes(objects):
-    """{object's file name: the size of its .text section}, from one
-    objdump -h of them all."""
+    """{object's file name: the size of its .text sections}, from one
+    objdump -h of them all: .text, and .text.unlikely, where GCC puts the
+    functions marked cold (TRACER_COLD)."""
     headers = subprocess.run([CROSS + "objdump", "-h"] + objects, capture_output=True,
                              text=True, check=True).stdout
     sizes, current = {}, None
@@ -48,8 +49,8 @@ def text_sizes(objects):
         if named:
             current = os.path.basename(named.group(1))
             sizes[current] = 0
-        elif current and len(fields) > 2 and fields[1] == ".text":
-            sizes[current] = int(fields[2], 16)
+        elif current and len(fields) > 2 and re.match(r"^\.text(\.|$)", fields[1]):
+            sizes[current] += int(fields[2], 16)
     return sizes
 
 
