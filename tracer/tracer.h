@@ -55,9 +55,11 @@ struct tracer_trap_layout {
 	uint16_t epc_offset;	   /* sepc/mepc: the interrupted pc */
 	uint16_t ra_offset;	   /* x1 */
 	uint16_t sp_offset;	   /* x2, the interrupted sp */
-	uint16_t s_offset[12];	   /* s0 (x8), s1 (x9), s2-s11 (x18-x27) */
-	uint16_t cause_offset;	   /* scause/mcause */
-	uint16_t tval_offset;	   /* stval/mtval */
+	/* s0 (x8), s1 (x9), s2-s11 (x18-x27): s1-s11 read only by a kernel
+	 * that links DWARF or the prologue decoder, which restore them. */
+	uint16_t s_offset[12];
+	uint16_t cause_offset; /* scause/mcause */
+	uint16_t tval_offset;  /* stval/mtval */
 	/* sstatus/mstatus: a trap from user mode, where the walk ends after
 	 * the interrupted pc, has SPP (bit 8) clear, or MPP (bits 11-12) 0. */
 	uint16_t status_offset;
