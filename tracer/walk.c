@@ -78,15 +78,12 @@ walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	walk->unwind_table_status = unwind_table_status;
 	walk->eh_frame_status = eh_frame_status;
 	walk->noted = 0;
-	/* The fields of what a build leaves out are never read: not set. */
-	if (TRACER_LINKS_LINES) {
-		walk->lines_status = TRACER_TABLE_ABSENT;
-		walk->lines_verified = false;
-		walk->lines_pending = false;
-		walk->line_call = 0;
-		walk->line_file = 0;
-		walk->line_line = 0;
-	}
+	walk->lines_status = TRACER_TABLE_ABSENT;
+	walk->lines_verified = false;
+	walk->lines_pending = false;
+	walk->line_call = 0;
+	walk->line_file = 0;
+	walk->line_line = 0;
 	walk->call_window = memory_window(config->text, 4);
 	if (TRACER_LINKS_TABLE && unwind_table_status == TRACER_TABLE_OK)
 		walk->call_window =
@@ -99,13 +96,11 @@ walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	/* No CIE yet. Every field defined all the same (a bool of another
 	 * value is undefined). Field by field: a struct store may call
 	 * memset, which a freestanding kernel need not have. */
-	if (TRACER_LINKS_DWARF) {
-		walk->cie.address = UINTPTR_MAX;
-		walk->cie.fde_encoding = 0;
-		walk->cie.has_augmentation_data = false;
-		walk->cie.is_signal_frame = false;
-		walk->cie.initial_known = false;
-	}
+	walk->cie.address = UINTPTR_MAX;
+	walk->cie.fde_encoding = 0;
+	walk->cie.has_augmentation_data = false;
+	walk->cie.is_signal_frame = false;
+	walk->cie.initial_known = false;
 	stacks_start(walk);
 }
 
