@@ -138,10 +138,10 @@ SYMBOLIZED_STEP_EXTRA = {"frame-pointer": 180, "dwarf": 180, "table": 60, "auto"
 # .text of the tracer's objects per unwinder set and -O level (bytes, every
 # .text section: .text.unlikely holds the cold code, TRACER_COLD): the
 # issue's targets, and guards at about 1.1 times the figures reached (frame
-# pointer 10,814 / 10,096; table 14,286 / 13,300; both 15,472 / 14,478; all
+# pointer 10,824 / 10,106; table 14,296 / 13,310; both 15,482 / 14,488; all
 # 34,200 / 29,656 at -O2 / -Os, with the line table's lookup and checks;
-# without them, TRACER_LINES=no, frame pointer 7,174 and both 11,918; without
-# the raw capture too, TRACER_CAPTURE=no, 6,030 and 8,850 at -O2; 6,884 and
+# without them, TRACER_LINES=no, frame pointer 7,202 and both 11,946; without
+# the raw capture too, TRACER_CAPTURE=no, 6,058 and 8,878 at -O2; 6,884 and
 # 10,030 before the cold code and the saved registers only s0 kept without
 # DWARF and the prologue decoder). The targets are on the smallest build of
 # each set, without the two options a kernel may leave out: with the table,
