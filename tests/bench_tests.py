@@ -195,6 +195,7 @@ WALK_RE = re.compile(r"^BENCH ([\w-]+) (raw|symbolized) depth=(\d+) frames=(\d+)
 SLOPE_RE = re.compile(r"^bench (\S+) ([\w-]+) (raw|symbolized) slope (\d+) instr/frame$")
 TEXT_RE = re.compile(r"^bench tracer-text (\S+) (-O\w) (\d+) bytes$", re.M)
 CORE_RE = re.compile(r"^bench tracer-core (\S+) (-O\w) (\d+) bytes$", re.M)
+COLD_RE = re.compile(r"^bench tracer-cold (\S+) (-O\w) (\d+) bytes$", re.M)
 # tests/bench/line_bench.py --bench: the line table of each kernel.
 LINE_TABLE_RE = re.compile(r"^bench line-table (\S+) (\d+) rows (\d+) bytes ([\d.]+) bytes/row$",
                            re.M)
@@ -558,8 +559,26 @@ def check_text_sizes(results, output):
     and -Os; each within its guard, and the issue's targets."""
     sizes = {(unwinders, level): int(size) for unwinders, level, size in TEXT_RE.findall(output)}
     cores = {(unwinders, level): int(size) for unwinders, level, size in CORE_RE.findall(output)}
-    results.check("make bench prints the tracer's .text for each unwinder set, and its core's",
-                  set(sizes) == set(cores) == set(TEXT_GUARDS), sorted(sizes))
+    colds = {(unwinders, level): int(size) for unwinders, level, size in COLD_RE.findall(output)}
+    results.check("make bench prints the tracer's .text for each unwinder set, its core's and "
+                  "its cold code's", set(sizes) == set(cores) == set(colds) == set(TEXT_GUARDS),
+                  sorted(sizes))
+    # The code a walk runs once is cold (TRACER_COLD): a part of every set,
+    # never all of it.
+    results.check("bench tracer-cold: every set has cold code, less than its .text",
+                  all(0 < colds[key] < sizes[key] for key in colds if key in sizes),
+                  sorted(colds.items()))
+    # docs/speed.md's account of the frame pointer's smallest build.
+    smallest = ("frame-pointer,no-lines,no-capture", "-O2")
+    prose = " ".join(open(SPEED_DOC).read().split())
+    stated = re.findall(r"([\d,]+) of its ([\d,]+) bytes are code a walk runs once", prose)
+    measured = (colds.get(smallest), sizes.get(smallest))
+    results.check("docs/speed.md says what part of the frame pointer's smallest build is cold "
+                  "(within %d%%; measured %s of %s)" % ((DOC_TOLERANCE_PERCENT,) + measured),
+                  len(stated) == 1 and None not in measured and
+                  all(abs(int(figure.replace(",", "")) - value)
+                      <= value * DOC_TOLERANCE_PERCENT / 100
+                      for figure, value in zip(stated[0], measured)), stated)
     for key, size in sorted(sizes.items()):
         info("  bench tracer-text %s %s: %d bytes" % (key + (size,)))
     for (unwinders, level), limit in sorted(TEXT_GUARDS.items()):

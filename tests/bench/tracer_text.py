@@ -2,12 +2,14 @@
 """The tracer's code in a kernel, per unwinder set (make UNWINDERS=...):
 compiles the files symgen/tracer_sources.mk lists for the set, with the
 flags given (the demo kernel's, without -O; -g dropped), at -O2 and -Os,
-and prints the sum of their .text sections (objdump -h), and of the files
+and prints the sum of their .text sections (objdump -h), of the files
 every set compiles (the core: the iterator, the output lines, the tables'
-checks, ...), and what the set's objects linked together need from
-outside, three lines per set and level:
+checks, ...), and of the code marked cold (.text.unlikely), and what the
+set's objects linked together need from outside, four lines per set and
+level:
     bench tracer-text <unwinders, comma-separated> <level> <N> bytes
     bench tracer-core <unwinders, comma-separated> <level> <N> bytes
+    bench tracer-cold <unwinders, comma-separated> <level> <N> bytes
     bench tracer-undefined <unwinders> <level> none|<symbols it needs>
 A kernel links these objects whole, so their .text is the tracer's code
 in its image (make bench; tests/bench_tests.py checks the sizes). The sets
@@ -37,9 +39,9 @@ NO_LINES_SETS = [["frame-pointer"], ["frame-pointer", "table"]]
 
 
 def text_sizes(objects):
-    """{object's file name: the size of its .text sections}, from one
-    objdump -h of them all: .text, and .text.unlikely, where GCC puts the
-    functions marked cold (TRACER_COLD)."""
+    """{object's file name: (the size of its .text sections, of its
+    .text.unlikely)}, from one objdump -h of them all: GCC puts the
+    functions marked cold (TRACER_COLD) in .text.unlikely."""
     headers = subprocess.run([CROSS + "objdump", "-h"] + objects, capture_output=True,
                              text=True, check=True).stdout
     sizes, current = {}, None
@@ -48,9 +50,11 @@ def text_sizes(objects):
         named = re.match(r"^(.*):\s+file format \S+$", line)
         if named:
             current = os.path.basename(named.group(1))
-            sizes[current] = 0
+            sizes[current] = (0, 0)
         elif current and len(fields) > 2 and re.match(r"^\.text(\.|$)", fields[1]):
-            sizes[current] += int(fields[2], 16)
+            size = int(fields[2], 16)
+            total, cold = sizes[current]
+            sizes[current] = (total + size, cold + (size if fields[1] == ".text.unlikely" else 0))
     return sizes
 
 
@@ -100,16 +104,18 @@ def main():
             sys.exit("tracer_text: %s %s does not compile" % (name, level))
         objects = [os.path.join(out_dir, f) for f in sorted(os.listdir(out_dir))]
         sizes = text_sizes(objects)
-        totals[name, level] = sum(sizes.values())
+        totals[name, level] = sum(total for total, _ in sizes.values())
         print("bench tracer-undefined %s %s %s" % (name, level, " ".join(undefined(objects))
                                                    or "none"), flush=True)
         if name.endswith(",fault-report"):
             continue
-        print("bench tracer-text %s %s %d bytes" % (name, level, sum(sizes.values())),
+        print("bench tracer-text %s %s %d bytes" % (name, level, totals[name, level]),
               flush=True)
         print("bench tracer-core %s %s %d bytes"
-              % (name, level, sum(size for f, size in sizes.items() if f in core)),
+              % (name, level, sum(size for f, (size, _) in sizes.items() if f in core)),
               flush=True)
+        print("bench tracer-cold %s %s %d bytes"
+              % (name, level, sum(cold for _, cold in sizes.values())), flush=True)
     for level in LEVELS[:1]:
         with_it = totals[",".join(everything) + ",fault-report", level]
         print("bench tracer-fault-report %s %d bytes"
