@@ -138,9 +138,9 @@ SYMBOLIZED_STEP_EXTRA = {"frame-pointer": 180, "dwarf": 180, "table": 60, "auto"
 # .text of the tracer's objects per unwinder set and -O level (bytes, every
 # .text section: .text.unlikely holds the cold code, TRACER_COLD): the
 # issue's targets, and guards at about 1.1 times the figures reached (frame
-# pointer 10,824 / 10,106; table 14,296 / 13,310; both 15,482 / 14,488; all
-# 34,200 / 29,656 at -O2 / -Os, with the line table's lookup and checks;
-# without them, TRACER_LINES=no, frame pointer 7,202 and both 11,946; without
+# pointer 10,906 / 10,102; table 14,388 / 13,306; both 15,574 / 14,484; all
+# 34,290 / 29,652 at -O2 / -Os, with the line table's lookup and checks;
+# without them, TRACER_LINES=no, frame pointer 7,284 and both 12,038; without
 # the raw capture too, TRACER_CAPTURE=no, 6,058 and 8,878 at -O2; 6,884 and
 # 10,030 before the cold code and the saved registers only s0 kept without
 # DWARF and the prologue decoder). The targets are on the smallest build of

@@ -24,7 +24,8 @@ _Static_assert(TRACER_MAX_STACKS <= 32, "stacks_left has a bit per stack");
  * else the lowest one starting at or above sp (sp ran past its bottom into
  * the guard page below, and its frames lie above), else STACKS_NONE.
  */
-TRACER_COLD static unsigned find_stack(const struct tracer_config *config, uintptr_t sp)
+TRACER_COLD_UNLESS_CAPTURE static unsigned find_stack(const struct tracer_config *config,
+						      uintptr_t sp)
 {
 	unsigned count = config->stacks ? config->stack_count : 0;
 	unsigned below = STACKS_NONE;
@@ -46,7 +47,7 @@ TRACER_COLD static unsigned find_stack(const struct tracer_config *config, uintp
 
 /* Makes stack `index` the current one; STACKS_NONE leaves an empty range,
  * inside which no read succeeds. */
-TRACER_COLD static void enter_stack(struct walk *walk, unsigned index)
+TRACER_COLD_UNLESS_CAPTURE static void enter_stack(struct walk *walk, unsigned index)
 {
 	walk->stack_index = index;
 	walk->stack.start = index == STACKS_NONE ? 0 : walk->config->stacks[index].start;
@@ -54,7 +55,7 @@ TRACER_COLD static void enter_stack(struct walk *walk, unsigned index)
 	walk->record_window = memory_window(walk->stack, 2 * sizeof(uintptr_t));
 }
 
-TRACER_COLD void stacks_start(struct walk *walk)
+TRACER_COLD_UNLESS_CAPTURE void stacks_start(struct walk *walk)
 {
 	walk->stacks_left = 0;
 	enter_stack(walk, find_stack(walk->config, walk->next.sp));

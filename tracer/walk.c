@@ -18,8 +18,10 @@
 #include "table_lookup.h"
 #include "verify.h"
 
-TRACER_COLD void walk_begin_symbols(struct walk *walk, const struct tracer_config *config,
-				    enum tracer_table_status symtab_status, bool verified)
+TRACER_COLD_UNLESS_CAPTURE void walk_begin_symbols(struct walk *walk,
+						   const struct tracer_config *config,
+						   enum tracer_table_status symtab_status,
+						   bool verified)
 {
 	walk->config = config;
 	walk->symtab_status = symtab_status;
@@ -39,7 +41,7 @@ TRACER_COLD void walk_begin_symbols(struct walk *walk, const struct tracer_confi
 
 /* Out of line: tracer_start() and the capture share it (GCC would inline
  * it into the first, keeping both copies). */
-TRACER_COLD __attribute__((noinline)) void
+TRACER_COLD_UNLESS_CAPTURE __attribute__((noinline)) void
 walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 	   const struct tracer_config *config, const struct tracer_regs *regs,
 	   enum tracer_table_status symtab_status,

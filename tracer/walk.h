@@ -10,11 +10,18 @@
 #include "search.h"
 #include "tracer_tables.h"
 
-/* Code a walk runs once, not once a frame (its start, a trap frame, the
- * output lines, the checks of whole tables): cold, as Linux marks panic(),
- * so that the compiler optimizes it for size and places it apart from the
- * kernel's hot code (.text.unlikely). */
+/* Code a panic runs once, not once a frame (the iterator's start, a trap
+ * frame, the output lines; and the checks of whole tables, at boot): cold,
+ * as Linux marks panic(), so that the compiler optimizes it for size and
+ * places it apart from the kernel's hot code (.text.unlikely). */
 #define TRACER_COLD __attribute__((cold))
+/* The setup every walk shares: cold too, unless the raw capture is linked,
+ * which hot paths (allocation sites, profiling) call again and again. */
+#if TRACER_LINKS_CAPTURE
+#define TRACER_COLD_UNLESS_CAPTURE
+#else
+#define TRACER_COLD_UNLESS_CAPTURE TRACER_COLD
+#endif
 
 /* The psABI keeps sp 16-byte aligned at calls, so every frame address is too. */
 #define TRACER_STACK_ALIGN 16u
