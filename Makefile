@@ -18,7 +18,8 @@
 # LDSCRIPT (linker script), SMP (harts for make run/debug), UNWINDERS (those
 # the kernel links: any of frame-pointer table dwarf prologue, default all),
 # LINES (yes: file:line and inlined calls in the trace; no), CAPTURE (yes:
-# the raw capture and the symbol lookups; no), DEBUG_CFLAGS (-g),
+# the raw capture and the symbol lookups; no), SYMBOLS (yes: frames name
+# their function; no: raw addresses), DEBUG_CFLAGS (-g),
 # V (1: print the build's commands, not a short line a step), OBJ_CACHE (a
 # directory where builds of equal compile flags share their objects).
 #
@@ -88,6 +89,10 @@ TRACER_LINES := $(LINES)
 # that come with it (scenario=call: needs them).
 CAPTURE ?= yes
 TRACER_CAPTURE := $(CAPTURE)
+# SYMBOLS=no: frames print raw, for the host to symbolize (symtab.c left
+# out, no scenario=call:; needs LINES=no and no prologue in UNWINDERS).
+SYMBOLS ?= yes
+TRACER_SYMBOLS := $(SYMBOLS)
 TRACER_DIR := tracer
 include symgen/tracer_sources.mk
 
@@ -344,8 +349,8 @@ clean:
 # make help: the comment at the top of this file, the variables' values (the
 # defaults, or what the command line set), and the scenarios and tracers read
 # from the kernel's own tables (scripts/kernel-choices.awk).
-HELP_VARIABLES := ARGS BANNER BUILD OBJ_CACHE CROSS_COMPILE CC OPT FP CFI LINES CAPTURE UNWINDERS \
-	DEBUG_CFLAGS \
+HELP_VARIABLES := ARGS BANNER BUILD OBJ_CACHE CROSS_COMPILE CC OPT FP CFI LINES CAPTURE SYMBOLS \
+	UNWINDERS DEBUG_CFLAGS \
 	EXTRA_SRCS LDSCRIPT SMP QEMU GDB_PORT
 help:
 	@sed -n '3,/^$$/s/^# \{0,1\}//p' Makefile

@@ -173,7 +173,7 @@ static void choose_tracer(const char *args)
  * checked whole first (a lookup by name reads every name). */
 static void call_by_name(const char *name)
 {
-#if TRACER_LINKS_CAPTURE
+#if TRACER_LINKS_CAPTURE && TRACER_LINKS_SYMBOLS
 	struct tracer_config config;
 	struct tracer_trap_layout trap;
 	const struct tracer_symbol *symbol;
@@ -190,7 +190,9 @@ static void call_by_name(const char *name)
 	poweroff_scenario_started();
 	((void (*)(void))symbol->addr)();
 #else
-	usage("a kernel built with CAPTURE=no has no lookup by name; asked for", name);
+	usage("a kernel built with CAPTURE=no or SYMBOLS=no has no lookup by name; asked "
+	      "for",
+	      name);
 #endif
 }
 

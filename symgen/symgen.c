@@ -10,6 +10,8 @@
  *                                            the unwind table compiled from it
  *     symgen --empty [--cfi] -o symtab.c     empty tables, first link
  *     symgen --no-lines ...                  no line table (empty)
+ *     symgen --no-symbols ...                no symbol table (empty), for a
+ *                                            tracer that prints raw frames
  *
  * It fails when a well-known end-of-image symbol (`end`, `_end`,
  * `__heap_start`, ...: image_end.c) lies below the tables, where the kernel's
@@ -80,8 +82,9 @@ struct options {
 	const char *output;
 	const char *input; /* NULL for --empty */
 	bool cfi;
-	bool lines; /* the line table (not --no-lines) */
-	FILE *err;  /* for warnings */
+	bool lines;   /* the line table (not --no-lines) */
+	bool symbols; /* the symbol table (not --no-symbols) */
+	FILE *err;    /* for warnings */
 	/* The whole command line, for the options that name symbols. */
 	int argc;
 	char **argv;
@@ -691,15 +694,18 @@ static void lines_read(const struct elf_file *elf, struct table *table, FILE *er
 			  &table->lines);
 }
 
-/* The table of the image `elf`; with `cfi`, its FDE index too. */
-static struct table read_table(const struct elf_file *elf, bool cfi, bool lines,
-			       FILE *err)
+/* The tables of the image `elf` the options ask for: its functions unless
+ * --no-symbols, its FDE index and unwind table with --cfi, its lines
+ * unless --no-lines. */
+static struct table read_table(const struct elf_file *elf, const struct options *options)
 {
 	struct table table = {.word_size = elf->is64 ? 8 : 4};
 
-	table.functions = functions_read(elf, &table.function_count);
-	collect_names(elf->path, &table);
-	if (cfi) {
+	if (options->symbols) {
+		table.functions = functions_read(elf, &table.function_count);
+		collect_names(elf->path, &table);
+	}
+	if (options->cfi) {
 		table.fdes = fde_index_read(elf, &table.fde_count);
 		/* tracer_fde_index.count is 32 bits. */
 		if (table.fde_count > UINT32_MAX)
@@ -707,8 +713,8 @@ static struct table read_table(const struct elf_file *elf, bool cfi, bool lines,
 		table.unwind = unwind_table_build(elf, table.fdes, table.fde_count);
 		eh_frame_read(elf, &table);
 	}
-	if (lines)
-		lines_read(elf, &table, err);
+	if (options->lines)
+		lines_read(elf, &table, options->err);
 	return table;
 }
 
@@ -752,32 +758,35 @@ static int run(void *context)
 	elf_open(&elf, options->input);
 	image_end_check(&elf, options->cfi, name_options(options, ALLOW_OPTION),
 			name_options(options, HEAP_START_OPTION));
-	table = read_table(&elf, options->cfi, options->lines, options->err);
+	table = read_table(&elf, options);
 	write_output(options->output, &table);
 	return 0;
 }
 
 static int usage(FILE *err)
 {
-	fprintf(
-	    err,
-	    "usage: symgen [--cfi] [--no-lines] [--allow-end-before-tables=SYMBOL]... "
-	    "[--heap-start=SYMBOL]... -o OUTPUT.c KERNEL.elf\n"
-	    "       symgen --empty [--cfi] -o OUTPUT.c\n"
-	    "  --cfi    also write the FDE index of KERNEL.elf's .eh_frame\n"
-	    "  --no-lines  no line table (file:line, inlined calls) from its\n"
-	    "           debugging information\n"
-	    "  --empty  empty table and index (for the first link)\n"
-	    "  --allow-end-before-tables=SYMBOL  SYMBOL (end, _end, ...) does not\n"
-	    "           mark free memory: it may lie below the tables\n"
-	    "  --heap-start=SYMBOL  free memory starts at SYMBOL: it must lie\n"
-	    "           after the tables, as end, _end, ... must\n");
+	fprintf(err,
+		"usage: symgen [--cfi] [--no-lines] [--no-symbols] "
+		"[--allow-end-before-tables=SYMBOL]... "
+		"[--heap-start=SYMBOL]... -o OUTPUT.c KERNEL.elf\n"
+		"       symgen --empty [--cfi] -o OUTPUT.c\n"
+		"  --cfi    also write the FDE index of KERNEL.elf's .eh_frame\n"
+		"  --no-lines  no line table (file:line, inlined calls) from its\n"
+		"           debugging information\n"
+		"  --no-symbols  no symbol table (a tracer built without it prints\n"
+		"           raw frames)\n"
+		"  --empty  empty table and index (for the first link)\n"
+		"  --allow-end-before-tables=SYMBOL  SYMBOL (end, _end, ...) does not\n"
+		"           mark free memory: it may lie below the tables\n"
+		"  --heap-start=SYMBOL  free memory starts at SYMBOL: it must lie\n"
+		"           after the tables, as end, _end, ... must\n");
 	return 2;
 }
 
 int symgen_run(int argc, char **argv, FILE *err)
 {
-	struct options options = {.argc = argc, .argv = argv, .lines = true, .err = err};
+	struct options options = {
+	    .argc = argc, .argv = argv, .lines = true, .symbols = true, .err = err};
 	bool empty = false;
 
 	for (int i = 1; i < argc; i++) {
@@ -789,6 +798,8 @@ int symgen_run(int argc, char **argv, FILE *err)
 			options.cfi = true;
 		else if (strcmp(argv[i], "--no-lines") == 0)
 			options.lines = false;
+		else if (strcmp(argv[i], "--no-symbols") == 0)
+			options.symbols = false;
 		else if (name_option(argv[i], ALLOW_OPTION) ||
 			 name_option(argv[i], HEAP_START_OPTION))
 			continue;

@@ -42,6 +42,9 @@
 #                      (tracer_prepare(), tracer_capture()) and what trusts
 #                      a table checked whole (tracer_*_check(),
 #                      tracer_symtab_lookup(), tracer_symtab_find())
+#   TRACER_SYMBOLS     yes (default) or no: frames print raw, for the host
+#                      to symbolize; no symbol table embedded (needs
+#                      TRACER_LINES=no and no prologue)
 #   TRACER_BUILD_LIB   yes (default): the fragment compiles TRACER_SOURCES with
 #                      TRACER_CC and TRACER_UNWINDER_FLAGS into
 #                      $(TRACER_WORK)/tracer/ and links them after
@@ -86,7 +89,7 @@
 # A hand-written build of tracer/ (no make): compile these files of tracer/
 # with the kernel's flags, and define 0 each unwinder's macro left out:
 #   every kernel      entry_points.c format.c memory.c print.c stacks.c
-#                     symtab.c tables.c verify.c walk.c
+#                     tables.c verify.c walk.c
 #   frame-pointer     frame_pointer.c    else -DTRACER_LINKS_FRAME_POINTER=0
 #   table             unwind_table.c     else -DTRACER_LINKS_TABLE=0
 #   dwarf             dwarf.c cfi_parse.c cfi_row.c cfi_expression.c
@@ -95,6 +98,8 @@
 #                                        else -DTRACER_LINKS_PROLOGUE=0
 #   lines             lines.c            else -DTRACER_LINKS_LINES=0 (and
 #                                        symgen --no-lines)
+#   symbols           symtab.c           else -DTRACER_LINKS_SYMBOLS=0 (and
+#                                        symgen --no-symbols)
 #   fault report      fault.c            else -DTRACER_LINKS_FAULT_REPORT=0
 #   raw capture       capture.c          else -DTRACER_LINKS_CAPTURE=0
 # The defines go to every tracer/*.c compiled (and to your files that test
@@ -167,12 +172,12 @@ $(TRACER_ELF): $(TRACER_OBJS) $(TRACER_LIB_OBJS) $(TRACER_SYMGEN) $(TRACER_LDSCR
 	$(call TRACER_STEP,LD,$(TRACER_STAGE1))$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_LIB_OBJS) \
 		$(TRACER_WORK)/tracer_tables.empty.o $(TRACER_LIBS) -o $(TRACER_STAGE1)
 	$(call TRACER_STEP,SYMGEN,$(TRACER_WORK)/tracer_tables.c)$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) \
-		$(TRACER_SYMGEN_LINES_FLAG) -o $(TRACER_WORK)/tracer_tables.c $(TRACER_STAGE1)
+		$(TRACER_SYMGEN_TABLE_FLAGS) -o $(TRACER_WORK)/tracer_tables.c $(TRACER_STAGE1)
 	$(call TRACER_STEP,CC,$(TRACER_WORK)/tracer_tables.c)$(TRACER_TABLE_CC) \
 		-c $(TRACER_WORK)/tracer_tables.c -o $(TRACER_WORK)/tracer_tables.o
 	$(call TRACER_STEP,LD,$@)$(TRACER_LINK_ALL) $(TRACER_OBJS) $(TRACER_LIB_OBJS) \
 		$(TRACER_WORK)/tracer_tables.o $(TRACER_LIBS) -o $@.tmp || { rm -f $@.tmp; exit 1; }
-	$(call TRACER_STEP,CHECK,$@)$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) $(TRACER_SYMGEN_LINES_FLAG) \
+	$(call TRACER_STEP,CHECK,$@)$(TRACER_SYMGEN) $(TRACER_SYMGEN_FLAGS) $(TRACER_SYMGEN_TABLE_FLAGS) \
 		-o $(TRACER_WORK)/tracer_tables.check.c $@.tmp || { rm -f $@.tmp; exit 1; }
 	@cmp -s $(TRACER_WORK)/tracer_tables.c $(TRACER_WORK)/tracer_tables.check.c || { \
 		echo "error: function addresses in $@ differ from the embedded symbol table or FDE index:"; \

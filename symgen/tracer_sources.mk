@@ -8,7 +8,14 @@
 #   TRACER_LINES       yes (default): frames print their file:line and the
 #                      calls inlined into them, from the image's debugging
 #                      information (-g); no: lines.c left out, and symgen
-#                      --no-lines (TRACER_SYMGEN_LINES_FLAG) embeds no table
+#                      --no-lines (TRACER_SYMGEN_TABLE_FLAGS) embeds no table
+#   TRACER_SYMBOLS     yes (default): frames print their function, from the
+#                      symbol table symgen embeds (symtab.c); no: frames
+#                      print raw, " [<pc>]", for the host to symbolize
+#                      (addr2line, decode_stacktrace.sh), symtab.c left out
+#                      and symgen --no-symbols embeds no table. Needs
+#                      TRACER_LINES=no and no prologue (which read it), and
+#                      leaves out tracer_function_range()
 #   TRACER_FAULT_REPORT yes (default): the fault report after an exception's
 #                      trap line, for a config that asks (fault.c); no: left
 #                      out, and config.fault_report prints nothing
@@ -37,11 +44,11 @@ $(error TRACER_UNWINDERS is empty; choose from $(TRACER_ALL_UNWINDERS))
 endif
 
 # Every walk: the iterator and auto, stacks and traps, the tables' checks,
-# symbols and lines, formatting. The unwind table, when linked, is also
+# formatting (the symbols and lines are options below). The unwind table, when linked, is also
 # the frame-size witness of frame-pointer and DWARF walks; without it they
 # have none (as in a kernel built without CFI).
 TRACER_CORE_FILES := entry_points.c format.c memory.c print.c stacks.c \
-	symtab.c tables.c verify.c walk.c
+	tables.c verify.c walk.c
 TRACER_FILES_frame-pointer := frame_pointer.c
 TRACER_FILES_table := unwind_table.c
 TRACER_FILES_dwarf := dwarf.c cfi_parse.c cfi_row.c cfi_expression.c
@@ -66,13 +73,26 @@ ifneq ($(filter-out yes no,$(TRACER_CAPTURE)),)
 $(error TRACER_CAPTURE: '$(TRACER_CAPTURE)'; choose yes or no)
 endif
 
+TRACER_SYMBOLS ?= yes
+ifneq ($(filter-out yes no,$(TRACER_SYMBOLS)),)
+$(error TRACER_SYMBOLS: '$(TRACER_SYMBOLS)'; choose yes or no)
+endif
+ifeq ($(TRACER_SYMBOLS)$(TRACER_LINES),noyes)
+$(error TRACER_SYMBOLS=no needs TRACER_LINES=no: the line table is read with the symbols)
+endif
+ifeq ($(TRACER_SYMBOLS)$(filter prologue,$(TRACER_UNWINDERS)),noprologue)
+$(error TRACER_SYMBOLS=no leaves out the symbol table, which the prologue unwinder reads: drop it from TRACER_UNWINDERS)
+endif
+
 TRACER_SOURCES := $(addprefix $(TRACER_DIR)/,$(sort $(TRACER_CORE_FILES) \
 	$(foreach u,$(TRACER_ALL_UNWINDERS),$(if $(filter $(u),$(TRACER_UNWINDERS)),$(TRACER_FILES_$(u)))) \
 	$(if $(filter yes,$(TRACER_LINES)),lines.c) $(if $(filter yes,$(TRACER_FAULT_REPORT)),fault.c) \
-	$(if $(filter yes,$(TRACER_CAPTURE)),capture.c)))
+	$(if $(filter yes,$(TRACER_CAPTURE)),capture.c) $(if $(filter yes,$(TRACER_SYMBOLS)),symtab.c)))
 TRACER_UNWINDER_FLAGS := $(foreach u,$(filter-out $(TRACER_UNWINDERS),$(TRACER_ALL_UNWINDERS)),\
 	-D$(TRACER_MACRO_$(u))=0) $(if $(filter no,$(TRACER_LINES)),-DTRACER_LINKS_LINES=0) \
 	$(if $(filter no,$(TRACER_FAULT_REPORT)),-DTRACER_LINKS_FAULT_REPORT=0) \
-	$(if $(filter no,$(TRACER_CAPTURE)),-DTRACER_LINKS_CAPTURE=0)
-TRACER_SYMGEN_LINES_FLAG := $(if $(filter no,$(TRACER_LINES)),--no-lines)
+	$(if $(filter no,$(TRACER_CAPTURE)),-DTRACER_LINKS_CAPTURE=0) \
+	$(if $(filter no,$(TRACER_SYMBOLS)),-DTRACER_LINKS_SYMBOLS=0)
+TRACER_SYMGEN_TABLE_FLAGS := $(if $(filter no,$(TRACER_LINES)),--no-lines) \
+	$(if $(filter no,$(TRACER_SYMBOLS)),--no-symbols)
 TRACER_NEEDS_CFI := $(if $(filter dwarf table,$(TRACER_UNWINDERS)),yes,no)

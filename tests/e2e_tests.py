@@ -75,14 +75,18 @@ UNWINDER_SETS = [
      ["table", "auto"], ["frame-pointer", "dwarf", "prologue"]),
 ]
 UNWINDER_SET_SCENARIOS = [("panic", "panic"), ("load-fault", "trap")]
-# The smallest kernel of the frame pointer and the table (issue 18's 10 KB
-# set: docs/speed.md): without the line table and the raw capture, so
-# without scenario=call: and the code of ours it reaches (no EXTRA_SRCS).
-# (label, make variables, tracers to check), GDB-checked on the same
-# scenarios.
-SMALLEST_BUILD = ("gcc-O2-fp1-smallest", ["OPT=-O2", "FP=1", "UNWINDERS=frame-pointer table",
-                                          "LINES=no", "CAPTURE=no"],
-                  ["frame-pointer", "table", "auto"])
+# The smallest kernels (issue 18's sets: docs/speed.md), without the line
+# table and the raw capture, so without scenario=call: and the code of ours
+# it reaches (no EXTRA_SRCS): the frame pointer and the table (10 KB), and
+# the frame pointer printing raw frames (4 KB, SYMBOLS=no), which the test
+# names as a host does (readelf). (label, make variables, tracers to
+# check), GDB-checked on the same scenarios.
+SMALLEST_BUILDS = [
+    ("gcc-O2-fp1-smallest", ["OPT=-O2", "FP=1", "UNWINDERS=frame-pointer table", "LINES=no",
+                             "CAPTURE=no"], ["frame-pointer", "table", "auto"]),
+    ("gcc-O2-fp1-raw", ["OPT=-O2", "FP=1", "UNWINDERS=frame-pointer", "LINES=no", "CAPTURE=no",
+                        "SYMBOLS=no"], ["frame-pointer"]),
+]
 # Kernels built with link-time optimization: (label, make variables, tracers
 # to check), each GDB-checked on a few scenarios, one of them a function
 # reached only by name that `used` keeps (tests/fixtures/lto_named.c). gcc
@@ -579,11 +583,13 @@ def boot_all_unwinders(elf, scenario, gdb_function, harts=1):
         return entry["result"]
 
 
-def check_scenario(results, label, elf, tracers, scenario, kind, lines=True):
+def check_scenario(results, label, elf, tracers, scenario, kind, lines=True, raw=False):
     """One boot with tracer=all (the kernel prints a trace with each
     unwinder it links, of the same registers), GDB stopped at the panic or
     the trap: each of `tracers`'s traces against GDB, their places too
-    (none if not `lines`: a kernel built with LINES=no)."""
+    (none if not `lines`: a kernel built with LINES=no; if `raw`, a kernel
+    built with SYMBOLS=no, its frames print no name and are named on the
+    host)."""
     console, gdb_out, problem, status = boot_with_status(
         elf, "scenario=%s tracer=all" % scenario,
         "stop_at_trap" if kind == "trap" else "stop_at_panic")
@@ -591,12 +597,18 @@ def check_scenario(results, label, elf, tracers, scenario, kind, lines=True):
     for tracer in tracers:
         check_trace(results, "%s tracer=%s %s" % (label, tracer, scenario), label, elf, tracer,
                     kind, parse_trace(unwinder_console(console, tracer)), gdb_frames, gdb_trap,
-                    gdb_out, problem, status, console, lines)
+                    gdb_out, problem, status, console, lines, raw)
 
 
 def check_trace(results, name, label, elf, tracer, kind, trace, gdb_frames, gdb_trap, gdb_out,
-                problem, status, console, lines=True):
+                problem, status, console, lines=True, raw=False):
     header = "Call Trace (%s unwinder):" % tracer
+    if raw:
+        frames = trace["before"] + trace["after"]
+        results.check(name + ": every frame prints raw, no name (SYMBOLS=no)",
+                      frames and all(frame[1] == "??" for frame in frames), frames)
+        trace = dict(trace, before=host_named(elf, trace["before"]),
+                     after=host_named(elf, trace["after"]))
     complete = (problem is None and trace["header"] == header
                 and trace["end"] is not None and not trace["bad"] and "panic" in gdb_frames)
     if not results.check(name + ": QEMU and GDB ran, a complete trace was printed", complete,
@@ -928,12 +940,44 @@ def check_unwinder_set(results, label, elf, tracers, unlinked):
         check_table_without_dwarf(results, label, elf)
 
 
-def check_smallest(results, label, elf, tracers):
-    """SMALLEST_BUILD: its traces equal GDB's (without places: no line
-    table), and it has no raw capture (check_without_capture)."""
+def check_smallest(results, label, elf, tracers, raw):
+    """SMALLEST_BUILDS: their traces equal GDB's (without places: no line
+    table; named on the host if `raw`), and they have no raw capture
+    (check_without_capture), nor symbols if `raw` (check_without_symbols)."""
     for scenario, kind in UNWINDER_SET_SCENARIOS:
-        check_scenario(results, label, elf, tracers, scenario, kind, lines=False)
+        check_scenario(results, label, elf, tracers, scenario, kind, lines=False, raw=raw)
     check_without_capture(results, label, elf)
+    if raw:
+        check_without_symbols(results, label, elf)
+
+
+def check_without_symbols(results, label, elf):
+    """A kernel built with SYMBOLS=no links no symbol lookup (nm) and embeds
+    no symbol table: none of the arrays symgen writes for one (nm)."""
+    names = {fields[2] for fields in (line.split() for line in
+                                      run([CROSS + "nm", elf]).stdout.splitlines())
+             if len(fields) == 3}
+    left_out = {"symtab_search", "walk_symbol_check", "symtab_header_check",
+                "tracer_function_range", "symbols", "names", "symtab_hashes"}
+    results.check("%s: SYMBOLS=no leaves out %s" % (label, ", ".join(sorted(left_out))),
+                  "tracer_symtab" in names and "tracer_next" in names and not names & left_out,
+                  "linked: %s" % sorted(names & left_out))
+
+
+def host_named(elf, frames):
+    """Raw frames [(pc, "??", mark)] named as a host names them from the
+    image's symbols (readelf: the function whose [value, value + size)
+    holds the address): a return address by its call (pc - 1), the first
+    frame by its pc, which is exact."""
+    functions = [(int(fields[1], 16), int(fields[2]), fields[7]) for fields in (
+        line.split() for line in run([CROSS + "readelf", "-sW", elf]).stdout.splitlines())
+        if len(fields) == 8 and fields[3] == "FUNC"]
+    named = []
+    for i, (pc, _, mark) in enumerate(frames):
+        address = pc if i == 0 else pc - 1
+        holders = [name for start, size, name in functions if start <= address < start + size]
+        named.append((pc, holders[0] if holders else "??", mark))
+    return named
 
 
 def check_without_capture(results, label, elf):
@@ -947,13 +991,14 @@ def check_without_capture(results, label, elf):
                 "tracer_unwind_table_check", "tracer_symtab_lookup", "tracer_symtab_find",
                 "frame_pointer_run", "table_run"}
     results.check("%s: CAPTURE=no leaves out %s" % (label, ", ".join(sorted(left_out))),
-                  "tracer_function_range" in names and not names & left_out,
+                  "tracer_next" in names and not names & left_out,
                   "linked: %s" % sorted(names & left_out))
     console, _, problem, status = boot_with_status(elf, "scenario=call:chain_first")
     results.check("%s scenario=call:chain_first: explained (no lookup by name), QEMU exits %d"
                   % (label, EXIT_USAGE),
                   problem is None and status == EXIT_USAGE and
-                  "error: a kernel built with CAPTURE=no has no lookup by name; asked for "
+                  "error: a kernel built with CAPTURE=no or SYMBOLS=no has no lookup by name; "
+                  "asked for "
                   "'chain_first'" in console and "Call Trace" not in console,
                   "problem %s, exit %s\n%s" % (problem, status, console[-600:]))
 
@@ -1031,7 +1076,8 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
            for label, variables, _ in LTO_BUILDS]
         + [functools.partial(build, results, label, variables, RV32_CODE)
            for label, variables, _, _ in RV32_BUILDS]
-        + [functools.partial(build, results, SMALLEST_BUILD[0], SMALLEST_BUILD[1], "")]
+        + [functools.partial(build, results, label, variables, "")
+           for label, variables, _ in SMALLEST_BUILDS]
         + [functools.partial(check_moved_code_fails_build, results),
            functools.partial(check_concurrent_builds, results),
            functools.partial(check_missing_cfi_fails_build, results)])
@@ -1057,10 +1103,11 @@ def run_all(results: Results, built=lambda kernels: None, boots=True):
         if elf:
             tasks.append(functools.partial(check_unwinder_set, results, label, elf, tracers,
                                            unlinked))
-    smallest = builds[len(CONFIGS) + len(UNWINDER_SETS) + len(LTO_BUILDS) + len(RV32_BUILDS)]
-    if smallest:
-        tasks.append(functools.partial(check_smallest, results, SMALLEST_BUILD[0], smallest,
-                                       SMALLEST_BUILD[2]))
+    for (label, variables, tracers), elf in zip(SMALLEST_BUILDS, builds[
+            len(CONFIGS) + len(UNWINDER_SETS) + len(LTO_BUILDS) + len(RV32_BUILDS):]):
+        if elf:
+            tasks.append(functools.partial(check_smallest, results, label, elf, tracers,
+                                           "SYMBOLS=no" in variables))
     for (label, _, tracers), elf in zip(LTO_BUILDS,
                                         builds[len(CONFIGS) + len(UNWINDER_SETS):]):
         if elf:

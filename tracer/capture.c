@@ -16,7 +16,8 @@ TRACER_COLD void tracer_prepare(struct tracer_prepared *caller_prepared,
 	struct prepared *prepared = prepared_of(caller_prepared);
 
 	prepared->config = config;
-	prepared->symtab_status = tracer_symtab_check(config);
+	prepared->symtab_status =
+	    TRACER_LINKS_SYMBOLS ? tracer_symtab_check(config) : TRACER_TABLE_ABSENT;
 	/* The tables of an unwinder not linked are not read. */
 	prepared->fde_index_status =
 	    TRACER_LINKS_DWARF ? tracer_fde_index_check(config) : TRACER_TABLE_ABSENT;

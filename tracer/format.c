@@ -164,7 +164,8 @@ TRACER_COLD char *tracer_format_note(char *buf, size_t size,
 {
 	struct walk *walk = walk_of(caller_walk);
 	struct line line = format_line_begin(buf, size);
-	bool noted = put_table_note(&line, false, walk, 1, "symbol table",
+	bool noted = TRACER_LINKS_SYMBOLS &&
+		     put_table_note(&line, false, walk, 1, "symbol table",
 				    walk->symtab_status, "frames print raw");
 
 	/* The tables of an unwinder not linked are never read. */

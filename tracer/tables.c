@@ -18,6 +18,7 @@
 #include "table_lookup.h"
 #include "verify.h"
 
+#if TRACER_READS_TABLES
 /* Whether [start, start + size) lies inside range, without overflow. */
 static bool range_holds(struct tracer_range range, uintptr_t start, uintptr_t size)
 {
@@ -56,6 +57,9 @@ static bool header_valid(uint32_t magic, uint16_t version, uint16_t word_size,
 	       word_size == sizeof(uintptr_t);
 }
 
+#endif
+
+#if TRACER_LINKS_SYMBOLS
 enum tracer_table_status symtab_header_check(const struct tracer_config *config)
 {
 	const struct tracer_symtab *symtab = config->symtab;
@@ -89,7 +93,9 @@ enum tracer_table_status symtab_header_check(const struct tracer_config *config)
 	return TRACER_TABLE_OK;
 }
 
-#if TRACER_LINKS_CAPTURE
+#endif
+
+#if TRACER_LINKS_CAPTURE && TRACER_READS_TABLES
 /* Whether every block of the arrays of these kinds holds. */
 TRACER_COLD static bool arrays_intact(const struct tracer_config *config,
 				      enum tracer_hashed first, enum tracer_hashed last)
@@ -103,6 +109,9 @@ TRACER_COLD static bool arrays_intact(const struct tracer_config *config,
 	return true;
 }
 
+#endif
+
+#if TRACER_LINKS_CAPTURE && TRACER_LINKS_SYMBOLS
 TRACER_COLD enum tracer_table_status
 tracer_symtab_check(const struct tracer_config *config)
 {

@@ -181,6 +181,11 @@ enum tracer_unwinder {
 #ifndef TRACER_LINKS_TABLE
 #define TRACER_LINKS_TABLE 1
 #endif
+/* The symbol table (symtab.c): without it frames print raw, " [<pc>]",
+ * for the host to symbolize (decode_stacktrace.sh). */
+#ifndef TRACER_LINKS_SYMBOLS
+#define TRACER_LINKS_SYMBOLS 1
+#endif
 #ifndef TRACER_LINKS_LINES
 #define TRACER_LINKS_LINES 1
 #endif
@@ -191,6 +196,11 @@ enum tracer_unwinder {
  * tracer_*_check() functions and the symbol lookups (tracer_tables.h). */
 #ifndef TRACER_LINKS_CAPTURE
 #define TRACER_LINKS_CAPTURE 1
+#endif
+/* The prologue decoder finds a function's start, and the line table its
+ * place, in the symbol table. */
+#if !TRACER_LINKS_SYMBOLS && (TRACER_LINKS_PROLOGUE || TRACER_LINKS_LINES)
+#error "TRACER_LINKS_SYMBOLS 0 needs TRACER_LINKS_PROLOGUE 0 and TRACER_LINKS_LINES 0"
 #endif
 
 /* Stack each unwinder needs below its caller's frame, in bytes: GCC 12's

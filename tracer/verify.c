@@ -24,6 +24,7 @@
 #include "table_lookup.h"
 #include "verify.h"
 
+#if TRACER_READS_TABLES
 /* A word of a block: 8-byte aligned on rv64, one load; two on rv32. */
 static inline uint64_t block_word(uintptr_t pos)
 {
@@ -152,15 +153,6 @@ walk_verify(struct walk *walk, enum tracer_hashed kind, uint32_t offset, uint32_
 	       verify_blocks(walk, kind, first, last);
 }
 
-/* Ends the use of the symbol table for the rest of the walk: no symbol. */
-static const struct tracer_symbol *reject_symtab(struct walk *walk,
-						 enum tracer_table_status status)
-{
-	walk->symtab_status = status;
-	walk->symtab_searchable = false;
-	return NULL;
-}
-
 /*
  * Whether `entry`, the i-th of the `count` sorted entries of `size` bytes
  * of the array of kind `kind` (a search's answer for key), lies in a block
@@ -187,6 +179,16 @@ sorted_answer_status(struct walk *walk, enum tracer_hashed kind, const char *ent
 	array = table_array(walk->config, kind);
 	return hashed_array_intact(&array) ? TRACER_TABLE_MALFORMED
 					   : TRACER_TABLE_BAD_CHECKSUM;
+}
+
+#if TRACER_LINKS_SYMBOLS
+/* Ends the use of the symbol table for the rest of the walk: no symbol. */
+static const struct tracer_symbol *reject_symtab(struct walk *walk,
+						 enum tracer_table_status status)
+{
+	walk->symtab_status = status;
+	walk->symtab_searchable = false;
+	return NULL;
 }
 
 /* Whether names[offset...] up to its NUL lies in blocks that hold. symgen
@@ -243,6 +245,7 @@ walk_symbol_check(struct walk *walk, const struct tracer_symbol *symbol, uintptr
 		return reject_symtab(walk, TRACER_TABLE_BAD_CHECKSUM);
 	return holding;
 }
+#endif
 
 /* What the DWARF unwinder reads: the FDE index and .eh_frame. */
 #if TRACER_LINKS_DWARF
@@ -398,3 +401,4 @@ const struct tracer_unwind_rule *walk_unwind_rule(struct walk *walk, uintptr_t e
 }
 
 #endif
+#endif /* TRACER_READS_TABLES */

@@ -8,6 +8,13 @@
 
 #include "walk.h"
 
+/* Whether this build reads a table symgen embeds: with neither the symbol
+ * table nor the unwinders' tables (a frame pointer printing raw frames),
+ * none of the checks below is built. */
+#define TRACER_READS_TABLES                                                              \
+	(TRACER_LINKS_SYMBOLS || TRACER_LINKS_TABLE || TRACER_LINKS_DWARF ||             \
+	 TRACER_LINKS_LINES)
+
 /* The rule in effect just below `end` bytes past the table's base (even,
  * in one of its blocks), what the lookup reads checked (verify.c); NULL,
  * the table rejected, if it does not hold. */

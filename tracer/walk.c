@@ -26,8 +26,9 @@ TRACER_COLD_UNLESS_CAPTURE void walk_begin_symbols(struct walk *walk,
 	walk->config = config;
 	walk->symtab_status = symtab_status;
 	/* Only a valid table is read, even for its count. */
-	walk->symtab_searchable =
-	    symtab_status == TRACER_TABLE_OK && config->symtab->count > 0;
+	walk->symtab_searchable = TRACER_LINKS_SYMBOLS &&
+				  symtab_status == TRACER_TABLE_OK &&
+				  config->symtab->count > 0;
 	walk->symtab_levels =
 	    walk->symtab_searchable ? sorted_levels(config->symtab->count) : 0;
 	walk->symtab_first_probe =
@@ -114,14 +115,15 @@ TRACER_COLD void tracer_start(struct tracer_walk *walk, enum tracer_unwinder unw
 	enum tracer_table_status fde_index_status =
 	    TRACER_LINKS_DWARF ? fde_index_header_check(config) : TRACER_TABLE_ABSENT;
 
-	walk_begin(walk_of(walk), unwinder, config, regs, symtab_header_check(config),
-		   fde_index_status,
-		   TRACER_LINKS_TABLE ? unwind_table_header_check(config)
-				      : TRACER_TABLE_ABSENT,
-		   TRACER_LINKS_DWARF && fde_index_status == TRACER_TABLE_OK
-		       ? eh_frame_header_check(config)
-		       : TRACER_TABLE_ABSENT,
-		   false);
+	walk_begin(
+	    walk_of(walk), unwinder, config, regs,
+	    TRACER_LINKS_SYMBOLS ? symtab_header_check(config) : TRACER_TABLE_ABSENT,
+	    fde_index_status,
+	    TRACER_LINKS_TABLE ? unwind_table_header_check(config) : TRACER_TABLE_ABSENT,
+	    TRACER_LINKS_DWARF && fde_index_status == TRACER_TABLE_OK
+		? eh_frame_header_check(config)
+		: TRACER_TABLE_ABSENT,
+	    false);
 	/* Lines only for the iterator: a raw capture prints none. */
 	walk_of(walk)->lines_status =
 	    TRACER_LINKS_LINES ? lines_header_check(config) : TRACER_TABLE_ABSENT;

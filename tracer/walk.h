@@ -221,7 +221,7 @@ static inline const struct tracer_symbol *walk_symtab_search(struct walk *walk,
 {
 	const struct tracer_symbol *symbol;
 
-	if (!walk->symtab_searchable)
+	if (!TRACER_LINKS_SYMBOLS || !walk->symtab_searchable)
 		return NULL;
 	symbol = symtab_search(walk->config->symtab, walk->symtab_first_probe,
 			       walk->symtab_levels, addr);
