@@ -190,9 +190,7 @@ static void call_by_name(const char *name)
 	poweroff_scenario_started();
 	((void (*)(void))symbol->addr)();
 #else
-	usage("a kernel built with CAPTURE=no or SYMBOLS=no has no lookup by name; asked "
-	      "for",
-	      name);
+	usage("no lookup by name: built with CAPTURE=no or SYMBOLS=no; asked for", name);
 #endif
 }
 

@@ -11,11 +11,10 @@
 #                      --no-lines (TRACER_SYMGEN_TABLE_FLAGS) embeds no table
 #   TRACER_SYMBOLS     yes (default): frames print their function, from the
 #                      symbol table symgen embeds (symtab.c); no: frames
-#                      print raw, " [<pc>]", for the host to symbolize
-#                      (addr2line, decode_stacktrace.sh), symtab.c left out
-#                      and symgen --no-symbols embeds no table. Needs
-#                      TRACER_LINES=no and no prologue (which read it), and
-#                      leaves out tracer_function_range()
+#                      print raw, " [<pc>]", for the host to name from the
+#                      image (addr2line): symtab.c (tracer_function_range())
+#                      left out, and symgen --no-symbols embeds no table.
+#                      Needs TRACER_LINES=no and no prologue (which reads it)
 #   TRACER_FAULT_REPORT yes (default): the fault report after an exception's
 #                      trap line, for a config that asks (fault.c); no: left
 #                      out, and config.fault_report prints nothing
@@ -78,7 +77,7 @@ ifneq ($(filter-out yes no,$(TRACER_SYMBOLS)),)
 $(error TRACER_SYMBOLS: '$(TRACER_SYMBOLS)'; choose yes or no)
 endif
 ifeq ($(TRACER_SYMBOLS)$(TRACER_LINES),noyes)
-$(error TRACER_SYMBOLS=no needs TRACER_LINES=no: the line table is read with the symbols)
+$(error TRACER_SYMBOLS=no needs TRACER_LINES=no: frames are named and placed on the host)
 endif
 ifeq ($(TRACER_SYMBOLS)$(filter prologue,$(TRACER_UNWINDERS)),noprologue)
 $(error TRACER_SYMBOLS=no leaves out the symbol table, which the prologue unwinder reads: drop it from TRACER_UNWINDERS)

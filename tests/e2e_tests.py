@@ -997,8 +997,7 @@ def check_without_capture(results, label, elf):
     results.check("%s scenario=call:chain_first: explained (no lookup by name), QEMU exits %d"
                   % (label, EXIT_USAGE),
                   problem is None and status == EXIT_USAGE and
-                  "error: a kernel built with CAPTURE=no or SYMBOLS=no has no lookup by name; "
-                  "asked for "
+                  "error: no lookup by name: built with CAPTURE=no or SYMBOLS=no; asked for "
                   "'chain_first'" in console and "Call Trace" not in console,
                   "problem %s, exit %s\n%s" % (problem, status, console[-600:]))
 

@@ -78,12 +78,42 @@ def check_library_builds(results):
                     tasks.append(functools.partial(check_unwinder_set_build, results, arch, abi,
                                                    emulation, unwinders, opt))
         # TRACER_LINES=no: lines.c left out, at -O0 too (no call into it kept);
-        # TRACER_CAPTURE=no the same, with issue 18's set of unwinders.
+        # TRACER_CAPTURE=no the same, with issue 18's sets of unwinders, and
+        # TRACER_SYMBOLS=no with each unwinder that can go without symbols.
         tasks.append(functools.partial(check_unwinder_set_build, results, arch, abi, emulation,
                                        UNWINDER_SETS[-1], "-O0", False))
         tasks.append(functools.partial(check_unwinder_set_build, results, arch, abi, emulation,
                                        ["frame-pointer", "table"], "-O0", False, False))
+        for capture in (False, True):
+            tasks.append(functools.partial(check_unwinder_set_build, results, arch, abi,
+                                           emulation, ["frame-pointer", "table", "dwarf"], "-O0",
+                                           False, capture, False))
+        tasks.append(functools.partial(check_unwinder_set_build, results, arch, abi, emulation,
+                                       ["frame-pointer"], "-O0", False, False, False))
+    tasks.append(functools.partial(check_option_errors, results))
     in_parallel(tasks)
+
+
+def check_option_errors(results):
+    """symgen/tracer_sources.mk refuses, naming why, an option it does not
+    know and a build that cannot work: the symbol table left out with what
+    reads it (the line table, the prologue decoder); the valid one passes."""
+    script = "include symgen/tracer_sources.mk\nprint:\n\t@echo $(TRACER_SOURCES)\n"
+    for variables, message in [
+            (["TRACER_SYMBOLS=maybe"], "TRACER_SYMBOLS: 'maybe'; choose yes or no"),
+            (["TRACER_SYMBOLS=no"], "TRACER_SYMBOLS=no needs TRACER_LINES=no"),
+            (["TRACER_SYMBOLS=no", "TRACER_LINES=no"],
+             "which the prologue unwinder reads: drop it from TRACER_UNWINDERS"),
+            (["TRACER_SYMBOLS=no", "TRACER_LINES=no", "TRACER_UNWINDERS=frame-pointer dwarf"],
+             None)]:
+        result = run(["make", "-s", "--no-print-directory", "-f", "-", "print"] + variables,
+                     input=script)
+        results.check("symgen/tracer_sources.mk with %s: %s" % (
+            " ".join(variables), "fails: " + message if message else "lists the files"),
+                      (result.returncode != 0 and message in result.stderr) if message else
+                      (result.returncode == 0 and "symtab.c" not in result.stdout
+                       and "frame_pointer.c" in result.stdout),
+                      "exit %d\n%s%s" % (result.returncode, result.stdout, result.stderr))
 
 
 def check_library_build(results, arch, abi, emulation, opt, also_sets):
@@ -113,13 +143,14 @@ def check_library_build(results, arch, abi, emulation, opt, also_sets):
 
 
 def check_unwinder_set_build(results, arch, abi, emulation, unwinders, opt, lines=True,
-                             capture=True):
-    sources, defines = tracer_sources(unwinders, lines, capture=capture)
+                             capture=True, symbols=True):
+    sources, defines = tracer_sources(unwinders, lines, capture=capture, symbols=symbols)
     name = ("+".join(unwinders) + ("" if lines else ", without lines")
-            + ("" if capture else ", without the raw capture"))
-    out_dir = os.path.join(TEST_BUILD, "library", "%s%s-%s%s%s" % (
+            + ("" if capture else ", without the raw capture")
+            + ("" if symbols else ", without symbols"))
+    out_dir = os.path.join(TEST_BUILD, "library", "%s%s-%s%s%s%s" % (
         abi, opt, "+".join(unwinders), "" if lines else "-no-lines",
-        "" if capture else "-no-capture"))
+        "" if capture else "-no-capture", "" if symbols else "-no-symbols"))
     shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
     compiled = run([CROSS + "gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", opt,

@@ -474,6 +474,21 @@ def compare_with_nm(results, label, elf):
     check_generated_headers(results, "symgen " + label, out, elf, [])
 
 
+def check_no_symbols(results, label, elf):
+    """symgen --cfi --no-symbols: an empty symbol table (count 0, no arrays,
+    its checksum), the FDE index as readelf lists it, as without it."""
+    out = os.path.join(WORK, label + "-no-symbols.c")
+    result = run([SYMGEN, "--cfi", "--no-symbols", "-o", out, elf])
+    if not results.check("symgen --cfi --no-symbols runs on %s" % label, result.returncode == 0,
+                         result.stderr):
+        return
+    image = link_generated(results, "symgen --no-symbols " + label, out, target_of(elf))
+    if image:
+        check_symtab_header(results, "symgen --no-symbols " + label, image, {})
+        check_fde_index_header(results, "symgen --no-symbols " + label, image,
+                               readelf_fde_index(elf), Image(elf))
+
+
 def build_fixture(results, label, arch, abi, emulation):
     obj = os.path.join(WORK, label + ".o")
     elf = os.path.join(WORK, label + ".elf")
@@ -1134,5 +1149,6 @@ def run_all(results, kernels):
                                     ("libgcc-rv32imac", ["-march=rv32imac", "-mabi=ilp32"])]]
     if kernels:
         checks.append(functools.partial(check_bad_files, results, kernels[0][1]))
+        checks.append(functools.partial(check_no_symbols, results, *kernels[0]))
         checks.append(functools.partial(check_corrupt_files_never_crash, results, kernels[0][1]))
     in_parallel(checks)

@@ -153,19 +153,21 @@ UNWINDER_SETS = [["frame-pointer"], ["table"], ["frame-pointer", "table"],
                  ["frame-pointer", "table", "dwarf", "prologue"]]
 
 
-def tracer_sources(unwinders, lines=True, fault_report=True, capture=True):
+def tracer_sources(unwinders, lines=True, fault_report=True, capture=True, symbols=True):
     """What symgen/tracer_sources.mk compiles for these unwinders (and the
     line table, unless lines is False: TRACER_LINES=no; the fault report,
     unless fault_report is False: TRACER_FAULT_REPORT=no; the raw capture,
-    unless capture is False: TRACER_CAPTURE=no): (the tracer/*.c paths, the
-    -D flags)."""
+    unless capture is False: TRACER_CAPTURE=no; the symbol table, unless
+    symbols is False: TRACER_SYMBOLS=no): (the tracer/*.c paths, the -D
+    flags)."""
     script = ("include symgen/tracer_sources.mk\n"
               "print:\n\t@echo $(TRACER_SOURCES)\n\t@echo $(TRACER_UNWINDER_FLAGS)\n")
     result = run(["make", "-s", "--no-print-directory", "-f", "-", "print",
                   "TRACER_UNWINDERS=" + " ".join(unwinders),
                   "TRACER_LINES=" + ("yes" if lines else "no"),
                   "TRACER_FAULT_REPORT=" + ("yes" if fault_report else "no"),
-                  "TRACER_CAPTURE=" + ("yes" if capture else "no")], input=script)
+                  "TRACER_CAPTURE=" + ("yes" if capture else "no"),
+                  "TRACER_SYMBOLS=" + ("yes" if symbols else "no")], input=script)
     sources, flags = (result.stdout.splitlines() + ["", ""])[:2]
     return [os.path.normpath(os.path.join(ROOT, s)) for s in sources.split()], flags.split()
 

@@ -182,7 +182,7 @@ enum tracer_unwinder {
 #define TRACER_LINKS_TABLE 1
 #endif
 /* The symbol table (symtab.c): without it frames print raw, " [<pc>]",
- * for the host to symbolize (decode_stacktrace.sh). */
+ * for the host to name from the image (addr2line). */
 #ifndef TRACER_LINKS_SYMBOLS
 #define TRACER_LINKS_SYMBOLS 1
 #endif
@@ -197,8 +197,9 @@ enum tracer_unwinder {
 #ifndef TRACER_LINKS_CAPTURE
 #define TRACER_LINKS_CAPTURE 1
 #endif
-/* The prologue decoder finds a function's start, and the line table its
- * place, in the symbol table. */
+/* Without the symbol table the host names the frames, and places them
+ * too: the prologue decoder (which finds a function's start in the table)
+ * and the line table go with it. */
 #if !TRACER_LINKS_SYMBOLS && (TRACER_LINKS_PROLOGUE || TRACER_LINKS_LINES)
 #error "TRACER_LINKS_SYMBOLS 0 needs TRACER_LINKS_PROLOGUE 0 and TRACER_LINKS_LINES 0"
 #endif
@@ -348,7 +349,8 @@ char *tracer_format_note(char *buf, size_t size, struct tracer_walk *walk);
 /* The function holding addr, as the symbol table sizes it (a trap->entry
  * or entry_points range); empty at addr if the table has none, or if
  * what the lookup reads does not hold (checked as a walk checks it). Its
- * stack: at most TRACER_STACK_PRINT. */
+ * stack: at most TRACER_STACK_PRINT. Linked with TRACER_LINKS_SYMBOLS
+ * only. */
 struct tracer_range tracer_function_range(const struct tracer_config *config,
 					  uintptr_t addr);
 

@@ -113,7 +113,8 @@ enum tracer_table_status {
  * instructions per 8 bytes. Call it before the lookups below on a table
  * that memory corruption may have reached. These checks and the lookups
  * are linked with TRACER_LINKS_CAPTURE only (tracer_function_range(), in
- * tracer.h, checks what it reads itself). */
+ * tracer.h, checks what it reads itself); the symbol table's, and its
+ * lookups, with TRACER_LINKS_SYMBOLS too. */
 enum tracer_table_status tracer_symtab_check(const struct tracer_config *config);
 enum tracer_table_status tracer_fde_index_check(const struct tracer_config *config);
 enum tracer_table_status tracer_unwind_table_check(const struct tracer_config *config);

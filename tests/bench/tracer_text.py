@@ -16,7 +16,8 @@ in its image (make bench; tests/bench_tests.py checks the sizes). The sets
 of issue 18's targets are measured again without the line table
 (TRACER_LINES=no), named "<unwinders>,no-lines", and without the raw
 capture too (TRACER_CAPTURE=no), "<unwinders>,no-lines,no-capture", at
--O2 (the targets').
+-O2 (the targets'); the frame pointer also without the symbol table
+(TRACER_SYMBOLS=no: raw frames), "frame-pointer,no-lines,no-capture,no-symbols".
 Every set is measured without the fault report (TRACER_FAULT_REPORT=no),
 an option of the output, not of the walk; its own code (fault.c, and
 what it adds to the files every kernel compiles) is printed apart, at -O2,
@@ -79,15 +80,17 @@ def main():
                                   for source in tracer_sources(unwinders, fault_report=False)[0])
                               for unwinders in UNWINDER_SETS))
     everything = UNWINDER_SETS[-1]
-    sets = ([(unwinders, True, False, True) for unwinders in UNWINDER_SETS]
-            + [(unwinders, False, False, capture) for capture in (True, False)
+    sets = ([(unwinders, True, False, True, True) for unwinders in UNWINDER_SETS]
+            + [(unwinders, False, False, capture, True) for capture in (True, False)
                for unwinders in NO_LINES_SETS]
-            + [(everything, True, True, True)])
+            + [(["frame-pointer"], False, False, False, False)]
+            + [(everything, True, True, True, True)])
     builds = []
-    for unwinders, lines, fault_report, capture in sets:
-        sources, defines = tracer_sources(unwinders, lines, fault_report, capture)
+    for unwinders, lines, fault_report, capture, symbols in sets:
+        sources, defines = tracer_sources(unwinders, lines, fault_report, capture, symbols)
         name = (",".join(unwinders) + ("" if lines else ",no-lines")
-                + ("" if capture else ",no-capture") + (",fault-report" if fault_report else ""))
+                + ("" if capture else ",no-capture") + ("" if symbols else ",no-symbols")
+                + (",fault-report" if fault_report else ""))
         for level in LEVELS if lines and not fault_report else LEVELS[:1]:
             out_dir = os.path.join(out_root, "%s%s" % (name, level))
             shutil.rmtree(out_dir, ignore_errors=True)
