@@ -43,9 +43,9 @@ $(error TRACER_UNWINDERS is empty; choose from $(TRACER_ALL_UNWINDERS))
 endif
 
 # Every walk: the iterator and auto, stacks and traps, the tables' checks,
-# formatting (the symbols and lines are options below). The unwind table, when linked, is also
-# the frame-size witness of frame-pointer and DWARF walks; without it they
-# have none (as in a kernel built without CFI).
+# formatting (the symbols and lines are options below). The unwind table,
+# when linked, is also the frame-size witness of frame-pointer and DWARF
+# walks; without it they have none (as in a kernel built without CFI).
 TRACER_CORE_FILES := entry_points.c format.c memory.c print.c stacks.c \
 	tables.c verify.c walk.c
 TRACER_FILES_frame-pointer := frame_pointer.c
