@@ -168,7 +168,9 @@ enum tracer_unwinder {
  * its files out (symgen/tracer_sources.mk). A walk with an unwinder not
  * linked ends with TRACER_STOP_NOT_LINKED; auto uses those linked. The
  * line table (lines.c; frames print without file:line), the fault report
- * (fault.c) and the raw capture (below) are options too. */
+ * (fault.c), the raw capture (below) and the symbol table (symtab.c;
+ * frames print raw, for the host to name, and neither the prologue
+ * decoder nor the lines, which read it, is linked) are options too. */
 #ifndef TRACER_LINKS_FRAME_POINTER
 #define TRACER_LINKS_FRAME_POINTER 1
 #endif
@@ -181,8 +183,6 @@ enum tracer_unwinder {
 #ifndef TRACER_LINKS_TABLE
 #define TRACER_LINKS_TABLE 1
 #endif
-/* The symbol table (symtab.c): without it frames print raw, " [<pc>]",
- * for the host to name from the image (addr2line). */
 #ifndef TRACER_LINKS_SYMBOLS
 #define TRACER_LINKS_SYMBOLS 1
 #endif
@@ -197,9 +197,6 @@ enum tracer_unwinder {
 #ifndef TRACER_LINKS_CAPTURE
 #define TRACER_LINKS_CAPTURE 1
 #endif
-/* Without the symbol table the host names the frames, and places them
- * too: the prologue decoder (which finds a function's start in the table)
- * and the line table go with it. */
 #if !TRACER_LINKS_SYMBOLS && (TRACER_LINKS_PROLOGUE || TRACER_LINKS_LINES)
 #error "TRACER_LINKS_SYMBOLS 0 needs TRACER_LINKS_PROLOGUE 0 and TRACER_LINKS_LINES 0"
 #endif

@@ -33,29 +33,6 @@
 _Static_assert(sizeof(((struct tracer_regs *)0)->s) == 12 * sizeof(uintptr_t),
 	       "tracer_regs.s[] holds s0-s11");
 
-/* Field by field: a struct assignment or a copy loop may become a call to
- * memcpy, which a freestanding kernel need not have. */
-static inline void regs_copy(struct tracer_regs *to, const struct tracer_regs *from)
-{
-	to->pc = from->pc;
-	to->ra = from->ra;
-	to->sp = from->sp;
-	to->s[0] = from->s[0];
-	if (TRACER_SAVED_REGS == 1)
-		return;
-	to->s[1] = from->s[1];
-	to->s[2] = from->s[2];
-	to->s[3] = from->s[3];
-	to->s[4] = from->s[4];
-	to->s[5] = from->s[5];
-	to->s[6] = from->s[6];
-	to->s[7] = from->s[7];
-	to->s[8] = from->s[8];
-	to->s[9] = from->s[9];
-	to->s[10] = from->s[10];
-	to->s[11] = from->s[11];
-}
-
 /* The blocks a walk remembers having checked: 2^TRACER_VERIFIED_SHIFT. */
 #define TRACER_VERIFIED_SHIFT 5u
 
