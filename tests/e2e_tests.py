@@ -969,7 +969,7 @@ def host_named(elf, frames):
     image's symbols (readelf: the function whose [value, value + size)
     holds the address): a return address by its call (pc - 1), the first
     frame by its pc, which is exact."""
-    functions = [(int(fields[1], 16), int(fields[2]), fields[7]) for fields in (
+    functions = [(int(fields[1], 16), int(fields[2], 0), fields[7]) for fields in (
         line.split() for line in run([CROSS + "readelf", "-sW", elf]).stdout.splitlines())
         if len(fields) == 8 and fields[3] == "FUNC"]
     named = []
