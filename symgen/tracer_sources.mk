@@ -57,25 +57,10 @@ TRACER_MACRO_table := TRACER_LINKS_TABLE
 TRACER_MACRO_dwarf := TRACER_LINKS_DWARF
 TRACER_MACRO_prologue := TRACER_LINKS_PROLOGUE
 
-TRACER_LINES ?= yes
-ifneq ($(filter-out yes no,$(TRACER_LINES)),)
-$(error TRACER_LINES: '$(TRACER_LINES)'; choose yes or no)
-endif
-
-TRACER_FAULT_REPORT ?= yes
-ifneq ($(filter-out yes no,$(TRACER_FAULT_REPORT)),)
-$(error TRACER_FAULT_REPORT: '$(TRACER_FAULT_REPORT)'; choose yes or no)
-endif
-
-TRACER_CAPTURE ?= yes
-ifneq ($(filter-out yes no,$(TRACER_CAPTURE)),)
-$(error TRACER_CAPTURE: '$(TRACER_CAPTURE)'; choose yes or no)
-endif
-
-TRACER_SYMBOLS ?= yes
-ifneq ($(filter-out yes no,$(TRACER_SYMBOLS)),)
-$(error TRACER_SYMBOLS: '$(TRACER_SYMBOLS)'; choose yes or no)
-endif
+# The options (above), each yes unless set, and nothing but yes or no.
+TRACER_OPTIONS := TRACER_LINES TRACER_FAULT_REPORT TRACER_CAPTURE TRACER_SYMBOLS
+$(foreach option,$(TRACER_OPTIONS),$(eval $(option) ?= yes)$(if \
+	$(filter-out yes no,$($(option))),$(error $(option): '$($(option))'; choose yes or no)))
 ifeq ($(TRACER_SYMBOLS)$(TRACER_LINES),noyes)
 $(error TRACER_SYMBOLS=no needs TRACER_LINES=no: frames are named and placed on the host)
 endif
