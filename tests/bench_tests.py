@@ -138,13 +138,13 @@ SYMBOLIZED_STEP_EXTRA = {"frame-pointer": 180, "dwarf": 180, "table": 60, "auto"
 # .text of the tracer's objects per unwinder set and -O level (bytes, every
 # .text section: .text.unlikely holds the cold code, TRACER_COLD): the
 # issue's targets, and guards at about 1.1 times the figures reached (frame
-# pointer 10,906 / 10,102; table 14,388 / 13,306; both 15,574 / 14,484; all
-# 34,290 / 29,652 at -O2 / -Os, with the line table's lookup and checks;
+# pointer 10,906 / 10,106; table 14,388 / 13,310; both 15,574 / 14,488; all
+# 34,290 / 29,604 at -O2 / -Os, with the line table's lookup and checks;
 # without them, TRACER_LINES=no, frame pointer 7,284 and both 12,038; without
 # the raw capture too, TRACER_CAPTURE=no, 6,058 and 8,878 at -O2; 6,884 and
 # 10,030 before the cold code and the saved registers only s0 kept without
 # DWARF and the prologue decoder); without the symbol table too,
-# TRACER_SYMBOLS=no, the frame pointer printing raw frames, 3,742. The
+# TRACER_SYMBOLS=no, the frame pointer printing raw frames, 3,746. The
 # targets are on the smallest build of each set, without the options a
 # kernel may leave out; the frame pointer's, 4 KB, only without the symbol
 # table: 6,058 with it (docs/speed.md says why).

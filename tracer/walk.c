@@ -41,6 +41,14 @@ static void regs_copy(struct tracer_regs *to, const struct tracer_regs *from)
 	to->s[11] = from->s[11];
 }
 
+/* A sorted table's search, set up once a walk (sorted_search_from), for
+ * its `count` entries: none for 0, a table the walk does not search. */
+static void search_begin(uint32_t count, uint32_t *levels, uint32_t *first_probe)
+{
+	*levels = count ? sorted_levels(count) : 0;
+	*first_probe = count ? count - ((uint32_t)1 << *levels) : 0;
+}
+
 TRACER_COLD_UNLESS_CAPTURE void walk_begin_symbols(struct walk *walk,
 						   const struct tracer_config *config,
 						   enum tracer_table_status symtab_status,
@@ -52,12 +60,8 @@ TRACER_COLD_UNLESS_CAPTURE void walk_begin_symbols(struct walk *walk,
 	walk->symtab_searchable = TRACER_LINKS_SYMBOLS &&
 				  symtab_status == TRACER_TABLE_OK &&
 				  config->symtab->count > 0;
-	walk->symtab_levels =
-	    walk->symtab_searchable ? sorted_levels(config->symtab->count) : 0;
-	walk->symtab_first_probe =
-	    walk->symtab_searchable
-		? config->symtab->count - ((uint32_t)1 << walk->symtab_levels)
-		: 0;
+	search_begin(walk->symtab_searchable ? config->symtab->count : 0,
+		     &walk->symtab_levels, &walk->symtab_first_probe);
 	walk->tables_verified = verified;
 	walk->verified_valid = 0;
 	walk->recent_valid = 0;
@@ -91,12 +95,8 @@ walk_begin(struct walk *walk, enum tracer_unwinder unwinder,
 				unwinder == TRACER_AUTO) &&
 			       fde_index_status == TRACER_TABLE_OK && config->fde_index &&
 			       config->fde_index->count > 0;
-	walk->fde_levels =
-	    walk->fde_searchable ? sorted_levels(config->fde_index->count) : 0;
-	walk->fde_first_probe =
-	    walk->fde_searchable
-		? config->fde_index->count - ((uint32_t)1 << walk->fde_levels)
-		: 0;
+	search_begin(walk->fde_searchable ? config->fde_index->count : 0,
+		     &walk->fde_levels, &walk->fde_first_probe);
 	walk->next_function = NULL;
 	walk->next_function_known = false;
 	walk->next_found_by = unwinder;
